@@ -1,0 +1,74 @@
+import Foundation
+
+/// The one error type of MetadataKit.
+///
+/// Every failure carries a machine-readable ``Code``, a human-readable reason,
+/// the byte offset in the file where the problem was found (when there is one)
+/// and the path of the file. Tests and callers should switch on ``code``, never
+/// on the message text.
+public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure this is. Extensible: new codes may be added.
+    public struct Code: Hashable, Sendable, RawRepresentable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The file could not be opened, read, written or synced.
+        public static let io = Code(rawValue: "io")
+        /// A read needed more bytes than the file, box, chunk or frame holds.
+        public static let truncated = Code(rawValue: "truncated")
+        /// A structure's bytes contradict its specification.
+        public static let malformed = Code(rawValue: "malformed")
+        /// A size or count is larger than what contains it, or than a sane limit.
+        public static let sizeOutOfRange = Code(rawValue: "sizeOutOfRange")
+        /// Structures are nested deeper than the parser allows.
+        public static let tooDeep = Code(rawValue: "tooDeep")
+        /// The file is not of any format MetadataKit reads.
+        public static let unsupportedFormat = Code(rawValue: "unsupportedFormat")
+        /// The format is recognised, but this feature of it is not supported.
+        public static let unsupportedFeature = Code(rawValue: "unsupportedFeature")
+        /// A value cannot be represented in the target format.
+        public static let invalidValue = Code(rawValue: "invalidValue")
+        /// The operation needs `load()` to have been called first.
+        public static let notLoaded = Code(rawValue: "notLoaded")
+    }
+
+    /// The kind of failure.
+    public var code: Code
+    /// What went wrong, in words.
+    public var reason: String
+    /// Absolute byte offset in the file where the problem was found.
+    public var offset: Int64?
+    /// The file concerned, when known.
+    public var path: String?
+
+    public init(_ code: Code, _ reason: String, offset: Int64? = nil, path: String? = nil) {
+        self.code = code
+        self.reason = reason
+        self.offset = offset
+        self.path = path
+    }
+
+    /// Returns a copy of this error that names `path` (unless it names one already).
+    public func naming(_ path: String) -> MediaError {
+        var copy = self
+        if copy.path == nil { copy.path = path }
+        return copy
+    }
+
+    /// The reason with its offset, without the path: "truncated: box 'moov' ... (at byte 1234)".
+    public var message: String {
+        var text = "\(code): \(reason)"
+        if let offset { text += " (at byte \(offset))" }
+        return text
+    }
+
+    public var description: String {
+        if let path { return "\(path): \(message)" }
+        return message
+    }
+}
+
+extension MediaError: LocalizedError {
+    public var errorDescription: String? { description }
+}

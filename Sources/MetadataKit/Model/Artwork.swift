@@ -1,0 +1,128 @@
+import Foundation
+
+/// An embedded picture: cover art and friends.
+///
+/// Reading a file records where the image lives and parses only its header
+/// (for the pixel size); the image bytes are read by ``data()`` when asked for.
+public struct Artwork: Sendable, Hashable {
+    /// What the picture shows, with ID3v2's numbering (APIC picture type).
+    public struct PictureType: RawRepresentable, Hashable, Sendable {
+        public var rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let other = PictureType(rawValue: 0)
+        public static let fileIcon = PictureType(rawValue: 1)
+        public static let otherFileIcon = PictureType(rawValue: 2)
+        public static let frontCover = PictureType(rawValue: 3)
+        public static let backCover = PictureType(rawValue: 4)
+        public static let leaflet = PictureType(rawValue: 5)
+        public static let media = PictureType(rawValue: 6)
+        public static let leadArtist = PictureType(rawValue: 7)
+        public static let artist = PictureType(rawValue: 8)
+        public static let conductor = PictureType(rawValue: 9)
+        public static let band = PictureType(rawValue: 10)
+        public static let composer = PictureType(rawValue: 11)
+        public static let lyricist = PictureType(rawValue: 12)
+        public static let recordingLocation = PictureType(rawValue: 13)
+        public static let duringRecording = PictureType(rawValue: 14)
+        public static let duringPerformance = PictureType(rawValue: 15)
+        public static let screenCapture = PictureType(rawValue: 16)
+        public static let brightColouredFish = PictureType(rawValue: 17)
+        public static let illustration = PictureType(rawValue: 18)
+        public static let bandLogo = PictureType(rawValue: 19)
+        public static let publisherLogo = PictureType(rawValue: 20)
+
+        private static let names = [
+            "other", "fileIcon", "otherFileIcon", "front", "back", "leaflet", "media",
+            "leadArtist", "artist", "conductor", "band", "composer", "lyricist",
+            "recordingLocation", "duringRecording", "duringPerformance", "screenCapture",
+            "brightColouredFish", "illustration", "bandLogo", "publisherLogo",
+        ]
+
+        /// A short name: `front`, `back`, `artist`, …; `type<N>` beyond the list.
+        public var name: String {
+            Int(rawValue) < Self.names.count ? Self.names[Int(rawValue)] : "type\(rawValue)"
+        }
+
+        /// The type with this ``name`` (`front`, `back`, …, or `type<N>`).
+        public init?(name: String) {
+            if let index = Self.names.firstIndex(of: name) {
+                rawValue = UInt8(index)
+            } else if name.hasPrefix("type"), let number = UInt8(name.dropFirst(4)) {
+                rawValue = number
+            } else {
+                return nil
+            }
+        }
+    }
+
+    enum Storage: Sendable, Hashable {
+        case bytes(Data)
+        case file(URL, offset: Int64)
+    }
+
+    /// MIME type of the image, e.g. `image/jpeg`.
+    public var mimeType: String
+    /// What the picture shows.
+    public var pictureType: PictureType
+    /// Free-text description (ID3 APIC); empty when the format has none.
+    public var description: String
+    /// Pixel width from the image header, when it could be read.
+    public var width: Int?
+    /// Pixel height from the image header, when it could be read.
+    public var height: Int?
+    /// Size of the image in bytes.
+    public let byteCount: Int
+    let storage: Storage
+
+    /// A picture from image bytes in memory. The MIME type and pixel size are
+    /// taken from the image header when `mimeType` is nil.
+    public init(data: Data, mimeType: String? = nil, pictureType: PictureType = .frontCover, description: String = "") {
+        let info = ImageInfo(bytes: [UInt8](data))
+        self.mimeType = mimeType ?? info?.mimeType ?? "application/octet-stream"
+        self.pictureType = pictureType
+        self.description = description
+        self.width = info?.width
+        self.height = info?.height
+        self.byteCount = data.count
+        self.storage = .bytes(data)
+    }
+
+    /// A picture stored in a file at `offset`, `byteCount` bytes long; the header is
+    /// parsed from `source` now, the bytes are read later from `url`.
+    init(source: FileSource, url: URL, offset: Int64, byteCount: Int, mimeType: String?,
+         pictureType: PictureType, description: String) {
+        let info = ImageInfo(source: source, offset: offset, byteCount: byteCount)
+        self.mimeType = Self.normalizedMIMEType(mimeType) ?? info?.mimeType ?? "application/octet-stream"
+        self.pictureType = pictureType
+        self.description = description
+        self.width = info?.width
+        self.height = info?.height
+        self.byteCount = byteCount
+        self.storage = .file(url, offset: offset)
+    }
+
+    /// The image bytes. Reads them from the file when the picture was not loaded yet.
+    public func data() throws -> Data {
+        switch storage {
+        case .bytes(let data):
+            return data
+        case .file(let url, let offset):
+            let source = try FileSource(url: url)
+            return Data(try source.read(at: offset, count: byteCount))
+        }
+    }
+
+    /// ID3v2.2 gives a three-letter image format, ID3v2.3+ a MIME type; both map
+    /// to a MIME type here. Empty and `-->` (a link) give nil.
+    static func normalizedMIMEType(_ text: String?) -> String? {
+        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text != "-->" else { return nil }
+        switch text.lowercased() {
+        case "jpg", "jpeg", "image/jpg": return "image/jpeg"
+        case "png": return "image/png"
+        case "gif": return "image/gif"
+        case "bmp": return "image/bmp"
+        default: return text.contains("/") ? text.lowercased() : "image/\(text.lowercased())"
+        }
+    }
+}

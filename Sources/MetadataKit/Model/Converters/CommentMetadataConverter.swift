@@ -1,0 +1,56 @@
+import Foundation
+
+/// Comments. ID3v2 may hold many `COMM` frames, keyed by description and
+/// language; the file's comment is the one with an empty description (the
+/// key map only offers those, so `iTunNORM`, `iTunSMPB` and other
+/// machine-written comments are never shown). Among several, the first
+/// non-empty one wins.
+public struct CommentMetadataConverter: MetadataConverter {
+    public init() {}
+
+    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        for item in items where item.key == "COMM" || item.key == "COM" || item.keySpace != .id3 {
+            let text = item.value.stringValues.filter { !$0.isEmpty }.joined(separator: "; ")
+            if !text.isEmpty { return .text(text) }
+        }
+        return nil
+    }
+
+    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+                      existing: [MetadataItem]) throws -> [MetadataItem] {
+        guard let text = value?.text else { return [] }
+        let language = existing.first?.language ?? (key.keySpace == .id3 ? "eng" : nil)
+        return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8, language: language)]
+    }
+}
+
+/// Artwork: every picture item (ID3 `APIC`/`PIC`, MP4 `covr` data atoms), in file order.
+public struct ArtworkMetadataConverter: MetadataConverter {
+    public init() {}
+
+    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        let pictures = items.compactMap { item -> Artwork? in
+            if case .picture(let artwork) = item.value { return artwork }
+            return nil
+        }
+        return pictures.isEmpty ? nil : .artwork(pictures)
+    }
+
+    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+                      existing: [MetadataItem]) throws -> [MetadataItem] {
+        guard let value else { return [] }
+        guard let pictures = value.artwork else {
+            throw MediaError(.invalidValue, "artwork needs pictures")
+        }
+        return pictures.map { picture in
+            let type: MetadataDataType = switch picture.mimeType {
+            case "image/jpeg": .jpeg
+            case "image/png": .png
+            case "image/bmp": .bmp
+            case "image/gif": .gif
+            default: .binary
+            }
+            return MetadataItem(keySpace: key.keySpace, key: key.key, value: .picture(picture), dataType: type)
+        }
+    }
+}

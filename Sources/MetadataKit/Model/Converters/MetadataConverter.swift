@@ -1,0 +1,99 @@
+import Foundation
+
+/// Turns the raw items that hold one normalized field into its display value,
+/// and a display value back into raw items.
+public protocol MetadataConverter: Sendable {
+    /// The display value of `field` from `items`, which are the items that hold
+    /// it, most preferred first (see ``MetadataKeyMap``). Nil when none of them
+    /// gives a usable value.
+    func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue?
+
+    /// The raw items that store `value` for `field` under `key`. `existing` holds
+    /// the file's current items for that key (a converter may keep parts of
+    /// them, e.g. the track count when only the number changes). A nil value
+    /// asks for the field to be removed: the result holds whatever must remain.
+    /// Throws `invalidValue` when the format can't hold the value.
+    func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+               existing: [MetadataItem]) throws -> [MetadataItem]
+}
+
+/// Chooses the converter for each normalized field.
+public struct MetadataConverterRegistry: Sendable {
+    private var converters: [MetadataField: any MetadataConverter]
+    private let fallback: any MetadataConverter
+
+    /// A registry that uses `fallback` for every field not given a converter.
+    public init(fallback: any MetadataConverter = DefaultMetadataConverter()) {
+        self.converters = [:]
+        self.fallback = fallback
+    }
+
+    /// Uses `converter` for `field` from now on.
+    public mutating func register(_ converter: any MetadataConverter, for field: MetadataField) {
+        converters[field] = converter
+    }
+
+    /// The converter for `field`.
+    public func converter(for field: MetadataField) -> any MetadataConverter {
+        converters[field] ?? fallback
+    }
+
+    /// Artwork, track, disc, comments and genre get their special converters;
+    /// every other field uses ``DefaultMetadataConverter``.
+    public static let standard: MetadataConverterRegistry = {
+        var registry = MetadataConverterRegistry()
+        registry.register(ArtworkMetadataConverter(), for: .artwork)
+        for field in [MetadataField.trackNumber, .trackCount, .discNumber, .discCount] {
+            registry.register(PositionMetadataConverter(), for: field)
+        }
+        registry.register(CommentMetadataConverter(), for: .comments)
+        registry.register(GenreMetadataConverter(), for: .genre)
+        return registry
+    }()
+}
+
+/// Text and number fields: the first item with a value wins; several strings in
+/// one item are joined with "; ".
+public struct DefaultMetadataConverter: MetadataConverter {
+    public init() {}
+
+    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        for item in items {
+            switch (field, item.value) {
+            case (.bpm, .integer(let number)):
+                return .integer(Int(number))
+            case (.bpm, .double(let number)) where number.isFinite && abs(number) < 1e9:
+                return .integer(Int(number.rounded()))
+            case (.bpm, _):
+                if let text = item.value.stringValue,
+                   let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, abs(number) < 1e9 {
+                    return .integer(Int(number.rounded()))
+                }
+            default:
+                let strings = item.value.stringValues.filter { !$0.isEmpty }
+                if !strings.isEmpty { return .text(strings.joined(separator: "; ")) }
+                if case .integer(let number) = item.value { return .text(String(number)) }
+            }
+        }
+        return nil
+    }
+
+    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+                      existing: [MetadataItem]) throws -> [MetadataItem] {
+        guard let value else { return [] }
+        if field == .bpm, key.keySpace == .iTunes {
+            guard let number = value.integer, (0...0xFFFF).contains(number) else {
+                throw MediaError(.invalidValue, "bpm must be a whole number from 0 to 65535 for MP4 'tmpo'")
+            }
+            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(Int64(number)), dataType: .signedInteger)]
+        }
+        guard let text = value.text else {
+            throw MediaError(.invalidValue, "\(field.rawValue) needs a text value")
+        }
+        if field == .bpm, Int(text) == nil {
+            throw MediaError(.invalidValue, "bpm must be a whole number, not '\(text)'")
+        }
+        return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8,
+                             language: existing.first?.language)]
+    }
+}

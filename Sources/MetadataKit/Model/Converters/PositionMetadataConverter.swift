@@ -1,0 +1,74 @@
+import Foundation
+
+/// Track and disc number and count: ID3 `TRCK`/`TPOS` text "n/N", MP4
+/// `trkn`/`disk` number pairs, ID3v1.1's track byte.
+public struct PositionMetadataConverter: MetadataConverter {
+    public init() {}
+
+    /// Parses "n", "n/N", " n / N " (and "/N"); nil when neither part is a number.
+    public static func parse(_ text: String) -> (number: Int?, total: Int?)? {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        func number(_ part: Substring?) -> Int? {
+            guard let part else { return nil }
+            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+        }
+        let result = (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
+        return result.0 == nil && result.1 == nil ? nil : result
+    }
+
+    private static func pair(of item: MetadataItem) -> (number: Int?, total: Int?)? {
+        switch item.value {
+        case .numberPair(let number, let total):
+            return (number == 0 ? nil : number, total == 0 ? nil : total)
+        case .integer(let number):
+            return number > 0 && number <= Int64(Int32.max) ? (Int(number), nil) : nil
+        default:
+            return item.value.stringValue.flatMap(parse)
+        }
+    }
+
+    private static func isCount(_ field: MetadataField) -> Bool {
+        field == .trackCount || field == .discCount
+    }
+
+    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        for item in items {
+            guard let pair = Self.pair(of: item) else { continue }
+            if let value = Self.isCount(field) ? pair.total : pair.number { return .integer(value) }
+        }
+        return nil
+    }
+
+    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+                      existing: [MetadataItem]) throws -> [MetadataItem] {
+        let current = existing.lazy.compactMap(Self.pair).first ?? (nil, nil)
+        var number = current.number
+        var total = current.total
+        if let value, value.integer == nil {
+            throw MediaError(.invalidValue, "\(field.rawValue) must be a whole number, not '\(value.text ?? "")'")
+        }
+        let newValue = value?.integer
+        if let newValue, newValue < 0 {
+            throw MediaError(.invalidValue, "\(field.rawValue) must not be negative")
+        }
+        if Self.isCount(field) { total = newValue } else { number = newValue }
+        if number == nil && total == nil { return [] }
+        switch key.keySpace {
+        case .iTunes:
+            guard (number ?? 0) <= 0xFFFF, (total ?? 0) <= 0xFFFF else {
+                throw MediaError(.invalidValue, "\(field.rawValue) must be at most 65535 in MP4 '\(key.key)'")
+            }
+            return [MetadataItem(keySpace: key.keySpace, key: key.key,
+                                 value: .numberPair(number: number ?? 0, total: total), dataType: .numberPair)]
+        case .id3v1:
+            guard let number, number <= 255 else {
+                throw MediaError(.invalidValue, "ID3v1 holds a track number from 1 to 255")
+            }
+            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(Int64(number)), dataType: .unsignedInteger)]
+        default:
+            let text = total.map { "\(number.map(String.init) ?? "")/\($0)" } ?? number.map(String.init) ?? ""
+            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8)]
+        }
+    }
+}

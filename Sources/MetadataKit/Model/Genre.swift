@@ -1,0 +1,86 @@
+/// A musical genre: a name, and its place in the ID3v1 list when it has one.
+///
+/// The list is ID3v1's 80 genres (0–79) with the Winamp extensions (80–191).
+/// iTunes numbers the same list from 1 (`gnre` = ID3 index + 1).
+public struct Genre: Sendable, Hashable, CustomStringConvertible {
+    /// The genre's name as shown to people.
+    public var name: String
+    /// Index in the ID3v1/Winamp list (0–191), nil for a genre outside it.
+    public var id3Index: Int?
+
+    /// The iTunes `gnre` number (ID3 index + 1).
+    public var iTunesID: Int? { id3Index.map { $0 + 1 } }
+
+    public var description: String { name }
+
+    /// A genre with this name; the index is looked up (case-insensitively, with
+    /// the usual alternative spellings) and is nil when the name is not listed.
+    public init(name: String) {
+        self.name = name
+        self.id3Index = Genre.index(named: name)
+        if let index = id3Index, Genre.names[index].caseInsensitiveCompare(name) == .orderedSame {
+            self.name = Genre.names[index]
+        }
+    }
+
+    /// The listed genre at `id3Index`; nil outside 0–191.
+    public init?(id3Index: Int) {
+        guard Genre.names.indices.contains(id3Index) else { return nil }
+        self.name = Genre.names[id3Index]
+        self.id3Index = id3Index
+    }
+
+    /// The listed genre with iTunes number `iTunesID` (1–192).
+    public init?(iTunesID: Int) {
+        self.init(id3Index: iTunesID - 1)
+    }
+
+    /// The ID3 index of a genre name, or nil.
+    public static func index(named name: String) -> Int? {
+        let key = name.lowercased()
+        return lowercasedIndex[key] ?? aliases[key]
+    }
+
+    /// The 192 names, indexed by ID3 genre number.
+    public static let names: [String] = [
+        "Blues", "Classic Rock", "Country", "Dance", "Disco", "Funk", "Grunge", "Hip-Hop",
+        "Jazz", "Metal", "New Age", "Oldies", "Other", "Pop", "R&B", "Rap",
+        "Reggae", "Rock", "Techno", "Industrial", "Alternative", "Ska", "Death Metal", "Pranks",
+        "Soundtrack", "Euro-Techno", "Ambient", "Trip-Hop", "Vocal", "Jazz+Funk", "Fusion", "Trance",
+        "Classical", "Instrumental", "Acid", "House", "Game", "Sound Clip", "Gospel", "Noise",
+        "Alternative Rock", "Bass", "Soul", "Punk", "Space", "Meditative", "Instrumental Pop", "Instrumental Rock",
+        "Ethnic", "Gothic", "Darkwave", "Techno-Industrial", "Electronic", "Pop-Folk", "Eurodance", "Dream",
+        "Southern Rock", "Comedy", "Cult", "Gangsta", "Top 40", "Christian Rap", "Pop/Funk", "Jungle",
+        "Native American", "Cabaret", "New Wave", "Psychedelic", "Rave", "Showtunes", "Trailer", "Lo-Fi",
+        "Tribal", "Acid Punk", "Acid Jazz", "Polka", "Retro", "Musical", "Rock & Roll", "Hard Rock",
+        // Winamp extensions
+        "Folk", "Folk-Rock", "National Folk", "Swing", "Fast Fusion", "Bebop", "Latin", "Revival",
+        "Celtic", "Bluegrass", "Avantgarde", "Gothic Rock", "Progressive Rock", "Psychedelic Rock", "Symphonic Rock", "Slow Rock",
+        "Big Band", "Chorus", "Easy Listening", "Acoustic", "Humour", "Speech", "Chanson", "Opera",
+        "Chamber Music", "Sonata", "Symphony", "Booty Bass", "Primus", "Porn Groove", "Satire", "Slow Jam",
+        "Club", "Tango", "Samba", "Folklore", "Ballad", "Power Ballad", "Rhythmic Soul", "Freestyle",
+        "Duet", "Punk Rock", "Drum Solo", "A Cappella", "Euro-House", "Dance Hall", "Goa", "Drum & Bass",
+        "Club-House", "Hardcore Techno", "Terror", "Indie", "BritPop", "Afro-Punk", "Polsk Punk", "Beat",
+        "Christian Gangsta Rap", "Heavy Metal", "Black Metal", "Crossover", "Contemporary Christian", "Christian Rock", "Merengue", "Salsa",
+        "Thrash Metal", "Anime", "JPop", "Synthpop", "Abstract", "Art Rock", "Baroque", "Bhangra",
+        "Big Beat", "Breakbeat", "Chillout", "Downtempo", "Dub", "EBM", "Eclectic", "Electro",
+        "Electroclash", "Emo", "Experimental", "Garage", "Global", "IDM", "Illbient", "Industro-Goth",
+        "Jam Band", "Krautrock", "Leftfield", "Lounge", "Math Rock", "New Romantic", "Nu-Breakz", "Post-Punk",
+        "Post-Rock", "Psytrance", "Shoegaze", "Space Rock", "Trop Rock", "World Music", "Neoclassical", "Audiobook",
+        "Audio Theatre", "Neue Deutsche Welle", "Podcast", "Indie Rock", "G-Funk", "Dubstep", "Garage Rock", "Psybient",
+    ]
+
+    /// Other spellings found in the wild (ffmpeg, Winamp, older lists).
+    private static let aliases: [String: Int] = [
+        "alternrock": 40, "alt. rock": 40, "alt rock": 40, "hip hop": 7, "jazz-funk": 29,
+        "hardcore": 129, "negerpunk": 133, "rock'n'roll": 78, "rock and roll": 78,
+        "drum'n'bass": 127, "drum and bass": 127, "avant-garde": 90, "britpop": 132,
+        "j-pop": 146, "synth-pop": 147, "psy-trance": 177, "humor": 100, "euro-techno": 25,
+    ]
+
+    private static let lowercasedIndex: [String: Int] = {
+        var table: [String: Int] = [:]
+        for (index, name) in names.enumerated() { table[name.lowercased()] = index }
+        return table
+    }()
+}

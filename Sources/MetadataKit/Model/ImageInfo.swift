@@ -1,0 +1,114 @@
+import Foundation
+
+/// Format and pixel size of an image, from its header only.
+///
+/// Understands JPEG (SOFn markers), PNG (IHDR), GIF (logical screen),
+/// BMP (BITMAPINFOHEADER and the older core header) and WebP (VP8, VP8L, VP8X).
+struct ImageInfo: Hashable {
+    var mimeType: String
+    var width: Int?
+    var height: Int?
+
+    /// How far into a JPEG the scan for a frame header goes (EXIF/ICC segments
+    /// may precede it).
+    private static let jpegScanLimit = 1 << 20
+
+    /// Parses an image held in memory.
+    init?(bytes: [UInt8]) {
+        self.init(byteCount: bytes.count) { offset, count in
+            guard offset >= 0, offset < bytes.count else { return [] }
+            return Array(bytes[offset..<min(bytes.count, offset + count)])
+        }
+    }
+
+    /// Parses an image of `byteCount` bytes at `offset` in `source`.
+    init?(source: FileSource, offset: Int64, byteCount: Int) {
+        self.init(byteCount: byteCount) { relative, count in
+            guard relative >= 0, relative < byteCount else { return [] }
+            return (try? source.readAvailable(at: offset + Int64(relative), count: min(count, byteCount - relative))) ?? []
+        }
+    }
+
+    /// `read(offset, count)` returns up to `count` bytes of the image at `offset`.
+    private init?(byteCount: Int, read: (Int, Int) -> [UInt8]) {
+        let head = read(0, 32)
+        func le16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
+        func le32(_ b: [UInt8], _ i: Int) -> Int { le16(b, i) | le16(b, i + 2) << 16 }
+        func be16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) << 8 | Int(b[i + 1]) }
+        func be32(_ b: [UInt8], _ i: Int) -> Int { be16(b, i) << 16 | be16(b, i + 2) }
+
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            mimeType = "image/png"
+            if head.count >= 24, head[12..<16].elementsEqual(Array("IHDR".utf8)) {
+                width = be32(head, 16)
+                height = be32(head, 20)
+            }
+        } else if head.starts(with: [0xFF, 0xD8]) {
+            mimeType = "image/jpeg"
+            (width, height) = Self.jpegSize(byteCount: byteCount, read: read) ?? (nil, nil)
+        } else if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) {
+            mimeType = "image/gif"
+            if head.count >= 10 { width = le16(head, 6); height = le16(head, 8) }
+        } else if head.starts(with: Array("BM".utf8)) {
+            mimeType = "image/bmp"
+            if head.count >= 26 {
+                let headerSize = le32(head, 14)
+                if headerSize == 12 {
+                    width = le16(head, 18); height = le16(head, 20)
+                } else {
+                    width = le32(head, 18)
+                    height = abs(Int(Int32(truncatingIfNeeded: le32(head, 22))))
+                }
+            }
+        } else if head.count >= 16, head.starts(with: Array("RIFF".utf8)), head[8..<12].elementsEqual(Array("WEBP".utf8)) {
+            mimeType = "image/webp"
+            let chunk = read(12, 18)
+            if chunk.count >= 18 {
+                let kind = String(decoding: chunk[0..<4], as: UTF8.self)
+                switch kind {
+                case "VP8 " where chunk.count >= 18 && chunk[11] == 0x9D && chunk[12] == 0x01 && chunk[13] == 0x2A:
+                    width = le16(chunk, 14) & 0x3FFF
+                    height = le16(chunk, 16) & 0x3FFF
+                case "VP8L" where chunk[8] == 0x2F:
+                    let bits = le32(chunk, 9)
+                    width = (bits & 0x3FFF) + 1
+                    height = (bits >> 14 & 0x3FFF) + 1
+                case "VP8X":
+                    width = (Int(chunk[12]) | Int(chunk[13]) << 8 | Int(chunk[14]) << 16) + 1
+                    height = (Int(chunk[15]) | Int(chunk[16]) << 8 | Int(chunk[17]) << 16) + 1
+                default:
+                    break
+                }
+            }
+        } else {
+            return nil
+        }
+    }
+
+    /// Walks JPEG marker segments to the first SOFn (ITU T.81 B.2.2).
+    private static func jpegSize(byteCount: Int, read: (Int, Int) -> [UInt8]) -> (Int, Int)? {
+        var offset = 2
+        let limit = min(byteCount, jpegScanLimit)
+        while offset + 4 <= limit {
+            let marker = read(offset, 4)
+            guard marker.count == 4 else { return nil }
+            if marker[0] != 0xFF { return nil }
+            let code = marker[1]
+            if code == 0xFF { offset += 1; continue }              // fill byte
+            if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 { offset += 2; continue }
+            let length = Int(marker[2]) << 8 | Int(marker[3])
+            guard length >= 2 else { return nil }
+            let isFrameHeader = (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
+            if isFrameHeader {
+                let frame = read(offset + 4, 5)
+                guard frame.count == 5 else { return nil }
+                let height = Int(frame[1]) << 8 | Int(frame[2])
+                let width = Int(frame[3]) << 8 | Int(frame[4])
+                return (width, height)
+            }
+            if code == 0xD9 || code == 0xDA { return nil }
+            offset += 2 + length
+        }
+        return nil
+    }
+}

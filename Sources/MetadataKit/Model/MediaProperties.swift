@@ -1,0 +1,46 @@
+/// Technical properties of the audio (or the main stream) of a file.
+public struct MediaProperties: Sendable, Hashable {
+    /// Duration in seconds.
+    public var duration: Double?
+    /// Average bit rate in bits per second.
+    public var bitrate: Int?
+    /// Samples per second of the audio.
+    public var sampleRate: Int?
+    /// Audio channel count.
+    public var channels: Int?
+    /// Bits per sample, for PCM and lossless audio.
+    public var bitsPerSample: Int?
+    /// Codec name: `MP3`, `AAC`, `ALAC`, `AC-3`, `Opus`, `FLAC`, `H.264`, …
+    public var codec: String?
+    /// Pixel size of the first video track, if any.
+    public var width: Int?
+    public var height: Int?
+
+    public init() {}
+}
+
+/// The kind of a media file.
+public struct FileType: Sendable, Hashable, CustomStringConvertible {
+    /// Short identifier of the format family: `mp3`, `mp4`.
+    public var identifier: String
+    /// MIME type: `audio/mpeg`, `audio/mp4`, `video/mp4`, `video/quicktime`, `video/3gpp`.
+    public var mimeType: String
+
+    public init(identifier: String, mimeType: String) {
+        self.identifier = identifier
+        self.mimeType = mimeType
+    }
+
+    public var description: String { identifier }
+
+    public static let mp3 = FileType(identifier: "mp3", mimeType: "audio/mpeg")
+}
+
+/// What a format reader returns: the raw items and properties of one file.
+struct ParsedFile: Sendable {
+    var fileType: FileType
+    var items: [MetadataItem]
+    var properties: MediaProperties
+    /// Whether MetadataKit can write this file's metadata back.
+    var isEditable: Bool
+}

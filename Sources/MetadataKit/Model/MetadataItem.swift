@@ -1,0 +1,134 @@
+import Foundation
+
+/// Where a raw metadata item lives: the tag format and its key namespace.
+public struct MetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    /// ID3v2 frames (v2.2, v2.3 and v2.4); keys are frame IDs such as `TIT2`.
+    public static let id3 = MetadataKeySpace(rawValue: "id3")
+    /// ID3v1/v1.1 fields: `title`, `artist`, `album`, `year`, `comment`, `track`, `genre`.
+    public static let id3v1 = MetadataKeySpace(rawValue: "id3v1")
+    /// iTunes-style items in `moov/udta/meta/ilst`; keys are atom types such as `©nam`,
+    /// or `----:mean:name` for freeform items.
+    public static let iTunes = MetadataKeySpace(rawValue: "itunes")
+    /// QuickTime metadata (`meta` with an `mdta` handler and a `keys` atom);
+    /// keys are the key strings, such as `com.apple.quicktime.title`.
+    public static let quickTimeMetadata = MetadataKeySpace(rawValue: "mdta")
+    /// Classic QuickTime user data (`moov/udta/©xyz` text atoms).
+    public static let quickTimeUserData = MetadataKeySpace(rawValue: "udta")
+}
+
+/// The type of a raw item's value as stored in the file.
+///
+/// Raw values are short names; QuickTime's well-known types map to the names
+/// CoreMedia uses after `com.apple.metadata.datatype.` (`UTF-8`, `JPEG`, …).
+public struct MetadataDataType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let utf8 = MetadataDataType(rawValue: "UTF-8")
+    public static let utf16 = MetadataDataType(rawValue: "UTF-16")
+    public static let utf16BigEndian = MetadataDataType(rawValue: "UTF-16BE")
+    public static let latin1 = MetadataDataType(rawValue: "ISO-8859-1")
+    public static let shiftJIS = MetadataDataType(rawValue: "S/JIS")
+    public static let signedInteger = MetadataDataType(rawValue: "BE-signed-integer")
+    public static let unsignedInteger = MetadataDataType(rawValue: "BE-unsigned-integer")
+    public static let float32 = MetadataDataType(rawValue: "float32")
+    public static let float64 = MetadataDataType(rawValue: "float64")
+    public static let jpeg = MetadataDataType(rawValue: "JPEG")
+    public static let png = MetadataDataType(rawValue: "PNG")
+    public static let bmp = MetadataDataType(rawValue: "BMP")
+    public static let gif = MetadataDataType(rawValue: "GIF")
+    /// A number/total pair (`trkn`, `disk`).
+    public static let numberPair = MetadataDataType(rawValue: "number-pair")
+    /// Bytes the library keeps but does not interpret.
+    public static let binary = MetadataDataType(rawValue: "raw")
+
+    /// The type for a QuickTime well-known data type code (QTFF "Well-known types").
+    public static func quickTime(wellKnownType code: UInt32) -> MetadataDataType {
+        switch code {
+        case 1, 4: return .utf8
+        case 2, 5: return .utf16BigEndian
+        case 3: return .shiftJIS
+        case 13: return .jpeg
+        case 14: return .png
+        case 12: return .gif
+        case 27: return .bmp
+        case 21, 65, 66, 67, 74: return .signedInteger
+        case 22, 75, 76, 77, 78: return .unsignedInteger
+        case 23: return .float32
+        case 24: return .float64
+        default: return .binary
+        }
+    }
+}
+
+/// A raw value as stored in the file, decoded just enough to be typed.
+public enum MetadataValue: Sendable, Hashable {
+    /// One string.
+    case string(String)
+    /// Several strings stored in one item (ID3v2.4 lists, several `data` atoms).
+    case strings([String])
+    /// An integer.
+    case integer(Int64)
+    /// A floating-point number.
+    case double(Double)
+    /// A number with an optional total (`trkn`, `disk`).
+    case numberPair(number: Int, total: Int?)
+    /// A picture; its bytes are read only when asked for.
+    case picture(Artwork)
+    /// Uninterpreted bytes.
+    case data(Data)
+
+    /// The strings of a `.string` or `.strings` value; otherwise empty.
+    public var stringValues: [String] {
+        switch self {
+        case .string(let value): return [value]
+        case .strings(let values): return values
+        default: return []
+        }
+    }
+
+    /// The first string, the integer as text, or the pair as "n/N"; nil for binary values.
+    public var stringValue: String? {
+        switch self {
+        case .string(let value): return value
+        case .strings(let values): return values.first
+        case .integer(let value): return String(value)
+        case .double(let value): return String(value)
+        case .numberPair(let number, let total): return total.map { "\(number)/\($0)" } ?? String(number)
+        case .picture, .data: return nil
+        }
+    }
+}
+
+/// One raw metadata item of a file, kept as it was read.
+///
+/// `key` is the format's own name: an ID3 frame ID (with its description
+/// when the frame has one: `TXXX:MOOD`, `COMM:iTunNORM`; a comment with an
+/// empty description is plain `COMM`), an MP4 atom type (`©nam`, `trkn`,
+/// `----:com.apple.iTunes:MOOD`), or a QuickTime metadata key string.
+public struct MetadataItem: Sendable, Hashable {
+    /// The tag format and namespace of ``key``.
+    public var keySpace: MetadataKeySpace
+    /// The item's key in its key space.
+    public var key: String
+    /// The typed value.
+    public var value: MetadataValue
+    /// How the value is stored.
+    public var dataType: MetadataDataType
+    /// ISO 639-2 language code or locale, where the format has one.
+    public var language: String?
+
+    public init(keySpace: MetadataKeySpace, key: String, value: MetadataValue,
+                dataType: MetadataDataType, language: String? = nil) {
+        self.keySpace = keySpace
+        self.key = key
+        self.value = value
+        self.dataType = dataType
+        self.language = language
+    }
+}

@@ -1,0 +1,88 @@
+/// Which raw keys hold each normalized field, in order of precedence.
+///
+/// When a field is stored in more than one place, the first key in the list
+/// that the file has wins:
+/// - MP3: ID3v2 (v2.4/v2.3 frame IDs, then v2.2 IDs), then ID3v1.
+/// - MP4 family: the iTunes `ilst` item, then the QuickTime `mdta` key
+///   (`com.apple.quicktime.*`, then the bare names ffmpeg writes with
+///   `use_metadata_tags`), then the `udta` ©-atom.
+///
+/// | field | ID3v2 | MP4 ilst | mdta | udta | ID3v1 |
+/// |---|---|---|---|---|---|
+/// | title | TIT2 (TT2) | ©nam | title | ©nam | title |
+/// | artist | TPE1 (TP1) | ©ART | artist | ©ART | artist |
+/// | albumArtist | TPE2 (TP2) | aART | album_artist | – | – |
+/// | album | TALB (TAL) | ©alb | album | ©alb | album |
+/// | grouping | TIT1 (TT1), GRP1 | ©grp | grouping | ©grp | – |
+/// | composer | TCOM (TCM) | ©wrt | composer | ©wrt, ©com | – |
+/// | comments | COMM, empty description (COM) | ©cmt | comment | ©cmt | comment |
+/// | artwork | APIC (PIC) | covr | artwork | – | – |
+/// | genre | TCON (TCO) | ©gen, gnre | genre | ©gen | genre |
+/// | year | TDRC, TYER (TYE) | ©day | creationdate, year | ©day | year |
+/// | bpm | TBPM (TBP) | tmpo | – | – | – |
+/// | track n/N | TRCK (TRK) | trkn | track | – | track |
+/// | disc n/N | TPOS (TPA) | disk | disc | – | – |
+public struct MetadataKeyMap: Sendable {
+    /// One raw key: a key space and a key in it.
+    public struct RawKey: Hashable, Sendable, CustomStringConvertible {
+        public var keySpace: MetadataKeySpace
+        public var key: String
+        public init(_ keySpace: MetadataKeySpace, _ key: String) {
+            self.keySpace = keySpace
+            self.key = key
+        }
+        public var description: String { "\(keySpace.rawValue):\(key)" }
+    }
+
+    /// Raw keys per field, most preferred first.
+    public var keys: [MetadataField: [RawKey]]
+
+    public init(keys: [MetadataField: [RawKey]]) {
+        self.keys = keys
+    }
+
+    /// The items of `items` that hold `field`, most preferred key first, file
+    /// order within one key.
+    public func items(for field: MetadataField, in items: [MetadataItem]) -> [MetadataItem] {
+        guard let candidates = keys[field] else { return [] }
+        var result: [MetadataItem] = []
+        for candidate in candidates {
+            for item in items where item.keySpace == candidate.keySpace && item.key == candidate.key {
+                result.append(item)
+            }
+        }
+        return result
+    }
+
+    /// The field that `keySpace`/`key` maps to, if any.
+    public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
+        let raw = RawKey(keySpace, key)
+        return MetadataField.allCases.first { keys[$0]?.contains(raw) == true }
+    }
+
+    /// The standard table (see the type's documentation).
+    public static let standard: MetadataKeyMap = {
+        func entry(id3: [String], itunes: [String] = [], mdta: [String] = [], udta: [String] = [], v1: [String] = []) -> [RawKey] {
+            id3.map { RawKey(.id3, $0) } + itunes.map { RawKey(.iTunes, $0) }
+                + mdta.flatMap { [RawKey(.quickTimeMetadata, "com.apple.quicktime.\($0)"), RawKey(.quickTimeMetadata, $0)] }
+                + udta.map { RawKey(.quickTimeUserData, $0) } + v1.map { RawKey(.id3v1, $0) }
+        }
+        let track = entry(id3: ["TRCK", "TRK"], itunes: ["trkn"], mdta: ["track"], v1: ["track"])
+        let disc = entry(id3: ["TPOS", "TPA"], itunes: ["disk"], mdta: ["disc"])
+        return MetadataKeyMap(keys: [
+            .title: entry(id3: ["TIT2", "TT2"], itunes: ["©nam"], mdta: ["title"], udta: ["©nam"], v1: ["title"]),
+            .artist: entry(id3: ["TPE1", "TP1"], itunes: ["©ART"], mdta: ["artist"], udta: ["©ART"], v1: ["artist"]),
+            .albumArtist: entry(id3: ["TPE2", "TP2"], itunes: ["aART"], mdta: ["album_artist", "albumArtist"]),
+            .album: entry(id3: ["TALB", "TAL"], itunes: ["©alb"], mdta: ["album"], udta: ["©alb"], v1: ["album"]),
+            .grouping: entry(id3: ["TIT1", "TT1", "GRP1"], itunes: ["©grp"], mdta: ["grouping"], udta: ["©grp"]),
+            .composer: entry(id3: ["TCOM", "TCM"], itunes: ["©wrt"], mdta: ["composer"], udta: ["©wrt", "©com"]),
+            .comments: entry(id3: ["COMM", "COM"], itunes: ["©cmt"], mdta: ["comment"], udta: ["©cmt"], v1: ["comment"]),
+            .artwork: entry(id3: ["APIC", "PIC"], itunes: ["covr"], mdta: ["artwork"]),
+            .genre: entry(id3: ["TCON", "TCO"], itunes: ["©gen", "gnre"], mdta: ["genre"], udta: ["©gen"], v1: ["genre"]),
+            .year: entry(id3: ["TDRC", "TYER", "TYE"], itunes: ["©day"], mdta: ["creationdate", "year", "date"], udta: ["©day"], v1: ["year"]),
+            .bpm: entry(id3: ["TBPM", "TBP"], itunes: ["tmpo"]),
+            .trackNumber: track, .trackCount: track,
+            .discNumber: disc, .discCount: disc,
+        ])
+    }()
+}
