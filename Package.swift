@@ -9,11 +9,11 @@ let package = Package(
     ],
     targets: [
         // zlib from the system (Debian: zlib1g-dev), for compressed ID3v2 frames.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "MetadataKit", dependencies: ["CZlib"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit"]),
-        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit"]),
+        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "mdkit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,12 @@ struct ImageInfo: Hashable {
     /// may precede it).
     private static let jpegScanLimit = 1 << 20
 
+    init(mimeType: String, width: Int?, height: Int?) {
+        self.mimeType = mimeType
+        self.width = width
+        self.height = height
+    }
+
     /// Parses an image held in memory.
     init?(bytes: [UInt8]) {
         self.init(byteCount: bytes.count) { offset, count in

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Paths and processes shared by the tests.
+enum TestSupport {
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// Tests/Fixtures.
+    static let fixtures = packageRoot.appendingPathComponent("Tests/Fixtures")
+
+    /// A new empty folder under the system's temporary folder.
+    static func makeTemporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The built `mdkit` executable, beside the test bundle.
+    static var mdkitExecutable: URL? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            packageRoot.appendingPathComponent(".build/debug"),
+        ]
+        return candidates.map { $0.appendingPathComponent("mdkit") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// Whether `tool` is on the PATH.
+    static func hasTool(_ tool: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    /// Whether python3 can import `module`.
+    static func hasPythonModule(_ module: String) -> Bool {
+        guard hasTool("python3") else { return false }
+        return (try? run("python3", ["-c", "import \(module)"]).status) == 0
+    }
+
+    struct Output {
+        var status: Int32
+        var standardOutput: Data
+        var standardError: String
+        var text: String { String(decoding: standardOutput, as: UTF8.self) }
+    }
+
+    /// Runs `tool` (a path, or a name looked up on the PATH) and collects its output.
+    @discardableResult
+    static func run(_ tool: String, _ arguments: [String], in directory: URL? = nil) throws -> Output {
+        let process = Process()
+        if tool.contains("/") {
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = [tool] + arguments
+        }
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes concurrently so neither fills up and blocks the child.
+        nonisolated(unsafe) var errorData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async {
+            errorData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outputData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus, standardOutput: outputData,
+                      standardError: String(decoding: errorData, as: UTF8.self))
+    }
+
+    /// Runs `tool` and throws when it exits non-zero.
+    @discardableResult
+    static func runChecked(_ tool: String, _ arguments: [String]) throws -> Output {
+        let output = try run(tool, arguments)
+        guard output.status == 0 else {
+            throw ToolFailure(description: "\(tool) \(arguments.joined(separator: " ")) exited \(output.status): \(output.standardError)")
+        }
+        return output
+    }
+
+    struct ToolFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+}
