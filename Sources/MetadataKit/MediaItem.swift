@@ -37,6 +37,7 @@ public struct MediaItem: Sendable {
     public mutating func load() async throws {
         let parsed: ParsedFile
         do {
+            try FileEditor.recoverIfNeeded(at: url)     // finish an interrupted in-place save first
             let source = try FileSource(url: url)
             parsed = try FormatDetector.reader(for: source, url: url)(source, url)
         } catch let error as MediaError {

@@ -16,6 +16,8 @@ public final class FileSource {
     public let path: String
     /// The file's size in bytes when it was opened.
     public let size: Int64
+    /// Size, modification time and inode when the file was opened.
+    let snapshot: FileSnapshot
 
     private let descriptor: Int32
     private var window: [UInt8] = []
@@ -40,6 +42,7 @@ public final class FileSource {
             throw MediaError(.io, "not a regular file", path: url.path)
         }
         size = Int64(info.st_size)
+        snapshot = FileSnapshot(info)
     }
 
     deinit { close(descriptor) }

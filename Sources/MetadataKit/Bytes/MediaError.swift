@@ -29,6 +29,12 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let unsupportedFeature = Code(rawValue: "unsupportedFeature")
         /// A value cannot be represented in the target format.
         public static let invalidValue = Code(rawValue: "invalidValue")
+        /// The file changed on disk since it was loaded; nothing was written.
+        public static let fileChanged = Code(rawValue: "fileChanged")
+        /// The file or its folder can't be written.
+        public static let readOnly = Code(rawValue: "readOnly")
+        /// The saved file did not read back as expected; the original was restored.
+        public static let verificationFailed = Code(rawValue: "verificationFailed")
         /// The operation needs `load()` to have been called first.
         public static let notLoaded = Code(rawValue: "notLoaded")
     }

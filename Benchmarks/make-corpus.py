@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Builds the read-benchmark corpus from the ffmpeg-made sources (see read-benchmark.sh).
+
+usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT
+
+SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, cover.jpg and cover.png.
+Writes COUNT files, split evenly over four kinds, into CORPUS_DIR/<kind>/NNNNN.<ext>:
+
+  mp3-id3v23   MP3, ID3v2.3 tag, JPEG cover
+  mp3-id3v24   MP3, ID3v2.4 tag, PNG cover
+  m4a-first    MP4/AAC, moov before mdat (faststart), JPEG cover on even, PNG on odd numbers
+  m4a-last     MP4/AAC, moov after mdat (ffmpeg's default), PNG cover on even, JPEG on odd
+
+Each file gets distinct title/artist/album/genre/year/track/disc/comment values,
+some of them non-ASCII. CORPUS_DIR/manifest.tsv lists, one line per file:
+path, kind, title, artist, album, cover byte count (paths relative to the current
+directory, as passed). After writing, every file's layout is checked (ID3v2 major
+version, top-level MP4 box order); a mismatch is an error.
+"""
+
+import os
+import shutil
+import struct
+import sys
+
+from mutagen.id3 import APIC, COMM, ID3, TALB, TCON, TDRC, TIT2, TPE1, TPE2, TPOS, TRCK
+from mutagen.mp4 import MP4, MP4Cover
+
+KINDS = ["mp3-id3v23", "mp3-id3v24", "m4a-first", "m4a-last"]
+
+ARTISTS = ["Björk Ensemble", "Sigur Rós Trio", "東京 Quartet", "Mötley Strings",
+           "The Plain Band", "Ленинград Collective", "Zoë & the Dots", "Ars Nova"]
+GENRES = ["Rock", "Jazz", "Classical", "Électronique", "Hip-Hop", "Folk", "Ambient", "Pop"]
+
+
+def values(index):
+    """The tag values of file number `index` (1-based, unique over the corpus)."""
+    artist = f"{ARTISTS[index % len(ARTISTS)]} {index:05d}"
+    return {
+        "title": f"Título {index:05d} — Ünïcødé ✓" if index % 2 else f"Title {index:05d}",
+        "artist": artist,
+        "album_artist": ARTISTS[index % len(ARTISTS)],
+        "album": f"Ça ira № {index // 10:04d}",
+        "genre": GENRES[index % len(GENRES)],
+        "year": 1960 + index % 60,
+        "track": index % 20 + 1,
+        "tracks": 20,
+        "disc": index % 3 + 1,
+        "discs": 3,
+        "comment": f"Benchmark file {index}; 日本語のコメント {index * 7 % 1000}",
+    }
+
+
+def tag_mp3(path, v, version, cover, mime):
+    tags = ID3()
+    tags.add(TIT2(encoding=3, text=v["title"]))
+    tags.add(TPE1(encoding=3, text=v["artist"]))
+    tags.add(TPE2(encoding=3, text=v["album_artist"]))
+    tags.add(TALB(encoding=3, text=v["album"]))
+    tags.add(TCON(encoding=3, text=v["genre"]))
+    tags.add(TDRC(encoding=3, text=str(v["year"])))
+    tags.add(TRCK(encoding=3, text=f"{v['track']}/{v['tracks']}"))
+    tags.add(TPOS(encoding=3, text=f"{v['disc']}/{v['discs']}"))
+    tags.add(COMM(encoding=3, lang="eng", desc="", text=v["comment"]))
+    tags.add(APIC(encoding=3, mime=mime, type=3, desc="Front cover", data=cover))
+    # v2.3 has no UTF-8: mutagen then writes the text frames as UTF-16 and TDRC as TYER.
+    tags.save(path, v2_version=version)
+
+
+def tag_m4a(path, v, cover, image_format):
+    f = MP4(path)
+    if f.tags is None:
+        f.add_tags()
+    f.tags.clear()
+    f.tags["\xa9nam"] = [v["title"]]
+    f.tags["\xa9ART"] = [v["artist"]]
+    f.tags["aART"] = [v["album_artist"]]
+    f.tags["\xa9alb"] = [v["album"]]
+    f.tags["\xa9gen"] = [v["genre"]]
+    f.tags["\xa9day"] = [str(v["year"])]
+    f.tags["trkn"] = [(v["track"], v["tracks"])]
+    f.tags["disk"] = [(v["disc"], v["discs"])]
+    f.tags["\xa9cmt"] = [v["comment"]]
+    f.tags["covr"] = [MP4Cover(cover, imageformat=image_format)]
+    f.save()
+
+
+def id3_major_version(path):
+    with open(path, "rb") as f:
+        head = f.read(10)
+    return head[3] if head[:3] == b"ID3" else None
+
+
+def top_level_boxes(path):
+    names = []
+    size_total = os.path.getsize(path)
+    with open(path, "rb") as f:
+        offset = 0
+        while offset + 8 <= size_total:
+            f.seek(offset)
+            size, name = struct.unpack(">I4s", f.read(8))
+            if size == 1:
+                (size,) = struct.unpack(">Q", f.read(8))
+            elif size == 0:
+                size = size_total - offset
+            if size < 8:
+                raise ValueError(f"{path}: bad box size {size} at {offset}")
+            names.append(name.decode("latin-1"))
+            offset += size
+    return names
+
+
+def check_layout(path, kind):
+    if kind.startswith("mp3"):
+        want = 3 if kind == "mp3-id3v23" else 4
+        got = id3_major_version(path)
+        if got != want:
+            raise SystemExit(f"make-corpus: {path}: ID3v2.{got}, expected ID3v2.{want}")
+        return
+    boxes = top_level_boxes(path)
+    if "moov" not in boxes or "mdat" not in boxes:
+        raise SystemExit(f"make-corpus: {path}: top-level boxes {boxes}")
+    moov_first = boxes.index("moov") < boxes.index("mdat")
+    if moov_first != (kind == "m4a-first"):
+        raise SystemExit(f"make-corpus: {path}: boxes {boxes} do not fit {kind}")
+
+
+def main():
+    if len(sys.argv) != 4:
+        raise SystemExit(__doc__)
+    source, corpus, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if count < len(KINDS):
+        raise SystemExit(f"make-corpus: COUNT must be at least {len(KINDS)}")
+
+    with open(os.path.join(source, "cover.jpg"), "rb") as f:
+        jpeg = f.read()
+    with open(os.path.join(source, "cover.png"), "rb") as f:
+        png = f.read()
+    sources = {
+        "mp3-id3v23": "audio.mp3", "mp3-id3v24": "audio.mp3",
+        "m4a-first": "moov-first.m4a", "m4a-last": "moov-last.m4a",
+    }
+
+    manifest = []
+    index = 0
+    for k, kind in enumerate(KINDS):
+        per_kind = count // len(KINDS) + (1 if k < count % len(KINDS) else 0)
+        directory = os.path.join(corpus, kind)
+        os.makedirs(directory, exist_ok=True)
+        for n in range(per_kind):
+            index += 1
+            v = values(index)
+            ext = "mp3" if kind.startswith("mp3") else "m4a"
+            path = os.path.join(directory, f"{index:05d}.{ext}")
+            shutil.copyfile(os.path.join(source, sources[kind]), path)
+            if kind == "mp3-id3v23":
+                cover = jpeg
+                tag_mp3(path, v, 3, cover, "image/jpeg")
+            elif kind == "mp3-id3v24":
+                cover = png
+                tag_mp3(path, v, 4, cover, "image/png")
+            else:
+                use_jpeg = (n % 2 == 0) == (kind == "m4a-first")
+                cover = jpeg if use_jpeg else png
+                tag_m4a(path, v, cover, MP4Cover.FORMAT_JPEG if use_jpeg else MP4Cover.FORMAT_PNG)
+            check_layout(path, kind)
+            manifest.append((path, kind, v["title"], v["artist"], v["album"], str(len(cover))))
+
+    with open(os.path.join(corpus, "manifest.tsv"), "w", encoding="utf-8") as f:
+        for row in manifest:
+            f.write("\t".join(row) + "\n")
+    by_kind = {kind: sum(1 for row in manifest if row[1] == kind) for kind in KINDS}
+    print("make-corpus: wrote " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items())
+          + " (layouts checked)")
+
+
+if __name__ == "__main__":
+    main()

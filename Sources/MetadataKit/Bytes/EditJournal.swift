@@ -1,0 +1,86 @@
+import Foundation
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The undo journal of an in-place save: the bytes about to be overwritten.
+///
+/// Layout (big-endian): magic `MDKJ`, u32 version 1, u64 file size, u32
+/// region count, then per region u64 offset + u32 length + the old bytes, and
+/// last a u32 CRC-32 of everything before it. A journal whose checksum does
+/// not match was torn while being written — the file itself was not touched
+/// yet — and is discarded.
+struct EditJournal: Equatable {
+    var fileSize: Int64
+    var regions: [(offset: Int64, bytes: [UInt8])]
+
+    static func == (a: EditJournal, b: EditJournal) -> Bool {
+        a.fileSize == b.fileSize && a.regions.count == b.regions.count
+            && zip(a.regions, b.regions).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
+    }
+
+    init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])]) {
+        self.fileSize = fileSize
+        self.regions = regions
+    }
+
+    /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
+    static func url(for url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdkit-journal")
+    }
+
+    func encoded() -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(Array("MDKJ".utf8))
+        writer.write(UInt32(1))
+        writer.write(UInt64(fileSize))
+        writer.write(UInt32(regions.count))
+        for region in regions {
+            writer.write(UInt64(region.offset))
+            writer.write(UInt32(region.bytes.count))
+            writer.write(region.bytes)
+        }
+        writer.write(Self.checksum(writer.bytes))
+        return writer.bytes
+    }
+
+    /// Decodes a journal; nil when it is torn or not a journal.
+    init?(decoding bytes: [UInt8]) {
+        guard bytes.count >= 24 else { return nil }
+        var trailer = ByteReader(Array(bytes[(bytes.count - 4)...]))
+        guard let stored = try? trailer.readUInt32(), stored == Self.checksum(bytes[..<(bytes.count - 4)]) else { return nil }
+        var reader = ByteReader(Array(bytes[..<(bytes.count - 4)]))
+        do {
+            guard try reader.readBytes(4) == Array("MDKJ".utf8), try reader.readUInt32() == 1 else { return nil }
+            fileSize = Int64(bitPattern: try reader.readUInt64())
+            let count = Int(try reader.readUInt32())
+            guard count <= reader.remaining / 12 else { return nil }
+            regions = []
+            for _ in 0..<count {
+                let offset = Int64(bitPattern: try reader.readUInt64())
+                let length = Int(try reader.readUInt32())
+                regions.append((offset, try reader.readBytes(length)))
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Writes the saved bytes back into the file.
+    func restore(into descriptor: Int32, url: URL) throws {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == fileSize else {
+            throw MediaError(.io, "the journal does not match the file's size; not restoring", path: url.path)
+        }
+        for region in regions {
+            try FileEditor.write(descriptor, region.bytes, at: region.offset, url: url)
+        }
+    }
+
+    static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
+        Array(bytes).withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    }
+}

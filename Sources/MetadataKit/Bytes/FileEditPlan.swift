@@ -1,0 +1,91 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What a save changes in a file, decided by a format writer before any byte
+/// is written.
+///
+/// Either a set of same-size patches (the layout stays; only bytes inside
+/// existing structures change), or a new layout made of runs of the original
+/// file and new bytes.
+enum FileEditPlan: Sendable {
+    /// A run of the new file.
+    enum Segment: Sendable, Equatable {
+        /// `length` bytes of the original file from `offset`.
+        case original(offset: Int64, length: Int64)
+        /// New bytes.
+        case bytes([UInt8])
+
+        var length: Int64 {
+            switch self {
+            case .original(_, let length): return length
+            case .bytes(let bytes): return Int64(bytes.count)
+            }
+        }
+    }
+
+    /// Bytes to overwrite at offsets inside the file; the size is unchanged.
+    case inPlace([(offset: Int64, bytes: [UInt8])])
+    /// The file's new contents, as a list of segments.
+    case rewrite([Segment])
+
+    /// The size of the file after the edit, given its current size.
+    func newSize(originalSize: Int64) -> Int64 {
+        switch self {
+        case .inPlace: return originalSize
+        case .rewrite(let segments): return segments.reduce(0) { $0 + $1.length }
+        }
+    }
+
+    /// Merges neighbouring segments of the original so copies are as long as possible.
+    static func coalesced(_ segments: [Segment]) -> [Segment] {
+        var result: [Segment] = []
+        for segment in segments where segment.length > 0 {
+            if case .original(let offset, let length) = segment,
+               case .original(let lastOffset, let lastLength)? = result.last, lastOffset + lastLength == offset {
+                result[result.count - 1] = .original(offset: lastOffset, length: lastLength + length)
+            } else if case .bytes(let bytes) = segment, case .bytes(let last)? = result.last {
+                result[result.count - 1] = .bytes(last + bytes)
+            } else {
+                result.append(segment)
+            }
+        }
+        return result
+    }
+}
+
+/// How hard a save works to survive a crash or power loss.
+public enum SaveDurability: Sendable {
+    /// fsync the data, the journal and the directory (the default).
+    case full
+    /// Same steps, no fsync: as safe against a crashed process, not against power loss.
+    case noSync
+}
+
+/// Identity of a file's contents at load time, to detect changes made by others.
+struct FileSnapshot: Sendable, Hashable {
+    var size: Int64
+    var modificationSeconds: Int
+    var modificationNanoseconds: Int
+    var inode: UInt64
+
+    init(size: Int64, modificationSeconds: Int, modificationNanoseconds: Int, inode: UInt64) {
+        self.size = size
+        self.modificationSeconds = modificationSeconds
+        self.modificationNanoseconds = modificationNanoseconds
+        self.inode = inode
+    }
+
+    init(_ info: stat) {
+        #if canImport(Darwin)
+        let time = info.st_mtimespec
+        #else
+        let time = info.st_mtim
+        #endif
+        self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
+                  modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
+    }
+}

@@ -1,0 +1,312 @@
+import Foundation
+import CZlib
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that changes files on disk.
+///
+/// Guarantees, for every save:
+/// - **Layout changes** (``FileEditPlan/rewrite(_:)``) are written to a
+///   temporary file beside the original, synced, checked, given the
+///   original's permissions and renamed over it; the folder is then synced.
+///   A failure or crash at any point leaves the original untouched (at worst
+///   a stray `.NAME.mdkit-*` temporary file).
+/// - **Same-size changes** (``FileEditPlan/inPlace(_:)``) first write an undo
+///   journal `.NAME.mdkit-journal` beside the file holding the bytes about to
+///   be overwritten (with a checksum), sync it, then patch the file. After a
+///   crash the next ``recoverIfNeeded(at:)`` — which ``MediaItem/load()``
+///   calls — puts the old bytes back, so the file is either wholly old or
+///   wholly new.
+/// - The saved file is re-read by a caller-supplied check before the save
+///   counts; when the check fails the original is restored.
+/// - An advisory lock (`flock`) keeps two saves of one file from interleaving,
+///   and a file that changed since it was loaded is refused.
+struct FileEditor {
+    /// Steps a test can make fail.
+    enum Step: String, Sendable, CaseIterable {
+        case journalWrite, journalSync, patchWrite, dataSync
+        case temporaryWrite, temporarySync, rename, directorySync
+    }
+
+    /// Makes the save throw at a chosen step (tests only).
+    var failingStep: Step?
+    var durability: SaveDurability = .full
+
+    private static let copyChunk = 1 << 20
+
+    // MARK: Entry points
+
+    /// Applies `plan` to the file at `url`, which must still match `snapshot`.
+    /// `verify` reads the changed file at the given URL and throws if it is wrong.
+    func apply(_ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
+               verify: (URL) throws -> Void) throws {
+        let descriptor = try Self.open(url, flags: O_RDWR)
+        defer { close(descriptor) }
+        try lockAndCheck(descriptor, url: url, snapshot: snapshot)
+        switch plan {
+        case .inPlace(let patches):
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: patches, verify: verify)
+        case .rewrite(let segments):
+            try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
+        }
+    }
+
+    /// Writes the file `plan` describes to `destination`, leaving `url` as it is.
+    func write(_ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
+               verify: (URL) throws -> Void) throws {
+        let descriptor = try Self.open(url, flags: O_RDONLY)
+        defer { close(descriptor) }
+        try lockAndCheck(descriptor, url: url, snapshot: snapshot, exclusive: false)
+        try rewrite(from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
+                    permissionsFrom: descriptor, verify: verify)
+    }
+
+    // MARK: Same-size edits with an undo journal
+
+    private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
+                              verify: (URL) throws -> Void) throws {
+        var originals: [(offset: Int64, bytes: [UInt8])] = []
+        for patch in patches {
+            guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
+                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
+            }
+            originals.append((patch.offset, try Self.read(descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
+        }
+        let journal = EditJournal(fileSize: size, regions: originals)
+        let journalURL = EditJournal.url(for: url)
+        do {
+            try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: journalURL) }
+            try step(.journalSync) { try sync(path: journalURL.path); try syncDirectory(of: url) }
+        } catch {
+            unlink(journalURL.path)                 // the file was not touched
+            throw error
+        }
+        do {
+            try step(.patchWrite) {
+                for patch in patches { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
+            }
+            try step(.dataSync) { try sync(descriptor, url: url) }
+            try verify(url)
+        } catch {
+            // Put the old bytes back; if even that fails, the journal stays for the next load.
+            if (try? journal.restore(into: descriptor, url: url)) != nil, (try? sync(descriptor, url: url)) != nil {
+                unlink(journalURL.path)
+            }
+            throw Self.verification(error, url: url)
+        }
+        unlink(journalURL.path)
+        try? syncDirectory(of: url)
+    }
+
+    /// Restores a file whose in-place save was interrupted; removes a journal
+    /// that was never completed (the file was not touched then). Does nothing
+    /// when there is no journal.
+    static func recoverIfNeeded(at url: URL) throws {
+        let journalURL = EditJournal.url(for: url)
+        guard access(journalURL.path, F_OK) == 0 else { return }
+        guard let data = FileManager.default.contents(atPath: journalURL.path) else { return }
+        guard let journal = EditJournal(decoding: [UInt8](data)) else {
+            unlink(journalURL.path)                 // torn journal: the patch never started
+            return
+        }
+        let descriptor = try open(url, flags: O_RDWR)
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: url.path) }
+        try journal.restore(into: descriptor, url: url)
+        guard fsync(descriptor) == 0 else { throw MediaError(.io, "cannot sync the recovered file", path: url.path) }
+        unlink(journalURL.path)
+    }
+
+    // MARK: Layout changes through a temporary file
+
+    private func rewrite(from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
+                         permissionsFrom original: Int32, verify: (URL) throws -> Void) throws {
+        let directory = destination.deletingLastPathComponent()
+        var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
+        let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard temporary >= 0 else {
+            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+                             "cannot create a temporary file in \(directory.path): \(Self.errorText())", path: destination.path)
+        }
+        let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        let temporaryURL = URL(fileURLWithPath: temporaryPath)
+        var renamed = false
+        defer {
+            close(temporary)
+            if !renamed { unlink(temporaryPath) }
+        }
+        try step(.temporaryWrite) {
+            var position: Int64 = 0
+            var buffer = [UInt8](repeating: 0, count: Self.copyChunk)
+            for segment in segments {
+                switch segment {
+                case .bytes(let bytes):
+                    try Self.write(temporary, bytes, at: position, url: destination)
+                case .original(let offset, let length):
+                    var done: Int64 = 0
+                    while done < length {
+                        let count = Int(min(Int64(buffer.count), length - done))
+                        try Self.readInto(&buffer, count: count, from: source, at: offset + done, url: destination)
+                        try Self.write(temporary, buffer[0..<count], at: position + done, url: destination)
+                        done += Int64(count)
+                    }
+                }
+                position += segment.length
+            }
+        }
+        var info = stat()
+        if fstat(original, &info) == 0 {
+            _ = fchown(temporary, info.st_uid, info.st_gid)  // best effort: only root may give files away
+            fchmod(temporary, info.st_mode & 0o7777)
+        }
+        try step(.temporarySync) { try sync(temporary, url: destination) }
+        do {
+            try verify(temporaryURL)
+        } catch {
+            throw Self.verification(error, url: destination)
+        }
+        try step(.rename) {
+            guard posixRename(temporaryPath, destination.path) == 0 else {
+                throw MediaError(.io, "cannot rename the new file into place: \(Self.errorText())", path: destination.path)
+            }
+        }
+        renamed = true
+        try step(.directorySync) { try syncDirectory(of: destination) }
+    }
+
+    // MARK: Steps and syscalls
+
+    private func step(_ name: Step, _ body: () throws -> Void) throws {
+        if failingStep == name {
+            throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
+        }
+        try body()
+    }
+
+    private func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
+        guard flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) == 0 else {
+            throw MediaError(.io, "cannot lock the file: \(Self.errorText())", path: url.path)
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat: \(Self.errorText())", path: url.path) }
+        // After waiting for another saver, the path may name a new file: compare with the path too.
+        var current = stat()
+        let samePath = stat(url.path, &current) == 0 && current.st_ino == info.st_ino
+        guard FileSnapshot(info) == snapshot, samePath else {
+            throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again", path: url.path)
+        }
+    }
+
+    private func sync(_ descriptor: Int32, url: URL) throws {
+        guard durability == .full else { return }
+        guard fsync(descriptor) == 0 else {
+            throw MediaError(.io, "fsync failed: \(Self.errorText())", path: url.path)
+        }
+    }
+
+    private func sync(path: String) throws {
+        guard durability == .full else { return }
+        let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw MediaError(.io, "cannot open for sync: \(Self.errorText())", path: path) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(Self.errorText())", path: path) }
+    }
+
+    private func syncDirectory(of url: URL) throws {
+        try sync(path: url.deletingLastPathComponent().path)
+    }
+
+    private static func verification(_ error: any Error, url: URL) -> any Error {
+        guard let mediaError = error as? MediaError else { return error }
+        if [.io, .readOnly, .fileChanged].contains(mediaError.code) { return mediaError.naming(url.path) }
+        return MediaError(.verificationFailed, "the saved file did not read back (\(mediaError.message)); the original was kept",
+                          path: url.path)
+    }
+
+    static func errorText() -> String { String(cString: strerror(errno)) }
+
+    static func open(_ url: URL, flags: Int32) throws -> Int32 {
+        let descriptor = posixOpen(url.path, flags | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code: MediaError.Code = (errno == EACCES || errno == EROFS || errno == EPERM) ? .readOnly : .io
+            throw MediaError(code, "cannot open for \(flags & O_RDWR != 0 ? "writing" : "reading"): \(errorText())", path: url.path)
+        }
+        return descriptor
+    }
+
+    static func read(_ descriptor: Int32, at offset: Int64, count: Int, url: URL) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        try readInto(&buffer, count: count, from: descriptor, at: offset, url: url)
+        return buffer
+    }
+
+    static func readInto(_ buffer: inout [UInt8], count: Int, from descriptor: Int32, at offset: Int64, url: URL) throws {
+        var done = 0
+        try buffer.withUnsafeMutableBytes { raw in
+            while done < count {
+                let got = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset + Int64(done)))
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else {
+                    throw MediaError(.io, got == 0 ? "the file ended early" : "read failed: \(errorText())",
+                                     offset: offset + Int64(done), path: url.path)
+                }
+                done += got
+            }
+        }
+    }
+
+    static func write<Bytes: Collection>(_ descriptor: Int32, _ bytes: Bytes, at offset: Int64, url: URL) throws
+    where Bytes.Element == UInt8 {
+        try Array(bytes).withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let wrote = pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + Int64(done)))
+                if wrote < 0 && errno == EINTR { continue }
+                guard wrote > 0 else {
+                    let reason = errno == ENOSPC ? "the disk is full" : "write failed: \(errorText())"
+                    throw MediaError(.io, reason, offset: offset + Int64(done), path: url.path)
+                }
+                done += wrote
+            }
+        }
+    }
+
+    static func writeFile(_ bytes: [UInt8], to url: URL) throws {
+        let descriptor = posixOpen(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io, "cannot create \(url.lastPathComponent): \(errorText())", path: url.path)
+        }
+        defer { close(descriptor) }
+        try write(descriptor, bytes, at: 0, url: url)
+    }
+}
+
+extension FileEditPlan {
+    /// The plan as a full list of segments (patches become byte runs).
+    func segments(originalSize: Int64) -> [Segment] {
+        switch self {
+        case .rewrite(let segments): return segments
+        case .inPlace(let patches):
+            var segments: [Segment] = []
+            var position: Int64 = 0
+            for patch in patches.sorted(by: { $0.offset < $1.offset }) {
+                segments.append(.original(offset: position, length: patch.offset - position))
+                segments.append(.bytes(patch.bytes))
+                position = patch.offset + Int64(patch.bytes.count)
+            }
+            segments.append(.original(offset: position, length: originalSize - position))
+            return FileEditPlan.coalesced(segments)
+        }
+    }
+}
+
+// Unambiguous names for the C functions that Foundation shadows.
+@inline(__always) private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    open(path, flags, mode)
+}
+@inline(__always) private func posixRename(_ from: String, _ to: String) -> Int32 {
+    rename(from, to)
+}

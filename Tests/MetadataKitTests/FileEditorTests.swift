@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+@Suite struct FileEditorTests {
+    let original: [UInt8] = (0..<4096).map { UInt8($0 % 251) }
+
+    func makeFile() throws -> (URL, FileSnapshot) {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        let url = directory.appendingPathComponent("file.bin")
+        try Data(original).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: url.path)
+        return (url, try FileSource(url: url).snapshot)
+    }
+
+    func contents(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    func strayFiles(beside url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+            .filter { $0 != url.lastPathComponent }
+    }
+
+    @Test func inPlacePatchChangesOnlyThePatchedBytes() throws {
+        let (url, snapshot) = try makeFile()
+        try FileEditor().apply(.inPlace([(offset: 10, bytes: [1, 2, 3]), (offset: 4000, bytes: [9])]),
+                               to: url, expecting: snapshot) { _ in }
+        var expected = original
+        expected[10...12] = [1, 2, 3]
+        expected[4000] = 9
+        #expect(try contents(url) == expected)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test func rewriteKeepsPermissionsAndCopiesSegments() throws {
+        let (url, snapshot) = try makeFile()
+        let plan = FileEditPlan.rewrite([.bytes([7, 7]), .original(offset: 100, length: 50), .bytes([8])])
+        try FileEditor().apply(plan, to: url, expecting: snapshot) { _ in }
+        #expect(try contents(url) == [7, 7] + original[100..<150] + [8])
+        let permissions = try FileManager.default.attributesOfItem(atPath: url.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o640)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test(arguments: FileEditor.Step.allCases)
+    func failureAtAnyStepLeavesTheOriginal(step: FileEditor.Step) throws {
+        for plan in [FileEditPlan.inPlace([(offset: 5, bytes: [0xEE, 0xEE])]), .rewrite([.bytes([1]), .original(offset: 0, length: 4096)])] {
+            let (url, snapshot) = try makeFile()
+            var editor = FileEditor()
+            editor.failingStep = step
+            let applies: Bool = switch (plan, step) {
+            case (.inPlace, .journalWrite), (.inPlace, .journalSync), (.inPlace, .patchWrite), (.inPlace, .dataSync): true
+            case (.rewrite, .temporaryWrite), (.rewrite, .temporarySync), (.rewrite, .rename): true
+            default: false
+            }
+            if applies {
+                #expect(throws: MediaError.self) { try editor.apply(plan, to: url, expecting: snapshot) { _ in } }
+                #expect(try contents(url) == original, "step \(step)")
+                #expect(try strayFiles(beside: url).isEmpty, "step \(step)")
+            }
+        }
+    }
+
+    @Test func failedVerificationRestoresTheOriginal() throws {
+        for plan in [FileEditPlan.inPlace([(offset: 5, bytes: [0xEE])]), .rewrite([.bytes([1])])] {
+            let (url, snapshot) = try makeFile()
+            let error = #expect(throws: MediaError.self) {
+                try FileEditor().apply(plan, to: url, expecting: snapshot) { _ in
+                    throw MediaError(.malformed, "bad box")
+                }
+            }
+            #expect(error?.code == .verificationFailed)
+            #expect(try contents(url) == original)
+            #expect(try strayFiles(beside: url).isEmpty)
+        }
+    }
+
+    @Test func aFileChangedSinceLoadIsRefused() throws {
+        let (url, snapshot) = try makeFile()
+        try Data(original + [1]).write(to: url)
+        let error = #expect(throws: MediaError.self) {
+            try FileEditor().apply(.inPlace([(offset: 0, bytes: [1])]), to: url, expecting: snapshot) { _ in }
+        }
+        #expect(error?.code == .fileChanged)
+    }
+
+    @Test(.enabled(if: getuid() != 0, "root may write any file"))
+    func aReadOnlyFileIsRefused() throws {
+        let (url, snapshot) = try makeFile()
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: url.path)
+        let error = #expect(throws: MediaError.self) {
+            try FileEditor().apply(.inPlace([(offset: 0, bytes: [1])]), to: url, expecting: snapshot) { _ in }
+        }
+        #expect(error?.code == .readOnly)
+    }
+
+    @Test func aCompleteJournalIsRolledBackAfterACrash() throws {
+        let (url, _) = try makeFile()
+        // What a crash between patching and cleanup leaves: a journal and a patched file.
+        let journal = EditJournal(fileSize: 4096, regions: [(offset: 100, bytes: Array(original[100..<110]))])
+        try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+        var patched = original
+        patched[100..<105] = [0, 0, 0, 0, 0]
+        try Data(patched).write(to: url)
+        try FileEditor.recoverIfNeeded(at: url)
+        #expect(try contents(url) == original)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test func aTornJournalIsDiscardedAndTheFileKept() throws {
+        let (url, _) = try makeFile()
+        let journal = EditJournal(fileSize: 4096, regions: [(offset: 100, bytes: [0, 0, 0, 0])]).encoded()
+        for cut in [0, 10, journal.count - 1] {
+            try Data(journal[..<cut]).write(to: EditJournal.url(for: url))
+            try FileEditor.recoverIfNeeded(at: url)
+            #expect(try contents(url) == original)
+            #expect(try strayFiles(beside: url).isEmpty)
+        }
+    }
+
+    @Test func journalRoundTrips() {
+        let journal = EditJournal(fileSize: 99, regions: [(offset: 3, bytes: [1, 2]), (offset: 50, bytes: [])])
+        #expect(EditJournal(decoding: journal.encoded()) == journal)
+    }
+
+    @Test func saveToAnotherFileLeavesTheOriginal() throws {
+        let (url, snapshot) = try makeFile()
+        let destination = url.deletingLastPathComponent().appendingPathComponent("copy.bin")
+        try FileEditor().write(.inPlace([(offset: 1, bytes: [0xAA])]), from: url, expecting: snapshot, to: destination) { _ in }
+        var expected = original
+        expected[1] = 0xAA
+        #expect(try contents(destination) == expected)
+        #expect(try contents(url) == original)
+    }
+}
