@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# Read benchmark: `mdkit read --json` against TagLib, mutagen and exiftool over a
+# generated corpus of tagged MP3 and M4A files. See Benchmarks/README.md.
+#
+# usage: bash Benchmarks/read-benchmark.sh [COUNT]      (from anywhere; default COUNT=1000)
+#
+# Environment:
+#   RUNS=N        timed runs per tool, the best one counts (default 3)
+#   BATCH=N       force batches of N files per process (xargs -n N) for every tool;
+#                 by default all files go to one process when the argument list fits
+#   SKIP_MDKIT=1  do not build, check or time mdkit (time the baselines only)
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
+BENCH=Benchmarks
+WORK=$BENCH/work
+BIN=$WORK/bin
+CORPUS=$WORK/corpus
+SOURCES=$WORK/corpus-sources
+
+COUNT=${1:-1000}
+RUNS=${RUNS:-3}
+BATCH=${BATCH:-}
+SKIP_MDKIT=${SKIP_MDKIT:-0}
+TARGET=0.5   # mdkit wall time must be at most TARGET × TagLib's
+
+die() { printf 'read-benchmark: %s\n' "$*" >&2; exit 1; }
+note() { printf '==> %s\n' "$*"; }
+
+[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 4 )) || die "COUNT must be a number >= 4 (got '$COUNT')"
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
+[[ -z $BATCH || $BATCH =~ ^[1-9][0-9]*$ ]] || die "BATCH must be a positive number (got '$BATCH')"
+
+# --- Requirements ---------------------------------------------------------------------------
+
+missing=()
+for tool in ffmpeg exiftool g++ pkg-config python3; do
+    command -v "$tool" > /dev/null || missing+=("$tool")
+done
+[[ -x /usr/bin/time ]] || missing+=("/usr/bin/time (apt: time)")
+(( SKIP_MDKIT )) || command -v swift > /dev/null || missing+=("swift")
+(( ${#missing[@]} == 0 )) || die "missing: ${missing[*]} (see Benchmarks/README.md)"
+pkg-config --exists taglib || die "pkg-config cannot find taglib (apt: libtag1-dev)"
+python3 -c 'import mutagen' 2> /dev/null || die "python3 cannot import mutagen (pip install mutagen)"
+
+mkdir -p "$BIN"
+
+# --- Build ----------------------------------------------------------------------------------
+
+if [[ ! -x $BIN/taglib-read || $BENCH/taglib-read.cpp -nt $BIN/taglib-read ]]; then
+    note "building the TagLib reader (g++ -O2)"
+    # shellcheck disable=SC2046  # pkg-config output is meant to be split
+    g++ -O2 -std=c++17 -o "$BIN/taglib-read" "$BENCH/taglib-read.cpp" $(pkg-config --cflags --libs taglib)
+fi
+
+if (( ! SKIP_MDKIT )); then
+    note "building mdkit (swift build -c release --product mdkit; log in $WORK/build-mdkit.log)"
+    if ! swift build -c release --product mdkit > "$WORK/build-mdkit.log" 2>&1; then
+        tail -n 30 "$WORK/build-mdkit.log" >&2
+        die "swift build failed (full log: $WORK/build-mdkit.log)"
+    fi
+    cp "$(swift build -c release --show-bin-path)/mdkit" "$BIN/mdkit"
+fi
+
+# --- Corpus ---------------------------------------------------------------------------------
+
+# The corpus is reused when it was made for the same COUNT by the same generator.
+CORPUS_VERSION=1   # bump when changing the ffmpeg sources below
+stamp="count=$COUNT sources=$CORPUS_VERSION generator=$(sha1sum < "$BENCH/make-corpus.py" | cut -c1-12)"
+if [[ -f $CORPUS/STAMP && $(< "$CORPUS/STAMP") == "$stamp" ]]; then
+    note "reusing the corpus in $CORPUS ($COUNT files)"
+else
+    note "generating the corpus in $CORPUS ($COUNT files)"
+    rm -rf "$CORPUS" "$SOURCES"
+    mkdir -p "$CORPUS" "$SOURCES"
+    ff=(ffmpeg -nostdin -hide_banner -loglevel error -y)
+    tone=(-f lavfi -i "sine=frequency=440:sample_rate=44100:duration=3" -ac 2 -map_metadata -1)
+    "${ff[@]}" "${tone[@]}" -c:a libmp3lame -b:a 128k "$SOURCES/audio.mp3"
+    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k "$SOURCES/moov-last.m4a"
+    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -movflags +faststart "$SOURCES/moov-first.m4a"
+    "${ff[@]}" -f lavfi -i "testsrc=size=500x500" -frames:v 1 -q:v 2 "$SOURCES/cover.jpg"
+    "${ff[@]}" -f lavfi -i "mandelbrot=size=240x240" -frames:v 1 "$SOURCES/cover.png"
+    note "covers: cover.jpg $(stat -c %s "$SOURCES/cover.jpg") bytes, cover.png $(stat -c %s "$SOURCES/cover.png") bytes"
+    python3 "$BENCH/make-corpus.py" "$SOURCES" "$CORPUS" "$COUNT"
+    printf '%s\n' "$stamp" > "$CORPUS/STAMP"
+fi
+
+mapfile -t FILES < <(cut -f1 "$CORPUS/manifest.tsv")
+(( ${#FILES[@]} == COUNT )) || die "the manifest lists ${#FILES[@]} files, expected $COUNT (rm -rf $CORPUS)"
+printf '%s\0' "${FILES[@]}" > "$WORK/files.nul"
+corpus_mb=$(du -sm "$CORPUS" | cut -f1)
+
+# One process for all files when the argument list fits comfortably, else batches of 500.
+arg_bytes=$(( $(wc -c < "$WORK/files.nul") + 1000 ))
+if [[ -z $BATCH ]] && (( arg_bytes > $(getconf ARG_MAX) / 4 )); then BATCH=500; fi
+if [[ -n $BATCH ]]; then invocation="xargs -n $BATCH (one process per $BATCH files)"
+else invocation="one process for all $COUNT files"; fi
+
+# --- mdkit sanity check ---------------------------------------------------------------------
+
+# A reader that fails, or returns nothing, must not produce a (fast) figure: read a sample of
+# every kind and compare the JSON with what the generator wrote.
+if (( ! SKIP_MDKIT )); then
+    note "checking mdkit on a sample (5 files of each kind)"
+    awk -F'\t' 'seen[$2]++ < 5' "$CORPUS/manifest.tsv" > "$WORK/sanity.tsv"
+    mapfile -t sample < <(cut -f1 "$WORK/sanity.tsv")
+    set +e
+    "$BIN/mdkit" read --json "${sample[@]}" > "$WORK/sanity.json" 2> "$WORK/sanity.err"
+    sanity_status=$?
+    set -e
+    if ! python3 - "$WORK/sanity.json" "$WORK/sanity.tsv" "$sanity_status" <<'PY'
+import json, sys
+
+json_path, tsv_path, status = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = [line.rstrip("\n").split("\t") for line in open(tsv_path, encoding="utf-8")]
+problems = []
+if status != 0:
+    problems.append(f"`mdkit read --json` exited with status {status} (expected 0)")
+try:
+    with open(json_path, encoding="utf-8") as f:
+        objects = json.load(f)
+except (OSError, ValueError) as error:
+    objects = None
+    problems.append(f"output is not JSON: {error}")
+if objects is not None:
+    if not isinstance(objects, list) or len(objects) != len(rows):
+        problems.append(f"expected a JSON array of {len(rows)} objects")
+    else:
+        for (path, kind, title, artist, album, cover_bytes), obj in zip(rows, objects):
+            where = f"{path} ({kind})"
+            if obj.get("path") != path:
+                problems.append(f"{where}: object for path {obj.get('path')!r}")
+                continue
+            if "error" in obj:
+                problems.append(f"{where}: error: {obj['error']}")
+                continue
+            meta = obj.get("metadata", {})
+            for field, want in (("title", title), ("artist", artist), ("album", album)):
+                if meta.get(field) != want:
+                    problems.append(f"{where}: {field} {meta.get(field)!r}, expected {want!r}")
+            art = meta.get("artwork") or []
+            if len(art) != 1 or art[0].get("byteCount") != int(cover_bytes):
+                problems.append(f"{where}: artwork {art!r}, expected one picture of {cover_bytes} bytes")
+            duration = obj.get("properties", {}).get("duration")
+            if not isinstance(duration, (int, float)) or abs(duration - 3.0) > 0.3:
+                problems.append(f"{where}: duration {duration!r}, expected about 3 s")
+if problems:
+    print(f"mdkit sanity check FAILED ({len(problems)} problems; first 10):", file=sys.stderr)
+    for problem in problems[:10]:
+        print("  - " + problem, file=sys.stderr)
+    sys.exit(1)
+print(f"mdkit sanity check passed ({len(rows)} files: exit status 0, title/artist/album, "
+      "one cover of the right size, duration)")
+PY
+    then
+        [[ -s $WORK/sanity.err ]] && { echo "mdkit stderr (first lines):" >&2; head -n 5 "$WORK/sanity.err" >&2; }
+        die "mdkit does not read the corpus correctly, so it is not timed. Fix the readers, or run with SKIP_MDKIT=1 for the baselines only."
+    fi
+fi
+
+# --- Timing ---------------------------------------------------------------------------------
+
+note "warming the page cache (cat all $COUNT files, $corpus_mb MB)"
+xargs -0 -a "$WORK/files.nul" cat > /dev/null
+
+declare -A WALL CPU RSS STATUS
+
+# time_tool NAME COMMAND...: RUNS runs of COMMAND over all files, the same way for every
+# tool (`COMMAND FILES...` or `xargs -0 -n BATCH COMMAND`); keeps the fastest (wall time).
+time_tool() {
+    local name=$1; shift
+    local run start end status best="" line command
+    if [[ -n $BATCH ]]; then command=(xargs -0 -n "$BATCH" -a "$WORK/files.nul" "$@")
+    else command=("$@" "${FILES[@]}"); fi
+    STATUS[$name]=ok
+    for (( run = 1; run <= RUNS; run++ )); do
+        start=$(date +%s.%N)
+        set +e
+        /usr/bin/time -f '%U %S %M' -o "$WORK/time.out" "${command[@]}" \
+            > /dev/null 2> "$WORK/stderr-$name.txt"
+        status=$?
+        set -e
+        end=$(date +%s.%N)
+        if (( status != 0 )); then
+            STATUS[$name]="FAILED (exit status $status; stderr in $WORK/stderr-$name.txt)"
+            return
+        fi
+        local wall; wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+        if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+            best=$wall
+            line=$(tail -n 1 "$WORK/time.out")
+            WALL[$name]=$wall
+            CPU[$name]=$(awk '{ printf "%.2f", $1 + $2 }' <<< "$line")
+            RSS[$name]=$(awk '{ printf "%.1f", $3 / 1024 }' <<< "$line")
+        fi
+        printf '    %-10s run %d: %s s\n' "$name" "$run" "$wall"
+    done
+}
+
+note "timing, best of $RUNS, $invocation"
+time_tool TagLib "$BIN/taglib-read"
+if (( ! SKIP_MDKIT )); then time_tool mdkit "$BIN/mdkit" read --json; fi
+time_tool mutagen python3 "$BENCH/mutagen-read.py"
+time_tool exiftool exiftool -j -fast
+
+# --- Report ---------------------------------------------------------------------------------
+
+per_kind=$(awk -F'\t' '!($2 in n) { order[++kinds] = $2 } { n[$2]++ }
+    END { for (i = 1; i <= kinds; i++) printf "%s%d %s", (i > 1 ? ", " : ""), n[order[i]], order[i] }' "$CORPUS/manifest.tsv")
+echo
+echo "Read benchmark: $COUNT files ($per_kind), $corpus_mb MB"
+echo "Each tool: best of $RUNS runs, page cache warm, $invocation, output to /dev/null."
+echo "Machine: $(nproc) cores; mdkit reads files concurrently (one task per core), the others sequentially."
+echo "Versions: TagLib $(pkg-config --modversion taglib), mutagen $(python3 -c 'import mutagen; print(mutagen.version_string)'), exiftool $(exiftool -ver), Python $(python3 -c 'import platform; print(platform.python_version())')"
+echo
+printf '%-10s %9s %10s %9s %8s %13s\n' tool "wall s" "files/s" "x TagLib" "CPU s" "peak RSS MB"
+printf '%-10s %9s %10s %9s %8s %13s\n' ---------- --------- ---------- --------- -------- -------------
+names=(TagLib mdkit mutagen exiftool)
+for name in "${names[@]}"; do
+    if [[ $name == mdkit ]] && (( SKIP_MDKIT )); then
+        printf '%-10s %s\n' mdkit "skipped (SKIP_MDKIT=1)"
+        continue
+    fi
+    if [[ ${STATUS[$name]} != ok ]]; then
+        printf '%-10s %s\n' "$name" "${STATUS[$name]}"
+        continue
+    fi
+    ratio=-
+    if [[ ${STATUS[TagLib]} == ok ]]; then
+        ratio=$(awk -v a="${WALL[$name]}" -v b="${WALL[TagLib]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+    fi
+    printf '%-10s %9s %10s %9s %8s %13s\n' "$name" "${WALL[$name]}" \
+        "$(awk -v n="$COUNT" -v w="${WALL[$name]}" 'BEGIN { printf "%.0f", (w > 0 ? n / w : 0) }')" \
+        "$ratio" "${CPU[$name]}" "${RSS[$name]}"
+done
+echo "(x TagLib = wall time / TagLib's wall time; below 1.00 is faster than TagLib. CPU s = user + system.)"
+echo
+
+if (( SKIP_MDKIT )); then
+    echo "Target mdkit <= $TARGET x TagLib (wall time): NOT EVALUATED (SKIP_MDKIT=1)"
+elif [[ ${STATUS[mdkit]} != ok || ${STATUS[TagLib]} != ok ]]; then
+    echo "Target mdkit <= $TARGET x TagLib (wall time): NOT EVALUATED (a timed run failed)"
+    exit 1
+else
+    ratio=$(awk -v a="${WALL[mdkit]}" -v b="${WALL[TagLib]}" 'BEGIN { printf "%.2f", a / b }')
+    if awk -v r="$ratio" -v t="$TARGET" 'BEGIN { exit !(r <= t) }'; then
+        echo "Target mdkit <= $TARGET x TagLib (wall time): MET (mdkit = $ratio x TagLib)"
+    else
+        echo "Target mdkit <= $TARGET x TagLib (wall time): NOT MET (mdkit = $ratio x TagLib)"
+    fi
+fi
