@@ -366,3 +366,161 @@ private typealias B = ID3Builder
         }
     }
 }
+
+/// Truncated and hostile tags: every one must throw a ``MediaError`` or parse
+/// cleanly — never crash, hang or allocate past the file.
+@Suite struct ID3HostileTests {
+    /// A small valid file: an ID3v2.4 tag with a few frames, then MPEG frames.
+    private static func sampleTag() -> [UInt8] {
+        var tag = B(version: 4)
+        tag.frames = [
+            B.frame("TIT2", B.text(["Title", "Zwei"], encoding: 3)),
+            B.frame("TPE1", B.text(["Björk"], encoding: 1)),
+            B.frame("COMM", B.comment("note")),
+            B.frame("APIC", B.picture(B.tinyPNG)),
+            B.frame("TXXX", B.text(["K", "V"], encoding: 0)),
+        ]
+        tag.padding = 16
+        return tag.bytes()
+    }
+
+    @Test func everyPrefixOfTheTagThrowsUntilItIsComplete() async throws {
+        let tag = Self.sampleTag()
+        let file = tag + B.mpegFrames(3)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-prefix-\(UUID().uuidString).mp3")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for length in 0...tag.count {
+            try Data(file[0..<length]).write(to: url)
+            var item = MediaItem(url: url)
+            do {
+                try await item.load()
+                #expect(length == tag.count, "prefix of \(length) bytes loaded")
+            } catch let error as MediaError {
+                #expect(length < tag.count, "complete tag failed: \(error)")
+                if length >= 10 { #expect(error.code == .truncated && error.offset == 6) }
+            }
+        }
+        // Cuts inside the audio always load, with the tag intact.
+        for length in stride(from: tag.count + 1, through: file.count, by: 97) {
+            try Data(file[0..<length]).write(to: url)
+            var item = MediaItem(url: url)
+            try await item.load()
+            #expect(item.metadata.artist == "Björk")
+        }
+    }
+
+    @Test func tagSizePastEndOfFile() throws {
+        var tag = B(version: 3)
+        tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0), version: 3)]
+        tag.sizeOverride = 100_000
+        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+        #expect(error?.code == .truncated)
+        #expect(error?.offset == 6)
+    }
+
+    @Test(arguments: [UInt8(2), 3, 4])
+    func frameSizePastTagEnd(version: UInt8) throws {
+        var tag = B(version: version)
+        let id = version == 2 ? "TT2" : "TIT2"
+        tag.frames = [B.frame(version == 2 ? "TAL" : "TALB", B.text(["ok"], encoding: 0), version: version),
+                      B.frame(id, B.text(["x"], encoding: 0), version: version, sizeOverride: 500)]
+        let frameOffset = Int64(10 + tag.frames[0].count)
+        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+        #expect(error?.code == .sizeOutOfRange)
+        #expect(error?.offset == frameOffset)
+    }
+
+    @Test(arguments: [UInt8(3), 4])
+    func frameSizeAllOnes(version: UInt8) throws {
+        var tag = B(version: version)
+        tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0), version: version, sizeOverride: 0xFFFF_FFFF)]
+        #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+    }
+
+    @Test func decompressedSizeOfTwoGigabytes() throws {
+        let text = B.text(["small"], encoding: 0)
+        var v3 = B(version: 3)
+        v3.frames = [B.frame("TIT2", B.be32(0x8000_0000) + B.compress(text), version: 3, flags: 0x0080)]
+        var v4 = B(version: 4)
+        v4.frames = [B.frame("TIT2", B.syncsafe(0x0FFF_FFFF) + B.compress(text), flags: 0x0009)]
+        for tag in [v3, v4] {
+            let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+            #expect(error?.code == .sizeOutOfRange)
+            #expect(error?.offset == 20)
+        }
+    }
+
+    @Test func brokenZlibStream() throws {
+        var tag = B(version: 3)
+        tag.frames = [B.frame("TIT2", B.be32(10) + [0x78, 0x9C, 1, 2, 3, 4, 5], version: 3, flags: 0x0080)]
+        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+        #expect(error?.code == .malformed)
+    }
+
+    @Test func understatedDecompressedSizeStillInflates() throws {
+        let text = B.text([String(repeating: "abc", count: 300)], encoding: 0)
+        var tag = B(version: 3)
+        tag.frames = [B.frame("TIT2", B.be32(10) + B.compress(text), version: 3, flags: 0x0080)]
+        #expect(try B.parse(tag.bytes()).item("TIT2")?.value == .string(String(repeating: "abc", count: 300)))
+    }
+
+    @Test func hundredThousandTinyFrames() throws {
+        var tag = B(version: 4)
+        tag.frames = [[UInt8]](repeating: B.frame("TXXX", [0, 0x41]), count: 100_000)
+        let bytes = tag.bytes()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let parsed = try B.parse(bytes)
+        let elapsed = clock.now - start
+        #expect(parsed.items.count == 100_000)
+        #expect(elapsed < .seconds(5), "took \(elapsed)")
+    }
+
+    @Test func extendedHeaderPastTagEnd() throws {
+        var v3 = B(version: 3)
+        v3.extendedHeader = B.be32(0x7FFF_FFF0) + [0, 0]
+        var v4 = B(version: 4)
+        v4.extendedHeader = B.syncsafe(3) + [1, 0]
+        for tag in [v3, v4] {
+            #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+        }
+    }
+
+    @Test func emptyAndFlagOnlyFramesAreIgnored() throws {
+        var tag = B(version: 4)
+        tag.frames = [B.frame("TIT2", []), B.frame("TPE1", B.syncsafe(0), flags: 0x0001), B.frame("TALB", B.text(["a"], encoding: 0))]
+        let parsed = try B.parse(tag.bytes())
+        #expect(parsed.items.map(\.key) == ["TALB"])
+    }
+
+    @Test func unknownVersionIsSkipped() throws {
+        var tag = B(version: 5)
+        tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0))]
+        let parsed = try B.parse(tag.bytes() + B.mpegFrames(2))
+        #expect(parsed.items.isEmpty)
+        #expect(parsed.properties.codec == "MP3")
+    }
+
+    @Test func junkAfterFramesEndsTheList() throws {
+        var tag = B(version: 3)
+        tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0), version: 3), Array("junk!junk!junk!".utf8)]
+        #expect(try B.parse(tag.bytes()).items.map(\.key) == ["TIT2"])
+    }
+
+    @Test func randomMutationsNeverCrash() async throws {
+        let original = Self.sampleTag() + B.mpegFrames(3)
+        var generator = SystemRandomNumberGenerator()
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-fuzz-\(UUID().uuidString).mp3")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for _ in 0..<400 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...6, using: &generator) {
+                let index = Int.random(in: 3..<Self.sampleTag().count, using: &generator)
+                bytes[index] = UInt8.random(in: 0...255, using: &generator)
+            }
+            try Data(bytes).write(to: url)
+            var item = MediaItem(url: url)
+            do { try await item.load() } catch is MediaError {}
+        }
+    }
+}
