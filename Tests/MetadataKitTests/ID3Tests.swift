@@ -202,6 +202,28 @@ private typealias B = ID3Builder
         }
     }
 
+    @Test func largePictureIsNotReadWhileLoading() async throws {
+        // A 32 MiB "image" (a PNG header and zeros) between two text frames.
+        let image = B.tinyPNG + [UInt8](repeating: 0, count: 32 << 20)
+        var tag = B(version: 4)
+        tag.frames = [B.frame("TIT2", B.text(["before"], encoding: 0)), B.frame("APIC", B.picture(image)),
+                      B.frame("TPE1", B.text(["after"], encoding: 0))]
+        let url = try B.file(tag.bytes() + B.mpegFrames(4))
+        defer { try? FileManager.default.removeItem(at: url) }
+        var item = MediaItem(url: url)
+        let clock = ContinuousClock()
+        let elapsed = try await clock.measure { try await item.load() }
+        #expect(item.metadata.title == "before" && item.metadata.artist == "after")
+        let artwork = try #require(item.metadata.artwork.first)
+        #expect(artwork.byteCount == image.count && artwork.width == 3)
+        guard case .file = artwork.storage else {
+            Issue.record("picture bytes were read into memory")
+            return
+        }
+        #expect(elapsed < .milliseconds(500), "load took \(elapsed)")
+        #expect(item.properties.duration == 4 * 417 * 8 / 128_000.0)
+    }
+
     // MARK: Unsynchronisation, compression, flags
 
     /// PNG bytes followed by runs that unsynchronisation must escape.
