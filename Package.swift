@@ -13,7 +13,7 @@ let package = Package(
                        providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "MetadataKit", dependencies: ["CZlib"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit"]),
-        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "mdkit"]),
+        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "mdkit", "CZlib"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -79,7 +79,7 @@ public struct Artwork: Sendable, Hashable {
     /// taken from the image header when `mimeType` is nil.
     public init(data: Data, mimeType: String? = nil, pictureType: PictureType = .frontCover, description: String = "") {
         let info = ImageInfo(bytes: [UInt8](data))
-        self.mimeType = mimeType ?? info?.mimeType ?? "application/octet-stream"
+        self.mimeType = Self.normalizedMIMEType(mimeType) ?? info?.mimeType ?? "application/octet-stream"
         self.pictureType = pictureType
         self.description = description
         self.width = info?.width
