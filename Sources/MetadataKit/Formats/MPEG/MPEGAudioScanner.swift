@@ -69,6 +69,10 @@ enum MPEGAudioScanner {
             if info.isVariableBitrate {
                 let bytes = info.bytes.flatMap { $0 > 0 ? Int64($0) : nil } ?? audioBytes
                 properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
+            } else if let next = try? source.read(at: first.offset + Int64(header.frameLength), count: 4),
+                      let audio = MPEGFrameHeader(next[...]), audio.isCompatible(with: header) {
+                // An Info (CBR) frame is often coded at another bit rate than the audio after it.
+                properties.bitrate = audio.bitrate
             }
         } else {
             properties.duration = Double(audioBytes) * 8 / Double(header.bitrate)
