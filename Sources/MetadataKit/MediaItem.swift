@@ -24,6 +24,11 @@ public struct MediaItem: Sendable {
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
 
+    /// The metadata as loaded, to tell what changed.
+    private var loadedMetadata = Metadata()
+    /// The file's identity when loaded, to refuse saving over someone else's change.
+    private var snapshot: FileSnapshot?
+
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
         self.url = url
@@ -36,9 +41,10 @@ public struct MediaItem: Sendable {
     /// a supported format, or is malformed.
     public mutating func load() async throws {
         let parsed: ParsedFile
+        let source: FileSource
         do {
             try FileEditor.recoverIfNeeded(at: url)     // finish an interrupted in-place save first
-            let source = try FileSource(url: url)
+            source = try FileSource(url: url)
             parsed = try FormatDetector.reader(for: source, url: url)(source, url)
         } catch let error as MediaError {
             throw error.naming(url.path)
@@ -47,7 +53,83 @@ public struct MediaItem: Sendable {
         isEditable = parsed.isEditable
         properties = parsed.properties
         metadata = Metadata(items: parsed.items)
+        loadedMetadata = metadata
+        snapshot = source.snapshot
         isLoaded = true
+    }
+
+    /// Whether ``metadata`` differs from what was loaded.
+    public var hasChanges: Bool { metadata != loadedMetadata }
+
+    /// Writes the changed metadata back to the file, then loads it again.
+    ///
+    /// Changes to the normalized fields go through the converters into raw
+    /// items (a title becomes `TIT2` in an MP3, `©nam` in an MP4, or the `mdta`
+    /// key when the file keeps its title there); raw items edited through
+    /// ``Metadata/items`` are written as edited; everything else survives byte
+    /// for byte. The save is safe: see ``FileEditor`` for what is guaranteed.
+    ///
+    /// - Throws: ``MediaError`` — `notLoaded`, `fileChanged` (the file changed
+    ///   since ``load()``), `readOnly`, `invalidValue` (the format can't hold a
+    ///   value), `io` (e.g. a full disk), `verificationFailed`. The file is
+    ///   unchanged after any error.
+    public mutating func save(options: SaveOptions = SaveOptions()) async throws {
+        try write(options: options, to: nil)
+        try await load()
+    }
+
+    /// Writes the file with the changed metadata to `destination` (replacing
+    /// it if it exists); the original file is left untouched and this item
+    /// still describes it.
+    public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
+        try write(options: options, to: destination)
+    }
+
+    private func write(options: SaveOptions, to destination: URL?) throws {
+        guard isLoaded, let snapshot, let fileType else {
+            throw MediaError(.notLoaded, "call load() before save()", path: url.path)
+        }
+        do {
+            let writer = try FormatWriter.writer(for: fileType)
+            let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces)
+            let source = try FileSource(url: url)
+            guard source.snapshot == snapshot else {
+                throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
+            }
+            let plan = try writer.plan(source, items, options)
+            let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
+            let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
+            let duration = properties.duration
+            let verify: (URL) throws -> Void = { written in
+                let check = try FileSource(url: written)
+                let reread = try writer.read(check, written)
+                let actual = Metadata(items: reread.items)
+                for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
+                    throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(actual[field]?.text ?? "nothing")")
+                }
+                if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
+                    throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
+                }
+            }
+            var editor = FileEditor()
+            editor.durability = options.durability
+            if let destination {
+                try editor.write(plan, from: url, expecting: snapshot, to: destination, verify: verify)
+            } else {
+                try editor.apply(plan, to: url, expecting: snapshot, verify: verify)
+            }
+        } catch let error as MediaError {
+            throw error.naming(url.path)
+        }
+    }
+
+    /// Pictures compare by what they are, not by where their bytes are stored.
+    private static func sameValue(_ a: DisplayValue?, _ b: DisplayValue?) -> Bool {
+        if case .artwork(let left)? = a, case .artwork(let right)? = b {
+            return left.map { [$0.mimeType, "\($0.byteCount)", "\($0.pictureType.rawValue)"] }
+                == right.map { [$0.mimeType, "\($0.byteCount)", "\($0.pictureType.rawValue)"] }
+        }
+        return a == b
     }
 }
 

@@ -68,6 +68,7 @@ struct FileEditor {
 
     private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
                               verify: (URL) throws -> Void) throws {
+        guard !patches.isEmpty else { return }
         var originals: [(offset: Int64, bytes: [UInt8])] = []
         for patch in patches {
             guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
