@@ -223,4 +223,30 @@ import Testing
         #expect(item.properties.width == 32)
         #expect(item.properties.height == 16)
     }
+
+    @Test(.enabled(if: MP4Tools.has("ffmpeg"))) func ffmpegLosslessCodecs() async throws {
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alac = directory.appendingPathComponent("a.m4a")
+        try MP4Tools.run("ffmpeg", Self.sine + ["-ar", "48000", "-c:a", "alac", "-sample_fmt", "s32p", alac.path])
+        let lossless = try await Self.load(alac).properties
+        #expect(lossless.codec == "ALAC")
+        #expect(lossless.sampleRate == 48000)
+        #expect(lossless.channels == 1)
+        #expect(lossless.bitsPerSample == 24)   // ffmpeg's s32p ALAC is 24-bit
+        #expect(abs((lossless.duration ?? 0) - 1) < 0.05)
+
+        let pcm = directory.appendingPathComponent("p.mov")
+        try MP4Tools.run("ffmpeg", Self.sine + ["-ac", "2", "-c:a", "pcm_s24le", pcm.path])
+        let raw = try await Self.load(pcm)
+        #expect(raw.properties.codec == "PCM")
+        #expect(raw.properties.bitsPerSample == 24)
+        #expect(raw.properties.channels == 2)
+        #expect(raw.properties.sampleRate == 44100)
+        // Audio only, no bit rate in the configuration: media data × 8 / duration.
+        let expected: Double = 44100 * 24 * 2
+        let bitrate = Double(raw.properties.bitrate ?? 0)
+        #expect(abs(bitrate - expected) < expected * 0.01)
+        #expect(raw.fileType?.mimeType == "video/quicktime")
+    }
 }

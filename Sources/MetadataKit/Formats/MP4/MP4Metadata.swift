@@ -22,9 +22,9 @@ struct MP4MetadataReader {
         var iTunes: [MetadataItem] = []
         var quickTime: [MetadataItem] = []
         let udtas = moov.children("udta")
-        let metas = moov.children("meta") + udtas.flatMap { $0.children("meta") }
-        for meta in metas {
-            let depth = 4   // moov(1)/udta(2)/meta(3)/ilst(4): a safe upper bound for both places
+        // Depth of each meta's ilst, counting moov's children as depth 1.
+        let metas = moov.children("meta").map { ($0, 2) } + udtas.flatMap { $0.children("meta").map { ($0, 3) } }
+        for (meta, depth) in metas {
             guard let ilst = meta.child("ilst") else { continue }
             switch try handlerType(of: meta) {
             case "mdta":
@@ -39,7 +39,7 @@ struct MP4MetadataReader {
                 continue
             }
         }
-        let userData = udtas.flatMap { udta in udta.children.flatMap { userDataItems($0.header, depth: 3) } }
+        let userData = udtas.flatMap { udta in udta.children.flatMap { userDataItems($0.header, depth: 2) } }
         return iTunes + quickTime + userData
     }
 

@@ -68,6 +68,10 @@ struct MP4SampleEntryReader {
             info.bitsPerSample = Int(try reader.readUInt32())
         }
         // The rest of the fixed fields is not needed: skipped on purpose.
+        // The configuration boxes. Leniency on purpose: writers disagree on the
+        // sound description version (and so on where the boxes start), so an
+        // entry whose tail is not a clean box list just gives no configuration;
+        // a configuration box that is found must parse.
         let children = (try? source.mp4Children(of: entry, skipping: fieldsSize, depth: depth + 1)) ?? []
         // QuickTime wraps the decoder configuration of mp4a/alac in a 'wave' atom.
         let wave = children.first { $0.type == "wave" }
