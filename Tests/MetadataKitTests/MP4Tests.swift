@@ -341,4 +341,46 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
         let movie = B.box("moov", children: [B.trak(handler: "soun", timescale: 1000, duration: 1000, entry: entry)])
         #expect(try parseError(B.ftyp() + movie) == .sizeOutOfRange)
     }
+
+    @Test func fragmentedMovieDurationFromMehd() async throws {
+        let moov = B.box("moov", children: [
+            B.mvhd(timescale: 1000, duration: 0),
+            B.trak(handler: "soun", timescale: 48000, duration: 0, entry: B.audioEntry("mp4a", children: [B.esds(averageBitrate: 64000)])),
+            B.box("mvex", children: [B.fullBox("mehd", version: 1, B.u64(12_500))]),
+        ])
+        let item = try await B.load(B.ftyp("iso6", ["iso6", "dash"]) + moov + B.box("moof", []) + B.box("mdat", [1]))
+        #expect(item.properties.duration == 12.5)
+        #expect(item.fileType?.mimeType == "audio/mp4")
+    }
+
+    /// Random byte changes inside a valid file's moov: every result must parse
+    /// or throw a MediaError, never crash or hang.
+    @Test func randomCorruptionNeverCrashes() throws {
+        let file = Self.taggedFile()
+        let moovStart = B.ftyp().count
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {     // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let url = try B.write([])
+        defer { try? FileManager.default.removeItem(at: url) }
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<1500 {
+            var bytes = file
+            for _ in 0..<Int(1 + next() % 3) {
+                let position = moovStart + Int(next() % UInt64(file.count - 1000 - moovStart))
+                bytes[position] = next() % 4 == 0 ? [0x00, 0xFF, 0x01, 0x7F][Int(next() % 4)] : UInt8(truncatingIfNeeded: next())
+            }
+            try Data(bytes).write(to: url)
+            let source = try FileSource(url: url)
+            let code = errorCode { _ = try MP4Reader.read(source, url) }
+            outcomes[code?.rawValue ?? "parsed", default: 0] += 1
+        }
+        #expect(outcomes["non-MediaError"] == nil)
+        #expect(outcomes["parsed", default: 0] > 0)
+    }
 }

@@ -41,6 +41,21 @@ struct MP4PropertiesReader {
         return Double(duration) / Double(timescale)
     }
 
+    /// The duration of a fragmented movie: `mehd` (§8.8.2, FullBox; u64 in
+    /// v1, u32 in v0) fragment_duration in the `mvhd` timescale.
+    func fragmentDuration(mehd: MP4BoxHeader, mvhd: MP4BoxHeader) throws -> Double? {
+        var header = try source.mp4Payload(of: mvhd, upTo: 24)
+        let version = try header.readUInt8()
+        try header.skip(3 + (version == 1 ? 16 : 8))
+        let timescale = try header.readUInt32()
+        var reader = try source.mp4Payload(of: mehd, upTo: 12)
+        let mehdVersion = try reader.readUInt8()
+        try reader.skip(3)
+        let duration = mehdVersion == 1 ? try reader.readUInt64() : UInt64(try reader.readUInt32())
+        guard timescale > 0, duration > 0 else { return nil }
+        return Double(duration) / Double(timescale)
+    }
+
     /// The handler type of an `hdlr` (§8.4.3): FullBox, u32 pre_defined (the
     /// QuickTime component type), u32 handler_type.
     func handler(of header: MP4BoxHeader) throws -> FourCC {
@@ -76,6 +91,9 @@ struct MP4PropertiesReader {
         let tracks = try moov.children("trak").map { try track($0, depth: 1) }
         if properties.duration == nil {
             properties.duration = tracks.compactMap(\.duration).max()
+        }
+        if properties.duration == nil, let mvhd = moov.child("mvhd"), let mehd = moov.descendant("mvex", "mehd") {
+            properties.duration = try fragmentDuration(mehd: mehd.header, mvhd: mvhd.header)
         }
         let audio = tracks.first { $0.handler == "soun" }?.stream
         let video = tracks.first { $0.handler == "vide" }?.stream
