@@ -119,6 +119,28 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
         #expect(parsed.items.map(\.value) == [.numberPair(number: 7, total: nil), .numberPair(number: 2, total: nil)])
     }
 
+    @Test func valuesByDataType() throws {
+        let ilst = B.box("ilst", children: [
+            B.item("xid ", B.data(0, [1, 2, 3])),
+            B.item("©lyr", B.data(2, [0xFE, 0xFF, 0x00, 0x4C, 0x00, 0x61])),
+            B.item("akID", B.data(0, [0xFF])),
+            B.item("plID", B.data(21, B.u64(UInt64(bitPattern: -5)))),
+            B.item("ownr", B.data(1, Array("me\0".utf8))),
+            B.item("zzzz", B.data(24, B.u64(Double(2.25).bitPattern))),
+            B.item("yyyy", B.data(22, B.u32(0xFFFF_FFFF))),
+            B.item("empt"),
+        ])
+        let file = B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])
+        let (parsed, url) = try B.parse(file)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let values = parsed.items.map { "\($0.key) \($0.value) \($0.dataType)" }
+        #expect(values == [
+            "xid  data(3 bytes) raw", "©lyr string(\"La\") UTF-16BE", "akID integer(-1) BE-signed-integer",
+            "plID integer(-5) BE-signed-integer", "ownr string(\"me\") UTF-8", "zzzz double(2.25) float64",
+            "yyyy integer(4294967295) BE-unsigned-integer",
+        ])
+    }
+
     @Test func metaWithoutVersionAndFlags() async throws {
         let item = try await B.load(Self.taggedFile(metaVersionAndFlags: false))
         #expect(item.metadata.title == "Title ünïcode")
@@ -328,6 +350,7 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
     }
 
     @Test func noMoovAndGarbage() throws {
+        #expect(try parseError(B.ftyp("qt  ", []) + B.box("moov", children: [B.box("cmov", [0, 0, 0, 0])])) == .unsupportedFeature)
         #expect(try parseError(B.ftyp() + B.box("mdat", [1, 2, 3])) == .malformed)
         #expect(try parseError(B.ftyp() + [0, 0, 0]) == .truncated)
         // Bytes after moov that are not boxes are ignored.

@@ -18,6 +18,10 @@ enum MP4Reader {
         }
         var builder = MP4TreeBuilder(source: source)
         let moov = try builder.build(moovHeader, depth: 0)
+        if let cmov = moov.child("cmov") {
+            // QTFF "Compressed movie resources": a zlib-compressed moov.
+            throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
+        }
         let (properties, hasVideo) = try MP4PropertiesReader(source: source)
             .properties(moov: moov, fileSize: source.size, mediaDataSize: layout.mediaDataSize)
         let items = try MP4MetadataReader(source: source, url: url).items(in: moov)
