@@ -1,11 +1,108 @@
 import Foundation
 
-/// Reads the MP4 family (.mp4 .m4a .m4b .m4v .mov .3gp). Placeholder, replaced by the MP4 parser.
+/// Reads the MP4 family (.mp4 .m4a .m4b .m4v .mov .3gp): ISO/IEC 14496-12
+/// base media files and Apple QuickTime movies.
+///
+/// The top-level boxes are walked by their headers; only `ftyp` and the
+/// `moov` tree are read (`moov` may come before or after `mdat`), and of
+/// `moov` only the small boxes that hold properties and metadata. Media
+/// data, sample tables and picture bytes stay on disk.
 enum MP4Reader {
     /// Box types that may open an MP4/QuickTime file.
     static let topLevelTypes: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
 
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        throw MediaError(.unsupportedFeature, "MP4 reading is not implemented yet")
+        let layout = try TopLevel(source)
+        guard let moovHeader = layout.moov else {
+            throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
+        }
+        var builder = MP4TreeBuilder(source: source)
+        let moov = try builder.build(moovHeader, depth: 0)
+        if let cmov = moov.child("cmov") {
+            // QTFF "Compressed movie resources": a zlib-compressed moov.
+            throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
+        }
+        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
+            .properties(moov: moov, fileSize: source.size, mediaDataSize: layout.mediaDataSize)
+        let items = try MP4MetadataReader(source: source, url: url).items(in: moov)
+        let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: layout.brands, hasVideo: hasVideo))
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true)
+    }
+
+    /// The MIME type from the `ftyp` brands (major brand first) and content:
+    /// `qt  ` (or no `ftyp`) → QuickTime; `3gp*` → 3GPP; `3g2*` → 3GPP2;
+    /// `M4A `/`M4B `/`M4P ` or no video track → audio/mp4; else video/mp4.
+    static func mimeType(brands: [FourCC]?, hasVideo: Bool) -> String {
+        guard let brands, let major = brands.first else { return "video/quicktime" }
+        func kind(_ brand: FourCC) -> String? {
+            let text = brand.description
+            if brand == "qt  " { return "video/quicktime" }
+            if text.hasPrefix("3gp") { return "video/3gpp" }
+            if text.hasPrefix("3g2") { return "video/3gpp2" }
+            if ["M4A ", "M4B ", "M4P "].contains(text) { return "audio/mp4" }
+            return nil
+        }
+        if let type = kind(major) ?? brands.dropFirst().lazy.compactMap(kind).first {
+            return type
+        }
+        return hasVideo ? "video/mp4" : "audio/mp4"
+    }
+
+    /// What the walk over the top-level boxes found.
+    struct TopLevel {
+        /// Major brand then compatible brands of `ftyp`; nil without `ftyp`.
+        var brands: [FourCC]?
+        var moov: MP4BoxHeader?
+        /// Total payload bytes of the `mdat` boxes seen.
+        var mediaDataSize: Int64 = 0
+
+        /// Walks the top-level boxes. A box that runs past the end of the file
+        /// is an error (`truncated`) until `moov` has been found; after it, the
+        /// walk stops quietly at such a box, since nothing after `moov` is
+        /// needed except the `mdat` sizes for the bit rate.
+        init(_ source: FileSource) throws {
+            var offset: Int64 = 0
+            var count = 0
+            while offset < source.size {
+                let header: MP4BoxHeader
+                do {
+                    guard count < MP4Limits.maxChildren else {
+                        throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) top-level boxes", offset: offset)
+                    }
+                    header = try MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true)
+                } catch {
+                    if moov != nil { break }
+                    throw error
+                }
+                switch header.type {
+                case "ftyp" where brands == nil:
+                    brands = try Self.brands(header, source)
+                case "moov":
+                    guard moov == nil else {
+                        throw MediaError(.malformed, "a second 'moov' box", offset: header.offset)
+                    }
+                    moov = header
+                case "mdat":
+                    mediaDataSize += header.payloadSize
+                default:
+                    break
+                }
+                offset = header.end
+                count += 1
+            }
+        }
+
+        /// `ftyp` (ISO/IEC 14496-12 §4.3): u32 major brand, u32 minor version,
+        /// u32 compatible brands to the end. At most 64 brands are read.
+        static func brands(_ header: MP4BoxHeader, _ source: FileSource) throws -> [FourCC] {
+            var reader = try source.mp4Payload(of: header, upTo: 8 + 64 * 4)
+            guard reader.remaining >= 8 else {
+                throw MediaError(.malformed, "'ftyp' box too small for its brands", offset: header.offset)
+            }
+            var brands = [try reader.readFourCC()]
+            try reader.skip(4)
+            while reader.remaining >= 4 { brands.append(try reader.readFourCC()) }
+            return brands.filter { $0.rawValue != 0 }
+        }
     }
 }

@@ -1,0 +1,226 @@
+import Foundation
+
+/// The header of one box (ISO/IEC 14496-12 §4.2 "Object Structure"; QTFF
+/// "Atoms"), with where the box lies in the file.
+///
+/// ```
+/// u32 size          total size incl. this header; 1 = a u64 largesize follows
+///                   the type; 0 = the box runs to the end of its container
+/// u32 type
+/// [u64 largesize]
+/// [u8[16] usertype] only when type == 'uuid'
+/// ```
+struct MP4BoxHeader: Sendable, Hashable {
+    /// The box type.
+    var type: FourCC
+    /// File offset of the first byte of the box.
+    var offset: Int64
+    /// Bytes of header: 8, 16 with a largesize, 16 more for `uuid`.
+    var headerSize: Int
+    /// Total size of the box, header included.
+    var size: Int64
+    /// The 16-byte extended type of a `uuid` box.
+    var userType: [UInt8]?
+
+    /// File offset of the first payload byte.
+    var payloadOffset: Int64 { offset + Int64(headerSize) }
+    /// Payload bytes (size minus header).
+    var payloadSize: Int64 { size - Int64(headerSize) }
+    /// File offset just past the box.
+    var end: Int64 { offset + size }
+
+    /// Parses the header at `offset` of a container that ends at `containerEnd`.
+    ///
+    /// `bytes` holds the bytes available at `offset` (up to 32, fewer near the
+    /// container's end). `isTopLevel` selects the error for a box that runs
+    /// past its end: `truncated` (the file was cut) at the top level,
+    /// `sizeOutOfRange` (a child larger than its parent) below it.
+    static func parse(_ bytes: [UInt8], at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws -> MP4BoxHeader {
+        let available = containerEnd - offset
+        let overrun: MediaError.Code = isTopLevel ? .truncated : .sizeOutOfRange
+        var reader = ByteReader(bytes, fileOffset: offset)
+        guard available >= 8, bytes.count >= 8 else {
+            throw MediaError(overrun, "box header needs 8 bytes, \(max(0, available)) left in its container", offset: offset)
+        }
+        let size32 = try reader.readUInt32()
+        let type = try reader.readFourCC()
+        var headerSize = 8
+        var size: Int64
+        switch size32 {
+        case 1:
+            guard available >= 16, reader.remaining >= 8 else {
+                throw MediaError(overrun, "box '\(type)' has a largesize but its container ends first", offset: offset)
+            }
+            let large = try reader.readUInt64()
+            headerSize = 16
+            guard large >= 16 else {
+                throw MediaError(.malformed, "box '\(type)' has largesize \(large), smaller than its header", offset: offset)
+            }
+            guard large <= UInt64(available) else {
+                throw MediaError(overrun, "box '\(type)' of \(large) bytes runs past its container (\(available) bytes left)", offset: offset)
+            }
+            size = Int64(large)
+        case 0:
+            size = available
+        default:
+            guard size32 >= 8 else {
+                throw MediaError(.malformed, "box '\(type)' has size \(size32), smaller than its header", offset: offset)
+            }
+            size = Int64(size32)
+            guard size <= available else {
+                throw MediaError(overrun, "box '\(type)' of \(size) bytes runs past its container (\(available) bytes left)", offset: offset)
+            }
+        }
+        var userType: [UInt8]?
+        if type == "uuid" {
+            guard size >= Int64(headerSize + 16), reader.remaining >= 16 else {
+                throw MediaError(.malformed, "'uuid' box too small for its extended type", offset: offset)
+            }
+            userType = try reader.readBytes(16)
+            headerSize += 16
+        }
+        return MP4BoxHeader(type: type, offset: offset, headerSize: headerSize, size: size, userType: userType)
+    }
+
+    /// Reads the header at `offset` of a container ending at `containerEnd`.
+    static func read(from source: FileSource, at offset: Int64, containerEnd: Int64, isTopLevel: Bool = false) throws -> MP4BoxHeader {
+        let count = Int(max(0, min(32, containerEnd - offset)))
+        let bytes = try source.readAvailable(at: offset, count: count)
+        return try parse(bytes, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+    }
+}
+
+/// Limits that keep hostile files from nesting or looping without end.
+enum MP4Limits {
+    /// Deepest container nesting the parser descends into.
+    static let maxDepth = 32
+    /// Most children read from one container.
+    static let maxChildren = 100_000
+    /// Most boxes of one movie box tree.
+    static let maxTreeBoxes = 1_000_000
+}
+
+/// Box walking over a ``FileSource``: headers only, payloads left on disk.
+extension FileSource {
+    /// The headers of the boxes in `start..<end`, in file order.
+    ///
+    /// Every child must fit in the range; a tail of fewer than 8 bytes is
+    /// accepted when it is all zeros (QuickTime ends some atom lists with a
+    /// 32-bit zero terminator) and is an error otherwise.
+    func mp4Children(from start: Int64, to end: Int64, depth: Int) throws -> [MP4BoxHeader] {
+        guard depth <= MP4Limits.maxDepth else {
+            throw MediaError(.tooDeep, "boxes nested deeper than \(MP4Limits.maxDepth) levels", offset: start)
+        }
+        var headers: [MP4BoxHeader] = []
+        var offset = start
+        while offset < end {
+            if end - offset < 8 {
+                let tail = try read(at: offset, count: Int(end - offset))
+                guard tail.allSatisfy({ $0 == 0 }) else {
+                    throw MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset)
+                }
+                break
+            }
+            guard headers.count < MP4Limits.maxChildren else {
+                throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) boxes in one container", offset: offset)
+            }
+            let header = try MP4BoxHeader.read(from: self, at: offset, containerEnd: end)
+            headers.append(header)
+            offset = header.end
+        }
+        return headers
+    }
+
+    /// The child boxes of `box`'s payload.
+    func mp4Children(of box: MP4BoxHeader, skipping prefix: Int64 = 0, depth: Int) throws -> [MP4BoxHeader] {
+        guard prefix <= box.payloadSize else {
+            throw MediaError(.malformed, "box '\(box.type)' is too small for its fields", offset: box.offset)
+        }
+        return try mp4Children(from: box.payloadOffset + prefix, to: box.end, depth: depth)
+    }
+
+    /// A reader over the payload of `box` (which is known to fit in the file).
+    func mp4Payload(of box: MP4BoxHeader) throws -> ByteReader {
+        try reader(at: box.payloadOffset, count: Int(box.payloadSize))
+    }
+
+    /// A reader over at most `limit` bytes at the start of `box`'s payload, for
+    /// boxes whose tail is not needed (sample tables, reserved fields).
+    func mp4Payload(of box: MP4BoxHeader, upTo limit: Int) throws -> ByteReader {
+        try reader(at: box.payloadOffset, count: Int(min(Int64(limit), box.payloadSize)))
+    }
+}
+
+/// A box and, when it is a container the reader descends into, its children.
+struct MP4Box: Sendable {
+    var header: MP4BoxHeader
+    var children: [MP4Box] = []
+
+    var type: FourCC { header.type }
+
+    /// The first child of `type`.
+    func child(_ type: FourCC) -> MP4Box? {
+        children.first { $0.type == type }
+    }
+
+    /// Every child of `type`, in file order.
+    func children(_ type: FourCC) -> [MP4Box] {
+        children.filter { $0.type == type }
+    }
+
+    /// The first box along `path` of child types.
+    func descendant(_ path: FourCC...) -> MP4Box? {
+        var box = self
+        for type in path {
+            guard let next = box.child(type) else { return nil }
+            box = next
+        }
+        return box
+    }
+}
+
+/// Builds the box tree of `moov`: containers are descended, every other box
+/// is kept as a header whose payload stays on disk.
+struct MP4TreeBuilder {
+    let source: FileSource
+    private var boxCount = 0
+
+    /// Container boxes (ISO/IEC 14496-12 §8.2–8.11, QTFF "Movie atoms").
+    static let containers: Set<FourCC> = [
+        "moov", "trak", "mdia", "minf", "stbl", "udta", "meta", "edts", "dinf", "mvex", "tref",
+    ]
+
+    init(source: FileSource) {
+        self.source = source
+    }
+
+    /// The tree under `header`, which sits `depth` levels below the file.
+    mutating func build(_ header: MP4BoxHeader, depth: Int, parent: FourCC? = nil) throws -> MP4Box {
+        var box = MP4Box(header: header)
+        guard Self.containers.contains(header.type) else { return box }
+        // Track-level user data and metadata are not read; not descending them
+        // also keeps odd camera atoms in them from failing the whole file.
+        if parent == "trak", header.type == "udta" || header.type == "meta" { return box }
+        let prefix = header.type == "meta" ? try metaPrefix(header) : 0
+        let headers = try source.mp4Children(of: header, skipping: prefix, depth: depth + 1)
+        boxCount += headers.count
+        guard boxCount <= MP4Limits.maxTreeBoxes else {
+            throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxTreeBoxes) boxes in the movie box", offset: header.offset)
+        }
+        box.children = try headers.map { try build($0, depth: depth + 1, parent: header.type) }
+        return box
+    }
+
+    /// Bytes before the first child of a `meta` box: 4 for the FullBox
+    /// version/flags of ISO/IEC 14496-12 §8.11.1, 0 for the plain atom
+    /// QuickTime writes in `moov/meta`. As mutagen and exiftool do, a `meta`
+    /// whose first 4 bytes are not zero and whose next 4 look like a box type
+    /// is taken to have no version/flags.
+    func metaPrefix(_ header: MP4BoxHeader) throws -> Int64 {
+        guard header.payloadSize >= 8 else { return header.payloadSize >= 4 ? 4 : 0 }
+        let head = try source.read(at: header.payloadOffset, count: 8)
+        let first = head[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let type = FourCC(head[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+        return first != 0 && type.isPrintable ? 0 : 4
+    }
+}

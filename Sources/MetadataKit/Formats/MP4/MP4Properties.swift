@@ -1,0 +1,120 @@
+import Foundation
+
+/// One track's facts needed for the file's properties.
+struct MP4Track {
+    /// `hdlr` handler type: `soun`, `vide`, `text`, `meta`, ...
+    var handler: FourCC?
+    /// Media duration in seconds, from `mdhd`.
+    var duration: Double?
+    var stream: MP4StreamInfo?
+}
+
+/// Reads the movie header and the tracks' headers and sample descriptions
+/// into ``MediaProperties``. Sample tables are never read.
+struct MP4PropertiesReader {
+    let source: FileSource
+
+    /// Timescale and duration of an `mvhd` or `mdhd` (ISO/IEC 14496-12 §8.2.2,
+    /// §8.4.2): FullBox; v1: u64 creation, u64 modification, u32 timescale,
+    /// u64 duration; v0: the same with 32-bit times and duration. An all-ones
+    /// duration means "unknown".
+    func duration(of header: MP4BoxHeader) throws -> Double? {
+        var reader = try source.mp4Payload(of: header, upTo: 32)
+        let version = try reader.readUInt8()
+        try reader.skip(3)
+        let timescale: UInt32
+        let duration: UInt64
+        if version == 1 {
+            try reader.skip(16)
+            timescale = try reader.readUInt32()
+            duration = try reader.readUInt64()
+            guard duration != .max else { return nil }
+        } else {
+            try reader.skip(8)
+            timescale = try reader.readUInt32()
+            let short = try reader.readUInt32()
+            guard short != .max else { return nil }
+            duration = UInt64(short)
+        }
+        // The remaining fields (rate, volume, matrix, language...) are not needed.
+        guard timescale > 0, duration > 0 else { return nil }
+        return Double(duration) / Double(timescale)
+    }
+
+    /// The duration of a fragmented movie: `mehd` (§8.8.2, FullBox; u64 in
+    /// v1, u32 in v0) fragment_duration in the `mvhd` timescale.
+    func fragmentDuration(mehd: MP4BoxHeader, mvhd: MP4BoxHeader) throws -> Double? {
+        var header = try source.mp4Payload(of: mvhd, upTo: 24)
+        let version = try header.readUInt8()
+        try header.skip(3 + (version == 1 ? 16 : 8))
+        let timescale = try header.readUInt32()
+        var reader = try source.mp4Payload(of: mehd, upTo: 12)
+        let mehdVersion = try reader.readUInt8()
+        try reader.skip(3)
+        let duration = mehdVersion == 1 ? try reader.readUInt64() : UInt64(try reader.readUInt32())
+        guard timescale > 0, duration > 0 else { return nil }
+        return Double(duration) / Double(timescale)
+    }
+
+    /// The handler type of an `hdlr` (§8.4.3): FullBox, u32 pre_defined (the
+    /// QuickTime component type), u32 handler_type.
+    func handler(of header: MP4BoxHeader) throws -> FourCC {
+        var reader = try source.mp4Payload(of: header, upTo: 12)
+        try reader.skip(8)
+        return try reader.readFourCC()
+    }
+
+    /// The facts of one `trak`: trak/mdia/{mdhd, hdlr, minf/stbl/stsd}.
+    func track(_ trak: MP4Box, depth: Int) throws -> MP4Track {
+        var track = MP4Track()
+        guard let mdia = trak.child("mdia") else { return track }
+        if let hdlr = mdia.child("hdlr") { track.handler = try handler(of: hdlr.header) }
+        if let mdhd = mdia.child("mdhd") { track.duration = try duration(of: mdhd.header) }
+        guard track.handler == "soun" || track.handler == "vide",
+              let stsd = mdia.descendant("minf", "stbl", "stsd") else { return track }
+        let entries = MP4SampleEntryReader(source: source)
+        guard let (entry, version) = try entries.firstEntry(stsd: stsd.header, depth: depth + 4) else { return track }
+        track.stream = track.handler == "soun"
+            ? try entries.audio(entry, stsdVersion: version, depth: depth + 5)
+            : try entries.video(entry)
+        return track
+    }
+
+    /// The file's properties: the movie duration (or the longest track's),
+    /// the first audio track's codec, rate, channels and bit rate, the first
+    /// video track's pixel size. `mediaDataSize` is the total payload of the
+    /// `mdat` boxes, used for the bit rate of audio-only files whose codec
+    /// configuration gives none.
+    func properties(moov: MP4Box, fileSize: Int64, mediaDataSize: Int64?) throws -> (MediaProperties, hasVideo: Bool) {
+        var properties = MediaProperties()
+        if let mvhd = moov.child("mvhd") { properties.duration = try duration(of: mvhd.header) }
+        let tracks = try moov.children("trak").map { try track($0, depth: 1) }
+        if properties.duration == nil {
+            properties.duration = tracks.compactMap(\.duration).max()
+        }
+        if properties.duration == nil, let mvhd = moov.child("mvhd"), let mehd = moov.descendant("mvex", "mehd") {
+            properties.duration = try fragmentDuration(mehd: mehd.header, mvhd: mvhd.header)
+        }
+        let audio = tracks.first { $0.handler == "soun" }?.stream
+        let video = tracks.first { $0.handler == "vide" }?.stream
+        if let audio {
+            properties.codec = audio.codec
+            properties.sampleRate = audio.sampleRate
+            properties.channels = audio.channels
+            properties.bitsPerSample = audio.bitsPerSample
+            properties.bitrate = audio.bitrate
+        } else {
+            properties.codec = video?.codec
+        }
+        properties.width = video?.width
+        properties.height = video?.height
+        if properties.bitrate == nil, audio != nil, video == nil,
+           let duration = properties.duration, duration > 0 {
+            let bytes = mediaDataSize.flatMap { $0 > 0 ? $0 : nil } ?? fileSize
+            let bitrate = Double(bytes) * 8 / duration
+            if bitrate.isFinite, bitrate < Double(Int.max) { properties.bitrate = Int(bitrate.rounded()) }
+        }
+        let hasVideo = tracks.contains { $0.handler == "vide" }
+        return (properties, hasVideo)
+    }
+}
