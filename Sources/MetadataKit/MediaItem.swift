@@ -43,8 +43,9 @@ public struct MediaItem: Sendable {
         let parsed: ParsedFile
         let source: FileSource
         do {
-            try FileEditor.recoverIfNeeded(at: url)     // finish an interrupted in-place save first
-            source = try FileSource(url: url)
+            let path = url.path
+            try FileEditor.recoverIfNeeded(path: path)  // finish an interrupted in-place save first
+            source = try FileSource(path: path)
             parsed = try FormatDetector.reader(for: source, url: url)(source, url)
         } catch let error as MediaError {
             throw error.naming(url.path)

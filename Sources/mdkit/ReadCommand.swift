@@ -56,14 +56,20 @@ struct ReadCommand {
     static func loadAll(_ paths: [String]) async -> [Result<MediaItem, any Error>] {
         var results = [Result<MediaItem, any Error>?](repeating: nil, count: paths.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // Absolute paths made once here: URL(fileURLWithPath:) would ask for
+        // the working directory and stat every file to see if it's a folder.
+        let directory = FileManager.default.currentDirectoryPath
+        let urls = paths.map { path in
+            URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
+        }
         await withTaskGroup(of: (Int, Result<MediaItem, any Error>).self) { group in
             var next = 0
             func add() {
                 let index = next
                 next += 1
-                let path = paths[index]
+                let url = urls[index]
                 group.addTask {
-                    var item = MediaItem(url: URL(fileURLWithPath: path))
+                    var item = MediaItem(url: url)
                     do {
                         try await item.load()
                         return (index, .success(item))

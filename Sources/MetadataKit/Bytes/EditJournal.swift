@@ -29,7 +29,13 @@ struct EditJournal: Equatable {
 
     /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
     static func url(for url: URL) -> URL {
-        url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdkit-journal")
+        URL(fileURLWithPath: path(for: url.path))
+    }
+
+    /// The journal's path for the file at `path` (plain string work: this runs on every load).
+    static func path(for path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return ".\(path).mdkit-journal" }
+        return "\(path[...slash]).\(path[path.index(after: slash)...]).mdkit-journal"
     }
 
     func encoded() -> [UInt8] {

@@ -106,8 +106,14 @@ struct FileEditor {
     /// that was never completed (the file was not touched then). Does nothing
     /// when there is no journal.
     static func recoverIfNeeded(at url: URL) throws {
+        try recoverIfNeeded(path: url.path)
+    }
+
+    /// ``recoverIfNeeded(at:)`` for a path.
+    static func recoverIfNeeded(path: String) throws {
+        guard access(EditJournal.path(for: path), F_OK) == 0 else { return }
+        let url = URL(fileURLWithPath: path)
         let journalURL = EditJournal.url(for: url)
-        guard access(journalURL.path, F_OK) == 0 else { return }
         guard let data = FileManager.default.contents(atPath: journalURL.path) else { return }
         guard let journal = EditJournal(decoding: [UInt8](data)) else {
             unlink(journalURL.path)                 // torn journal: the patch never started

@@ -20,29 +20,39 @@ public final class FileSource {
     let snapshot: FileSnapshot
 
     private let descriptor: Int32
-    private var window: [UInt8] = []
+    /// The window: bytes `windowStart ..< windowStart + windowCount` of the file.
+    private var window: [UInt8]
     private var windowStart: Int64 = 0
-    private static let windowSize = 64 * 1024
+    private var windowCount = 0
+    /// Small on purpose: most reads are box, frame and chunk headers close to
+    /// each other, and a bigger window only copies bytes nobody asked for.
+    static let windowSize = 8 * 1024
 
     /// Opens `url` for reading.
-    public init(url: URL) throws {
-        path = url.path
-        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+    public convenience init(url: URL) throws {
+        try self.init(path: url.path)
+    }
+
+    /// Opens the file at `path` for reading.
+    public init(path: String) throws {
+        self.path = path
+        descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw MediaError(.io, "cannot open: \(String(cString: strerror(errno)))", path: url.path)
+            throw MediaError(.io, "cannot open: \(String(cString: strerror(errno)))", path: path)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
-            throw MediaError(.io, "cannot stat: \(reason)", path: url.path)
+            throw MediaError(.io, "cannot stat: \(reason)", path: path)
         }
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
-            throw MediaError(.io, "not a regular file", path: url.path)
+            throw MediaError(.io, "not a regular file", path: path)
         }
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
+        window = [UInt8](repeating: 0, count: Self.windowSize)
     }
 
     deinit { close(descriptor) }
@@ -58,16 +68,19 @@ public final class FileSource {
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
         try require(offset, Int64(count), "read")
         if count == 0 { return [] }
-        if offset >= windowStart, offset + Int64(count) <= windowStart + Int64(window.count) {
+        if offset >= windowStart, offset + Int64(count) <= windowStart + Int64(windowCount) {
             let start = Int(offset - windowStart)
             return Array(window[start..<start + count])
         }
-        if count >= Self.windowSize / 2 {
+        if count > Self.windowSize / 2 {
             return try readDirect(at: offset, count: count)
         }
         let length = Int(min(Int64(Self.windowSize), size - offset))
-        window = try readDirect(at: offset, count: length)
+        try window.withUnsafeMutableBytes { raw in
+            try fill(raw.baseAddress!, count: length, at: offset)
+        }
         windowStart = offset
+        windowCount = length
         return Array(window[0..<count])
     }
 
@@ -83,21 +96,25 @@ public final class FileSource {
     }
 
     private func readDirect(at offset: Int64, count: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        var done = 0
-        try buffer.withUnsafeMutableBytes { raw in
-            while done < count {
-                let got = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done), path: path)
-                }
-                if got == 0 {
-                    throw MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: offset + Int64(done), path: path)
-                }
-                done += got
-            }
+        try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            try fill(buffer.baseAddress!, count: count, at: offset)
+            initialized = count
         }
-        return buffer
+    }
+
+    /// Reads exactly `count` bytes at `offset` into `destination`.
+    private func fill(_ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
+        var done = 0
+        while done < count {
+            let got = pread(descriptor, destination + done, count - done, off_t(offset) + off_t(done))
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done), path: path)
+            }
+            if got == 0 {
+                throw MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: offset + Int64(done), path: path)
+            }
+            done += got
+        }
     }
 }

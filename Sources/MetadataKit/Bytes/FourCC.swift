@@ -10,9 +10,15 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
     /// Makes a code from four ISO 8859-1 characters; characters beyond U+00FF
     /// or a wrong length give nil.
     public init?(_ text: String) {
-        let scalars = Array(text.unicodeScalars)
-        guard scalars.count == 4, scalars.allSatisfy({ $0.value <= 0xFF }) else { return nil }
-        rawValue = scalars.reduce(0) { $0 << 8 | $1.value }
+        var value: UInt32 = 0
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard scalar.value <= 0xFF, count < 4 else { return nil }
+            value = value << 8 | scalar.value
+            count += 1
+        }
+        guard count == 4 else { return nil }
+        rawValue = value
     }
 
     public init(stringLiteral value: String) {
@@ -27,7 +33,12 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
 
     /// The code as ISO 8859-1 text.
     public var description: String {
-        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        if rawValue & 0x8080_8080 == 0 {
+            return withUnsafeBytes(of: rawValue.bigEndian) { String(decoding: $0, as: UTF8.self) }
+        }
+        var text = String.UnicodeScalarView()
+        for byte in bytes { text.append(Unicode.Scalar(byte)) }
+        return String(text)
     }
 
     /// True when all four bytes are printable (space to '~', or '©').

@@ -116,7 +116,7 @@ public struct Artwork: Sendable, Hashable {
     /// ID3v2.2 gives a three-letter image format, ID3v2.3+ a MIME type; both map
     /// to a MIME type here. Empty and `-->` (a link) give nil.
     static func normalizedMIMEType(_ text: String?) -> String? {
-        guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text != "-->" else { return nil }
+        guard let text = text.map({ String($0.trimmingSpaces) }), !text.isEmpty, text != "-->" else { return nil }
         switch text.lowercased() {
         case "jpg", "jpeg", "image/jpg": return "image/jpeg"
         case "png": return "image/png"

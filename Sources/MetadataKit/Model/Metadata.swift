@@ -40,9 +40,7 @@ public struct Metadata: Sendable, Hashable {
     /// Metadata whose normalized fields are derived from `items`.
     public init(items: [MetadataItem], registry: MetadataConverterRegistry = .standard, keyMap: MetadataKeyMap = .standard) {
         self.items = items
-        for field in MetadataField.allCases {
-            let matching = keyMap.items(for: field, in: items)
-            guard !matching.isEmpty else { continue }
+        for (field, matching) in keyMap.itemsByField(items) {
             self[field] = registry.converter(for: field).displayValue(for: field, from: matching)
         }
     }
@@ -111,7 +109,7 @@ public enum DisplayValue: Sendable, Hashable {
     public var integer: Int? {
         switch self {
         case .integer(let value): return value
-        case .text(let value): return Int(value.trimmingCharacters(in: .whitespaces))
+        case .text(let value): return Int(value.trimmingSpaces)
         default: return nil
         }
     }

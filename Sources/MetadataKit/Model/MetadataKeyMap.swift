@@ -35,10 +35,36 @@ public struct MetadataKeyMap: Sendable {
     }
 
     /// Raw keys per field, most preferred first.
-    public var keys: [MetadataField: [RawKey]]
+    public var keys: [MetadataField: [RawKey]] {
+        didSet { index = Self.makeIndex(keys) }
+    }
+    /// For each raw key, the fields it holds and its rank among their keys.
+    private var index: [RawKey: [(field: MetadataField, rank: Int)]]
 
     public init(keys: [MetadataField: [RawKey]]) {
         self.keys = keys
+        self.index = Self.makeIndex(keys)
+    }
+
+    private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [RawKey: [(field: MetadataField, rank: Int)]] {
+        var index: [RawKey: [(field: MetadataField, rank: Int)]] = [:]
+        for (field, candidates) in keys {
+            for (rank, key) in candidates.enumerated() { index[key, default: []].append((field, rank)) }
+        }
+        return index
+    }
+
+    /// The items of `items` that hold each field, most preferred key first and
+    /// file order within one key — ``items(for:in:)`` for every field in one pass.
+    public func itemsByField(_ items: [MetadataItem]) -> [MetadataField: [MetadataItem]] {
+        var ranked: [MetadataField: [(rank: Int, position: Int)]] = [:]
+        for (position, item) in items.enumerated() {
+            guard let entries = index[RawKey(item.keySpace, item.key)] else { continue }
+            for entry in entries { ranked[entry.field, default: []].append((entry.rank, position)) }
+        }
+        return ranked.mapValues { list in
+            list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map { items[$0.position] }
+        }
     }
 
     /// The items of `items` that hold `field`, most preferred key first, file
@@ -56,8 +82,7 @@ public struct MetadataKeyMap: Sendable {
 
     /// The field that `keySpace`/`key` maps to, if any.
     public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
-        let raw = RawKey(keySpace, key)
-        return MetadataField.allCases.first { keys[$0]?.contains(raw) == true }
+        index[RawKey(keySpace, key)]?.first?.field
     }
 
     /// The standard table (see the type's documentation).

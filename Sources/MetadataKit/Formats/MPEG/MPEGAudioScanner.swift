@@ -21,24 +21,36 @@ enum MPEGAudioScanner {
     /// frame whose successor would lie at or past `end` is accepted as is.
     static func firstFrame(in source: FileSource, from start: Int64, to end: Int64) throws -> FirstFrame? {
         guard end - start >= 4 else { return nil }
-        let window = try source.read(at: start, count: Int(min(Int64(scanLimit + 4), end - start)))
-        var index = 0
-        while index + 4 <= window.count {
-            guard window[index] == 0xFF, window[index + 1] & 0xE0 == 0xE0,
-                  let header = MPEGFrameHeader(window[index..<index + 4]) else {
+        let limit = Int(min(Int64(scanLimit + 4), end - start))
+        // Audio almost always starts right away: look at a small chunk first,
+        // and read further (in growing chunks) only when no frame is there.
+        var chunkStart = 0
+        var chunkLength = min(limit, 2048)
+        while chunkStart + 4 <= limit {
+            let window = try source.read(at: start + Int64(chunkStart), count: chunkLength)
+            var index = 0
+            while index + 4 <= window.count {
+                guard window[index] == 0xFF, window[index + 1] & 0xE0 == 0xE0,
+                      let header = MPEGFrameHeader(window[index..<index + 4]) else {
+                    index += 1
+                    continue
+                }
+                let offset = start + Int64(chunkStart + index)
+                let nextOffset = offset + Int64(header.frameLength)
+                if nextOffset + 4 > end {
+                    return FirstFrame(offset: offset, header: header)
+                }
+                let next = index + header.frameLength
+                let nextBytes = next + 4 <= window.count ? Array(window[next..<next + 4]) : try source.read(at: nextOffset, count: 4)
+                if let following = MPEGFrameHeader(nextBytes[...]), following.isCompatible(with: header) {
+                    return FirstFrame(offset: offset, header: header)
+                }
                 index += 1
-                continue
             }
-            let next = index + header.frameLength
-            let nextOffset = start + Int64(next)
-            if nextOffset + 4 > end {
-                return FirstFrame(offset: start + Int64(index), header: header)
-            }
-            let nextBytes = next + 4 <= window.count ? Array(window[next..<next + 4]) : try source.read(at: nextOffset, count: 4)
-            if let following = MPEGFrameHeader(nextBytes[...]), following.isCompatible(with: header) {
-                return FirstFrame(offset: start + Int64(index), header: header)
-            }
-            index += 1
+            // Overlap by 3 bytes so a header split across chunks is still seen.
+            chunkStart += max(1, window.count - 3)
+            chunkLength = min(limit - chunkStart, chunkLength * 4)
+            if chunkLength < 4 { break }
         }
         return nil
     }

@@ -30,7 +30,7 @@ public struct GenreMetadataConverter: MetadataConverter {
             }
             rest = rest[rest.index(after: close)...]
         }
-        let name = rest.trimmingCharacters(in: .whitespaces)
+        let name = String(rest.trimmingSpaces)
         if !name.isEmpty {
             if let number = Int(name), let genre = Genre(id3Index: number) {
                 genres.append(genre)

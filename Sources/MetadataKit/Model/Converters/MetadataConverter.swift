@@ -66,7 +66,7 @@ public struct DefaultMetadataConverter: MetadataConverter {
                 return .integer(Int(number.rounded()))
             case (.bpm, _):
                 if let text = item.value.stringValue,
-                   let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, abs(number) < 1e9 {
+                   let number = Double(String(text.trimmingSpaces)), number.isFinite, abs(number) < 1e9 {
                     return .integer(Int(number.rounded()))
                 }
             default:

@@ -10,7 +10,7 @@ public struct PositionMetadataConverter: MetadataConverter {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         func number(_ part: Substring?) -> Int? {
             guard let part else { return nil }
-            let trimmed = part.trimmingCharacters(in: .whitespaces)
+            let trimmed = part.trimmingSpaces
             return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
         }
         let result = (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
