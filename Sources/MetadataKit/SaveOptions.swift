@@ -26,7 +26,8 @@ public struct SaveOptions: Sendable, Hashable {
     public var id3v2Version: ID3v2Version = .keep
     public var id3v1: ID3v1Policy = .updateExisting
     /// Remove every tag the format's writer knows (MP3: ID3v2 and ID3v1;
-    /// MP4: the iTunes `ilst`) instead of writing the metadata.
+    /// MP4: iTunes `ilst` items, QuickTime `mdta` items and `udta` text
+    /// atoms) instead of writing the metadata.
     public var removesAllTags = false
     /// Whether the save fsyncs (see ``SaveDurability``).
     public var durability: SaveDurability = .full
@@ -54,6 +55,8 @@ struct FormatWriter: Sendable {
         switch type.identifier {
         case FileType.mp3.identifier:
             return FormatWriter(keySpaces: [.id3, .id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
+        case "mp4":
+            return FormatWriter(keySpaces: MP4Writer.keySpaces, plan: MP4Writer.plan, read: MP4Reader.read)
         default:
             throw MediaError(.unsupportedFeature, "writing \(type.identifier) files is not supported yet")
         }

@@ -75,14 +75,18 @@ struct EditJournal: Equatable {
         }
     }
 
-    /// Writes the saved bytes back into the file.
+    /// Writes the saved bytes back into the file and gives it its old size.
     func restore(into descriptor: Int32, url: URL) throws {
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, Int64(info.st_size) == fileSize else {
-            throw MediaError(.io, "the journal does not match the file's size; not restoring", path: url.path)
+        for region in regions {
+            guard region.offset >= 0, region.offset + Int64(region.bytes.count) <= fileSize else {
+                throw MediaError(.io, "the journal does not match the file; not restoring", path: url.path)
+            }
         }
         for region in regions {
             try FileEditor.write(descriptor, region.bytes, at: region.offset, url: url)
+        }
+        guard ftruncate(descriptor, off_t(fileSize)) == 0 else {
+            throw MediaError(.io, "cannot restore the file's size", path: url.path)
         }
     }
 

@@ -31,11 +31,16 @@ enum FileEditPlan: Sendable {
     case inPlace([(offset: Int64, bytes: [UInt8])])
     /// The file's new contents, as a list of segments.
     case rewrite([Segment])
+    /// Everything from `offset` to the end of the file is replaced by `bytes`
+    /// (the file grows or shrinks); what comes before stays. Done in place
+    /// with the old tail in the undo journal — for a movie box at the end.
+    case tail(offset: Int64, bytes: [UInt8])
 
     /// The size of the file after the edit, given its current size.
     func newSize(originalSize: Int64) -> Int64 {
         switch self {
         case .inPlace: return originalSize
+        case .tail(let offset, let bytes): return offset + Int64(bytes.count)
         case .rewrite(let segments): return segments.reduce(0) { $0 + $1.length }
         }
     }

@@ -48,7 +48,13 @@ struct FileEditor {
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         switch plan {
         case .inPlace(let patches):
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: patches, verify: verify)
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: patches, newSize: nil, verify: verify)
+        case .tail(let offset, let bytes):
+            guard offset >= 0, offset <= snapshot.size else {
+                throw MediaError(.invalidValue, "tail offset lies outside the file", offset: offset, path: url.path)
+            }
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(offset, bytes)],
+                             newSize: offset + Int64(bytes.count), verify: verify)
         case .rewrite(let segments):
             try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
@@ -66,11 +72,16 @@ struct FileEditor {
 
     // MARK: Same-size edits with an undo journal
 
+    /// Same-size patches; with `newSize`, one patch that replaces the file
+    /// from its offset to the end (the journal then keeps that whole old tail).
     private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
-                              verify: (URL) throws -> Void) throws {
+                              newSize: Int64?, verify: (URL) throws -> Void) throws {
         guard !patches.isEmpty else { return }
         var originals: [(offset: Int64, bytes: [UInt8])] = []
-        for patch in patches {
+        if newSize != nil, let tail = patches.first {
+            originals.append((tail.offset, try Self.read(descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
+        }
+        for patch in patches where newSize == nil {
             guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
                 throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
             }
@@ -88,6 +99,9 @@ struct FileEditor {
         do {
             try step(.patchWrite) {
                 for patch in patches { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
+                if let newSize, ftruncate(descriptor, off_t(newSize)) != 0 {
+                    throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: url.path)
+                }
             }
             try step(.dataSync) { try sync(descriptor, url: url) }
             try verify(url)
@@ -296,6 +310,7 @@ extension FileEditPlan {
     func segments(originalSize: Int64) -> [Segment] {
         switch self {
         case .rewrite(let segments): return segments
+        case .tail(let offset, let bytes): return [.original(offset: 0, length: offset), .bytes(bytes)]
         case .inPlace(let patches):
             var segments: [Segment] = []
             var position: Int64 = 0

@@ -75,6 +75,12 @@ public struct Artwork: Sendable, Hashable {
     public let byteCount: Int
     let storage: Storage
 
+    /// Where the image lies in its file, when it was read from one and not loaded.
+    var fileOffset: Int64? {
+        if case .file(_, let offset) = storage { return offset }
+        return nil
+    }
+
     /// A picture from image bytes in memory. The MIME type and pixel size are
     /// taken from the image header when `mimeType` is nil.
     public init(data: Data, mimeType: String? = nil, pictureType: PictureType = .frontCover, description: String = "") {

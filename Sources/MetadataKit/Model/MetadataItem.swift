@@ -132,3 +132,23 @@ public struct MetadataItem: Sendable, Hashable {
         self.language = language
     }
 }
+
+extension MetadataItem {
+    /// True when `other` stores the same value: equal items, or pictures read
+    /// from the same place of a file (however the file's URL was spelled).
+    func isStoredLike(_ other: MetadataItem) -> Bool {
+        if self == other { return true }
+        guard keySpace == other.keySpace, key == other.key, dataType == other.dataType, language == other.language,
+              case .picture(let mine) = value, case .picture(let theirs) = other.value,
+              let offset = mine.fileOffset, offset == theirs.fileOffset else { return false }
+        return mine.byteCount == theirs.byteCount && mine.mimeType == theirs.mimeType
+            && mine.pictureType == theirs.pictureType && mine.description == theirs.description
+    }
+}
+
+extension Array where Element == MetadataItem {
+    /// Element-wise ``MetadataItem/isStoredLike(_:)``.
+    func isStoredLike(_ other: [MetadataItem]) -> Bool {
+        count == other.count && zip(self, other).allSatisfy { $0.isStoredLike($1) }
+    }
+}

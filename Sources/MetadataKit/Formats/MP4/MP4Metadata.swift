@@ -59,25 +59,29 @@ struct MP4MetadataReader {
     func iTunesItems(ilst: MP4BoxHeader, depth: Int) throws -> [MetadataItem] {
         var items: [MetadataItem] = []
         for atom in try source.mp4Children(of: ilst, depth: depth + 1) {
-            var key = atom.type.description
-            let children = try source.mp4Children(of: atom, depth: depth + 2)
-            if atom.type == "----" {
-                guard let name = try freeformString(children.first { $0.type == "name" }) else { continue }
-                let mean = try freeformString(children.first { $0.type == "mean" }) ?? ""
-                key = "----:\(mean):\(name)"
-            }
-            let atoms = try children.filter { $0.type == "data" }.map { try MP4DataAtom($0, in: source) }
-            if atom.type == "covr" {
-                for data in atoms {
-                    let (value, dataType) = data.artwork(source: source, url: url)
-                    items.append(MetadataItem(keySpace: .iTunes, key: key, value: value, dataType: dataType))
-                }
-                continue
-            }
-            let values = try atoms.map { try iTunesValue(key: key, data: $0) }
-            items += Self.grouped(values, keySpace: .iTunes, key: key)
+            items += try iTunesItems(atom: atom, depth: depth + 1)
         }
         return items
+    }
+
+    /// The items of one iTunes item atom (several for `covr` with several pictures).
+    func iTunesItems(atom: MP4BoxHeader, depth: Int) throws -> [MetadataItem] {
+        var key = atom.type.description
+        let children = try source.mp4Children(of: atom, depth: depth + 1)
+        if atom.type == "----" {
+            guard let name = try freeformString(children.first { $0.type == "name" }) else { return [] }
+            let mean = try freeformString(children.first { $0.type == "mean" }) ?? ""
+            key = "----:\(mean):\(name)"
+        }
+        let atoms = try children.filter { $0.type == "data" }.map { try MP4DataAtom($0, in: source) }
+        if atom.type == "covr" {
+            return atoms.map { data in
+                let (value, dataType) = data.artwork(source: source, url: url)
+                return MetadataItem(keySpace: .iTunes, key: key, value: value, dataType: dataType)
+            }
+        }
+        let values = try atoms.map { try iTunesValue(key: key, data: $0) }
+        return Self.grouped(values, keySpace: .iTunes, key: key)
     }
 
     /// The string after the 4 bytes of version/flags of a `mean` or `name` atom.
@@ -152,17 +156,24 @@ struct MP4MetadataReader {
         let keys = try keys(keysBox.header)
         var items: [MetadataItem] = []
         for atom in try source.mp4Children(of: ilst, depth: depth + 1) {
-            let index = Int(atom.type.rawValue)
-            guard index >= 1, index <= keys.count else { continue }
-            let key = keys[index - 1]
-            for child in try source.mp4Children(of: atom, depth: depth + 2) where child.type == "data" {
-                let data = try MP4DataAtom(child, in: source)
-                let (value, dataType) = data.isPicture
-                    ? data.artwork(source: source, url: url)
-                    : data.decode(try data.value(in: source), implicitInteger: false)
-                items.append(MetadataItem(keySpace: .quickTimeMetadata, key: key, value: value, dataType: dataType,
-                                          language: MP4Text.packedLanguage(data.language)))
-            }
+            items += try quickTimeItems(atom: atom, keys: keys, depth: depth + 1)
+        }
+        return items
+    }
+
+    /// The items of one `mdta` item atom; none for an index outside the key table.
+    func quickTimeItems(atom: MP4BoxHeader, keys: [String], depth: Int) throws -> [MetadataItem] {
+        let index = Int(atom.type.rawValue)
+        guard index >= 1, index <= keys.count else { return [] }
+        let key = keys[index - 1]
+        var items: [MetadataItem] = []
+        for child in try source.mp4Children(of: atom, depth: depth + 1) where child.type == "data" {
+            let data = try MP4DataAtom(child, in: source)
+            let (value, dataType) = data.isPicture
+                ? data.artwork(source: source, url: url)
+                : data.decode(try data.value(in: source), implicitInteger: false)
+            items.append(MetadataItem(keySpace: .quickTimeMetadata, key: key, value: value, dataType: dataType,
+                                      language: MP4Text.packedLanguage(data.language)))
         }
         return items
     }

@@ -1,0 +1,291 @@
+import Foundation
+
+/// Builds the new `moov` of a save as an ``MP4Node`` tree: every box whose
+/// contents did not change stays `.original` (copied byte for byte), and only
+/// the containers on the way to a change are rebuilt.
+///
+/// - iTunes items go to `moov/udta/meta/ilst` (made when missing). An item
+///   atom whose items are unchanged is copied as it is; atoms the reader
+///   can't map to items (unknown layouts) are always kept.
+/// - QuickTime `mdta` items: when they changed, the first `mdta` `meta` gets a
+///   new `keys` and `ilst` (other children kept); a second `mdta` `meta` is
+///   dropped (its items were merged into the first). When there is none, a
+///   `moov/meta` is added in Apple's layout.
+/// - `udta` ©-atoms are rewritten per key when their strings changed.
+/// - With a ``shift``, every `stco`/`co64` chunk offset at or after
+///   `shift.from` moves by `shift.by` (ISO/IEC 14496-12 §8.7.5).
+struct MP4MoovRebuilder {
+    let source: FileSource
+    let reader: MP4MetadataReader
+    let iTunes: [MetadataItem]
+    let quickTime: [MetadataItem]
+    let userData: [MetadataItem]
+    /// Size of the `free` box to leave after `ilst` when the iTunes `meta` is
+    /// written (nil: keep or resize the existing one, add none).
+    var padding: Int?
+    /// Chunk offsets at or after `from` move by `by`.
+    var shift: (from: Int64, by: Int64)?
+
+    init(source: FileSource, url: URL, items: [MetadataItem]) {
+        self.source = source
+        self.reader = MP4MetadataReader(source: source, url: url)
+        iTunes = items.filter { $0.keySpace == .iTunes }
+        quickTime = items.filter { $0.keySpace == .quickTimeMetadata }
+        userData = items.filter { $0.keySpace == .quickTimeUserData }
+    }
+
+    // MARK: moov
+
+    func moov(_ moov: MP4Box) throws -> MP4Node {
+        let loadedQuickTime = try reader.items(in: moov).filter { $0.keySpace == .quickTimeMetadata }
+        let quickTimeChanged = !loadedQuickTime.isStoredLike(quickTime)
+        var wroteQuickTime = false
+        var children: [MP4Node] = []
+        var sawUserData = false
+        for child in moov.children {
+            switch child.type {
+            case "udta" where !sawUserData:
+                sawUserData = true
+                children.append(try userDataBox(child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime))
+            case "meta" where try isQuickTimeMeta(child):
+                if let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime) { children.append(node) }
+            case "trak" where shift != nil:
+                children.append(try shifted(child))
+            default:
+                children.append(.original(child.header))
+            }
+        }
+        if !sawUserData {
+            var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
+            if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
+            if !udta.isEmpty { children.append(.container("udta", prefix: [], children: udta)) }
+        }
+        if quickTimeChanged && !wroteQuickTime && !quickTime.isEmpty {
+            let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
+            children.append(.container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
+        }
+        if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
+        return .container("moov", prefix: [], children: children)
+    }
+
+    private func isQuickTimeMeta(_ meta: MP4Box) throws -> Bool {
+        try reader.handlerType(of: meta) == "mdta" || meta.child("keys") != nil
+    }
+
+    /// The first `mdta` `meta` gets the new items; later ones are dropped.
+    private func quickTimeMeta(_ meta: MP4Box, changed: Bool, wrote: inout Bool) throws -> MP4Node? {
+        guard changed else { return .original(meta.header) }
+        guard !wrote, !quickTime.isEmpty else { return nil }
+        wrote = true
+        let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
+        var children: [MP4Node] = []
+        for child in meta.children where child.type != "keys" && child.type != "ilst" {
+            children.append(.original(child.header))
+            if child.type == "hdlr" { children += [.bytes(keys), .bytes(ilst)] }
+        }
+        if meta.child("hdlr") == nil { children = [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)] + children }
+        return .container("meta", prefix: try prefix(of: meta), children: children)
+    }
+
+    // MARK: udta
+
+    private var userDataGroups: [(key: String, items: [MetadataItem])] {
+        var order: [String] = []
+        var groups: [String: [MetadataItem]] = [:]
+        for item in userData {
+            if groups[item.key] == nil { order.append(item.key) }
+            groups[item.key, default: []].append(item)
+        }
+        return order.map { ($0, groups[$0]!) }
+    }
+
+    private func userDataBox(_ udta: MP4Box, quickTimeChanged: Bool, wroteQuickTime: inout Bool) throws -> MP4Node {
+        var wanted = Dictionary(uniqueKeysWithValues: userDataGroups.map { ($0.key, $0.items) })
+        var children: [MP4Node] = []
+        var changed = false
+        var wroteITunes = false
+        for child in udta.children {
+            if child.type == "meta" {
+                if try isQuickTimeMeta(child) {
+                    let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime)
+                    if let node { children.append(node) }
+                    changed = changed || quickTimeChanged
+                } else if !wroteITunes, try reader.handlerType(of: child) ?? "mdir" == "mdir" {
+                    wroteITunes = true
+                    let node = try iTunesMeta(child)
+                    changed = changed || !node.isOriginal
+                    children.append(node)
+                } else {
+                    children.append(.original(child.header))
+                }
+                continue
+            }
+            let loaded = child.type.rawValue >> 24 == 0xA9 ? reader.userDataItems(child.header, depth: 2) : []
+            if loaded.isEmpty {
+                children.append(.original(child.header))          // not a text atom we understand: kept
+                continue
+            }
+            let key = child.type.description
+            guard let items = wanted.removeValue(forKey: key) else {
+                changed = true                                      // removed (or a duplicate atom of a rewritten key)
+                continue
+            }
+            if loaded.isStoredLike(items) {
+                children.append(.original(child.header))
+            } else {
+                children.append(.bytes(try MP4MetadataEncoder.userDataAtom(key: key, items: items)))
+                changed = true
+            }
+        }
+        for group in userDataGroups where wanted[group.key] != nil {
+            children.append(.bytes(try MP4MetadataEncoder.userDataAtom(key: group.key, items: group.items)))
+            changed = true
+        }
+        if !wroteITunes && !iTunes.isEmpty {
+            children.append(try newITunesMeta())
+            changed = true
+        }
+        return changed ? .container("udta", prefix: [], children: children) : .original(udta.header)
+    }
+
+    // MARK: iTunes meta and ilst
+
+    private func newITunesMeta() throws -> MP4Node {
+        var children: [MP4Node] = [.bytes(MP4MetadataEncoder.handler("mdir")), try ilst(nil)]
+        if let padding { children.append(.bytes(MP4MetadataEncoder.free(size: padding))) }
+        return .container("meta", prefix: [0, 0, 0, 0], children: children)
+    }
+
+    private func iTunesMeta(_ meta: MP4Box) throws -> MP4Node {
+        var children: [MP4Node] = []
+        var oldSize: Int64 = 0
+        var newSize: Int64 = 0
+        var freeIndex: Int?
+        var sawList = false
+        for child in meta.children {
+            switch child.type {
+            case "ilst" where !sawList:
+                sawList = true
+                let node = try ilst(child)
+                oldSize = child.header.size
+                newSize = node.size
+                children.append(node)
+            case _ where (child.type == "free" || child.type == "skip") && sawList && freeIndex == nil:
+                freeIndex = children.count
+                children.append(.original(child.header))
+            default:
+                children.append(.original(child.header))
+            }
+        }
+        if !sawList {
+            let node = try ilst(nil)
+            newSize = node.size
+            let position = (children.firstIndex { if case .original(let h) = $0 { h.type == "hdlr" } else { false } } ?? -1) + 1
+            children.insert(node, at: position)
+            if let index = freeIndex, index >= position { freeIndex = index + 1 }
+        }
+        if meta.child("hdlr") == nil { children.insert(.bytes(MP4MetadataEncoder.handler("mdir")), at: 0) }
+        // Padding: absorb the change in an existing free box, or set it to the policy size.
+        let delta = newSize - oldSize
+        if let index = freeIndex, case .original(let free) = children[index] {
+            if let padding {
+                children[index] = .bytes(MP4MetadataEncoder.free(size: padding))
+            } else if delta != 0 {
+                let remaining = free.size - delta
+                if remaining >= 8 { children[index] = .bytes(MP4MetadataEncoder.free(size: Int(remaining))) }
+                else if remaining == 0 { children.remove(at: index) }
+            }
+        } else if let padding, let ilstIndex = children.firstIndex(where: { if case .container("ilst", _, _) = $0 { true } else { false } }) {
+            children.insert(.bytes(MP4MetadataEncoder.free(size: padding)), at: ilstIndex + 1)
+        }
+        if children.allSatisfy(\.isOriginal), children.count == meta.children.count { return .original(meta.header) }
+        return .container("meta", prefix: try prefix(of: meta), children: children)
+    }
+
+    /// The new `ilst`: unchanged item atoms copied, changed ones re-encoded in
+    /// place, new ones appended in item order.
+    private func ilst(_ list: MP4Box?) throws -> MP4Node {
+        var order: [String] = []
+        var wanted: [String: [MetadataItem]] = [:]
+        for item in iTunes {
+            if wanted[item.key] == nil { order.append(item.key) }
+            wanted[item.key, default: []].append(item)
+        }
+        var children: [MP4Node] = []
+        var changed = list == nil
+        var emitted = Set<String>()
+        if let list {
+            for atom in try source.mp4Children(of: list.header, depth: 4) {
+                let loaded = try reader.iTunesItems(atom: atom, depth: 4)
+                guard let key = loaded.first?.key else {
+                    children.append(.original(atom))                   // kept: nothing we could map
+                    continue
+                }
+                guard let items = wanted[key], !emitted.contains(key) else {
+                    changed = true
+                    continue
+                }
+                emitted.insert(key)
+                if loaded.isStoredLike(items) {
+                    children.append(.original(atom))
+                } else {
+                    children.append(.bytes(try MP4MetadataEncoder.iTunesAtom(key: key, items: items)))
+                    changed = true
+                }
+            }
+        }
+        for key in order where !emitted.contains(key) {
+            children.append(.bytes(try MP4MetadataEncoder.iTunesAtom(key: key, items: wanted[key]!)))
+            changed = true
+        }
+        if !changed, let list { return .original(list.header) }
+        return .container("ilst", prefix: [], children: children)
+    }
+
+    private func prefix(of meta: MP4Box) throws -> [UInt8] {
+        let length = try MP4TreeBuilder(source: source).metaPrefix(meta.header)
+        return try source.read(at: meta.header.payloadOffset, count: Int(length))
+    }
+
+    // MARK: Chunk offsets
+
+    private func shifted(_ box: MP4Box) throws -> MP4Node {
+        switch box.type {
+        case "trak", "mdia", "minf", "stbl":
+            return .container(box.type, prefix: [], children: try box.children.map(shifted))
+        case "stco", "co64":
+            return .bytes(try shiftedChunkOffsets(box.header))
+        default:
+            return .original(box.header)
+        }
+    }
+
+    /// `stco` (u32 entries) or `co64` (u64 entries) with offsets moved.
+    private func shiftedChunkOffsets(_ header: MP4BoxHeader) throws -> [UInt8] {
+        guard let shift else { return try source.read(at: header.offset, count: Int(header.size)) }
+        var reader = try source.mp4Payload(of: header)
+        let versionAndFlags = try reader.readUInt32()
+        let count = Int(try reader.readUInt32())
+        let width = header.type == "co64" ? 8 : 4
+        guard count <= reader.remaining / width else {
+            throw MediaError(.sizeOutOfRange, "'\(header.type)' claims \(count) entries but holds \(reader.remaining) bytes", offset: header.offset)
+        }
+        var writer = ByteWriter(capacity: Int(header.size))
+        writer.write(versionAndFlags)
+        writer.write(UInt32(count))
+        for _ in 0..<count {
+            var value = Int64(try reader.readUInt(byteCount: width))
+            if value >= shift.from { value += shift.by }
+            if width == 4 {
+                guard value >= 0, value <= Int64(UInt32.max) else {
+                    throw MediaError(.unsupportedFeature, "a chunk offset would pass 4 GiB; converting 'stco' to 'co64' is not supported", offset: header.offset)
+                }
+                writer.write(UInt32(value))
+            } else {
+                writer.write(UInt64(value))
+            }
+        }
+        writer.write(reader.readRemainingBytes())
+        return MP4MetadataEncoder.box(header.type, writer.bytes)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+
+/// Plans a metadata save of an MP4/QuickTime file.
+///
+/// The new `moov` (see ``MP4MoovRebuilder``) is placed by the cheapest safe
+/// layout, in this order:
+/// 1. Same size as before (the change was absorbed by a `free` box after
+///    `ilst`): the changed bytes are patched in place.
+/// 2. A `free`/`skip` box right after `moov` absorbs the difference: patched
+///    in place, the free box shrinks or grows.
+/// 3. `moov` is the last box (only free space after it): the file is cut at
+///    `moov` and the new one written there, in place, with the old tail in the
+///    undo journal. A padding `free` box is left after `ilst` for next time.
+/// 4. Otherwise (`moov` before `mdat`): the file is rewritten through a
+///    temporary file, with padding, and every `stco`/`co64` chunk offset —
+///    and the `tfhd` base data offsets of a fragmented file — moved by the
+///    change in size.
+enum MP4Writer {
+    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+
+    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let url = URL(fileURLWithPath: source.path)
+        let topLevel = try topLevelBoxes(source)
+        guard let moovIndex = topLevel.firstIndex(where: { $0.type == "moov" }) else {
+            throw MediaError(.malformed, "no 'moov' box to write metadata into", offset: 0)
+        }
+        let moovHeader = topLevel[moovIndex]
+        var builder = MP4TreeBuilder(source: source)
+        let moov = try builder.build(moovHeader, depth: 0)
+        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
+        var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
+
+        // 1–2: in place.
+        let compact = try rebuilder.moov(moov)
+        if compact.isOriginal { return .inPlace([]) }
+        let delta = compact.size - moovHeader.size
+        if delta == 0 {
+            return .inPlace(try FileEditPlan.patches(writing: compact.segments, at: moovHeader.offset, source: source))
+        }
+        let after = topLevel[(moovIndex + 1)...]
+        if let next = after.first, next.type == "free" || next.type == "skip", next.headerSize == 8 {
+            let remaining = next.size - delta
+            if remaining == 0 || (remaining >= 8 && remaining <= Int64(UInt32.max)) {
+                var segments = compact.segments
+                if remaining > 0 {
+                    var header = ByteWriter()
+                    header.write(UInt32(remaining))
+                    header.write(next.type)
+                    segments.append(.bytes(header.bytes))
+                }
+                return .inPlace(try FileEditPlan.patches(writing: segments, at: moovHeader.offset, source: source))
+            }
+        }
+
+        // 3–4: with padding for the next save.
+        rebuilder.padding = padding(forFileSize: source.size)
+        let padded = try rebuilder.moov(moov)
+        if after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
+            return .tail(offset: moovHeader.offset, bytes: try FileEditPlan.materialize(padded.segments, source: source))
+        }
+        let shift = padded.size - moovHeader.size
+        rebuilder.shift = (from: moovHeader.offset, by: shift)
+        let moved = try rebuilder.moov(moov)
+        var segments: [FileEditPlan.Segment] = [.original(offset: 0, length: moovHeader.offset)] + moved.segments
+        for box in after {
+            if box.type == "moof", shift != 0 {
+                segments.append(.bytes(try shiftedFragment(box, source: source, from: moovHeader.offset, by: shift)))
+            } else {
+                segments.append(.original(offset: box.offset, length: box.size))
+            }
+        }
+        return .rewrite(FileEditPlan.coalesced(segments))
+    }
+
+    /// Free space left after `ilst` when the movie box has to move anyway:
+    /// 1 KiB plus 1 KiB per 10 MB of file, at most 64 KiB.
+    static func padding(forFileSize size: Int64) -> Int {
+        Int(min(64 * 1024, 1024 + size / 10_000_000 * 1024))
+    }
+
+    /// The top-level boxes, in file order.
+    static func topLevelBoxes(_ source: FileSource) throws -> [MP4BoxHeader] {
+        var boxes: [MP4BoxHeader] = []
+        var offset: Int64 = 0
+        while offset < source.size {
+            guard boxes.count < MP4Limits.maxChildren else {
+                throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) top-level boxes", offset: offset)
+            }
+            let header = try MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true)
+            boxes.append(header)
+            offset = header.end
+        }
+        return boxes
+    }
+
+    /// A `moof` whose `tfhd` base data offsets (ISO/IEC 14496-12 §8.8.7, flag
+    /// 0x000001) at or after `from` move by `by`.
+    static func shiftedFragment(_ moof: MP4BoxHeader, source: FileSource, from: Int64, by: Int64) throws -> [UInt8] {
+        var bytes = try source.read(at: moof.offset, count: Int(moof.size))
+        for traf in try source.mp4Children(of: moof, depth: 1) where traf.type == "traf" {
+            for tfhd in try source.mp4Children(of: traf, depth: 2) where tfhd.type == "tfhd" {
+                var reader = try source.mp4Payload(of: tfhd)
+                let flags = try reader.readUInt32() & 0x00FF_FFFF
+                guard flags & 0x1 != 0 else { continue }
+                try reader.skip(4)                                   // track_ID
+                let position = Int(reader.offset - moof.offset)
+                let base = Int64(bitPattern: try reader.readUInt64())
+                guard base >= from else { continue }
+                let moved = UInt64(base + by)
+                for index in 0..<8 { bytes[position + index] = UInt8(moved >> UInt64(56 - 8 * index) & 0xFF) }
+            }
+        }
+        return bytes
+    }
+}
