@@ -6,6 +6,7 @@ let topUsage = """
 
     commands:
       read     print metadata and properties (mdkit read --help)
+      write    change metadata, safely (mdkit write --help)
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -26,6 +27,17 @@ case "read":
     do {
         let read = try ReadCommand(arguments: rest)
         exit(await read.run())
+    } catch {
+        fail(error.message, status: 2)
+    }
+case "write":
+    if rest.contains("--help") || rest.contains("-h") {
+        print(WriteCommand.usage)
+        exit(0)
+    }
+    do {
+        let write = try WriteCommand(arguments: rest)
+        exit(await write.run())
     } catch {
         fail(error.message, status: 2)
     }

@@ -242,7 +242,7 @@ struct FileEditor {
 
     private static func verification(_ error: any Error, url: URL) -> any Error {
         guard let mediaError = error as? MediaError else { return error }
-        if [.io, .readOnly, .fileChanged].contains(mediaError.code) { return mediaError.naming(url.path) }
+        if [.io, .readOnly, .fileChanged, .verificationFailed].contains(mediaError.code) { return mediaError.naming(url.path) }
         return MediaError(.verificationFailed, "the saved file did not read back (\(mediaError.message)); the original was kept",
                           path: url.path)
     }

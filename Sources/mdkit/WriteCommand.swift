@@ -1,0 +1,209 @@
+import Foundation
+import MetadataKit
+
+/// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE]]
+/// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
+/// [--no-sync] [--output OUT] [--dry-run]`
+struct WriteCommand {
+    static let usage = """
+        usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
+                                   [--artwork IMAGE [--artwork-type TYPE]]... [--remove-artwork]
+                                   [--id3v2-version 3|4] [--id3v1 update|add|remove]
+                                   [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run]
+
+        Changes the metadata of each FILE in place (safely: see README).
+          --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
+                              album, grouping, composer, comments, genre, year, bpm, trackNumber,
+                              trackCount, discNumber, discCount) or a raw key written
+                              keySpace:key (id3:TXXX:MOOD, itunes:----:com.apple.iTunes:MOOD,
+                              mdta:com.apple.quicktime.title, udta:©nam)
+          --remove KEY        remove a field or raw key
+          --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures)
+          --artwork-type T    picture type of the preceding --artwork: front (default), back,
+                              artist, media, leaflet, other, ... or typeN
+          --remove-artwork    remove every picture
+          --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
+          --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
+          --remove-all-tags   remove every tag instead of writing (applied before --set)
+          --no-sync           skip fsync (faster; not safe against power loss)
+          --output OUT        write the result to OUT and leave FILE untouched (one FILE only)
+          --dry-run           print what would change; write nothing
+        Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
+        """
+
+    enum Edit {
+        case set(MetadataField, DisplayValue)
+        case remove(MetadataField)
+        case setRaw(MetadataKeySpace, String, String)
+        case removeRaw(MetadataKeySpace, String)
+    }
+
+    var paths: [String] = []
+    var edits: [Edit] = []
+    var artwork: [(path: String, type: Artwork.PictureType)] = []
+    var removesArtwork = false
+    var options = SaveOptions()
+    var output: String?
+    var dryRun = false
+
+    init(arguments: [String]) throws(UsageError) {
+        var index = 0
+        func value(_ option: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(option) needs a value\n\n\(Self.usage)") }
+            return arguments[index]
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--set":
+                let pair = try value(argument)
+                guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
+                edits.append(try Self.edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...])))
+            case "--remove":
+                edits.append(try Self.edit(key: try value(argument), value: nil))
+            case "--artwork":
+                artwork.append((try value(argument), .frontCover))
+            case "--artwork-type":
+                let name = try value(argument)
+                guard !artwork.isEmpty, let type = Artwork.PictureType(name: name) else {
+                    throw UsageError("--artwork-type needs a preceding --artwork and a type such as front, back, artist (got '\(name)')")
+                }
+                artwork[artwork.count - 1].type = type
+            case "--remove-artwork": removesArtwork = true
+            case "--id3v2-version":
+                switch try value(argument) {
+                case "3": options.id3v2Version = .v2_3
+                case "4": options.id3v2Version = .v2_4
+                case let other: throw UsageError("--id3v2-version is 3 or 4, not '\(other)'")
+                }
+            case "--id3v1":
+                switch try value(argument) {
+                case "update": options.id3v1 = .updateExisting
+                case "add": options.id3v1 = .add
+                case "remove": options.id3v1 = .remove
+                case let other: throw UsageError("--id3v1 is update, add or remove, not '\(other)'")
+                }
+            case "--remove-all-tags": options.removesAllTags = true
+            case "--no-sync": options.durability = .noSync
+            case "--output": output = try value(argument)
+            case "--dry-run": dryRun = true
+            case _ where argument.hasPrefix("-") && argument != "-":
+                throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
+            default:
+                paths.append(argument)
+            }
+            index += 1
+        }
+        if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if output != nil && paths.count != 1 { throw UsageError("--output takes exactly one FILE") }
+        if !artwork.isEmpty && removesArtwork { throw UsageError("--artwork and --remove-artwork exclude each other") }
+    }
+
+    /// Parses one `--set`/`--remove` key (and value).
+    static func edit(key: String, value: String?) throws(UsageError) -> Edit {
+        if let field = MetadataField(rawValue: key) {
+            guard let value else { return .remove(field) }
+            switch field {
+            case .artwork:
+                throw UsageError("use --artwork IMAGE to set pictures")
+            case .bpm, .trackNumber, .trackCount, .discNumber, .discCount:
+                guard let number = Int(value), number >= 0 else { throw UsageError("\(key) needs a whole number, not '\(value)'") }
+                return .set(field, .integer(number))
+            case .genre:
+                return .set(field, .genre(Genre(name: value)))
+            default:
+                return .set(field, .text(value))
+            }
+        }
+        guard let colon = key.firstIndex(of: ":"), colon != key.startIndex, key.index(after: colon) != key.endIndex else {
+            throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
+        }
+        let space = MetadataKeySpace(rawValue: String(key[..<colon]))
+        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData]
+        guard known.contains(space) else {
+            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta or udta)")
+        }
+        let rawKey = String(key[key.index(after: colon)...])
+        return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)
+    }
+
+    func run() async -> Int32 {
+        var pictures: [Artwork] = []
+        for entry in artwork {
+            guard let data = FileManager.default.contents(atPath: entry.path) else {
+                FileHandle.standardError.write(Data("mdkit: cannot read image \(entry.path)\n".utf8))
+                return 2
+            }
+            pictures.append(Artwork(data: data, pictureType: entry.type))
+        }
+        var failed = false
+        for path in paths {
+            do {
+                let message = try await write(path, pictures: pictures)
+                print("\(path): \(message)")
+            } catch {
+                failed = true
+                FileHandle.standardError.write(Data("\(path): error: \(Report.errorMessage(error))\n".utf8))
+            }
+        }
+        return failed ? 1 : 0
+    }
+
+    private func write(_ path: String, pictures: [Artwork]) async throws -> String {
+        var item = MediaItem(url: URL(fileURLWithPath: path))
+        try await item.load()
+        let before = item.metadata
+        for edit in edits {
+            switch edit {
+            case .set(let field, let value): item.metadata[field] = value
+            case .remove(let field): item.metadata[field] = nil
+            case .setRaw(let space, let key, let value):
+                item.metadata.items.removeAll { $0.keySpace == space && $0.key == key }
+                item.metadata.items.append(MetadataItem(keySpace: space, key: key, value: .string(value), dataType: .utf8))
+            case .removeRaw(let space, let key):
+                item.metadata.items.removeAll { $0.keySpace == space && $0.key == key }
+            }
+        }
+        if !pictures.isEmpty { item.metadata.artwork = pictures }
+        if removesArtwork { item.metadata.artwork = [] }
+        let changes = Self.describeChanges(from: before, to: item.metadata)
+        if dryRun {
+            return changes.isEmpty ? "no changes" : "would change\n" + changes.map { "  " + $0 }.joined(separator: "\n")
+        }
+        if let output {
+            try await item.save(to: URL(fileURLWithPath: output), options: options)
+            return "written to \(output) (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
+        }
+        guard !changes.isEmpty || options.removesAllTags || options.id3v2Version != .keep || options.id3v1 != .updateExisting else {
+            return "no changes"
+        }
+        try await item.save(options: options)
+        return "saved (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
+    }
+
+    /// "title: 'Old' → 'New'" lines for the normalized fields, then raw item additions and removals.
+    static func describeChanges(from before: Metadata, to after: Metadata) -> [String] {
+        var lines: [String] = []
+        func show(_ value: DisplayValue?) -> String {
+            switch value {
+            case nil: return "(none)"
+            case .artwork(let pictures)?: return pictures.map { "\($0.mimeType) \($0.byteCount) bytes" }.joined(separator: ", ")
+            case let value?: return "'\(value.text ?? "")'"
+            }
+        }
+        for field in MetadataField.allCases where before[field] != after[field] {
+            lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
+        }
+        let changedFieldKeys = Set(MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
+            (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
+        })
+        for item in after.items where !before.items.contains(item) && !changedFieldKeys.contains("\(item.keySpace.rawValue):\(item.key)") {
+            lines.append("+ \(item.keySpace.rawValue):\(item.key) = \(item.value.stringValue ?? "(\(item.dataType.rawValue))")")
+        }
+        for item in before.items where !after.items.contains(item) && !changedFieldKeys.contains("\(item.keySpace.rawValue):\(item.key)") {
+            lines.append("- \(item.keySpace.rawValue):\(item.key)")
+        }
+        return lines
+    }
+}
