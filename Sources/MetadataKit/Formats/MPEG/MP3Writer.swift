@@ -107,25 +107,27 @@ enum MP3Writer {
         }
         let v1 = writesV1 ? ID3v1Writer.tag(for: Metadata(items: items)) : nil
 
-        // Same size: patch the tag in its old space and the ID3v1 tag in place.
+        // The tag keeps the old space when it fits there (even when the file is
+        // rewritten for another reason), else gets the standard padding.
         let leadingBody = audioStart - Int64(ID3v2Header.length)
+        var tag: [UInt8] = []
+        if !frames.isEmpty {
+            let reuses = audioStart > 0 && policy.reuses(body: leadingBody, frames: frames.count)
+            let padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
+            tag = try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)
+        }
+
+        // Same size: patch the tag in its old space and the ID3v1 tag in place.
         let layoutKept = removed == (v1Range.map { [$0] } ?? []) && (v1 != nil) == (v1Range != nil)
-        if layoutKept, frames.isEmpty ? audioStart == 0 : audioStart > 0 && policy.reuses(body: leadingBody, frames: frames.count) {
+        if layoutKept, Int64(tag.count) == audioStart {
             var patches: [(offset: Int64, bytes: [UInt8])] = []
-            if !frames.isEmpty {
-                patches.append((0, try ID3v2TagWriter.tag(frames: frames, version: version,
-                                                          padding: Int(leadingBody) - frames.count)))
-            }
+            if !tag.isEmpty { patches.append((0, tag)) }
             if let v1, let v1Range { patches.append((v1Range.lowerBound, v1)) }
             return .inPlace(patches)
         }
 
         // New layout.
-        var segments: [FileEditPlan.Segment] = []
-        if !frames.isEmpty {
-            let padding = policy.padding(audioBytes: trailer.audioEnd - audioStart)
-            segments.append(.bytes(try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)))
-        }
+        var segments: [FileEditPlan.Segment] = tag.isEmpty ? [] : [.bytes(tag)]
         var position = audioStart
         for range in removed.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             segments.append(.original(offset: position, length: range.lowerBound - position))
