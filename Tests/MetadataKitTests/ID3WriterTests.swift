@@ -469,6 +469,9 @@ private typealias B = ID3Builder
         var rating = try await Self.loaded(url)
         rating.metadata.items.append(MetadataItem(keySpace: .id3, key: "POPM:x", value: .integer(300), dataType: .unsignedInteger))
         await #expect(throws: MediaError.self) { try await rating.save(options: Self.fast) }
+        var structured = try await Self.loaded(url)
+        structured.metadata.items.append(MetadataItem(keySpace: .id3, key: "ETCO", value: .string("x"), dataType: .latin1))
+        await #expect(throws: MediaError.self) { try await structured.save(options: Self.fast) }
         #expect(try Self.bytes(url) == original)
     }
 

@@ -27,13 +27,13 @@ enum ID3v2FrameEncoder {
         return (String(key[..<colon]), String(key[key.index(after: colon)...]))
     }
 
-    /// The whole frame (header and payload) for `item` under frame ID `id`;
-    /// nil when the item can't be a frame of that ID (it is dropped).
-    /// - Throws: `invalidValue` for a payload beyond ``maximumPayload``, or a
-    ///   value the frame can't hold (a picture whose bytes can't be read).
-    static func frame(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8]? {
-        guard let payload = try payload(id: id, item: item, version: version) else { return nil }
-        return try frame(id: id, payload: payload, version: version)
+    /// The whole frame (header and payload) for `item` under frame ID `id`.
+    /// - Throws: `invalidValue` for a payload beyond ``maximumPayload``, a
+    ///   POPM rating outside 0–255, a picture whose bytes can't be read, or a
+    ///   typed value for a frame whose structure the encoder doesn't build
+    ///   (e.g. `ETCO` from a string: such frames are written from `.data`).
+    static func frame(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8] {
+        try frame(id: id, payload: try payload(id: id, item: item, version: version), version: version)
     }
 
     /// A frame header with no flags (ID3v2.4.0 structure §4.1, ID3v2.3.0
@@ -51,14 +51,14 @@ enum ID3v2FrameEncoder {
     }
 
     /// The payload of frame `id` holding `item`.
-    static func payload(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8]? {
+    static func payload(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8] {
         let key = split(item.key)
         let description = key.description ?? ""
         switch item.value {
         case .data(let data) where !(["PRIV", "UFID", "GEOB"].contains(id) && key.description != nil):
             return [UInt8](data)            // unknown or undecodable frames: the payload as read
         case .picture(let artwork):
-            guard id == "APIC" else { return nil }
+            guard id == "APIC" else { throw cannotHold(item, id) }
             return try picture(artwork, version: version)
         default:
             break
@@ -76,10 +76,10 @@ enum ID3v2FrameEncoder {
             return [encoding.rawValue] + language(item.language) + encode(description, encoding)
                 + terminator(encoding) + encode(body, encoding)
         case "PRIV", "UFID":
-            guard case .data(let data) = item.value else { return nil }
+            guard case .data(let data) = item.value else { throw cannotHold(item, id) }
             return latin1(description) + [0] + [UInt8](data)
         case "GEOB":
-            guard case .data(let data) = item.value else { return nil }
+            guard case .data(let data) = item.value else { throw cannotHold(item, id) }
             // The item keeps only the description and the object: MIME type and file name are left empty.
             let encoding = self.encoding(for: [description], version: version)
             return [encoding.rawValue] + [0] + terminator(encoding) + encode(description, encoding)
@@ -94,8 +94,12 @@ enum ID3v2FrameEncoder {
         case _ where id.hasPrefix("W"):
             return latin1(item.value.stringValue ?? "")
         default:
-            return nil                      // a structured frame this writer can't build from a typed value
+            throw cannotHold(item, id)      // a structured frame this writer can't build from a typed value
         }
+    }
+
+    private static func cannotHold(_ item: MetadataItem, _ id: String) -> MediaError {
+        MediaError(.invalidValue, "an ID3v2 '\(id)' frame can't be written from the value of '\(item.key)' (give its payload as .data)")
     }
 
     /// The strings an item's value writes as.

@@ -16,7 +16,8 @@ import Foundation
 ///    frame can't be re-encoded and is **dropped** when the version changes
 ///    (or its tag was unsynchronised as a whole).
 ///
-/// Items with no matching frame (new or edited values) are encoded. The
+/// Items with no matching frame (new or edited values) are encoded. Empty
+/// frames (which decode to no item) are not kept. The
 /// writer never sets tag-level unsynchronisation, compression, an extended
 /// header or a footer (ID3v2.4.0 structure §3), nor frame flags on frames it
 /// encodes.
@@ -54,9 +55,7 @@ struct ID3v2TagWriter {
                 }
                 if existing[match].isEncrypted { continue }
             }
-            if let frame = try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version) {
-                output += frame
-            }
+            output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version)
         }
         guard output.count <= Int(ID3v2Header.maximumSize) else {
             throw MediaError(.invalidValue, "the ID3v2 tag would be \(output.count) bytes; it holds at most \(ID3v2Header.maximumSize)")
