@@ -306,6 +306,20 @@ private typealias B = ID3Builder
         #expect(try Self.size(url) == size && Self.inode(url) == inode)
     }
 
+    @Test func saveToAnotherFileLeavesTheOriginal() async throws {
+        let url = try Self.makeFile(Self.basicTag(version: 3), trailer: B.id3v1(title: "Old"))
+        defer { Self.remove(url) }
+        let original = try Self.bytes(url)
+        var item = try await Self.loaded(url)
+        item.metadata.title = "Copy"
+        let destination = url.deletingLastPathComponent().appendingPathComponent("copy.mp3")
+        try await item.save(to: destination, options: Self.fast)
+        #expect(try Self.bytes(url) == original)
+        let copy = try await Self.loaded(destination)
+        #expect(copy.metadata.title == "Copy" && copy.item("title", .id3v1)?.value == .string("Copy"))
+        #expect(try Self.audio(destination) == Self.audio(url) && Self.size(destination) == original.count)
+    }
+
     @Test func untaggedFileGetsAVersion24Tag() async throws {
         let url = try Self.makeFile([])
         defer { Self.remove(url) }
