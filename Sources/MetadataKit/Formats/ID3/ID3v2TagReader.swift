@@ -43,6 +43,13 @@ struct ID3v2TagReader {
     /// - Throws: ``MediaError`` for a frame or extended header that runs past
     ///   the end of the tag, and for broken compressed frames.
     func read() throws -> [MetadataItem] {
+        try frames().compactMap(\.item)
+    }
+
+    /// The tag's frames, in order, with where they lie in the file: what the
+    /// writer needs to copy unchanged frames byte for byte. Frames that decode
+    /// to no item (empty frames) are listed with a nil ``ID3v2FrameRecord/item``.
+    func frames() throws -> [ID3v2FrameRecord] {
         guard header.isSupportedVersion, !header.isV22Compressed, header.size > 0 else { return [] }
         var position = header.bodyOffset
         var end = header.bodyEnd
@@ -99,8 +106,8 @@ struct ID3v2TagReader {
 
     /// Walks the frames in `start..<end`. Padding (a zero byte where a frame ID
     /// should be) or bytes that can't be a frame ID end the list.
-    private func readFrames(_ bytes: Bytes, from start: Int64, to end: Int64) throws -> [MetadataItem] {
-        var items: [MetadataItem] = []
+    private func readFrames(_ bytes: Bytes, from start: Int64, to end: Int64) throws -> [ID3v2FrameRecord] {
+        var frames: [ID3v2FrameRecord] = []
         var position = start
         let headerLength = Int64(frameHeaderLength)
         while end - position >= headerLength {
@@ -113,12 +120,21 @@ struct ID3v2TagReader {
                 throw MediaError(.sizeOutOfRange, "frame '\(id)' of \(size) bytes runs past the end of the ID3v2 tag (\(end - dataStart) bytes left)",
                                  offset: position)
             }
-            if let item = try frameItem(id: id, head: head, bytes, dataStart: dataStart, size: Int(size)) {
-                items.append(item)
-            }
+            let item = try frameItem(id: id, head: head, bytes, dataStart: dataStart, size: Int(size))
+            let flags = ID3v2FrameFlags(version: header.majorVersion, head: head, tagUnsynchronised: header.isUnsynchronised)
+            let payloadStart = dataStart + Int64(flags.extraLength)
+            frames.append(ID3v2FrameRecord(
+                id: id, version: header.majorVersion, range: position..<dataStart + size,
+                // A whole-tag unsynchronised tag (v2.2/v2.3 in memory, or v2.4 with the
+                // tag flag) has frame bytes that only mean something under that flag.
+                isCopyable: bytes.isFile && !header.isUnsynchronised,
+                isEncrypted: flags.isEncrypted,
+                plainPayload: bytes.isFile && !flags.isTransformed && !flags.hasGroup && payloadStart <= dataStart + size
+                    ? payloadStart..<dataStart + size : nil,
+                item: item))
             position = dataStart + size
         }
-        return items
+        return frames
     }
 
     /// The size of the frame whose header is `head`.
@@ -214,6 +230,28 @@ struct ID3v2TagReader {
             count = min(size, count * 8)
         }
     }
+}
+
+/// One frame of a tag as read: where it lies and what it decodes to.
+struct ID3v2FrameRecord: Sendable {
+    /// The frame ID as stored (three letters in v2.2).
+    var id: String
+    /// The major version of the tag holding the frame.
+    var version: UInt8
+    /// File offsets of the frame: header, flag fields and payload.
+    var range: Range<Int64>
+    /// True when the bytes in `range` are the frame as it would be written
+    /// into another tag of the same version (the tag is not unsynchronised as
+    /// a whole).
+    var isCopyable: Bool
+    /// True for an encrypted frame: its item holds the encrypted bytes.
+    var isEncrypted: Bool
+    /// File offsets of the payload when it is stored as is (no compression,
+    /// encryption, unsynchronisation or group byte); for copying the payload
+    /// under a new frame header.
+    var plainPayload: Range<Int64>?
+    /// The decoded item; nil for an empty frame.
+    var item: MetadataItem?
 }
 
 /// The per-frame flags of v2.3 (ID3v2.3.0 §3.3.1) and v2.4 (ID3v2.4.0
