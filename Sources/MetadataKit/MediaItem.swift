@@ -92,7 +92,8 @@ public struct MediaItem: Sendable {
         }
         do {
             let writer = try FormatWriter.writer(for: fileType)
-            let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces)
+            let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces,
+                                                            derived: writer.derivedKeySpaces)
             let source = try FileSource(url: url)
             guard source.snapshot == snapshot else {
                 throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")

@@ -45,6 +45,8 @@ public struct SaveOptions: Sendable, Hashable {
 struct FormatWriter: Sendable {
     /// Key spaces the writer stores, primary first (new fields go to the primary one).
     var keySpaces: [MetadataKeySpace]
+    /// Key spaces the writer rebuilds from the normalized fields (ID3v1).
+    var derivedKeySpaces: [MetadataKeySpace] = []
     /// The edit that stores `items` (the file's complete list of raw items
     /// after the change) in the file read through `source`.
     var plan: @Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan
@@ -54,7 +56,7 @@ struct FormatWriter: Sendable {
     static func writer(for type: FileType) throws -> FormatWriter {
         switch type.identifier {
         case FileType.mp3.identifier:
-            return FormatWriter(keySpaces: [.id3, .id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
+            return FormatWriter(keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
         case "mp4":
             return FormatWriter(keySpaces: MP4Writer.keySpaces, plan: MP4Writer.plan, read: MP4Reader.read)
         default:

@@ -14,11 +14,16 @@ struct MetadataChanges {
 
     /// The raw items to write, given the metadata as loaded and as edited.
     /// `keySpaces` lists the key spaces the format can write, primary first.
-    func resolvedItems(loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace]) throws -> [MetadataItem] {
+    /// `derived` key spaces are rebuilt by the writer from the normalized
+    /// fields (ID3v1): a changed value is never written there, but a removed
+    /// field is removed there too.
+    func resolvedItems(loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
+                       derived: [MetadataKeySpace] = []) throws -> [MetadataItem] {
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
             let value = edited[field]
-            let candidates = (keyMap.keys[field] ?? []).filter { keySpaces.contains($0.keySpace) }
+            let writable = (keyMap.keys[field] ?? []).filter { keySpaces.contains($0.keySpace) && !keyMap.fallbackKeys.contains($0) }
+            let candidates = writable.filter { !derived.contains($0.keySpace) }
             let present = candidates.filter { key in items.contains { $0.keySpace == key.keySpace && $0.key == key.key } }
             // One key per key space: the first present one (or the primary key when adding).
             var targets: [MetadataKeyMap.RawKey] = []
@@ -41,7 +46,7 @@ struct MetadataChanges {
                 items = before + replacement + after
             }
             if value == nil {
-                let keys = Set(candidates)
+                let keys = Set(writable)
                 items.removeAll { keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: edited) }
             }
         }

@@ -18,7 +18,7 @@
 /// | comments | COMM, empty description (COM) | ©cmt | comment | ©cmt | comment |
 /// | artwork | APIC (PIC) | covr | artwork | – | – |
 /// | genre | TCON (TCO) | ©gen, gnre | genre | ©gen | genre |
-/// | year | TDRC, TYER (TYE), then release/original dates TDRL, TDOR, TORY | ©day | creationdate, year | ©day | year |
+/// | year | TDRC, TYER (TYE) with TDAT/TIME, then release/original dates TDRL, TDOR, TORY | ©day | creationdate, year | ©day | year |
 /// | bpm | TBPM (TBP) | tmpo | – | – | – |
 /// | track n/N | TRCK (TRK) | trkn | track | – | track |
 /// | disc n/N | TPOS (TPA) | disk | disc | – | – |
@@ -33,6 +33,11 @@ public struct MetadataKeyMap: Sendable {
         }
         public var description: String { "\(keySpace.rawValue):\(key)" }
     }
+
+    /// Keys read as a last resort but never written or removed when the field
+    /// changes: the ID3 release and original dates, which mean something else
+    /// than the recording date.
+    public var fallbackKeys: Set<RawKey> = [RawKey(.id3, "TDRL"), RawKey(.id3, "TDOR"), RawKey(.id3, "TORY")]
 
     /// Raw keys per field, most preferred first.
     public var keys: [MetadataField: [RawKey]] {
@@ -104,7 +109,7 @@ public struct MetadataKeyMap: Sendable {
             .comments: entry(id3: ["COMM", "COM"], itunes: ["©cmt"], mdta: ["comment"], udta: ["©cmt"], v1: ["comment"]),
             .artwork: entry(id3: ["APIC", "PIC"], itunes: ["covr"], mdta: ["artwork"]),
             .genre: entry(id3: ["TCON", "TCO"], itunes: ["©gen", "gnre"], mdta: ["genre"], udta: ["©gen"], v1: ["genre"]),
-            .year: entry(id3: ["TDRC", "TYER", "TYE", "TDRL", "TDOR", "TORY"], itunes: ["©day"], mdta: ["creationdate", "year", "date"], udta: ["©day"], v1: ["year"]),
+            .year: entry(id3: ["TDRC", "TYER", "TYE", "TDRL", "TDOR", "TORY", "TDAT", "TIME", "TDA", "TIM"], itunes: ["©day"], mdta: ["creationdate", "year", "date"], udta: ["©day"], v1: ["year"]),
             .bpm: entry(id3: ["TBPM", "TBP"], itunes: ["tmpo"]),
             .trackNumber: track, .trackCount: track,
             .discNumber: disc, .discCount: disc,

@@ -38,7 +38,7 @@ public struct MetadataConverterRegistry: Sendable {
         converters[field] ?? fallback
     }
 
-    /// Artwork, track, disc, comments and genre get their special converters;
+    /// Artwork, track, disc, comments, genre and year get their special converters;
     /// every other field uses ``DefaultMetadataConverter``.
     public static let standard: MetadataConverterRegistry = {
         var registry = MetadataConverterRegistry()
@@ -48,6 +48,7 @@ public struct MetadataConverterRegistry: Sendable {
         }
         registry.register(CommentMetadataConverter(), for: .comments)
         registry.register(GenreMetadataConverter(), for: .genre)
+        registry.register(YearMetadataConverter(), for: .year)
         return registry
     }()
 }
