@@ -92,6 +92,9 @@ public struct MediaItem: Sendable {
         }
         do {
             let writer = try FormatWriter.writer(for: fileType)
+            if let foreign = metadata.items.first(where: { !writer.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
+                throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
+            }
             let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces,
                                                             derived: writer.derivedKeySpaces)
             let source = try FileSource(url: url)
