@@ -35,26 +35,41 @@ struct ReadCommand {
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
     func run() async -> Int32 {
-        let results = await Self.loadAll(paths)
+        // Each task loads its file and renders it, so the rendering runs in
+        // parallel too; here the pieces are only joined, in argument order.
+        let json = json, includeItems = includeItems
+        let rendered = await Self.forEach(paths) { path, url in
+            var item = MediaItem(url: url)
+            let result: Result<MediaItem, any Error>
+            do {
+                try await item.load()
+                result = .success(item)
+            } catch {
+                result = .failure(error)
+            }
+            var text = ""
+            if json {
+                Report.json(path: path, result: result, includeItems: includeItems).write(to: &text, indent: 2, level: 1)
+            } else {
+                text = Report.table(path: path, result: result, includeItems: includeItems)
+            }
+            return (text, result.isFailure)
+        }
         var output = ""
         if json {
-            let objects = zip(paths, results).map { path, result in
-                Report.json(path: path, result: result, includeItems: includeItems)
-            }
-            JSON.array(objects).write(to: &output, indent: 2)
-            output += "\n"
+            output = rendered.isEmpty ? "[]\n" : "[\n  " + rendered.map(\.text).joined(separator: ",\n  ") + "\n]\n"
         } else {
-            for (path, result) in zip(paths, results) {
-                output += Report.table(path: path, result: result, includeItems: includeItems)
-            }
+            output = rendered.map(\.text).joined()
         }
         FileHandle.standardOutput.write(Data(output.utf8))
-        return results.contains { if case .failure = $0 { true } else { false } } ? 1 : 0
+        return rendered.contains { $0.failed } ? 1 : 0
     }
 
-    /// Loads the files with at most one task per core at a time, keeping argument order.
-    static func loadAll(_ paths: [String]) async -> [Result<MediaItem, any Error>] {
-        var results = [Result<MediaItem, any Error>?](repeating: nil, count: paths.count)
+    /// Runs `body` for every path with at most one task per core at a time;
+    /// results in argument order.
+    static func forEach(_ paths: [String],
+                        _ body: @escaping @Sendable (String, URL) async -> (text: String, failed: Bool)) async -> [(text: String, failed: Bool)] {
+        var results = [(text: String, failed: Bool)?](repeating: nil, count: paths.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
@@ -62,21 +77,13 @@ struct ReadCommand {
         let urls = paths.map { path in
             URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
         }
-        await withTaskGroup(of: (Int, Result<MediaItem, any Error>).self) { group in
+        await withTaskGroup(of: (Int, (text: String, failed: Bool)).self) { group in
             var next = 0
             func add() {
                 let index = next
                 next += 1
-                let url = urls[index]
-                group.addTask {
-                    var item = MediaItem(url: url)
-                    do {
-                        try await item.load()
-                        return (index, .success(item))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+                let path = paths[index], url = urls[index]
+                group.addTask { (index, await body(path, url)) }
             }
             while next < min(width, paths.count) { add() }
             for await (index, result) in group {
@@ -85,6 +92,13 @@ struct ReadCommand {
             }
         }
         return results.map { $0! }
+    }
+}
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
     }
 }
 

@@ -26,7 +26,7 @@ public final class FileSource {
     private var windowCount = 0
     /// Small on purpose: most reads are box, frame and chunk headers close to
     /// each other, and a bigger window only copies bytes nobody asked for.
-    static let windowSize = 8 * 1024
+    static let windowSize = 4 * 1024
 
     /// Opens `url` for reading.
     public convenience init(url: URL) throws {
