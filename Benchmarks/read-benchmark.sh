@@ -64,26 +64,11 @@ fi
 
 # --- Corpus ---------------------------------------------------------------------------------
 
-# The corpus is reused when it was made for the same COUNT by the same generator.
-CORPUS_VERSION=1   # bump when changing the ffmpeg sources below
-stamp="count=$COUNT sources=$CORPUS_VERSION generator=$(sha1sum < "$BENCH/make-corpus.py" | cut -c1-12)"
-if [[ -f $CORPUS/STAMP && $(< "$CORPUS/STAMP") == "$stamp" ]]; then
-    note "reusing the corpus in $CORPUS ($COUNT files)"
-else
-    note "generating the corpus in $CORPUS ($COUNT files)"
-    rm -rf "$CORPUS" "$SOURCES"
-    mkdir -p "$CORPUS" "$SOURCES"
-    ff=(ffmpeg -nostdin -hide_banner -loglevel error -y)
-    tone=(-f lavfi -i "sine=frequency=440:sample_rate=44100:duration=3" -ac 2 -map_metadata -1)
-    "${ff[@]}" "${tone[@]}" -c:a libmp3lame -b:a 128k "$SOURCES/audio.mp3"
-    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k "$SOURCES/moov-last.m4a"
-    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -movflags +faststart "$SOURCES/moov-first.m4a"
-    "${ff[@]}" -f lavfi -i "testsrc=size=500x500" -frames:v 1 -q:v 2 "$SOURCES/cover.jpg"
-    "${ff[@]}" -f lavfi -i "mandelbrot=size=240x240" -frames:v 1 "$SOURCES/cover.png"
-    note "covers: cover.jpg $(stat -c %s "$SOURCES/cover.jpg") bytes, cover.png $(stat -c %s "$SOURCES/cover.png") bytes"
-    python3 "$BENCH/make-corpus.py" "$SOURCES" "$CORPUS" "$COUNT"
-    printf '%s\n' "$stamp" > "$CORPUS/STAMP"
-fi
+# Made by corpus.sh (shared with write-benchmark.sh); reused when made for the same COUNT
+# by the same generator.
+# shellcheck source=corpus.sh
+source "$BENCH/corpus.sh"
+make_corpus "$CORPUS" "$SOURCES" "$COUNT"
 
 mapfile -t FILES < <(cut -f1 "$CORPUS/manifest.tsv")
 (( ${#FILES[@]} == COUNT )) || die "the manifest lists ${#FILES[@]} files, expected $COUNT (rm -rf $CORPUS)"

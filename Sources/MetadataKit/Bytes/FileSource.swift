@@ -20,10 +20,15 @@ public final class FileSource {
     let snapshot: FileSnapshot
 
     private let descriptor: Int32
-    /// The window: bytes `windowStart ..< windowStart + windowCount` of the file.
-    private var window: [UInt8]
-    private var windowStart: Int64 = 0
-    private var windowCount = 0
+    /// Two windows, each holding bytes `start ..< start + count` of the file:
+    /// parsers often alternate between two regions (the frames before and
+    /// after a picture, the two ends of a movie box), and two windows keep
+    /// both without reading either again.
+    private var windows: [UInt8]
+    private var windowStarts: (Int64, Int64) = (0, 0)
+    private var windowCounts: (Int, Int) = (0, 0)
+    /// The window to refill next (the least recently used).
+    private var nextWindow = 0
     /// Small on purpose: most reads are box, frame and chunk headers close to
     /// each other, and a bigger window only copies bytes nobody asked for.
     static let windowSize = 4 * 1024
@@ -52,7 +57,7 @@ public final class FileSource {
         }
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
-        window = [UInt8](repeating: 0, count: Self.windowSize)
+        windows = [UInt8](repeating: 0, count: 2 * Self.windowSize)
     }
 
     deinit { close(descriptor) }
@@ -68,20 +73,34 @@ public final class FileSource {
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
         try require(offset, Int64(count), "read")
         if count == 0 { return [] }
-        if offset >= windowStart, offset + Int64(count) <= windowStart + Int64(windowCount) {
-            let start = Int(offset - windowStart)
-            return Array(window[start..<start + count])
+        let end = offset + Int64(count)
+        if offset >= windowStarts.0, end <= windowStarts.0 + Int64(windowCounts.0) {
+            nextWindow = 1
+            let start = Int(offset - windowStarts.0)
+            return Array(windows[start..<start + count])
+        }
+        if offset >= windowStarts.1, end <= windowStarts.1 + Int64(windowCounts.1) {
+            nextWindow = 0
+            let start = Self.windowSize + Int(offset - windowStarts.1)
+            return Array(windows[start..<start + count])
         }
         if count > Self.windowSize / 2 {
             return try readDirect(at: offset, count: count)
         }
         let length = Int(min(Int64(Self.windowSize), size - offset))
-        try window.withUnsafeMutableBytes { raw in
-            try fill(raw.baseAddress!, count: length, at: offset)
+        let base = nextWindow * Self.windowSize
+        try windows.withUnsafeMutableBytes { raw in
+            try fill(raw.baseAddress! + base, count: length, at: offset)
         }
-        windowStart = offset
-        windowCount = length
-        return Array(window[0..<count])
+        if nextWindow == 0 {
+            windowStarts.0 = offset
+            windowCounts.0 = length
+        } else {
+            windowStarts.1 = offset
+            windowCounts.1 = length
+        }
+        nextWindow = 1 - nextWindow
+        return Array(windows[base..<base + count])
     }
 
     /// Reads up to `count` bytes at `offset`, fewer at the end of the file.

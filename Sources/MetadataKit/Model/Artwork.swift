@@ -76,10 +76,7 @@ public struct Artwork: Sendable, Hashable {
     let storage: Storage
 
     /// Where the image lies in its file, when it was read from one and not loaded.
-    var fileOffset: Int64? {
-        if case .file(_, let offset) = storage { return offset }
-        return nil
-    }
+    let fileOffset: Int64?
 
     /// A picture from image bytes in memory. The MIME type and pixel size are
     /// taken from the image header when `mimeType` is nil.
@@ -92,6 +89,7 @@ public struct Artwork: Sendable, Hashable {
         self.height = info?.height
         self.byteCount = data.count
         self.storage = .bytes(data)
+        self.fileOffset = nil
     }
 
     /// A picture stored in a file at `offset`, `byteCount` bytes long; the header is
@@ -106,6 +104,7 @@ public struct Artwork: Sendable, Hashable {
         self.height = info?.height
         self.byteCount = byteCount
         self.storage = .file(url, offset: offset)
+        self.fileOffset = offset
     }
 
     /// The image bytes. Reads them from the file when the picture was not loaded yet.

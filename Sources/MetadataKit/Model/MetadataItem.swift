@@ -83,6 +83,12 @@ public enum MetadataValue: Sendable, Hashable {
     /// Uninterpreted bytes.
     case data(Data)
 
+    /// The picture of a `.picture` value.
+    public var picture: Artwork? {
+        if case .picture(let artwork) = self { return artwork }
+        return nil
+    }
+
     /// The strings of a `.string` or `.strings` value; otherwise empty.
     public var stringValues: [String] {
         switch self {
@@ -138,11 +144,16 @@ extension MetadataItem {
     /// from the same place of a file (however the file's URL was spelled).
     func isStoredLike(_ other: MetadataItem) -> Bool {
         if self == other { return true }
-        guard keySpace == other.keySpace, key == other.key, dataType == other.dataType, language == other.language,
-              case .picture(let mine) = value, case .picture(let theirs) = other.value,
-              let offset = mine.fileOffset, offset == theirs.fileOffset else { return false }
-        return mine.byteCount == theirs.byteCount && mine.mimeType == theirs.mimeType
-            && mine.pictureType == theirs.pictureType && mine.description == theirs.description
+        guard keySpace == other.keySpace, key == other.key, dataType == other.dataType, language == other.language else {
+            return false
+        }
+        guard let mine = value.picture, let theirs = other.value.picture else { return false }
+        // (Written without pattern-matching both enums in one condition: that
+        // crashed the Swift 6.3.1 optimizer.)
+        let offset = mine.fileOffset
+        return offset != nil && offset == theirs.fileOffset && mine.byteCount == theirs.byteCount
+            && mine.mimeType == theirs.mimeType && mine.pictureType == theirs.pictureType
+            && mine.description == theirs.description
     }
 }
 

@@ -1,0 +1,33 @@
+# Sourced by read-benchmark.sh and write-benchmark.sh (bash): makes the benchmark corpus,
+# or reuses it when it was made for the same COUNT by the same generator. See README.md.
+#
+# make_corpus CORPUS_DIR SOURCES_DIR COUNT
+#   SOURCES_DIR gets the ffmpeg-made audio and covers, CORPUS_DIR the COUNT tagged files
+#   written by make-corpus.py, with manifest.tsv and a STAMP. Both are deleted and made
+#   anew when the STAMP does not match. Needs BENCH (the Benchmarks folder) and the
+#   caller's note and die functions.
+
+CORPUS_VERSION=1   # bump when changing the ffmpeg sources below
+
+make_corpus() {
+    local corpus=$1 sources=$2 count=$3
+    local stamp
+    stamp="count=$count sources=$CORPUS_VERSION generator=$(sha1sum < "$BENCH/make-corpus.py" | cut -c1-12)"
+    if [[ -f $corpus/STAMP && $(< "$corpus/STAMP") == "$stamp" ]]; then
+        note "reusing the corpus in $corpus ($count files)"
+        return
+    fi
+    note "generating the corpus in $corpus ($count files)"
+    rm -rf "$corpus" "$sources"
+    mkdir -p "$corpus" "$sources"
+    local ff=(ffmpeg -nostdin -hide_banner -loglevel error -y)
+    local tone=(-f lavfi -i "sine=frequency=440:sample_rate=44100:duration=3" -ac 2 -map_metadata -1)
+    "${ff[@]}" "${tone[@]}" -c:a libmp3lame -b:a 128k "$sources/audio.mp3"
+    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k "$sources/moov-last.m4a"
+    "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -movflags +faststart "$sources/moov-first.m4a"
+    "${ff[@]}" -f lavfi -i "testsrc=size=500x500" -frames:v 1 -q:v 2 "$sources/cover.jpg"
+    "${ff[@]}" -f lavfi -i "mandelbrot=size=240x240" -frames:v 1 "$sources/cover.png"
+    note "covers: cover.jpg $(stat -c %s "$sources/cover.jpg") bytes, cover.png $(stat -c %s "$sources/cover.png") bytes"
+    python3 "$BENCH/make-corpus.py" "$sources" "$corpus" "$count"
+    printf '%s\n' "$stamp" > "$corpus/STAMP"
+}
