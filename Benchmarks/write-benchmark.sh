@@ -186,6 +186,7 @@ awk -F'\t' '{ g = ((NR - 1) % 4 == 3) ? "long" : "short" } !seen[$2 "," g]++ { p
 sanity_run=7   # a run number of its own; the timed runs use 1..RUNS
 sanity_status=0
 : > "$OUT/sanity.tsv"
+: > "$OUT/sanity.err"
 for mode in no-sync fsync; do
     while IFS=$'\t' read -r path kind title artist album cover group; do
         copy=$SANITY/$mode/${path#"$CORPUS"/}
