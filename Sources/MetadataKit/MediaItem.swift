@@ -41,11 +41,14 @@ public struct MediaItem: Sendable {
     /// a supported format, or is malformed.
     public mutating func load() async throws {
         let parsed: ParsedFile
-        let source: FileSource
+        var source: FileSource
         do {
             let path = url.path
             try FileEditor.recoverIfNeeded(path: path)  // finish an interrupted in-place save first
             source = try FileSource(path: path)
+            if try FileEditor.recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) {
+                source = try FileSource(path: path)
+            }
             parsed = try FormatDetector.reader(for: source, url: url)(source, url)
         } catch let error as MediaError {
             throw error.naming(url.path)
@@ -75,18 +78,28 @@ public struct MediaItem: Sendable {
     ///   value), `io` (e.g. a full disk), `verificationFailed`. The file is
     ///   unchanged after any error.
     public mutating func save(options: SaveOptions = SaveOptions()) async throws {
-        try write(options: options, to: nil)
-        try await load()
+        guard let reread = try write(options: options, to: nil) else {
+            try await load()                            // the file was replaced: read it from its new place
+            return
+        }
+        // Edited in place: the check after writing already parsed the new file.
+        let source = try FileSource(url: url)
+        metadata = Metadata(items: reread.items)
+        loadedMetadata = metadata
+        properties = reread.properties
+        snapshot = source.snapshot
     }
 
     /// Writes the file with the changed metadata to `destination` (replacing
     /// it if it exists); the original file is left untouched and this item
     /// still describes it.
     public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
-        try write(options: options, to: destination)
+        _ = try write(options: options, to: destination)
     }
 
-    private func write(options: SaveOptions, to destination: URL?) throws {
+    /// Writes the changes; returns the file as parsed by the check after an
+    /// in-place edit of `url` (nil when a new file was written).
+    private func write(options: SaveOptions, to destination: URL?) throws -> ParsedFile? {
         guard isLoaded, let snapshot, let fileType else {
             throw MediaError(.notLoaded, "call load() before save()", path: url.path)
         }
@@ -105,9 +118,11 @@ public struct MediaItem: Sendable {
             let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
             let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
             let duration = properties.duration
+            nonisolated(unsafe) var checked: ParsedFile?
             let verify: (URL) throws -> Void = { written in
                 let check = try FileSource(url: written)
                 let reread = try writer.read(check, written)
+                checked = reread
                 let actual = Metadata(items: reread.items)
                 for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
                     let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
@@ -121,9 +136,12 @@ public struct MediaItem: Sendable {
             editor.durability = options.durability
             if let destination {
                 try editor.write(plan, from: url, expecting: snapshot, to: destination, verify: verify)
-            } else {
-                try editor.apply(plan, to: url, expecting: snapshot, verify: verify)
+                return nil
             }
+            try editor.apply(plan, to: url, expecting: snapshot, verify: verify)
+            if case .rewrite = plan { return nil }
+            // An empty in-place plan writes nothing and checks nothing.
+            return checked ?? ParsedFile(fileType: fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
         } catch let error as MediaError {
             throw error.naming(url.path)
         }

@@ -137,21 +137,27 @@ struct WriteCommand {
             }
             pictures.append(Artwork(data: data, pictureType: entry.type))
         }
-        var failed = false
-        for path in paths {
+        // Files are written in parallel (one task per core); reports keep argument order.
+        let command = self, shared = pictures
+        let reports = await ReadCommand.forEach(paths) { path, url in
             do {
-                let message = try await write(path, pictures: pictures)
-                print("\(path): \(message)")
+                return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
             } catch {
-                failed = true
-                FileHandle.standardError.write(Data("\(path): error: \(Report.errorMessage(error))\n".utf8))
+                return ("\(path): error: \(Report.errorMessage(error))\n", true)
             }
         }
-        return failed ? 1 : 0
+        for report in reports {
+            if report.failed {
+                FileHandle.standardError.write(Data(report.text.utf8))
+            } else {
+                FileHandle.standardOutput.write(Data(report.text.utf8))
+            }
+        }
+        return reports.contains { $0.failed } ? 1 : 0
     }
 
-    private func write(_ path: String, pictures: [Artwork]) async throws -> String {
-        var item = MediaItem(url: URL(fileURLWithPath: path))
+    private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+        var item = MediaItem(url: url)
         try await item.load()
         let before = item.metadata
         for edit in edits {

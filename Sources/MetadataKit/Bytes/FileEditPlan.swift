@@ -76,6 +76,7 @@ struct FileSnapshot: Sendable, Hashable {
     var modificationSeconds: Int
     var modificationNanoseconds: Int
     var inode: UInt64
+    var device: UInt64 = 0
 
     init(size: Int64, modificationSeconds: Int, modificationNanoseconds: Int, inode: UInt64) {
         self.size = size
@@ -92,5 +93,6 @@ struct FileSnapshot: Sendable, Hashable {
         #endif
         self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
                   modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
+        device = UInt64(info.st_dev)
     }
 }

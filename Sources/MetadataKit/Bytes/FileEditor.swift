@@ -88,7 +88,11 @@ struct FileEditor {
             originals.append((patch.offset, try Self.read(descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
         }
         let journal = EditJournal(fileSize: size, regions: originals)
-        let journalURL = EditJournal.url(for: url)
+        var journalURL = EditJournal.url(for: url)
+        if durability == .noSync, let inode = snapshotOfOpenFile(descriptor),
+           let volatile = EditJournal.volatilePath(device: inode.device, inode: inode.inode) {
+            journalURL = URL(fileURLWithPath: volatile)
+        }
         do {
             try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: journalURL) }
             try step(.journalSync) { try sync(path: journalURL.path); try syncDirectory(of: url) }
@@ -125,20 +129,36 @@ struct FileEditor {
 
     /// ``recoverIfNeeded(at:)`` for a path.
     static func recoverIfNeeded(path: String) throws {
-        guard access(EditJournal.path(for: path), F_OK) == 0 else { return }
+        let journalPath = EditJournal.path(for: path)
+        guard access(journalPath, F_OK) == 0 else { return }
+        try recover(path: path, journalPath: journalPath)
+    }
+
+    /// Recovers from a journal of a save without fsync (kept in a RAM file
+    /// system under the file's device and inode); true when there was one.
+    static func recoverVolatileIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
+        guard let journalPath = EditJournal.volatilePath(device: snapshot.device, inode: snapshot.inode),
+              access(journalPath, F_OK) == 0 else { return false }
+        try recover(path: path, journalPath: journalPath)
+        return true
+    }
+
+    private static func recover(path: String, journalPath: String) throws {
         let url = URL(fileURLWithPath: path)
-        let journalURL = EditJournal.url(for: url)
-        guard let data = FileManager.default.contents(atPath: journalURL.path) else { return }
-        guard let journal = EditJournal(decoding: [UInt8](data)) else {
-            unlink(journalURL.path)                 // torn journal: the patch never started
-            return
-        }
         let descriptor = try open(url, flags: O_RDWR)
         defer { close(descriptor) }
+        // Lock first: a save still running holds the lock and removes its
+        // journal when it is done, so only a journal still there afterwards is
+        // one to recover from.
         guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: url.path) }
+        guard let data = FileManager.default.contents(atPath: journalPath) else { return }
+        guard let journal = EditJournal(decoding: [UInt8](data)) else {
+            unlink(journalPath)                     // torn journal: the patch never started
+            return
+        }
         try journal.restore(into: descriptor, url: url)
         guard fsync(descriptor) == 0 else { throw MediaError(.io, "cannot sync the recovered file", path: url.path) }
-        unlink(journalURL.path)
+        unlink(journalPath)
     }
 
     // MARK: Layout changes through a temporary file
@@ -205,6 +225,11 @@ struct FileEditor {
             throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
         }
         try body()
+    }
+
+    private func snapshotOfOpenFile(_ descriptor: Int32) -> FileSnapshot? {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? FileSnapshot(info) : nil
     }
 
     private func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
