@@ -273,11 +273,14 @@ private typealias R = RIFFBuilder
         #expect(items.first { $0.key == "TPE1" } == nil)           // artist lived only in INFO
         #expect(items.first { $0.key == "TCOM" }?.value == .string("Composer"))
 
-        // Neither tag: an `id3 ` chunk at the end, no INFO.
-        let none = try await save(R.simpleWAV()) { $0.title = "Fresh"; $0.trackNumber = 2; $0.trackCount = 9 }
+        // Neither tag: an `id3 ` chunk and an INFO list mirroring what it can hold, at the end.
+        let none = try await save(R.simpleWAV()) { $0.title = "Fresh"; $0.trackNumber = 2; $0.trackCount = 9; $0.composer = "C" }
         defer { R.remove(none.url) }
-        #expect(try R.chunkIDs(none.url) == ["fmt ", "data", "id3 "])
+        #expect(try R.chunkIDs(none.url) == ["fmt ", "data", "id3 ", "LIST"])
         #expect(none.item.metadata.title == "Fresh" && none.item.metadata.trackCount == 9)
+        #expect(none.item.metadata.items.filter { $0.keySpace == .riff }
+                == [MetadataItem(keySpace: .riff, key: "INAM", value: .string("Fresh"), dataType: .utf8),
+                    MetadataItem(keySpace: .riff, key: "ITRK", value: .string("2/9"), dataType: .utf8)])
         guard case .patchedTail = none.plan else { Issue.record("expected a tail edit: \(none.plan)"); return }
     }
 

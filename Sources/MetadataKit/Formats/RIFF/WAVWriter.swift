@@ -8,12 +8,16 @@ import Foundation
 ///   ``MetadataKeySpace/riff`` items (``RIFFInfo``). A changed normalized
 ///   field is written to every one of the two that holds it
 ///   (``MetadataChanges``), so both stay consistent.
-/// - **When the file has neither** (or neither holds the field), a new field
-///   goes to the ID3 chunk only, which is created as `id3 ` after the last
-///   chunk. INFO is not created for normalized fields: it has no defined
-///   character set and no place for pictures, disc numbers or track totals,
-///   while ffmpeg, exiftool, mutagen and TagLib all read the ID3 chunk.
-///   Raw `.riff` items added through ``Metadata/items`` do create it.
+/// - When one of the two tags exists but doesn't hold a field, the new field
+///   goes to the ID3 chunk (the primary key space), created as `id3 ` after
+///   the last chunk if needed.
+/// - **When the file has neither tag**, both are created after the last
+///   chunk: the `id3 ` chunk with every field, and an INFO list mirroring
+///   the fields INFO can hold (title, artist, album, comments, genre, year,
+///   track — ``infoFields``). ID3 holds everything (pictures, disc numbers,
+///   full Unicode) and is what mutagen and TagLib read; INFO is what ffmpeg
+///   5.x (which ignores an `id3 ` chunk after `data`) and Windows read. Later
+///   saves keep both consistent as above.
 /// - A chunk kind that disappears (no items left) is removed; several INFO
 ///   lists are merged into the first one.
 ///
@@ -56,7 +60,11 @@ enum WAVWriter {
             infoEntries += try RIFFInfo.entries(in: chunk, source: source)
         }
         let tag = try IFFID3Chunk.payload(for: kept, existing: id3, source: source, options: options, audioBytes: data.size)
-        let info = try RIFFInfo.chunk(for: kept, existing: infoEntries, source: source)
+        var infoItems = kept
+        if id3 == nil, infoChunks.isEmpty, !kept.contains(where: { $0.keySpace == .riff }) {
+            infoItems += try mirroredInfo(kept)
+        }
+        let info = try RIFFInfo.chunk(for: infoItems, existing: infoEntries, source: source)
 
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
@@ -113,5 +121,25 @@ enum WAVWriter {
             segments.append(.original(offset: wav.structure.containerEnd, length: source.size - wav.structure.containerEnd))
         }
         return try IFFEditPlanner.plan(segments, source: source, audio: data.payloadOffset..<data.payloadEnd)
+    }
+
+    /// Fields mirrored into a new INFO list (see the type's documentation).
+    static let infoFields: [MetadataField] = [.title, .artist, .album, .comments, .genre, .year, .trackNumber, .trackCount]
+
+    /// INFO items holding the ``infoFields`` of `items` (nothing when they hold no ID3 item).
+    static func mirroredInfo(_ items: [MetadataItem]) throws -> [MetadataItem] {
+        guard items.contains(where: { $0.keySpace == .id3 }) else { return [] }
+        let metadata = Metadata(items: items)
+        var result: [MetadataItem] = []
+        for field in infoFields {
+            guard let value = metadata[field],
+                  let key = MetadataKeyMap.riffAIFFKeys[field]?.first(where: { $0.keySpace == .riff }) else { continue }
+            let existing = result.filter { $0.key == key.key }
+            let converted = try MetadataConverterRegistry.standard.converter(for: field)
+                .items(for: field, value: value, key: key, existing: existing)
+            result.removeAll { $0.key == key.key }
+            result += converted
+        }
+        return result
     }
 }
