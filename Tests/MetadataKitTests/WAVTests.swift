@@ -284,6 +284,27 @@ private typealias R = RIFFBuilder
         guard case .patchedTail = none.plan else { Issue.record("expected a tail edit: \(none.plan)"); return }
     }
 
+    /// An odd `data` chunk written last without its pad byte gets one when a
+    /// tag is appended; bytes after the RIFF container stay after it.
+    @Test func missingPadByteAndTrailingBytes() async throws {
+        let noPad = R.wave([R.fmt(), R.chunk("data", R.samples(401), pad: false)])
+        let first = try await save(noPad) { $0.title = "Padded" }
+        defer { R.remove(first.url) }
+        let bytes = [UInt8](try Data(contentsOf: first.url))
+        #expect(bytes[12 + 24 + 8 + 401] == 0)
+        #expect(try R.chunkIDs(first.url) == ["fmt ", "data", "id3 ", "LIST"])
+        #expect(try Self.dataPayload(first.url) == R.samples(401))
+
+        let trailing: [UInt8] = Array("trailing garbage".utf8)
+        let second = try await save(R.simpleWAV(info: [("INAM", "x")]) + trailing) { $0.title = "Longer title here" }
+        defer { R.remove(second.url) }
+        let saved = [UInt8](try Data(contentsOf: second.url))
+        #expect(Array(saved.suffix(trailing.count)) == trailing)
+        let riffSize = saved[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+        #expect(riffSize + 8 == saved.count - trailing.count)
+        #expect(second.item.metadata.title == "Longer title here")
+    }
+
     @Test func removingAllTagsRemovesBothChunks() async throws {
         let url = try R.file(R.simpleWAV(info: [("INAM", "x")], after: [R.chunk("id3 ", R.id3([("TIT2", "y")])), R.chunk("cue ", [0, 0, 0, 0])]),
                              ext: "wav")
