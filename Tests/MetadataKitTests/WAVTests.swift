@@ -69,11 +69,13 @@ private typealias R = RIFFBuilder
     }
 
     @Test func oddChunksWithPadBytesAndLatin1Text() throws {
-        let latin1 = R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", [0x43, 0x61, 0x66, 0xE9, 0]) + R.chunk("IART", Array("Odd".utf8)))
+        let latin1 = R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", [0x43, 0x61, 0x66, 0xE9, 0]) + R.chunk("IART", Array("Odd".utf8))
+                         + R.chunk("ICMT", Array("Text\0old junk".utf8)))
         let bytes = R.wave([R.fmt(), R.chunk("abcd", [1, 2, 3]), latin1, R.chunk("data", R.samples(401)), R.chunk("zzzz", [9], pad: false)])
         let parsed = try R.parse(bytes)
         #expect(parsed.items == [MetadataItem(keySpace: .riff, key: "INAM", value: .string("Café"), dataType: .latin1),
-                                 MetadataItem(keySpace: .riff, key: "IART", value: .string("Odd"), dataType: .utf8)])
+                                 MetadataItem(keySpace: .riff, key: "IART", value: .string("Odd"), dataType: .utf8),
+                                 MetadataItem(keySpace: .riff, key: "ICMT", value: .string("Text"), dataType: .utf8)])
         #expect(parsed.properties.duration == Double(401 / 4) / 44_100)
     }
 

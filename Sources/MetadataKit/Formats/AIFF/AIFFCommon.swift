@@ -107,7 +107,7 @@ struct AIFFCommon: Sendable, Equatable {
 /// length. ANNO may appear many times.
 ///
 /// Read as ``MetadataKeySpace/aiff`` items keyed by chunk ID, decoded by
-/// ``IFFText`` (trailing NULs, which ffmpeg counts in the size, are dropped).
+/// ``IFFText`` (the text ends at a NUL, which ffmpeg counts in the size).
 /// Written as UTF-8 without a NUL, padded to even length; a chunk whose item
 /// is unchanged is copied byte for byte.
 enum AIFFText {

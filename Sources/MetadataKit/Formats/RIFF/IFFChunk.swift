@@ -111,15 +111,14 @@ enum IFFChunkWalker {
 ///
 /// Neither spec fixes a character set beyond ASCII (RIFF: "ZSTR"; AIFF 1.3:
 /// "text" of ASCII characters). ffmpeg writes UTF-8, older tools the
-/// system code page. Read: trailing NULs are dropped, the bytes decoded as
+/// system code page. Read: the text ends at the first NUL (a ZSTR; ffmpeg
+/// also counts one in AIFF text chunks), the bytes are decoded as
 /// UTF-8 when valid, otherwise as ISO 8859-1 (so nothing is ever lost).
 /// Written: UTF-8. (exiftool shows such text as Latin-1/Mac Roman by
 /// default, so non-ASCII text there looks garbled; ffmpeg reads it as UTF-8.)
 enum IFFText {
     static func decode(_ bytes: [UInt8]) -> (text: String, type: MetadataDataType) {
-        var end = bytes.count
-        while end > 0 && bytes[end - 1] == 0 { end -= 1 }
-        let trimmed = bytes[..<end]
+        let trimmed = bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]
         if let text = String(validating: trimmed, as: UTF8.self) { return (text, .utf8) }
         var scalars = String.UnicodeScalarView()
         for byte in trimmed { scalars.append(Unicode.Scalar(byte)) }
