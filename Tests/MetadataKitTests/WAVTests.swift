@@ -307,6 +307,25 @@ private typealias R = RIFFBuilder
         #expect(second.item.metadata.title == "Longer title here")
     }
 
+    @Test func saveToAnotherFileWritesTheTailCopy() async throws {
+        let original = R.simpleWAV(after: [R.chunk("id3 ", R.id3([("TIT2", "Old")])), R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", Array("Old\0".utf8)))])
+        let url = try R.file(original, ext: "wav")
+        defer { R.remove(url) }
+        var item = try await R.load(url)
+        item.metadata.title = "A title long enough to grow the tag"
+        let items = try MetadataChanges().resolvedItems(loaded: try await R.load(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
+        guard case .patchedTail = try WAVWriter.plan(FileSource(url: url), items, Self.fast) else {
+            Issue.record("expected a tail edit"); return
+        }
+        let copy = url.deletingLastPathComponent().appendingPathComponent("copy.wav")
+        try await item.save(to: copy, options: Self.fast)
+        #expect([UInt8](try Data(contentsOf: url)) == original)
+        let saved = try await R.load(copy)
+        #expect(saved.metadata.title == "A title long enough to grow the tag")
+        #expect(saved.metadata.items.filter { $0.key == "INAM" || $0.key == "TIT2" }.count == 2)
+        #expect(try Self.dataPayload(copy) == R.samples(400))
+    }
+
     @Test func removingAllTagsRemovesBothChunks() async throws {
         let url = try R.file(R.simpleWAV(info: [("INAM", "x")], after: [R.chunk("id3 ", R.id3([("TIT2", "y")])), R.chunk("cue ", [0, 0, 0, 0])]),
                              ext: "wav")
