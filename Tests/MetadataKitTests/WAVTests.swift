@@ -158,6 +158,22 @@ private typealias R = RIFFBuilder
         #expect(R.code { try R.parse(Self.rf64(form: form, declaredData: 1 << 40)) } == .truncated)
     }
 
+    /// A chunk other than `data` whose 32-bit size is 0xFFFFFFFF takes its
+    /// size from the `ds64` table; without an entry, the walk fails cleanly.
+    @Test func ds64TableSizesOtherChunks() throws {
+        let bext = R.chunk("bext", R.samples(10), size: 0xFFFF_FFFF)
+        let fmt = R.fmt(), data = R.chunk("data", R.samples(400))
+        func file(table: [UInt8], entries: UInt32) -> [UInt8] {
+            let ds64Payload = R.le64(UInt64(4 + 36 + table.count + fmt.count + bext.count + data.count)) + R.le64(400) + R.le64(100)
+                + R.le32(entries) + table
+            return Array("RF64".utf8) + R.le32(0xFFFF_FFFF) + Array("WAVE".utf8) + R.chunk("ds64", ds64Payload) + fmt + bext + data
+        }
+        let good = try R.parse(file(table: Array("bext".utf8) + R.le64(10), entries: 1))
+        #expect(good.properties.duration == 100.0 / 44_100)
+        #expect(R.code { try R.parse(file(table: Array("junk".utf8) + R.le64(10), entries: 1)) } == .truncated)
+        #expect(R.code { try R.parse(file(table: [], entries: 1_000_000)) } == .sizeOutOfRange)
+    }
+
     /// A sparse file just under 4 GiB: adding a tag would need a size over
     /// 0xFFFFFFFF, so the save throws instead of wrapping; in RF64 it works.
     @Test func noWrappedSizesPastFourGiB() throws {
