@@ -167,6 +167,7 @@ enum FormatDetector {
             throw MediaError(.unsupportedFormat, "the file is empty", offset: 0)
         }
         let head = try source.readAvailable(at: 0, count: 12)
+        if let reader = RIFFAIFFDetection.reader(forHead: head) { return reader }
         if head.starts(with: Array("ID3".utf8)) {
             return MP3Reader.read
         }

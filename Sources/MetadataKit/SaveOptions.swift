@@ -59,6 +59,10 @@ struct FormatWriter: Sendable {
             return FormatWriter(keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
         case "mp4":
             return FormatWriter(keySpaces: MP4Writer.keySpaces, plan: MP4Writer.plan, read: MP4Reader.read)
+        case FileType.wav.identifier:
+            return FormatWriter(keySpaces: WAVWriter.keySpaces, plan: WAVWriter.plan, read: WAVReader.read)
+        case FileType.aiff.identifier:
+            return FormatWriter(keySpaces: AIFFWriter.keySpaces, plan: AIFFWriter.plan, read: AIFFReader.read)
         default:
             throw MediaError(.unsupportedFeature, "writing \(type.identifier) files is not supported yet")
         }

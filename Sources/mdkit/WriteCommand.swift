@@ -120,9 +120,9 @@ struct WriteCommand {
             throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
         }
         let space = MetadataKeySpace(rawValue: String(key[..<colon]))
-        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData]
+        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData, .riff, .aiff]
         guard known.contains(space) else {
-            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta or udta)")
+            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta, udta, riff or aiff)")
         }
         let rawKey = String(key[key.index(after: colon)...])
         return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)

@@ -35,12 +35,18 @@ enum FileEditPlan: Sendable {
     /// (the file grows or shrinks); what comes before stays. Done in place
     /// with the old tail in the undo journal — for a movie box at the end.
     case tail(offset: Int64, bytes: [UInt8])
+    /// Same-size `patches` before `offset`, and everything from `offset` to
+    /// the end replaced by `bytes`; done in place with the patched bytes and
+    /// the old tail in the undo journal. For RIFF and AIFF files whose tags
+    /// follow the audio: the chunks after it change size, and so does the
+    /// container size field at the start.
+    case patchedTail(patches: [(offset: Int64, bytes: [UInt8])], offset: Int64, bytes: [UInt8])
 
     /// The size of the file after the edit, given its current size.
     func newSize(originalSize: Int64) -> Int64 {
         switch self {
         case .inPlace: return originalSize
-        case .tail(let offset, let bytes): return offset + Int64(bytes.count)
+        case .tail(let offset, let bytes), .patchedTail(_, let offset, let bytes): return offset + Int64(bytes.count)
         case .rewrite(let segments): return segments.reduce(0) { $0 + $1.length }
         }
     }

@@ -55,6 +55,12 @@ struct FileEditor {
             }
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(offset, bytes)],
                              newSize: offset + Int64(bytes.count), verify: verify)
+        case .patchedTail(let patches, let offset, let bytes):
+            guard offset >= 0, offset <= snapshot.size, patches.allSatisfy({ $0.offset + Int64($0.bytes.count) <= offset }) else {
+                throw MediaError(.invalidValue, "tail offset lies outside the file or before a patch", offset: offset, path: url.path)
+            }
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(offset, bytes)] + patches,
+                             newSize: offset + Int64(bytes.count), verify: verify)
         case .rewrite(let segments):
             try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
@@ -72,8 +78,9 @@ struct FileEditor {
 
     // MARK: Same-size edits with an undo journal
 
-    /// Same-size patches; with `newSize`, one patch that replaces the file
-    /// from its offset to the end (the journal then keeps that whole old tail).
+    /// Same-size patches; with `newSize`, the first patch replaces the file
+    /// from its offset to the end (the journal then keeps that whole old tail)
+    /// and the others are same-size patches before it.
     private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
                               newSize: Int64?, verify: (URL) throws -> Void) throws {
         guard !patches.isEmpty else { return }
@@ -81,7 +88,7 @@ struct FileEditor {
         if newSize != nil, let tail = patches.first {
             originals.append((tail.offset, try Self.read(descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
         }
-        for patch in patches where newSize == nil {
+        for patch in newSize == nil ? patches[...] : patches.dropFirst() {
             guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
                 throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
             }
@@ -336,6 +343,8 @@ extension FileEditPlan {
         switch self {
         case .rewrite(let segments): return segments
         case .tail(let offset, let bytes): return [.original(offset: 0, length: offset), .bytes(bytes)]
+        case .patchedTail(let patches, let offset, let bytes):
+            return FileEditPlan.inPlace(patches).segments(originalSize: offset) + [.bytes(bytes)]
         case .inPlace(let patches):
             var segments: [Segment] = []
             var position: Int64 = 0

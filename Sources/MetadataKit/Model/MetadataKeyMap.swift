@@ -22,6 +22,11 @@
 /// | bpm | TBPM (TBP) | tmpo | – | – | – |
 /// | track n/N | TRCK (TRK) | trkn | track | – | track |
 /// | disc n/N | TPOS (TPA) | disk | disc | – | – |
+///
+/// WAV and AIFF files hold an ID3v2 tag in an `id3 `/`ID3 ` chunk (the ID3v2
+/// keys above) beside their own text: RIFF `LIST`/`INFO` (key space `riff`)
+/// and AIFF text chunks (key space `aiff`). These come after the ID3 keys, so
+/// **ID3 wins** where both hold a field (see ``riffAIFFKeys``).
 public struct MetadataKeyMap: Sendable {
     /// One raw key: a key space and a key in it.
     public struct RawKey: Hashable, Sendable, CustomStringConvertible {
@@ -113,6 +118,6 @@ public struct MetadataKeyMap: Sendable {
             .bpm: entry(id3: ["TBPM", "TBP"], itunes: ["tmpo"]),
             .trackNumber: track, .trackCount: track,
             .discNumber: disc, .discCount: disc,
-        ])
+        ].merging(riffAIFFKeys) { $0 + $1 })
     }()
 }

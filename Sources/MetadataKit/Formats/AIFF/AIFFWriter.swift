@@ -1,0 +1,61 @@
+import Foundation
+
+/// Writes the tags of an AIFF or AIFF-C file.
+///
+/// - The `ID3 ` chunk (kept as `id3 ` when the file spells it so) from the
+///   ``MetadataKeySpace/id3`` items (``IFFID3Chunk``), and the text chunks
+///   `NAME`, `AUTH`, `(c) `, `ANNO` from the ``MetadataKeySpace/aiff`` items
+///   (``AIFFText``). A changed normalized field goes to every one of the two
+///   that holds it (``MetadataChanges``); when neither does, to the ID3 chunk,
+///   created as `ID3 ` after the last chunk (where iTunes and mutagen put it).
+/// - The text chunks are written together where the first of them was (their
+///   relative order among other chunks is not kept); new ones go last.
+/// - Every other chunk (`COMM`, `FVER`, `MARK`, `INST`, `COMT`, `APPL`, …) is
+///   kept byte for byte and in order, `SSND` untouched, the FORM size updated;
+///   a FORM over 4 GiB throws `unsupportedFeature`.
+/// - Tags after `SSND` are replaced with a journaled in-place tail edit,
+///   tags before it are patched in place when their size is unchanged, and
+///   otherwise the file is rewritten (AIFF has no padding chunk to absorb a
+///   change).
+enum AIFFWriter {
+    static let keySpaces: [MetadataKeySpace] = [.id3, .aiff]
+
+    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let aiff = try AIFFStructure.read(source)
+        guard !aiff.structure.isTruncated else {
+            throw MediaError(.truncated, "the file ends inside its 'SSND' chunk; MetadataKit doesn't write truncated files")
+        }
+        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
+        let sound = aiff.structure.first("SSND")
+
+        let id3 = try IFFID3Chunk.find(in: aiff.chunks, source: source)
+        let textChunks = aiff.chunks.filter { AIFFText.ids.contains($0.id) }
+        let existingText = try textChunks.map { (chunk: $0, item: try AIFFText.item($0, source: source)) }
+        let tag = try IFFID3Chunk.payload(for: kept, existing: id3, source: source, options: options, audioBytes: sound?.size ?? 0)
+        let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
+
+        var layout = IFFLayout(aiff.chunks)
+        func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
+            if let first = old.first, let index = layout.index(of: first) {
+                if let bytes { layout.elements[index] = .new(bytes) } else { layout.elements.remove(at: index) }
+            } else if let bytes {
+                layout.elements.append(.new(bytes))
+            }
+            for chunk in old.dropFirst() {
+                if let index = layout.index(of: chunk) { layout.elements.remove(at: index) }
+            }
+        }
+        replace(id3.map { [$0.chunk] } ?? [], with: try tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "ID3 ", $0, .big) })
+        replace(textChunks, with: text)
+
+        var header = ByteWriter()
+        header.write(aiff.structure.form)
+        header.write(try IFFEditPlanner.containerSize(chunksLength: layout.chunksLength, format: "AIFF"))
+        header.write(aiff.structure.formType)
+        var segments: [FileEditPlan.Segment] = [.bytes(header.bytes)] + layout.segments
+        if aiff.structure.containerEnd < source.size {
+            segments.append(.original(offset: aiff.structure.containerEnd, length: source.size - aiff.structure.containerEnd))
+        }
+        return try IFFEditPlanner.plan(segments, source: source, audio: sound.map { $0.payloadOffset..<$0.payloadEnd })
+    }
+}

@@ -1,0 +1,173 @@
+import Foundation
+
+/// The new chunk list of a RIFF or AIFF file being saved, and the cheapest
+/// edit that produces it.
+///
+/// Writers list the chunks of the new file: original chunks (copied byte for
+/// byte, in their order) and new chunk bytes (the rebuilt tags). The list is
+/// turned into segments of the new file, and ``IFFEditPlanner`` picks:
+/// - same-size patches when the audio chunk keeps its offset and the file its
+///   size (only the changed bytes are written);
+/// - a journaled in-place tail edit (``FileEditPlan/patchedTail(patches:offset:bytes:)``)
+///   when the audio chunk keeps its offset and only chunks after it change
+///   size — the usual case for an `id3 ` chunk at the end of a WAV;
+/// - a rewrite through a temporary file otherwise.
+struct IFFLayout {
+    enum Element {
+        case original(IFFChunk)
+        case new([UInt8])
+
+        var length: Int64 {
+            switch self {
+            case .original(let chunk): return chunk.end - chunk.offset
+            case .new(let bytes): return Int64(bytes.count)
+            }
+        }
+    }
+
+    var elements: [Element]
+    /// Offset of the first chunk (after the 12-byte container header).
+    static let firstChunkOffset: Int64 = 12
+
+    init(_ chunks: [IFFChunk]) {
+        elements = chunks.map(Element.original)
+    }
+
+    /// The index of the original chunk that starts at `offset`.
+    func index(of chunk: IFFChunk) -> Int? {
+        elements.firstIndex { if case .original(let c) = $0 { return c == chunk } else { return false } }
+    }
+
+    /// Where the element at `index` starts in the new file.
+    func newOffset(ofElementAt index: Int) -> Int64 {
+        elements[..<index].reduce(Self.firstChunkOffset) { $0 + $1.length + pad(after: $1, isLast: false) }
+    }
+
+    /// A chunk of odd size that had no pad byte (it was last) gets one when
+    /// something follows it.
+    private func pad(after element: Element, isLast: Bool) -> Int64 {
+        if case .original(let chunk) = element, chunk.size & 1 == 1, !chunk.hasPadByte, !isLast { return 1 }
+        return 0
+    }
+
+    /// Bytes of all chunks (the container's payload after its form type).
+    var chunksLength: Int64 {
+        elements.enumerated().reduce(0) { $0 + $1.element.length + pad(after: $1.element, isLast: $1.offset == elements.count - 1) }
+    }
+
+    /// Segments of the chunks, from ``firstChunkOffset`` on.
+    var segments: [FileEditPlan.Segment] {
+        var segments: [FileEditPlan.Segment] = []
+        for (index, element) in elements.enumerated() {
+            switch element {
+            case .original(let chunk): segments.append(.original(offset: chunk.offset, length: chunk.end - chunk.offset))
+            case .new(let bytes): segments.append(.bytes(bytes))
+            }
+            if pad(after: element, isLast: index == elements.count - 1) == 1 { segments.append(.bytes([0])) }
+        }
+        return segments
+    }
+
+    /// Resizes a padding chunk before `audio` (one of `paddingIDs`, not `protected`)
+    /// so that `audio` keeps its offset. Returns false when no padding chunk can absorb the change.
+    mutating func absorbShift(of audio: IFFChunk, paddingIDs: Set<FourCC>, endianness: Endianness,
+                              protected: (IFFChunk) -> Bool = { _ in false }) throws -> Bool {
+        guard let audioIndex = index(of: audio) else { return false }
+        let shift = newOffset(ofElementAt: audioIndex) - audio.offset
+        if shift == 0 { return true }
+        for index in stride(from: audioIndex - 1, through: 0, by: -1) {
+            guard case .original(let chunk) = elements[index], paddingIDs.contains(chunk.id), !protected(chunk),
+                  chunk.hasPadByte else { continue }
+            let total = chunk.end - chunk.offset - shift
+            if total == 0 {
+                elements.remove(at: index)
+                return true
+            }
+            guard total >= IFFChunk.headerLength, total & 1 == 0 else { return false }
+            elements[index] = .new(try IFFChunkBuilder.chunk(chunk.id, [UInt8](repeating: 0, count: Int(total - 8)), endianness))
+            return true
+        }
+        return false
+    }
+}
+
+/// Chooses between in-place patches, a journaled tail edit and a rewrite.
+enum IFFEditPlanner {
+    /// Most bytes read into memory for patches or a tail; more means a rewrite.
+    static let maximumInMemory: Int64 = 64 << 20
+
+    /// The plan that turns the file read through `source` into `segments`,
+    /// keeping the bytes in `audio` where they are when it can.
+    static func plan(_ segments: [FileEditPlan.Segment], source: FileSource, audio: Range<Int64>?) throws -> FileEditPlan {
+        let segments = FileEditPlan.coalesced(segments)
+        let newSize = segments.reduce(0) { $0 + $1.length }
+        // Is every audio byte at its old offset?
+        var audioKept = audio == nil
+        var position: Int64 = 0
+        for segment in segments {
+            if case .original(let offset, let length) = segment, offset == position, let audio,
+               offset <= audio.lowerBound, audio.upperBound <= offset + length {
+                audioKept = true
+            }
+            position += segment.length
+        }
+        let fixedEnd = audio?.lowerBound ?? 0
+        guard audioKept else { return .rewrite(segments) }
+
+        var patches: [(offset: Int64, bytes: [UInt8])] = []
+        var inMemory: Int64 = 0
+        position = 0
+        for (index, segment) in segments.enumerated() {
+            defer { position += segment.length }
+            if case .original(let offset, _) = segment, offset == position { continue }
+            if newSize == source.size || position + segment.length <= fixedEnd {
+                inMemory += segment.length
+                guard inMemory <= maximumInMemory else { return .rewrite(segments) }
+                if let patch = try changedSpan(of: try materialize(segment, source), at: position, in: source) {
+                    patches.append(patch)
+                }
+                continue
+            }
+            let rest = Array(segments[index...])
+            guard rest.reduce(inMemory, { $0 + $1.length }) <= maximumInMemory else { return .rewrite(segments) }
+            let tail = try rest.flatMap { try materialize($0, source) }
+            return patches.isEmpty ? .tail(offset: position, bytes: tail) : .patchedTail(patches: patches, offset: position, bytes: tail)
+        }
+        if newSize < source.size {
+            // Only the old file's end goes (e.g. trailing bytes dropped).
+            return patches.isEmpty ? .tail(offset: newSize, bytes: []) : .patchedTail(patches: patches, offset: newSize, bytes: [])
+        }
+        return .inPlace(patches)
+    }
+
+    private static func materialize(_ segment: FileEditPlan.Segment, _ source: FileSource) throws -> [UInt8] {
+        switch segment {
+        case .original(let offset, let length): return try source.read(at: offset, count: Int(length))
+        case .bytes(let bytes): return bytes
+        }
+    }
+
+    /// The part of `bytes` (to be written at `offset`) that differs from the
+    /// file, as a patch; nil when nothing differs.
+    static func changedSpan(of bytes: [UInt8], at offset: Int64, in source: FileSource) throws -> (offset: Int64, bytes: [UInt8])? {
+        guard !bytes.isEmpty else { return nil }
+        let old = try source.readAvailable(at: offset, count: bytes.count)
+        guard old.count == bytes.count else { return (offset, bytes) }
+        guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
+              let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }
+        return (offset + Int64(first), Array(bytes[first...last]))
+    }
+
+    /// The 32-bit container size for a container of `chunksLength` bytes of
+    /// chunks (plus the 4-byte form type). A RIFF or FORM size can't exceed
+    /// 0xFFFFFFFF: larger files need RF64 (EBU Tech 3306), so this throws
+    /// `unsupportedFeature` rather than write a wrapped size.
+    static func containerSize(chunksLength: Int64, format: String) throws -> UInt32 {
+        let size = chunksLength + 4
+        guard size <= Int64(UInt32.max) else {
+            throw MediaError(.unsupportedFeature, "the \(format) file would be \(size + 8) bytes, more than its 32-bit size field can "
+                             + "describe (4 GiB); MetadataKit doesn't convert files to RF64")
+        }
+        return UInt32(size)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+extension FileType {
+    /// WAVE in a RIFF, RF64 or BW64 container.
+    public static let wav = FileType(identifier: "wav", mimeType: "audio/wav")
+}
+
+/// The parsed top level of a WAVE file (shared by reader and writer).
+struct WAVStructure {
+    var structure: IFFStructure
+    /// The `ds64` chunk of an RF64/BW64 file.
+    var ds64: WAVDataSize64?
+    var isRF64: Bool { ds64 != nil }
+
+    /// Reads the header and walks the chunks (see ``IFFChunkWalker`` for the rules).
+    ///
+    /// Header (Microsoft RIFF; EBU Tech 3306 §3.1 for RF64, EBU BW64 for BW64):
+    ///
+    ///     'RIFF' | 'RF64' | 'BW64'   size (LE; 0xFFFFFFFF in RF64/BW64)   'WAVE'
+    static func read(_ source: FileSource) throws -> WAVStructure {
+        var header = try source.reader(at: 0, count: 12)
+        let form = try header.readFourCC()
+        let size32 = try header.readUInt32(.little)
+        let type = try header.readFourCC()
+        guard ["RIFF", "RF64", "BW64"].contains(form), type == "WAVE" else {
+            throw MediaError(.unsupportedFormat, "not a RIFF/RF64/BW64 WAVE file", offset: 0)
+        }
+        var ds64: WAVDataSize64?
+        var containerEnd = 8 + Int64(size32)
+        if form != "RIFF" {
+            let table = try WAVDataSize64.read(from: source)
+            ds64 = table
+            containerEnd = 8 + table.riffSize
+        }
+        let walk = try IFFChunkWalker.chunks(in: source, from: 12, containerEnd: containerEnd, endianness: .little,
+                                             audioID: "data", resolve: { id in ds64?.size(of: id) })
+        return WAVStructure(structure: IFFStructure(form: form, formType: type, containerEnd: containerEnd,
+                                                    chunks: walk.chunks, isTruncated: walk.truncated),
+                            ds64: ds64)
+    }
+
+    var chunks: [IFFChunk] { structure.chunks }
+}
+
+/// Reads WAV files: RIFF/WAVE, RF64 and BW64.
+///
+/// - Properties from `fmt ` (``WAVFormat``) and the `data` size: duration is
+///   the whole sample frames in `data` (bytes / block align) over the sample
+///   rate for PCM; for compressed formats the `fact` sample count (or the
+///   `ds64` one) over the rate, else bytes over the average byte rate. The
+///   bit rate is the average byte rate × 8.
+/// - Tags: `LIST`/`INFO` subchunks as ``MetadataKeySpace/riff`` items
+///   (``RIFFInfo``; several INFO lists are read in order), and the first
+///   `id3 `/`ID3 ` chunk as ``MetadataKeySpace/id3`` items (``IFFID3Chunk``).
+///   Items are listed in chunk order. Where both hold a field, ID3 wins
+///   (``MetadataKeyMap``).
+/// - A file that ends inside `data` loads read-only (``IFFChunkWalker``).
+enum WAVReader {
+    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let wav = try WAVStructure.read(source)
+        guard let fmtChunk = wav.structure.first("fmt ") else {
+            throw MediaError(.malformed, "the WAVE file has no 'fmt ' chunk", offset: 12)
+        }
+        guard let data = wav.structure.first("data") else {
+            throw MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
+        }
+        let format = try WAVFormat(source.reader(at: fmtChunk.payloadOffset, count: Int(min(fmtChunk.size, 64))))
+
+        var items: [MetadataItem] = []
+        let id3 = try IFFID3Chunk.find(in: wav.chunks, source: source)
+        for chunk in wav.chunks {
+            if let id3, chunk == id3.chunk {
+                items += try IFFID3Chunk.items(id3.header, source: source, url: url)
+            } else if try RIFFInfo.isInfoList(chunk, source: source) {
+                items += try RIFFInfo.entries(in: chunk, source: source).compactMap(\.item)
+            }
+        }
+
+        var properties = MediaProperties()
+        properties.codec = format.codec
+        properties.channels = format.channels
+        properties.sampleRate = format.sampleRate
+        properties.bitsPerSample = format.reportedBitsPerSample
+        if format.averageBytesPerSecond > 0 { properties.bitrate = format.averageBytesPerSecond * 8 }
+        let dataBytes = min(data.size, source.size - data.payloadOffset)
+        var frames: Int64?
+        if format.isPCM {
+            frames = dataBytes / Int64(format.blockAlign)
+        } else if let count = try sampleCount(wav, source: source), count > 0 {
+            frames = count
+        }
+        if let frames {
+            properties.duration = Double(frames) / Double(format.sampleRate)
+        } else if format.averageBytesPerSecond > 0 {
+            properties.duration = Double(dataBytes) / Double(format.averageBytesPerSecond)
+        }
+        return ParsedFile(fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated)
+    }
+
+    /// The sample count of the `fact` chunk (the `ds64` one when `fact` holds 0xFFFFFFFF).
+    private static func sampleCount(_ wav: WAVStructure, source: FileSource) throws -> Int64? {
+        guard let fact = wav.structure.first("fact"), fact.size >= 4 else { return nil }
+        var reader = try source.reader(at: fact.payloadOffset, count: 4)
+        let count = try reader.readUInt32(.little)
+        if count == UInt32.max, let ds64 = wav.ds64 { return ds64.sampleCount }
+        return Int64(count)
+    }
+}
+
+/// Recognises RIFF/RF64/BW64 WAVE and FORM AIFF/AIFC files by their first 12 bytes.
+enum RIFFAIFFDetection {
+    static func reader(forHead head: [UInt8]) -> FormatDetector.Reader? {
+        guard head.count >= 12 else { return nil }
+        let form = String(decoding: head[0..<4], as: UTF8.self)
+        let type = String(decoding: head[8..<12], as: UTF8.self)
+        if ["RIFF", "RF64", "BW64"].contains(form), type == "WAVE" { return WAVReader.read }
+        if form == "FORM", type == "AIFF" || type == "AIFC" { return AIFFReader.read }
+        return nil
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// Writes the tags of a WAV file (RIFF, RF64, BW64).
+///
+/// What is written:
+/// - The `id3 `/`ID3 ` chunk from the ``MetadataKeySpace/id3`` items
+///   (``IFFID3Chunk``), and one `LIST`/`INFO` chunk from the
+///   ``MetadataKeySpace/riff`` items (``RIFFInfo``). A changed normalized
+///   field is written to every one of the two that holds it
+///   (``MetadataChanges``), so both stay consistent.
+/// - When one of the two tags exists but doesn't hold a field, the new field
+///   goes to the ID3 chunk (the primary key space), created as `id3 ` after
+///   the last chunk if needed.
+/// - **When the file has neither tag**, both are created after the last
+///   chunk: the `id3 ` chunk with every field, and an INFO list mirroring
+///   the fields INFO can hold (title, artist, album, comments, genre, year,
+///   track — ``infoFields``). ID3 holds everything (pictures, disc numbers,
+///   full Unicode) and is what mutagen and TagLib read; INFO is what ffmpeg
+///   5.x (which ignores an `id3 ` chunk after `data`) and Windows read. Later
+///   saves keep both consistent as above.
+/// - A chunk kind that disappears (no items left) is removed; several INFO
+///   lists are merged into the first one.
+///
+/// What is kept: every other chunk byte for byte and in order (`fmt `,
+/// `fact`, `bext`, `iXML`, `cue `, `LIST`/`adtl`, unknown ones, a second ID3
+/// chunk), the `data` chunk untouched and bytes after the RIFF container.
+/// The RIFF size is updated; in RF64/BW64 the header keeps 0xFFFFFFFF and the
+/// `ds64` RIFF size is updated (EBU Tech 3306 §3.2). A plain RIFF that would
+/// exceed 4 GiB throws `unsupportedFeature` (no wrapped 32-bit size is ever
+/// written).
+///
+/// How: tags after `data` (mutagen's layout) are replaced with a journaled
+/// in-place tail edit; tags before `data` (ffmpeg's layout) are patched in
+/// place when their size is unchanged or a `JUNK`/`PAD ` chunk before `data`
+/// can shrink or grow to absorb the difference; otherwise the file is
+/// rewritten, and then gets a 1 KiB `JUNK` chunk after the tags so that the
+/// next edits fit in place. (A 28-byte `JUNK` right after the header is the
+/// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
+enum WAVWriter {
+    static let keySpaces: [MetadataKeySpace] = [.id3, .riff]
+    static let paddingIDs: Set<FourCC> = ["JUNK", "junk", "PAD ", "pad "]
+    /// Payload of the `JUNK` chunk added when pre-`data` tags force a rewrite.
+    static let rewritePadding = 1024
+
+    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let wav = try WAVStructure.read(source)
+        guard !wav.structure.isTruncated else {
+            throw MediaError(.truncated, "the file ends inside its 'data' chunk; MetadataKit doesn't write truncated files")
+        }
+        guard let data = wav.structure.first("data") else {
+            throw MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
+        }
+        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
+
+        let id3 = try IFFID3Chunk.find(in: wav.chunks, source: source)
+        var infoChunks: [IFFChunk] = []
+        var infoEntries: [RIFFInfoEntry] = []
+        for chunk in wav.chunks where try RIFFInfo.isInfoList(chunk, source: source) {
+            infoChunks.append(chunk)
+            infoEntries += try RIFFInfo.entries(in: chunk, source: source)
+        }
+        let tag = try IFFID3Chunk.payload(for: kept, existing: id3, source: source, options: options, audioBytes: data.size)
+        var infoItems = kept
+        if id3 == nil, infoChunks.isEmpty, !kept.contains(where: { $0.keySpace == .riff }) {
+            infoItems += try mirroredInfo(kept)
+        }
+        let info = try RIFFInfo.chunk(for: infoItems, existing: infoEntries, source: source)
+
+        var layout = IFFLayout(wav.chunks)
+        var changedBeforeData = false
+        func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
+            if let first = old.first, let index = layout.index(of: first) {
+                changedBeforeData = changedBeforeData || first.offset < data.offset
+                if let bytes { layout.elements[index] = .new(bytes) } else { layout.elements.remove(at: index) }
+            } else if let bytes {
+                layout.elements.append(.new(bytes))
+            }
+            for chunk in old.dropFirst() {
+                if let index = layout.index(of: chunk) { layout.elements.remove(at: index) }
+            }
+        }
+        try replace(id3.map { [$0.chunk] } ?? [], with: tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "id3 ", $0, .little) })
+        replace(infoChunks, with: info)
+
+        // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
+        let isPlaceholder: (IFFChunk) -> Bool = { $0.offset == 12 && $0.id == "JUNK" && $0.size == 28 }
+        if !(try layout.absorbShift(of: data, paddingIDs: paddingIDs, endianness: .little, protected: isPlaceholder)),
+           changedBeforeData, let dataIndex = layout.index(of: data) {
+            let padding = try IFFChunkBuilder.chunk("JUNK", [UInt8](repeating: 0, count: rewritePadding), .little)
+            if let old = layout.elements[..<dataIndex].lastIndex(where: { element in
+                if case .original(let chunk) = element { return paddingIDs.contains(chunk.id) && !isPlaceholder(chunk) }
+                return false
+            }) {
+                layout.elements[old] = .new(padding)
+            } else if let lastTag = layout.elements[..<dataIndex].lastIndex(where: { if case .new = $0 { true } else { false } }) {
+                layout.elements.insert(.new(padding), at: lastTag + 1)
+            }
+        }
+
+        var segments: [FileEditPlan.Segment] = []
+        var header = ByteWriter()
+        header.write(wav.structure.form)
+        if let ds64 = wav.ds64 {
+            header.write(UInt32.max, .little)
+            header.write(wav.structure.formType)
+            // The ds64 chunk stays first; only its RIFF size changes.
+            guard layout.index(of: ds64.chunk) == 0 else {
+                throw MediaError(.malformed, "the 'ds64' chunk is not the first chunk", offset: 12)
+            }
+            var bytes = try source.read(at: ds64.chunk.offset, count: Int(ds64.chunk.end - ds64.chunk.offset))
+            let riffSize = UInt64(layout.chunksLength + 4)
+            for index in 0..<8 { bytes[8 + index] = UInt8(riffSize >> UInt64(8 * index) & 0xFF) }
+            layout.elements[0] = .new(bytes)
+        } else {
+            header.write(try IFFEditPlanner.containerSize(chunksLength: layout.chunksLength, format: "RIFF WAVE"), .little)
+            header.write(wav.structure.formType)
+        }
+        segments.append(.bytes(header.bytes))
+        segments += layout.segments
+        if wav.structure.containerEnd < source.size {
+            segments.append(.original(offset: wav.structure.containerEnd, length: source.size - wav.structure.containerEnd))
+        }
+        return try IFFEditPlanner.plan(segments, source: source, audio: data.payloadOffset..<data.payloadEnd)
+    }
+
+    /// Fields mirrored into a new INFO list (see the type's documentation).
+    static let infoFields: [MetadataField] = [.title, .artist, .album, .comments, .genre, .year, .trackNumber, .trackCount]
+
+    /// INFO items holding the ``infoFields`` of `items` (nothing when they hold no ID3 item).
+    static func mirroredInfo(_ items: [MetadataItem]) throws -> [MetadataItem] {
+        guard items.contains(where: { $0.keySpace == .id3 }) else { return [] }
+        let metadata = Metadata(items: items)
+        var result: [MetadataItem] = []
+        for field in infoFields {
+            guard let value = metadata[field],
+                  let key = MetadataKeyMap.riffAIFFKeys[field]?.first(where: { $0.keySpace == .riff }) else { continue }
+            let existing = result.filter { $0.key == key.key }
+            let converted = try MetadataConverterRegistry.standard.converter(for: field)
+                .items(for: field, value: value, key: key, existing: existing)
+            result.removeAll { $0.key == key.key }
+            result += converted
+        }
+        return result
+    }
+}
