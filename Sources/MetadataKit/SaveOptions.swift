@@ -59,6 +59,10 @@ struct FormatWriter: Sendable {
             return FormatWriter(keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
         case "mp4":
             return FormatWriter(keySpaces: MP4Writer.keySpaces, plan: MP4Writer.plan, read: MP4Reader.read)
+        case FLACReader.fileType.identifier:
+            return FormatWriter(keySpaces: [.vorbis], plan: FLACWriter.plan, read: FLACReader.read)
+        case OggReader.fileType.identifier:
+            return FormatWriter(keySpaces: [.vorbis], plan: OggWriter.plan, read: OggReader.read)
         default:
             throw MediaError(.unsupportedFeature, "writing \(type.identifier) files is not supported yet")
         }
