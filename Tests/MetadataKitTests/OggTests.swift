@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+private typealias B = FLACOggBuilder
+
+/// Ogg pages, CRC, header scanning and the writer's re-pagination, on files built byte by byte.
+@Suite struct OggTests {
+    let directory: URL
+
+    init() throws {
+        directory = try TestSupport.makeTemporaryDirectory()
+    }
+
+    func file(_ bytes: [UInt8], _ name: String = "x.ogg") throws -> URL {
+        try B.write(bytes, name, in: directory)
+    }
+
+    func load(_ url: URL) async throws -> MediaItem {
+        var item = MediaItem(url: url)
+        try await item.load()
+        return item
+    }
+
+    func read(_ bytes: [UInt8]) throws -> ParsedFile {
+        let url = try file(bytes, "r.ogg")
+        return try OggReader.read(FileSource(url: url), url)
+    }
+
+    func code(_ bytes: [UInt8]) -> MediaError.Code? {
+        do { _ = try read(bytes); return nil } catch let error as MediaError { return error.code } catch { return nil }
+    }
+
+    @Test func crcIsTheOggPolynomialNotZlib() {
+        // CRC-32 with polynomial 0x04c11db7, init 0, no reflection, no final XOR: "123456789" → 0x89A1897F.
+        #expect(OggCRC.update(0, Array("123456789".utf8)) == 0x89A1_897F)
+    }
+
+    @Test func paginationLacesPacketsAndNumbersPages() throws {
+        let packets: [[UInt8]] = [[UInt8](repeating: 1, count: 255), [UInt8](repeating: 2, count: 70_000), [3]]
+        let pages = OggPage.paginate(packets, serial: 7, firstSequence: 5, firstFlags: OggPage.beginning)
+        let url = try file(pages.flatMap { $0 })
+        let parsed = try B.pages(url)
+        #expect(parsed.count == 2)
+        #expect(parsed.map(\.sequence) == [5, 6])
+        #expect(parsed[0].isBeginning && !parsed[1].isBeginning && parsed[1].isContinued)
+        #expect(parsed[0].segments.count == 255 && parsed[0].segments[0] == 255 && parsed[0].segments[1] == 0)
+        #expect(parsed[0].granulePosition == 0)  // the first packet ends on page 0
+        #expect(try B.pageProblems(url).isEmpty)
+        // Reassemble.
+        let source = try FileSource(url: url)
+        var bytes: [UInt8] = []
+        for page in parsed { bytes += try source.read(at: page.bodyOffset, count: page.bodyLength) }
+        #expect(bytes == packets.flatMap { $0 })
+    }
+
+    @Test func readsVorbisPropertiesAndComment() async throws {
+        let url = try file(B.oggVorbis(fields: ["TITLE=Tïtle", "artist=A", "ARTIST=B", "DATE=2020"], rate: 44100))
+        let item = try await load(url)
+        #expect(item.fileType?.identifier == "ogg" && item.fileType?.mimeType == "audio/ogg")
+        #expect(item.properties.codec == "Vorbis")
+        #expect(item.properties.channels == 2 && item.properties.sampleRate == 44100)
+        #expect(item.properties.bitrate == 128000)
+        #expect(item.properties.duration == 4096.0 / 44100)
+        #expect(item.metadata.title == "Tïtle" && item.metadata.artist == "A; B" && item.metadata.year == "2020")
+    }
+
+    @Test func multiplexedStreamsPickTheVorbisStream() async throws {
+        let url = try file(B.oggVorbis(fields: ["TITLE=mux"], otherStream: true, otherFirst: true))
+        let item = try await load(url)
+        #expect(item.metadata.title == "mux")
+        #expect(item.properties.duration == 4096.0 / 44100)  // from the Vorbis stream's last page, not the other's
+    }
+
+    @Test func everyPrefixOfTheHeadersThrows() throws {
+        let bytes = B.oggVorbis(fields: ["TITLE=x"], setupSize: 300, audioPages: 0)
+        for length in 0..<bytes.count {
+            #expect(code(Array(bytes[..<length])) != nil, "prefix \(length)")
+        }
+        #expect(try read(bytes).items.count == 1)
+    }
+
+    @Test func hostileStructuresThrow() throws {
+        let valid = B.oggVorbis(fields: ["TITLE=x"])
+        // Version 1.
+        var bytes = valid
+        bytes[4] = 1
+        #expect(code(bytes) == .unsupportedFeature)
+        // A segment table claiming more body than the file has.
+        bytes = valid
+        let bos = try #require(OggPage.parse(valid[...], offset: 0))
+        bytes.removeSubrange(bos.length...)  // keep the first page only
+        bytes[27] = 255
+        #expect(code(bytes) == .truncated)
+        // Garbage where the second page should start.
+        bytes = valid
+        bytes[bos.length] = 0x41
+        #expect(code(bytes) == .malformed)
+        // A comment claiming four billion fields.
+        bytes = B.oggVorbis(fields: [])
+        let second = try #require(OggPage.parse(bytes[bos.length...], offset: Int64(bos.length)))
+        let countOffset = bos.length + second.headerLength + 7 + 4 + "test vendor".utf8.count
+        bytes.replaceSubrange(countOffset..<countOffset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(code(bytes) == .sizeOutOfRange)
+        // No known codec.
+        let unknown = OggPage.paginate([Array("\u{80}theora".utf8) + [0]], serial: 1, firstSequence: 0, firstFlags: OggPage.beginning)
+        #expect(code(unknown.flatMap { $0 }) == .unsupportedFormat)
+        // A Speex header announcing too many extra headers.
+        var speex = Array("Speex   ".utf8) + [UInt8](repeating: 0, count: 72)
+        speex[68] = 0xFF
+        let speexPages = OggPage.paginate([speex], serial: 1, firstSequence: 0, firstFlags: OggPage.beginning)
+        #expect(code(speexPages.flatMap { $0 }) == .sizeOutOfRange)
+    }
+
+    /// Every audio page's bytes other than the sequence number and CRC.
+    func audioPayloads(_ url: URL, serial: UInt32 = 0x1234) throws -> [[UInt8]] {
+        let source = try FileSource(url: url)
+        return try B.pages(url).filter { $0.serial == serial && $0.granulePosition > 0 && $0.granulePosition != OggPage.noGranule }
+            .map { page in
+                var bytes = try source.read(at: page.offset, count: page.length)
+                bytes.replaceSubrange(18..<26, with: [UInt8](repeating: 0, count: 8))
+                return bytes
+            }
+    }
+
+    @Test func sameSizeCommentIsPatchedInPlace() async throws {
+        let url = try file(B.oggVorbis(fields: ["TITLE=abc"]))
+        let before = try audioPayloads(url)
+        var item = try await load(url)
+        item.metadata.title = "xyz"
+        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        guard case .inPlace(let patches) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+            Issue.record("expected an in-place plan"); return
+        }
+        #expect(patches.count == 1)
+        try await item.save()
+        #expect(try await load(url).metadata.title == "xyz")
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try audioPayloads(url) == before)
+    }
+
+    @Test func largerCommentAddsPagesAndRenumbersTheStream() async throws {
+        let url = try file(B.oggVorbis(fields: ["TITLE=abc"], setupSize: 3000, otherStream: true))
+        let before = try audioPayloads(url)
+        let otherBefore = try audioPayloads(url, serial: 0x9999)
+        let pagesBefore = try B.pages(url)
+        var item = try await load(url)
+        item.metadata.comments = String(repeating: "a long comment ", count: 6000)  // 90 KB: two more pages
+        item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .frontCover, description: "pic")]
+        try await item.save()
+        #expect(try B.pageProblems(url).isEmpty)
+        let pagesAfter = try B.pages(url)
+        #expect(pagesAfter.count > pagesBefore.count)
+        #expect(try audioPayloads(url) == before)
+        #expect(try audioPayloads(url, serial: 0x9999) == otherBefore)
+        let reread = try await load(url)
+        #expect(reread.metadata.comments?.count == 90_000)
+        #expect(reread.metadata.artwork.first?.description == "pic")
+        #expect(reread.metadata.title == "abc")
+        #expect(reread.properties.duration == 4096.0 / 44100)
+        // The setup packet survives byte for byte.
+        let scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(scan.packets[2] == B.vorbisSetup(3000))
+        #expect(scan.packets[0] == B.vorbisID())
+        // Shrinking back renumbers the other way.
+        var again = reread
+        again.metadata.comments = nil
+        again.metadata.artwork = []
+        try await again.save()
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try B.pages(url).count == pagesBefore.count)
+        #expect(try audioPayloads(url) == before)
+        #expect(try await load(url).metadata.comments == nil)
+    }
+
+    @Test func headersNotEndingTheirPageAreRefusedOnWrite() async throws {
+        // The setup packet shares its page with an audio packet.
+        let serial: UInt32 = 5
+        var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([B.vorbisComment(["TITLE=a"]), B.vorbisSetup(100), [1, 2, 3]], serial: serial, firstSequence: 1)
+        let url = try file(pages.flatMap { $0 })
+        var item = try await load(url)
+        #expect(item.metadata.title == "a")
+        item.metadata.title = "b"
+        await #expect(throws: MediaError.self) { try await item.save() }
+        #expect(try await load(url).metadata.title == "a")
+    }
+}
