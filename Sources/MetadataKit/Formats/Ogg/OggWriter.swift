@@ -96,9 +96,14 @@ enum OggWriter {
     }
 
     /// FLAC-in-Ogg: the first packet (header count updated), the comment block
-    /// where it was, the picture blocks where the first one was, other blocks kept.
+    /// where it was, other blocks kept. Pictures go where the file keeps them:
+    /// PICTURE block packets (where the first one was) when it has any, else
+    /// `METADATA_BLOCK_PICTURE` comment fields (what mutagen and ffmpeg read).
     private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggReader.CommentLocation?) throws -> [[UInt8]] {
-        let fields = try VorbisComment.fields(for: items, picturesAsFields: false)
+        let pictureType = FLACBlock.Kind.picture.rawValue
+        let hasPictureBlocks = scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == pictureType }
+        let fields = try VorbisComment.fields(for: items, picturesAsFields: !hasPictureBlocks,
+                                              originalPictures: location?.comment.picturesByValue() ?? [:])
         let vendor = location?.comment.vendor ?? VorbisComment.defaultVendor
         let comment = try VorbisComment(vendor: vendor, fields: fields).serialized()
         // Unchanged pictures keep their block bytes: pictures here are decoded copies, so compare by value.
@@ -108,20 +113,18 @@ enum OggWriter {
             if let artwork = try? FLACPicture.parse(&reader).artwork() { oldPictures[artwork] = Array(packet.dropFirst(4)) }
         }
         var pictures: [[UInt8]] = []
-        for item in items where item.keySpace == .vorbis {
+        for item in items where item.keySpace == .vorbis && hasPictureBlocks {
             guard case .picture(let artwork) = item.value else { continue }
             pictures.append(try oldPictures[artwork] ?? FLACPicture(artwork: artwork).serialized())
         }
         var blocks: [(type: UInt8, body: [UInt8])] = []
         var placedComment = false, placedPictures = false
-        let hadPictures = !oldPictures.isEmpty || scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == FLACBlock.Kind.picture.rawValue }
         for packet in scan.packets.dropFirst() {
             let type = (packet.first ?? 0) & 0x7F
             switch type {
             case FLACBlock.Kind.vorbisComment.rawValue:
                 if !placedComment { blocks.append((type, comment)) }
                 placedComment = true
-                if !hadPictures, !placedPictures { blocks += pictures.map { (FLACBlock.Kind.picture.rawValue, $0) }; placedPictures = true }
             case FLACBlock.Kind.picture.rawValue:
                 if !placedPictures { blocks += pictures.map { (type, $0) } }
                 placedPictures = true
