@@ -167,6 +167,28 @@ struct FLACOggInteropTests {
         }
     }
 
+    @Test func theoraAndVorbisMultiplexedKeepsTheVideoStream() async throws {
+        guard hasEncoder("libtheora") else { return }
+        let url = directory.appendingPathComponent("v.ogv")
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libtheora",
+                                              "-c:a", "libvorbis", "-metadata:s:a:0", "title=Before", url.path])
+        let audio = try MediaChecks.decodedMD5(url)
+        let video = try MediaChecks.decodedMD5(url, map: "0:v")
+        var item = try await load(url)
+        #expect(item.properties.codec == "Vorbis")
+        #expect(item.metadata.title == "Before")
+        item.metadata.title = "After"
+        item.metadata.comments = String(repeating: "grow the header pages ", count: 4000)
+        try await item.save()
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try MediaChecks.decodedMD5(url) == audio)
+        #expect(try MediaChecks.decodedMD5(url, map: "0:v") == video)
+        #expect(try ffprobeTitles(url).contains("After"))
+        let errors = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "null", "-"]).standardError
+        #expect(errors.isEmpty, "\(errors)")
+    }
+
     func hasEncoder(_ name: String) -> Bool {
         (try? TestSupport.run("ffmpeg", ["-hide_banner", "-encoders"]).text.contains(" \(name) ")) ?? false
     }

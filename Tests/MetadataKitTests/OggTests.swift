@@ -112,6 +112,44 @@ private typealias B = FLACOggBuilder
         #expect(code(speexPages.flatMap { $0 }) == .sizeOutOfRange)
     }
 
+    @Test func tooManyStreamsThrow() {
+        var bytes: [UInt8] = []
+        for serial in 0..<70 {
+            bytes += OggPage.paginate([Array("\u{80}theora".utf8)], serial: UInt32(serial), firstSequence: 0, firstFlags: OggPage.beginning)
+                .flatMap { $0 }
+        }
+        #expect(code(bytes) == .sizeOutOfRange)
+    }
+
+    /// An Opus stream: OpusHead (pre-skip 312), OpusTags with binary data
+    /// after the comment (RFC 7845 §5.2), audio up to granule 48000 + 312.
+    static func opus(tags: [String]) -> [UInt8] {
+        var head = Array("OpusHead".utf8) + [1, 1]
+        head += [0x38, 0x01]          // pre-skip 312, LE
+        head += [0x80, 0xBB, 0, 0]    // input rate 48000
+        head += [0, 0, 0]             // gain 0, mapping family 0
+        let tagsPacket = Array("OpusTags".utf8) + B.comment(vendor: "libopus", tags) + [1, 0xAA, 0xBB]
+        var pages = OggPage.paginate([head], serial: 3, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([tagsPacket], serial: 3, firstSequence: 1)
+        pages += OggPage.paginate([[UInt8](repeating: 0xFC, count: 40)], serial: 3, firstSequence: 2, granule: 24000)
+        pages += B.setEOS(OggPage.paginate([[UInt8](repeating: 0xFC, count: 40)], serial: 3, firstSequence: 3, granule: 48312))
+        return pages.flatMap { $0 }
+    }
+
+    @Test func opusDurationSubtractsPreSkipAndTrailingTagDataSurvives() async throws {
+        let url = try file(Self.opus(tags: ["TITLE=op"]), "x.opus")
+        var item = try await load(url)
+        #expect(item.properties.codec == "Opus" && item.properties.sampleRate == 48000 && item.properties.channels == 1)
+        #expect(item.properties.duration == 1.0)
+        #expect(item.metadata.title == "op")
+        item.metadata.title = "opus title, longer"
+        try await item.save()
+        let scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(scan.packets[1] == Array("OpusTags".utf8) + B.comment(vendor: "libopus", ["TITLE=opus title, longer"]) + [1, 0xAA, 0xBB])
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try await load(url).properties.duration == 1.0)
+    }
+
     /// Every audio page's bytes other than the sequence number and CRC.
     func audioPayloads(_ url: URL, serial: UInt32 = 0x1234) throws -> [[UInt8]] {
         let source = try FileSource(url: url)
