@@ -173,6 +173,18 @@ private typealias B = FLACOggBuilder
         #expect(try source.read(at: picture.bodyOffset, count: picture.length) == block)
     }
 
+    @Test func aPictureFromAnotherFileAtTheSameOffsetIsWrittenFromItsOwnBytes() async throws {
+        var other = ID3Builder.tinyPNG
+        other[other.count - 13] ^= 0xFF  // same length and header, other bytes
+        let mine = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture())]), "mine.flac")
+        let theirs = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture(data: other))]), "theirs.flac")
+        var item = try await load(mine)
+        item.metadata.artwork = try await load(theirs).metadata.artwork
+        #expect(item.metadata.artwork.first?.fileOffset == (try await load(mine)).metadata.artwork.first?.fileOffset)
+        try await item.save()
+        #expect(try await load(mine).metadata.artwork.first?.data() == Data(other))
+    }
+
     @Test func exactFitLeavesNoPaddingAndRemovingAllTagsKeepsTheVendor() async throws {
         let url = try file(B.flac([(4, B.comment(vendor: "v", ["TITLE=abcdef"])), (1, [0, 0, 0])], audio: B.fakeAudio(100)))
         // A 3-byte padding block takes 7 bytes: a value 7 characters longer fills them exactly.

@@ -78,7 +78,7 @@ enum FLACWriter {
         var pictures: [[UInt8]] = []
         for item in items where item.keySpace == .vorbis {
             guard case .picture(let artwork) = item.value else { continue }
-            if let old = oldPictures.first(where: { sameStoredPicture($0.artwork, artwork) }) {
+            if let old = oldPictures.first(where: { sameStoredPicture($0.artwork, artwork, in: source) }) {
                 pictures.append(try source.read(at: old.block.bodyOffset, count: old.block.length))
                 continue
             }
@@ -117,9 +117,11 @@ enum FLACWriter {
         return result
     }
 
-    /// Whether `new` is the picture `old` read from the file, unchanged.
-    private static func sameStoredPicture(_ old: Artwork, _ new: Artwork) -> Bool {
-        guard let offset = old.fileOffset, offset == new.fileOffset else { return false }
+    /// Whether `new` is the picture `old` read from this file, unchanged (a
+    /// picture read from another file at the same offset is not).
+    private static func sameStoredPicture(_ old: Artwork, _ new: Artwork, in source: FileSource) -> Bool {
+        guard let offset = old.fileOffset, offset == new.fileOffset, case .file(let url, _) = new.storage,
+              url.resolvingSymlinksInPath().path == URL(fileURLWithPath: source.path).resolvingSymlinksInPath().path else { return false }
         return old.byteCount == new.byteCount && old.mimeType == new.mimeType && old.pictureType == new.pictureType
             && old.description == new.description
     }

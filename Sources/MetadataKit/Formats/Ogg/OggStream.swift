@@ -128,9 +128,13 @@ struct OggHeaderScan: Sendable {
 
     /// The granule position of the stream's last page that has one, searched
     /// backwards from the end of the file (at most `limit` bytes back, only
-    /// pages whose CRC is right count). Nil when none is found.
-    static func lastGranule(of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20) throws -> UInt64? {
+    /// pages whose CRC is right count, and at most `maximumChecks` CRCs are
+    /// computed, so a file full of fake page headers can't make it slow).
+    /// Nil when none is found.
+    static func lastGranule(of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
+                            maximumChecks: Int = 64) throws -> UInt64? {
         let window: Int64 = 64 * 1024
+        var checks = 0
         var windowEnd = source.size
         let lowest = max(floor, source.size - limit)
         while windowEnd > lowest {
@@ -143,8 +147,10 @@ struct OggHeaderScan: Sendable {
                       bytes[index + 3] == 0x53 else { continue }
                 let offset = start + Int64(index)
                 guard let page = try? OggPage.read(from: source, at: offset), page.serial == serial,
-                      page.granulePosition != OggPage.noGranule,
-                      (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
+                      page.granulePosition != OggPage.noGranule else { continue }
+                checks += 1
+                guard checks <= maximumChecks else { return nil }
+                guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
                 return page.granulePosition
             }
             windowEnd = start
