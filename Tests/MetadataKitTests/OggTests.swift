@@ -150,6 +150,65 @@ private typealias B = FLACOggBuilder
         #expect(try await load(url).properties.duration == 1.0)
     }
 
+    @Test func fakePageHeadersAtTheEndDoNotSlowTheDurationSearch() async throws {
+        var bytes = B.oggVorbis(fields: ["TITLE=x"])
+        // 1 MiB of page headers of the Vorbis stream with wrong CRCs and empty bodies.
+        let fake = OggPage(offset: 0, headerType: 0, granulePosition: 99_999, serial: 0x1234, sequence: 9, checksum: 1, segments: [])
+        let header = fake.headerBytes(checksum: 1)
+        for _ in 0..<(1 << 20) / header.count { bytes += header }
+        let url = try file(bytes)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let item = try await load(url)
+        #expect(clock.now - start < .seconds(2))
+        #expect(item.metadata.title == "x")
+        #expect(item.properties.duration == nil)
+    }
+
+    /// FLAC-in-Ogg (RFC 9639 §10.1): the mapping header with STREAMINFO, then
+    /// one packet per metadata block, then audio.
+    static func oggFLAC(blocks: [(UInt8, [UInt8])]) -> [UInt8] {
+        let first = [0x7F] + Array("FLAC".utf8) + [1, 0, 0, UInt8(blocks.count)] + Array("fLaC".utf8)
+            + FLACBlock.header(type: 0, isLast: false, length: 34) + B.streamInfo(sampleRate: 8000, channels: 1, totalSamples: 16000)
+        var pages = OggPage.paginate([first], serial: 9, firstSequence: 0, firstFlags: OggPage.beginning)
+        for (index, block) in blocks.enumerated() {
+            pages += OggPage.paginate([FLACBlock.header(type: block.0, isLast: index == blocks.count - 1, length: block.1.count) + block.1],
+                                      serial: 9, firstSequence: UInt32(index + 1))
+        }
+        pages += B.setEOS(OggPage.paginate([B.fakeAudio(300)], serial: 9, firstSequence: UInt32(blocks.count + 1), granule: 16000))
+        return pages.flatMap { $0 }
+    }
+
+    @Test func flacInOggReadsAndWritesBlocks() async throws {
+        // Without PICTURE blocks, pictures become comment fields.
+        var url = try file(Self.oggFLAC(blocks: [(4, B.comment(vendor: "v", ["TITLE=f"]))]), "a.oga")
+        var item = try await load(url)
+        #expect(item.properties.codec == "FLAC" && item.properties.sampleRate == 8000 && item.properties.duration == 2)
+        #expect(item.metadata.title == "f")
+        item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG))]
+        item.metadata.title = "g"
+        try await item.save()
+        var scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(scan.packets.count == 2 && scan.packets[0][8] == 1)
+        item = try await load(url)
+        #expect(item.metadata.title == "g" && item.metadata.artwork.count == 1)
+        #expect(item.metadata.items.contains { $0.key == "METADATA_BLOCK_PICTURE" })
+        #expect(try B.pageProblems(url).isEmpty)
+        // With PICTURE blocks, pictures stay blocks and the header count follows.
+        url = try file(Self.oggFLAC(blocks: [(4, B.comment(["TITLE=f"])), (6, B.picture()), (1, [0, 0])]), "b.oga")
+        item = try await load(url)
+        #expect(item.metadata.artwork.count == 1)
+        item.metadata.artwork.append(Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .backCover))
+        try await item.save()
+        scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(scan.packets.map { $0.count > 0 ? $0[0] & 0x7F : 255 } == [0x7F, 4, 6, 6])
+        #expect(scan.packets[0][8] == 3)
+        #expect(scan.packets[3][0] & 0x80 != 0)  // last-block flag on the last
+        #expect(Array(scan.packets[2].dropFirst(4)) == B.picture())  // unchanged picture kept as it was
+        #expect(try await load(url).metadata.artwork.map(\.pictureType) == [.frontCover, .backCover])
+        #expect(try B.pageProblems(url).isEmpty)
+    }
+
     /// Every audio page's bytes other than the sequence number and CRC.
     func audioPayloads(_ url: URL, serial: UInt32 = 0x1234) throws -> [[UInt8]] {
         let source = try FileSource(url: url)
