@@ -270,6 +270,18 @@ private typealias B = FLACOggBuilder
         #expect(try await load(url).metadata.comments == nil)
     }
 
+    @Test func aChainedLinkReusingTheSerialIsLeftAlone() async throws {
+        let second = B.oggVorbis(fields: ["TITLE=second link"])
+        let url = try file(B.oggVorbis(fields: ["TITLE=first"]) + second)
+        var item = try await load(url)
+        #expect(item.metadata.title == "first")
+        item.metadata.comments = String(repeating: "more pages ", count: 9000)
+        try await item.save()
+        let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(Array(bytes.suffix(second.count)) == second)
+        #expect(try await load(url).metadata.comments?.count == 99_000)
+    }
+
     @Test func headersNotEndingTheirPageAreRefusedOnWrite() async throws {
         // The setup packet shares its page with an audio packet.
         let serial: UInt32 = 5

@@ -151,15 +151,19 @@ enum OggWriter {
 
     /// Every page from `offset` to the end: pages of `serial` with their
     /// sequence number shifted by `shift` (new header bytes, CRC recomputed
-    /// over the unchanged body), others as runs of the original file.
+    /// over the unchanged body), others as runs of the original file. Pages
+    /// after the stream's last (EOS) page belong to a later link of a chained
+    /// file (RFC 3533 §4) even if it reuses the serial number: they are kept.
     static func renumbered(_ source: FileSource, from offset: Int64, serial: UInt32, shift: Int64) throws -> [FileEditPlan.Segment] {
         var segments: [FileEditPlan.Segment] = []
         var position = offset
+        var ended = false
         while position < source.size {
             guard var page = try OggPage.read(from: source, at: position) else {
                 throw MediaError(.unsupportedFeature, "bytes that are not an Ogg page follow the pages; not rewriting", offset: position)
             }
-            if page.serial == serial {
+            if page.serial == serial && !ended {
+                ended = page.headerType & OggPage.ending != 0
                 page.sequence = UInt32(truncatingIfNeeded: Int64(page.sequence) + shift)
                 var header = page.headerBytes(checksum: 0)
                 let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
