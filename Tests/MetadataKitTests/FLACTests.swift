@@ -54,6 +54,15 @@ private typealias B = FLACOggBuilder
         #expect(front.width == 3 && front.height == 2)
     }
 
+    @Test(arguments: ["sample.flac", "sample.ogg", "sample.opus"])
+    func validSamplesLoad(name: String) async throws {
+        // Made by ffmpeg (8 kHz mono sine, 0.25 s, bitexact), tagged title and artist.
+        let item = try await load(TestSupport.fixtures.appendingPathComponent("valid/\(name)"))
+        #expect(item.metadata.title == "Sine in A" && item.metadata.artist == "MetadataKit")
+        #expect(item.properties.channels == 1 && abs((item.properties.duration ?? 0) - 0.25) < 0.001)
+        #expect(item.properties.codec == ["flac": "FLAC", "ogg": "Vorbis", "opus": "Opus"][String(name.split(separator: ".")[1])])
+    }
+
     @Test func id3v2BeforeTheMarkerIsSkippedAndKept() async throws {
         var builder = ID3Builder(version: 3)
         builder.frames = [ID3Builder.frame("TIT2", ID3Builder.text(["id3 title"], encoding: 0), version: 3)]

@@ -46,8 +46,21 @@ enum OggReader {
         var framingBit: Bool
     }
 
-    /// The comment and pictures of the stream as items, with where the comment is.
+    /// The comment and pictures of the stream as items, with where the comment
+    /// is. Errors name the offset of the page where the bad packet starts
+    /// (packets are parsed reassembled, away from their file offsets).
     static func comment(of scan: OggHeaderScan) throws -> (items: [MetadataItem], location: CommentLocation?) {
+        var packet = 1
+        do {
+            return try parseComment(of: scan, packet: &packet)
+        } catch var error as MediaError {
+            error.offset = packet < scan.packetOffsets.count ? scan.packetOffsets[packet] : nil
+            error.reason += " (in header packet \(packet) of the \(scan.codec.rawValue) stream)"
+            throw error
+        }
+    }
+
+    private static func parseComment(of scan: OggHeaderScan, packet current: inout Int) throws -> (items: [MetadataItem], location: CommentLocation?) {
         switch scan.codec {
         case .vorbis, .opus, .speex:
             let packet = scan.packets[1]
@@ -68,6 +81,7 @@ enum OggReader {
             var fields: [MetadataItem] = [], pictures: [MetadataItem] = []
             var location: CommentLocation?
             for (index, packet) in scan.packets.enumerated().dropFirst() {
+                current = index
                 var reader = ByteReader(packet)
                 let type = try reader.readUInt8() & 0x7F
                 let length = Int(try reader.readUInt24())

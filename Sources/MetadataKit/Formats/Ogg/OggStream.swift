@@ -33,6 +33,8 @@ struct OggHeaderScan: Sendable {
     var packets: [[UInt8]]
     /// Indices in ``pages`` of the stream's pages that hold header packets.
     var headerPages: [Int]
+    /// For each of ``packets``, the file offset of the page where it starts (for error messages).
+    var packetOffsets: [Int64]
     /// Whether the last header packet ends its page (the audio starts on a fresh page).
     var endsOnPageBoundary: Bool
 
@@ -50,6 +52,7 @@ struct OggHeaderScan: Sendable {
         var packets: [[UInt8]] = []
         var partial: [UInt8] = []
         var headerPages: [Int] = []
+        var packetOffsets: [Int64] = []
         var needed = 2
         var total = 0
         while true {
@@ -75,6 +78,7 @@ struct OggHeaderScan: Sendable {
                 chosen = (page.serial, codec)
                 packets = [Array(body[..<length])]
                 headerPages = [pages.count - 1]
+                packetOffsets = [page.offset]
                 needed = try neededPackets(codec: codec, firstPacket: packets[0])
                 total = length
                 continue
@@ -85,6 +89,7 @@ struct OggHeaderScan: Sendable {
             let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
             var position = 0
             for (index, lace) in page.segments.enumerated() {
+                if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
                 partial += body[position..<position + Int(lace)]
                 position += Int(lace)
                 total += Int(lace)
@@ -99,7 +104,7 @@ struct OggHeaderScan: Sendable {
                 }
                 if needed > 0 && packets.count == needed {
                     return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
-                                         headerPages: headerPages, endsOnPageBoundary: index == page.segments.count - 1)
+                                         headerPages: headerPages, packetOffsets: packetOffsets, endsOnPageBoundary: index == page.segments.count - 1)
                 }
             }
         }
