@@ -118,6 +118,16 @@ private typealias B = FLACOggBuilder
         #expect(code(Array("fLaX".utf8) + [UInt8](repeating: 0, count: 60)) == .unsupportedFormat)
     }
 
+    /// Random byte changes in the metadata: every result reads and plans a
+    /// save, or throws a MediaError — never crashes or hangs.
+    @Test func randomCorruptionNeverCrashes() throws {
+        let file = B.flac(Self.tagged, audio: B.fakeAudio(200))
+        let outcomes = try B.corruptionOutcomes(file, range: 4..<file.count - 200, count: 800, in: directory,
+                                                read: FLACReader.read, plan: { try FLACWriter.plan($0, $1, SaveOptions()) })
+        #expect(outcomes["non-MediaError"] == nil)
+        #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
+    }
+
     @Test func smallChangeIsPatchedInPlaceUsingPadding() async throws {
         let url = try file(B.flac(Self.tagged, audio: B.fakeAudio(5000)))
         let audio = B.fakeAudio(5000)

@@ -220,6 +220,16 @@ private typealias B = FLACOggBuilder
             }
     }
 
+    /// Random byte changes in the header pages (and the first audio page):
+    /// every result reads and plans a save, or throws a MediaError.
+    @Test func randomCorruptionNeverCrashes() throws {
+        let file = B.oggVorbis(fields: ["TITLE=x", "ARTIST=y"], setupSize: 200, audioPages: 2, otherStream: true)
+        let outcomes = try B.corruptionOutcomes(file, range: 0..<file.count - 150, count: 800, in: directory,
+                                                read: OggReader.read, plan: { try OggWriter.plan($0, $1, SaveOptions()) })
+        #expect(outcomes["non-MediaError"] == nil)
+        #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
+    }
+
     @Test func sameSizeCommentIsPatchedInPlace() async throws {
         let url = try file(B.oggVorbis(fields: ["TITLE=abc"]))
         let before = try audioPayloads(url)

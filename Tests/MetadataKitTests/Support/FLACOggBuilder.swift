@@ -149,6 +149,46 @@ enum FLACOggBuilder {
         return problems
     }
 
+    /// Changes 1–3 random bytes of `file` in `range`, `count` times (SplitMix64,
+    /// fixed seed); each result is read and, when it reads, planned for a save
+    /// with a changed title. Returns how often each outcome happened: "parsed",
+    /// "planned", a MediaError code, or "non-MediaError".
+    static func corruptionOutcomes(_ file: [UInt8], range: Range<Int>, count: Int, in directory: URL,
+                                   read: (FileSource, URL) throws -> ParsedFile,
+                                   plan: (FileSource, [MetadataItem]) throws -> FileEditPlan) throws -> [String: Int] {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let url = directory.appendingPathComponent("fuzz")
+        var outcomes: [String: Int] = [:]
+        func record(_ body: () throws -> Void, success: String) {
+            do { try body(); outcomes[success, default: 0] += 1 }
+            catch let error as MediaError { outcomes[error.code.rawValue, default: 0] += 1 }
+            catch { outcomes["non-MediaError", default: 0] += 1 }
+        }
+        for _ in 0..<count {
+            var bytes = file
+            for _ in 0..<Int(1 + next() % 3) {
+                let position = range.lowerBound + Int(next() % UInt64(range.count))
+                bytes[position] = next() % 4 == 0 ? [0x00, 0xFF, 0x01, 0x7F][Int(next() % 4)] : UInt8(truncatingIfNeeded: next())
+            }
+            try Data(bytes).write(to: url)
+            let source = try FileSource(url: url)
+            var parsed: ParsedFile?
+            record({ parsed = try read(source, url) }, success: "parsed")
+            guard let parsed else { continue }
+            var items = parsed.items.filter { $0.key != "TITLE" }
+            items.append(MetadataItem(keySpace: .vorbis, key: "TITLE", value: .string("fuzzed"), dataType: .utf8))
+            record({ _ = try plan(source, items) }, success: "planned")
+        }
+        return outcomes
+    }
+
     static func write(_ bytes: [UInt8], _ name: String, in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent(name)
         try Data(bytes).write(to: url)
