@@ -15,6 +15,8 @@ import Foundation
 /// - PICTURE blocks are rebuilt from the picture items, in item order, where
 ///   the first one was (after the comment when there was none). A picture
 ///   still read from its old block is copied byte for byte.
+///   `METADATA_BLOCK_PICTURE` fields found in the comment (Ogg style, rare in
+///   native FLAC) are read as pictures too and written back as PICTURE blocks.
 /// - PADDING blocks are merged into one at the end (§8.3).
 /// - The last-metadata-block flag is set on the last block only (§8.1).
 /// - A leading ID3v2 tag (not part of FLAC, but written by some tools) is kept
