@@ -280,6 +280,32 @@ private typealias B = FLACOggBuilder
         #expect(try await load(url).metadata.comments == nil)
     }
 
+    @Test func smallPagesOfOtherMuxersKeepTheirCountOnASmallChange() async throws {
+        // Header pages of 16 lacing values (~4 KB like libogg), a 20 KB comment.
+        let serial: UInt32 = 77
+        var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
+        let headers = OggPage.paginate([B.vorbisComment(["TITLE=abc", "COMMENT=" + String(repeating: "x", count: 20_000)]), B.vorbisSetup(3000)],
+                                       serial: serial, firstSequence: 1, capacities: [UInt8](repeating: 16, count: 200).map(Int.init))
+        pages += headers
+        pages += B.setEOS(OggPage.paginate([[1, 2, 3]], serial: serial, firstSequence: UInt32(1 + headers.count), granule: 1000))
+        let bytes = pages.flatMap { $0 }
+        let url = try file(bytes)
+        let audioPage = try #require(pages.last)
+        var item = try await load(url)
+        item.metadata.title = "abcdefgh"
+        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        guard case .rewrite(let segments) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+            Issue.record("expected a rewrite"); return
+        }
+        // The audio page is copied from the original, not renumbered.
+        #expect(segments.last == .original(offset: Int64(bytes.count - audioPage.count), length: Int64(audioPage.count)))
+        try await item.save()
+        #expect(try B.pages(url).count == pages.count)
+        #expect(Array([UInt8](try Data(contentsOf: url)).suffix(audioPage.count)) == audioPage)
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try await load(url).metadata.title == "abcdefgh")
+    }
+
     @Test func aChainedLinkReusingTheSerialIsLeftAlone() async throws {
         let second = B.oggVorbis(fields: ["TITLE=second link"])
         let url = try file(B.oggVorbis(fields: ["TITLE=first"]) + second)

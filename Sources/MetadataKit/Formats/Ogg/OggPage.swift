@@ -104,11 +104,12 @@ struct OggPage: Sendable, Hashable {
     }
 
     /// Lays `packets` out on pages of stream `serial`, numbered from
-    /// `firstSequence`, with at most 255 lacing values per page. The first
-    /// page gets `firstFlags` (e.g. BOS). Pages on which a packet ends get
-    /// granule position `granule`, the others −1 (RFC 3533 §6).
+    /// `firstSequence`, with at most `capacities[i]` lacing values on page `i`
+    /// (255, the most a page holds, past the list). The first page gets
+    /// `firstFlags` (e.g. BOS). Pages on which a packet ends get granule
+    /// position `granule`, the others −1 (RFC 3533 §6).
     static func paginate(_ packets: [[UInt8]], serial: UInt32, firstSequence: UInt32, firstFlags: UInt8 = 0,
-                         granule: UInt64 = 0) -> [[UInt8]] {
+                         granule: UInt64 = 0, capacities: [Int] = []) -> [[UInt8]] {
         var pages: [[UInt8]] = []
         var segments: [UInt8] = [], body: [UInt8] = []
         var continued = false, packetEnded = false
@@ -125,7 +126,8 @@ struct OggPage: Sendable, Hashable {
             laces.append(UInt8(packet.count % 255))
             var position = 0
             for (index, lace) in laces.enumerated() {
-                if segments.count == 255 { flush() }
+                let capacity = pages.count < capacities.count ? min(255, max(1, capacities[pages.count])) : 255
+                if segments.count >= capacity { flush() }
                 segments.append(lace)
                 body += packet[position..<position + Int(lace)]
                 position += Int(lace)

@@ -10,10 +10,11 @@ import Foundation
 ///   text. In FLAC-in-Ogg the VORBIS_COMMENT block packet is rebuilt and
 ///   PICTURE block packets are replaced by the picture items (the header
 ///   count in the first packet is updated; RFC 9639 §10.1).
-/// - The header packets after the first are laid out on new pages (at most
-///   255 lacing values each, granule position 0 where a packet ends, −1
-///   elsewhere), placed where the stream's first such page was; the first
-///   (BOS) page is rebuilt only when its packet changes.
+/// - The header packets after the first are laid out on new pages with as
+///   many lacing values as the old pages had (the last old page, then new
+///   ones, up to 255), so small changes keep the page count; granule position
+///   0 where a packet ends, −1 elsewhere. They go where the stream's first
+///   such page was; the first (BOS) page is rebuilt only when its packet changes.
 /// - When the page count changes, every later page of the stream gets its
 ///   sequence number shifted and its CRC recomputed (RFC 3533 §6); granule
 ///   positions and packet data are not touched, and pages of other logical
@@ -41,7 +42,12 @@ enum OggWriter {
             newPages += OggPage.paginate([packets[0]], serial: scan.serial, firstSequence: bos.sequence,
                                          firstFlags: OggPage.beginning, granule: bos.granulePosition)
         }
-        newPages += OggPage.paginate(Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1)
+        // Follow the old pages' lacing counts (the last one may fill up), so a
+        // small change keeps the page count and nothing after the headers moves.
+        var capacities = oldPages.dropFirst().map(\.segments.count)
+        if !capacities.isEmpty { capacities[capacities.count - 1] = 255 }
+        newPages += OggPage.paginate(Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1,
+                                     capacities: capacities)
 
         if newPages.count == oldPages.count {
             if zip(newPages, oldPages).allSatisfy({ $0.count == $1.length }) {
