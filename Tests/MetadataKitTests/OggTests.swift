@@ -326,6 +326,7 @@ private typealias B = FLACOggBuilder
         let url = try file(pages.flatMap { $0 })
         var item = try await load(url)
         #expect(item.metadata.title == "a")
+        #expect(!item.isEditable)
         item.metadata.title = "b"
         await #expect(throws: MediaError.self) { try await item.save() }
         #expect(try await load(url).metadata.title == "a")

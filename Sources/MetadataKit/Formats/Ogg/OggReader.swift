@@ -33,7 +33,8 @@ enum OggReader {
         if properties.bitrate == nil, let duration = properties.duration, duration > 0 {
             properties.bitrate = Int((Double(source.size - scan.end) * 8 / duration).rounded())
         }
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true)
+        // The writer needs the audio to start on a fresh page (see OggWriter).
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: scan.endsOnPageBoundary)
     }
 
     /// Where the comment is: the packet index, the bytes before and after the
