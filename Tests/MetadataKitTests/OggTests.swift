@@ -102,6 +102,9 @@ private typealias B = FLACOggBuilder
         let countOffset = bos.length + second.headerLength + 7 + 4 + "test vendor".utf8.count
         bytes.replaceSubrange(countOffset..<countOffset + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
         #expect(code(bytes) == .sizeOutOfRange)
+        // A first page holding more than the id header.
+        let crowded = OggPage.paginate([B.vorbisID(), B.vorbisComment([])], serial: 1, firstSequence: 0, firstFlags: OggPage.beginning)
+        #expect(code(crowded.flatMap { $0 }) == .malformed)
         // No known codec.
         let unknown = OggPage.paginate([Array("\u{80}theora".utf8) + [0]], serial: 1, firstSequence: 0, firstFlags: OggPage.beginning)
         #expect(code(unknown.flatMap { $0 }) == .unsupportedFormat)

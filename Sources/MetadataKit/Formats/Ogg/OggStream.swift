@@ -75,6 +75,9 @@ struct OggHeaderScan: Sendable {
                 let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
+                guard first == page.segments.count - 1 else {
+                    throw MediaError(.malformed, "the first page of a \(codec.rawValue) stream holds more than its first packet", offset: page.offset)
+                }
                 chosen = (page.serial, codec)
                 packets = [Array(body[..<length])]
                 headerPages = [pages.count - 1]
