@@ -76,6 +76,11 @@ private typealias B = FLACOggBuilder
         let bytes = [UInt8](try Data(contentsOf: url))
         #expect(Array(bytes[..<id3.count]) == id3)
         #expect(try await load(url).metadata.title == "New")
+        // Removing all tags removes the ID3v2 tag too.
+        item = try await load(url)
+        try await item.save(options: SaveOptions(removesAllTags: true))
+        #expect([UInt8](try Data(contentsOf: url)).starts(with: Array("fLaC".utf8)))
+        #expect(try await load(url).metadata.items.isEmpty)
     }
 
     @Test func everyPrefixOfTheMetadataThrows() throws {

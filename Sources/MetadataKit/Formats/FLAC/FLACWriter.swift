@@ -20,7 +20,9 @@ import Foundation
 /// - PADDING blocks are merged into one at the end (§8.3).
 /// - The last-metadata-block flag is set on the last block only (§8.1).
 /// - A leading ID3v2 tag (not part of FLAC, but written by some tools) is kept
-///   as it is; its frames are neither read nor written.
+///   as it is; its frames are neither read nor written. With
+///   ``SaveOptions/removesAllTags`` it is removed along with the comment
+///   fields and pictures (the vendor string stays).
 ///
 /// When the new blocks fit in the old metadata region, leaving room for a
 /// padding block (or filling it exactly), the save patches that region in
@@ -39,7 +41,8 @@ enum FLACWriter {
         let oldSpace = Int(layout.audioStart - layout.markerOffset)
         let leftover = oldSpace - content - 4
         let fitsExactly = content == oldSpace
-        if fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(leftover: leftover, content: content)) {
+        let dropsID3 = options.removesAllTags && layout.markerOffset > 0
+        if !dropsID3, fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(leftover: leftover, content: content)) {
             let bytes = serialize(region, padding: fitsExactly ? nil : leftover)
             let old = try source.read(at: layout.markerOffset, count: bytes.count)
             guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
@@ -48,7 +51,7 @@ enum FLACWriter {
         }
         let bytes = serialize(region, padding: policy.padding(audioBytes: source.size - layout.audioStart))
         return .rewrite(FileEditPlan.coalesced([
-            .original(offset: 0, length: layout.markerOffset),
+            .original(offset: 0, length: dropsID3 ? 0 : layout.markerOffset),
             .bytes(bytes),
             .original(offset: layout.audioStart, length: source.size - layout.audioStart),
         ]))
