@@ -168,6 +168,10 @@ enum FormatDetector {
         }
         let head = try source.readAvailable(at: 0, count: 12)
         if let reader = RIFFAIFFDetection.reader(forHead: head) { return reader }
+        if head.starts(with: Array("fLaC".utf8)) || (head.starts(with: Array("ID3".utf8)) && FLACLayout.hasMarkerAfterID3(source)) {
+            return FLACReader.read
+        }
+        if head.starts(with: Array("OggS".utf8)) { return OggReader.read }
         if head.starts(with: Array("ID3".utf8)) {
             return MP3Reader.read
         }

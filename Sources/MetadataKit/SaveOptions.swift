@@ -63,6 +63,10 @@ struct FormatWriter: Sendable {
             return FormatWriter(keySpaces: WAVWriter.keySpaces, plan: WAVWriter.plan, read: WAVReader.read)
         case FileType.aiff.identifier:
             return FormatWriter(keySpaces: AIFFWriter.keySpaces, plan: AIFFWriter.plan, read: AIFFReader.read)
+        case FLACReader.fileType.identifier:
+            return FormatWriter(keySpaces: [.vorbis], plan: FLACWriter.plan, read: FLACReader.read)
+        case OggReader.fileType.identifier:
+            return FormatWriter(keySpaces: [.vorbis], plan: OggWriter.plan, read: OggReader.read)
         default:
             throw MediaError(.unsupportedFeature, "writing \(type.identifier) files is not supported yet")
         }

@@ -16,7 +16,7 @@ struct WriteCommand {
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
                               trackCount, discNumber, discCount) or a raw key written
                               keySpace:key (id3:TXXX:MOOD, itunes:----:com.apple.iTunes:MOOD,
-                              mdta:com.apple.quicktime.title, udta:©nam)
+                              mdta:com.apple.quicktime.title, udta:©nam, vorbis:MOOD)
           --remove KEY        remove a field or raw key
           --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures)
           --artwork-type T    picture type of the preceding --artwork: front (default), back,
@@ -120,11 +120,12 @@ struct WriteCommand {
             throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
         }
         let space = MetadataKeySpace(rawValue: String(key[..<colon]))
-        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData, .riff, .aiff]
+        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData, .riff, .aiff, .vorbis]
         guard known.contains(space) else {
-            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta, udta, riff or aiff)")
+            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta, udta, riff, aiff or vorbis)")
         }
-        let rawKey = String(key[key.index(after: colon)...])
+        var rawKey = String(key[key.index(after: colon)...])
+        if space == .vorbis { rawKey = rawKey.uppercased() }  // Vorbis comment names are case-insensitive, kept uppercased
         return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)
     }
 

@@ -18,6 +18,9 @@ public struct MetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStri
     public static let quickTimeMetadata = MetadataKeySpace(rawValue: "mdta")
     /// Classic QuickTime user data (`moov/udta/©xyz` text atoms).
     public static let quickTimeUserData = MetadataKeySpace(rawValue: "udta")
+    /// Vorbis comments (Ogg Vorbis/Opus/Speex, FLAC); keys are the field names
+    /// uppercased, such as `TITLE`; pictures are `METADATA_BLOCK_PICTURE`.
+    public static let vorbis = MetadataKeySpace(rawValue: "vorbis")
 }
 
 /// The type of a raw item's value as stored in the file.

@@ -6,6 +6,7 @@
 /// - MP4 family: the iTunes `ilst` item, then the QuickTime `mdta` key
 ///   (`com.apple.quicktime.*`, then the bare names ffmpeg writes with
 ///   `use_metadata_tags`), then the `udta` ©-atom.
+/// - FLAC and Ogg: Vorbis comment fields (see ``vorbisKeys``).
 ///
 /// | field | ID3v2 | MP4 ilst | mdta | udta | ID3v1 |
 /// |---|---|---|---|---|---|
@@ -104,7 +105,7 @@ public struct MetadataKeyMap: Sendable {
         }
         let track = entry(id3: ["TRCK", "TRK"], itunes: ["trkn"], mdta: ["track"], v1: ["track"])
         let disc = entry(id3: ["TPOS", "TPA"], itunes: ["disk"], mdta: ["disc"])
-        return MetadataKeyMap(keys: [
+        var keys: [MetadataField: [RawKey]] = [
             .title: entry(id3: ["TIT2", "TT2"], itunes: ["©nam"], mdta: ["title"], udta: ["©nam"], v1: ["title"]),
             .artist: entry(id3: ["TPE1", "TP1"], itunes: ["©ART"], mdta: ["artist"], udta: ["©ART"], v1: ["artist"]),
             .albumArtist: entry(id3: ["TPE2", "TP2"], itunes: ["aART"], mdta: ["album_artist", "albumArtist"]),
@@ -118,6 +119,8 @@ public struct MetadataKeyMap: Sendable {
             .bpm: entry(id3: ["TBPM", "TBP"], itunes: ["tmpo"]),
             .trackNumber: track, .trackCount: track,
             .discNumber: disc, .discCount: disc,
-        ].merging(riffAIFFKeys) { $0 + $1 })
+        ].merging(riffAIFFKeys) { $0 + $1 }
+        for (field, extra) in vorbisKeys { keys[field, default: []] += extra }
+        return MetadataKeyMap(keys: keys)
     }()
 }

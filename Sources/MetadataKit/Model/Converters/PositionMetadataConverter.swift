@@ -17,7 +17,13 @@ public struct PositionMetadataConverter: MetadataConverter {
         return result.0 == nil && result.1 == nil ? nil : result
     }
 
+    /// Vorbis comment fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``).
+    static let vorbisTotalKeys: Set<String> = ["TRACKTOTAL", "TOTALTRACKS", "DISCTOTAL", "TOTALDISCS"]
+
     private static func pair(of item: MetadataItem) -> (number: Int?, total: Int?)? {
+        if item.keySpace == .vorbis, vorbisTotalKeys.contains(item.key) {
+            return item.value.stringValue.flatMap(parse).flatMap { $0.number.map { (nil, $0) } }
+        }
         switch item.value {
         case .numberPair(let number, let total):
             return (number == 0 ? nil : number, total == 0 ? nil : total)
@@ -61,6 +67,9 @@ public struct PositionMetadataConverter: MetadataConverter {
             }
             return [MetadataItem(keySpace: key.keySpace, key: key.key,
                                  value: .numberPair(number: number ?? 0, total: total), dataType: .numberPair)]
+        case .vorbis:
+            return Self.vorbisItems(field: field, number: number, total: total, key: key,
+                                    inlineTotal: current.total != nil && !Self.vorbisTotalKeys.contains(key.key))
         case .id3v1:
             guard let number, number <= 255 else {
                 throw MediaError(.invalidValue, "ID3v1 holds a track number from 1 to 255")
@@ -70,5 +79,23 @@ public struct PositionMetadataConverter: MetadataConverter {
             let text = total.map { "\(number.map(String.init) ?? "")/\($0)" } ?? number.map(String.init) ?? ""
             return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8)]
         }
+    }
+
+    /// Vorbis comments keep the number and the count apart (`TRACKNUMBER`,
+    /// `TRACKTOTAL`), except that a changed number keeps an "n/N" value as
+    /// "n/N" (`inlineTotal`). A count goes to the total key the file has
+    /// (`key` when it is one), else `TRACKTOTAL`/`DISCTOTAL`.
+    private static func vorbisItems(field: MetadataField, number: Int?, total: Int?, key: MetadataKeyMap.RawKey,
+                                    inlineTotal: Bool) -> [MetadataItem] {
+        let isTrack = field == .trackNumber || field == .trackCount
+        let numberKey = isTrack ? "TRACKNUMBER" : "DISCNUMBER"
+        let totalKey = vorbisTotalKeys.contains(key.key) ? key.key : isTrack ? "TRACKTOTAL" : "DISCTOTAL"
+        func item(_ key: String, _ text: String) -> MetadataItem {
+            MetadataItem(keySpace: .vorbis, key: key, value: .string(text), dataType: .utf8)
+        }
+        if !isCount(field), inlineTotal, let number, let total {
+            return [item(numberKey, "\(number)/\(total)")]
+        }
+        return (number.map { [item(numberKey, String($0))] } ?? []) + (total.map { [item(totalKey, String($0))] } ?? [])
     }
 }

@@ -1,0 +1,165 @@
+import Foundation
+
+/// Reads Ogg files (RFC 3533): the tags and properties of the first Vorbis,
+/// Opus, Speex or FLAC logical stream (others, e.g. a Theora video stream or
+/// a second audio stream, are skipped).
+///
+/// - Tags: the stream's Vorbis comment (``VorbisComment``) from its comment
+///   packet — Vorbis "\x03vorbis" + comment + framing bit (Vorbis I §5.2),
+///   Opus "OpusTags" + comment (RFC 7845 §5.2), Speex's second packet, the
+///   VORBIS_COMMENT block packet of FLAC-in-Ogg (RFC 9639 §10.1). Pictures are
+///   `METADATA_BLOCK_PICTURE` fields (base64 FLAC PICTURE blocks) or, in
+///   FLAC-in-Ogg, PICTURE block packets; they are held in memory, as their
+///   bytes are not contiguous in the file.
+/// - Properties: channels and sample rate from the id header, the duration
+///   from the granule position of the stream's last page (found by reading
+///   backwards from the end of the file, at most 1 MiB) — for Opus minus the
+///   pre-skip, at 48 kHz (RFC 7845 §4). Opus reports 48000 Hz (the rate it
+///   decodes at) as the sample rate; the encoder's input rate is not a
+///   property. Bit rate: Vorbis's nominal rate or Speex's rate when set, else
+///   the file's size over the duration.
+/// - File type: `ogg` (`audio/ogg`) for every codec; ``MediaProperties/codec``
+///   tells `Vorbis`, `Opus`, `Speex` or `FLAC`.
+enum OggReader {
+    static let fileType = FileType(identifier: "ogg", mimeType: "audio/ogg")
+
+    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let scan = try OggHeaderScan.read(source)
+        let items = try comment(of: scan).items
+        var properties = try properties(of: scan)
+        if let granule = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end) {
+            properties.duration = duration(granule: granule, scan: scan, properties: properties)
+        }
+        if properties.bitrate == nil, let duration = properties.duration, duration > 0 {
+            properties.bitrate = Int((Double(source.size - scan.end) * 8 / duration).rounded())
+        }
+        // The writer needs the audio to start on a fresh page (see OggWriter).
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: scan.endsOnPageBoundary)
+    }
+
+    /// Where the comment is: the packet index, the bytes before and after the
+    /// comment in that packet, and whether it ends with a framing bit.
+    struct CommentLocation {
+        var packet: Int
+        var prefix: [UInt8]
+        var comment: VorbisComment
+        var suffix: [UInt8]
+        var framingBit: Bool
+    }
+
+    /// The comment and pictures of the stream as items, with where the comment
+    /// is. Errors name the offset of the page where the bad packet starts
+    /// (packets are parsed reassembled, away from their file offsets).
+    static func comment(of scan: OggHeaderScan) throws -> (items: [MetadataItem], location: CommentLocation?) {
+        var packet = 1
+        do {
+            return try parseComment(of: scan, packet: &packet)
+        } catch var error as MediaError {
+            error.offset = packet < scan.packetOffsets.count ? scan.packetOffsets[packet] : nil
+            error.reason += " (in header packet \(packet) of the \(scan.codec.rawValue) stream)"
+            throw error
+        }
+    }
+
+    private static func parseComment(of scan: OggHeaderScan, packet current: inout Int) throws -> (items: [MetadataItem], location: CommentLocation?) {
+        switch scan.codec {
+        case .vorbis, .opus, .speex:
+            let packet = scan.packets[1]
+            let prefix: [UInt8] = switch scan.codec {
+            case .vorbis: [3] + Array("vorbis".utf8)
+            case .opus: Array("OpusTags".utf8)
+            default: []
+            }
+            guard packet.starts(with: prefix) else {
+                throw MediaError(.malformed, "the \(scan.codec.rawValue) comment packet does not start as it should")
+            }
+            var reader = ByteReader(Array(packet[prefix.count...]))
+            let framing = scan.codec == .vorbis
+            let comment = try VorbisComment.parse(&reader, framingBit: framing)
+            let location = CommentLocation(packet: 1, prefix: prefix, comment: comment, suffix: reader.readRemainingBytes(), framingBit: framing)
+            return (comment.items(), location)
+        case .flac:
+            var fields: [MetadataItem] = [], pictures: [MetadataItem] = []
+            var location: CommentLocation?
+            for (index, packet) in scan.packets.enumerated().dropFirst() {
+                current = index
+                var reader = ByteReader(packet)
+                let type = try reader.readUInt8() & 0x7F
+                let length = Int(try reader.readUInt24())
+                guard length <= reader.remaining else {
+                    throw MediaError(.sizeOutOfRange, "FLAC metadata block of \(length) bytes in a \(packet.count)-byte packet")
+                }
+                var body = try reader.readReader(count: length)
+                if type == FLACBlock.Kind.vorbisComment.rawValue {
+                    let comment = try VorbisComment.parse(&body)
+                    fields += comment.items()
+                    if location == nil {
+                        location = CommentLocation(packet: index, prefix: Array(packet[..<4]), comment: comment, suffix: [], framingBit: false)
+                    }
+                } else if type == FLACBlock.Kind.picture.rawValue {
+                    let artwork = try FLACPicture.parse(&body).artwork()
+                    pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
+                                                 dataType: FLACPicture.dataType(of: artwork)))
+                }
+            }
+            return (FLACReader.merged(fields + pictures), location)
+        }
+    }
+
+    /// Properties from the id header.
+    static func properties(of scan: OggHeaderScan) throws -> MediaProperties {
+        var properties = MediaProperties()
+        properties.codec = scan.codec.rawValue
+        var reader = ByteReader(scan.packets[0])
+        switch scan.codec {
+        case .vorbis:
+            // "\x01vorbis", version u32, channels u8, rate u32, bitrate max/nominal/min i32 (Vorbis I §4.2.2), LE.
+            try reader.skip(7)
+            guard try reader.readUInt32(.little) == 0 else {
+                throw MediaError(.unsupportedFeature, "Vorbis version is not 0")
+            }
+            properties.channels = Int(try reader.readUInt8())
+            properties.sampleRate = Int(try reader.readUInt32(.little))
+            try reader.skip(4)
+            let nominal = try reader.readInt32(.little)
+            if nominal > 0 { properties.bitrate = Int(nominal) }
+        case .opus:
+            // "OpusHead", version u8, channels u8, pre-skip u16, input rate u32, gain i16, mapping u8 (RFC 7845 §5.1), LE.
+            try reader.skip(9)
+            properties.channels = Int(try reader.readUInt8())
+            properties.sampleRate = 48000
+        case .speex:
+            // "Speex   ", version[20], version id, header size, rate, mode, mode version, channels, bitrate (u32 LE each).
+            try reader.skip(36)
+            properties.sampleRate = Int(try reader.readUInt32(.little))
+            try reader.skip(8)
+            properties.channels = Int(try reader.readUInt32(.little))
+            let bitrate = try reader.readInt32(.little)
+            if bitrate > 0 { properties.bitrate = Int(bitrate) }
+        case .flac:
+            // 0x7F "FLAC", version (2), header count (2), "fLaC", STREAMINFO block header (4) and body (34).
+            try reader.skip(9)
+            guard try reader.readBytes(4) == Array("fLaC".utf8) else {
+                throw MediaError(.malformed, "FLAC-in-Ogg first packet without 'fLaC'")
+            }
+            try reader.skip(4)
+            var body = try reader.readReader(count: 34)
+            let info = try FLACStreamInfo.parse(&body)
+            properties = info.properties(audioBytes: nil)
+        }
+        if let rate = properties.sampleRate, rate <= 0 { properties.sampleRate = nil }
+        return properties
+    }
+
+    /// Seconds from a granule position (samples; for Opus 48 kHz samples after the pre-skip).
+    static func duration(granule: UInt64, scan: OggHeaderScan, properties: MediaProperties) -> Double? {
+        guard granule < 1 << 62 else { return nil }
+        if scan.codec == .opus {
+            let preSkip = scan.packets[0].count >= 12 ? UInt64(scan.packets[0][10]) | UInt64(scan.packets[0][11]) << 8 : 0
+            return Double(granule > preSkip ? granule - preSkip : 0) / 48000
+        }
+        if scan.codec == .flac, let duration = properties.duration { return duration }
+        guard let rate = properties.sampleRate, rate > 0 else { return nil }
+        return Double(granule) / Double(rate)
+    }
+}

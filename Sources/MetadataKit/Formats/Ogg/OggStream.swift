@@ -1,0 +1,168 @@
+import Foundation
+
+/// The codecs whose tags MetadataKit reads in Ogg, told apart by the first
+/// packet of their logical stream.
+enum OggCodec: String, Sendable {
+    /// "\x01vorbis" (Vorbis I §4.2.2).
+    case vorbis = "Vorbis"
+    /// "OpusHead" (RFC 7845 §5.1).
+    case opus = "Opus"
+    /// "Speex   " (Speex manual, "Ogg file format").
+    case speex = "Speex"
+    /// "\x7FFLAC" (FLAC-in-Ogg mapping, RFC 9639 §10.1).
+    case flac = "FLAC"
+
+    init?(firstPacket packet: [UInt8]) {
+        if packet.starts(with: [1] + Array("vorbis".utf8)) { self = .vorbis }
+        else if packet.starts(with: Array("OpusHead".utf8)) { self = .opus }
+        else if packet.starts(with: Array("Speex   ".utf8)) { self = .speex }
+        else if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { self = .flac }
+        else { return nil }
+    }
+}
+
+/// The start of an Ogg file, read page by page until the header packets of
+/// its first Vorbis, Opus, Speex or FLAC stream are complete (RFC 3533 §4:
+/// all first pages come first, then the streams' further header pages).
+struct OggHeaderScan: Sendable {
+    /// Every page from the start of the file through the last header page of ``serial``.
+    var pages: [OggPage]
+    var serial: UInt32
+    var codec: OggCodec
+    /// The stream's header packets, in order (id header, comment, …).
+    var packets: [[UInt8]]
+    /// Indices in ``pages`` of the stream's pages that hold header packets.
+    var headerPages: [Int]
+    /// For each of ``packets``, the file offset of the page where it starts (for error messages).
+    var packetOffsets: [Int64]
+    /// Whether the last header packet ends its page (the audio starts on a fresh page).
+    var endsOnPageBoundary: Bool
+
+    /// Largest total size of the header packets read (pictures live in the comment).
+    static let maximumHeaderBytes = 128 << 20
+    /// Most first (BOS) pages, i.e. multiplexed streams, looked at.
+    static let maximumStreams = 64
+
+    var end: Int64 { pages.last?.end ?? 0 }
+
+    static func read(_ source: FileSource) throws -> OggHeaderScan {
+        var pages: [OggPage] = []
+        var offset: Int64 = 0
+        var chosen: (serial: UInt32, codec: OggCodec)?
+        var packets: [[UInt8]] = []
+        var partial: [UInt8] = []
+        var headerPages: [Int] = []
+        var packetOffsets: [Int64] = []
+        var needed = 2
+        var total = 0
+        while true {
+            guard let page = try OggPage.read(from: source, at: offset) else {
+                if offset >= source.size, chosen == nil {
+                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: 0)
+                }
+                if offset >= source.size { throw MediaError(.truncated, "the Ogg file ends inside its header packets", offset: offset) }
+                throw MediaError(.malformed, "no Ogg page where one should start", offset: offset)
+            }
+            pages.append(page)
+            offset = page.end
+            if chosen == nil {
+                guard page.isBeginning else {
+                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: page.offset)
+                }
+                guard pages.count <= maximumStreams else {
+                    throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
+                }
+                let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+                guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
+                let length = page.segments[...first].reduce(0) { $0 + Int($1) }
+                guard first == page.segments.count - 1 else {
+                    throw MediaError(.malformed, "the first page of a \(codec.rawValue) stream holds more than its first packet", offset: page.offset)
+                }
+                chosen = (page.serial, codec)
+                packets = [Array(body[..<length])]
+                headerPages = [pages.count - 1]
+                packetOffsets = [page.offset]
+                needed = try neededPackets(codec: codec, firstPacket: packets[0])
+                total = length
+                continue
+            }
+            guard page.serial == chosen!.serial else { continue }
+            guard !page.isBeginning else { throw MediaError(.malformed, "a second first page for one stream", offset: page.offset) }
+            headerPages.append(pages.count - 1)
+            let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+            var position = 0
+            for (index, lace) in page.segments.enumerated() {
+                if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
+                partial += body[position..<position + Int(lace)]
+                position += Int(lace)
+                total += Int(lace)
+                guard total <= maximumHeaderBytes else {
+                    throw MediaError(.sizeOutOfRange, "Ogg header packets larger than \(maximumHeaderBytes >> 20) MiB", offset: page.offset)
+                }
+                guard lace < 255 else { continue }
+                packets.append(partial)
+                partial = []
+                if chosen!.codec == .flac, packets.count > 1, needed == 0, let first = packets.last?.first, first & 0x80 != 0 {
+                    needed = packets.count  // header count 0 ("unknown"): the block with the last-block flag ends them
+                }
+                if needed > 0 && packets.count == needed {
+                    return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
+                                         headerPages: headerPages, packetOffsets: packetOffsets, endsOnPageBoundary: index == page.segments.count - 1)
+                }
+            }
+        }
+    }
+
+    /// How many header packets `codec` has; 0 for a FLAC stream that doesn't say.
+    private static func neededPackets(codec: OggCodec, firstPacket: [UInt8]) throws -> Int {
+        switch codec {
+        case .vorbis: return 3  // id, comment, setup (Vorbis I §4.2.1)
+        case .opus: return 2    // OpusHead, OpusTags (RFC 7845 §3)
+        case .speex:
+            // Header packet, comment packet, then `extra_headers` more (field at byte 68, LE).
+            var reader = ByteReader(firstPacket)
+            try reader.skip(68)
+            let extra = Int(try reader.readUInt32(.little))
+            guard extra <= 16 else { throw MediaError(.sizeOutOfRange, "Speex header announces \(extra) extra headers") }
+            return 2 + extra
+        case .flac:
+            // 0x7F "FLAC", major, minor, number of header packets after this one (u16 BE).
+            var reader = ByteReader(firstPacket)
+            try reader.skip(7)
+            let count = Int(try reader.readUInt16())
+            return count == 0 ? 0 : 1 + count
+        }
+    }
+
+    /// The granule position of the stream's last page that has one, searched
+    /// backwards from the end of the file (at most `limit` bytes back, only
+    /// pages whose CRC is right count, and at most `maximumChecks` CRCs are
+    /// computed, so a file full of fake page headers can't make it slow).
+    /// Nil when none is found.
+    static func lastGranule(of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
+                            maximumChecks: Int = 64) throws -> UInt64? {
+        let window: Int64 = 64 * 1024
+        var checks = 0
+        var windowEnd = source.size
+        let lowest = max(floor, source.size - limit)
+        while windowEnd > lowest {
+            let start = max(lowest, windowEnd - window)
+            let bytes = try source.read(at: start, count: Int(min(source.size - start, windowEnd - start + 3)))
+            var index = Int(windowEnd - start) - 1
+            while index >= 0 {
+                defer { index -= 1 }
+                guard bytes[index] == 0x4F, index + 3 < bytes.count, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67,
+                      bytes[index + 3] == 0x53 else { continue }
+                let offset = start + Int64(index)
+                guard let page = try? OggPage.read(from: source, at: offset), page.serial == serial,
+                      page.granulePosition != OggPage.noGranule else { continue }
+                checks += 1
+                guard checks <= maximumChecks else { return nil }
+                guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
+                return page.granulePosition
+            }
+            windowEnd = start
+        }
+        return nil
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Writes the tags of the first Vorbis, Opus, Speex or FLAC stream of an Ogg file.
+///
+/// - The comment packet is rebuilt from the `.vorbis` items with the file's
+///   vendor string (and, for Opus and Speex, any bytes that followed the
+///   comment); every other header packet is kept byte for byte (for Vorbis,
+///   the setup packet that often shares the comment's pages). Pictures become
+///   `METADATA_BLOCK_PICTURE` fields; an unchanged picture keeps its field
+///   text. In FLAC-in-Ogg the VORBIS_COMMENT block packet is rebuilt and
+///   PICTURE block packets are replaced by the picture items (the header
+///   count in the first packet is updated; RFC 9639 §10.1).
+/// - The header packets after the first are laid out on new pages with as
+///   many lacing values as the old pages had (the last old page, then new
+///   ones, up to 255), so small changes keep the page count; granule position
+///   0 where a packet ends, −1 elsewhere. They go where the stream's first
+///   such page was; the first (BOS) page is rebuilt only when its packet changes.
+/// - When the page count changes, every later page of the stream gets its
+///   sequence number shifted and its CRC recomputed (RFC 3533 §6); granule
+///   positions and packet data are not touched, and pages of other logical
+///   streams are copied as they are.
+/// - Same page count and same page sizes: in-place patches of the changed
+///   bytes. Otherwise a rewrite from runs of the original file and new bytes.
+///
+/// The last header packet must end its page (Vorbis I §A.2, RFC 7845 §3);
+/// other files are refused with `unsupportedFeature`.
+enum OggWriter {
+    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let scan = try OggHeaderScan.read(source)
+        guard scan.endsOnPageBoundary else {
+            throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
+        }
+        let kept = options.removesAllTags ? [] : items
+        let packets = try newPackets(scan, items: kept)
+
+        let oldPages = scan.headerPages.map { scan.pages[$0] }
+        let bos = oldPages[0]
+        var newPages: [[UInt8]] = []
+        if packets[0] == scan.packets[0] {
+            newPages.append(try source.read(at: bos.offset, count: bos.length))
+        } else {
+            newPages += OggPage.paginate([packets[0]], serial: scan.serial, firstSequence: bos.sequence,
+                                         firstFlags: OggPage.beginning, granule: bos.granulePosition)
+        }
+        // Follow the old pages' lacing counts (the last one may fill up), so a
+        // small change keeps the page count and nothing after the headers moves.
+        var capacities = oldPages.dropFirst().map(\.segments.count)
+        if !capacities.isEmpty { capacities[capacities.count - 1] = 255 }
+        newPages += OggPage.paginate(Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1,
+                                     capacities: capacities)
+
+        if newPages.count == oldPages.count {
+            if zip(newPages, oldPages).allSatisfy({ $0.count == $1.length }) {
+                var patches: [(offset: Int64, bytes: [UInt8])] = []
+                for (bytes, page) in zip(newPages, oldPages) {
+                    let old = try source.read(at: page.offset, count: page.length)
+                    guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
+                          let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { continue }
+                    patches.append((page.offset + Int64(first), Array(bytes[first...last])))
+                }
+                return .inPlace(patches)
+            }
+        }
+        // The header region: other streams' pages as they were, ours replaced.
+        var segments: [FileEditPlan.Segment] = []
+        let ours = Set(scan.headerPages)
+        for (index, page) in scan.pages.enumerated() {
+            if index == scan.headerPages[0] {
+                segments.append(.bytes(newPages[0]))
+            } else if index == scan.headerPages.dropFirst().first {
+                segments += newPages.dropFirst().map { .bytes($0) }
+            } else if !ours.contains(index) {
+                segments.append(.original(offset: page.offset, length: Int64(page.length)))
+            }
+        }
+        if scan.headerPages.count == 1 { segments += newPages.dropFirst().map { .bytes($0) } }
+        // The rest: renumber our pages when the count changed.
+        let shift = Int64(newPages.count) - Int64(oldPages.count)
+        if shift == 0 {
+            segments.append(.original(offset: scan.end, length: source.size - scan.end))
+        } else {
+            segments += try renumbered(source, from: scan.end, serial: scan.serial, shift: shift)
+        }
+        return .rewrite(FileEditPlan.coalesced(segments))
+    }
+
+    /// The header packets with the new comment (and, for FLAC, pictures).
+    static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> [[UInt8]] {
+        let (_, found) = try OggReader.comment(of: scan)
+        switch scan.codec {
+        case .vorbis, .opus, .speex:
+            guard let location = found else { throw MediaError(.malformed, "no comment packet") }
+            let fields = try VorbisComment.fields(for: items, picturesAsFields: true,
+                                                  originalPictures: location.comment.picturesByValue())
+            let comment = VorbisComment(vendor: location.comment.vendor, fields: fields)
+            var packets = scan.packets
+            packets[location.packet] = location.prefix + (try comment.serialized(framingBit: location.framingBit)) + location.suffix
+            return packets
+        case .flac:
+            return try newFLACPackets(scan, items: items, location: found)
+        }
+    }
+
+    /// FLAC-in-Ogg: the first packet (header count updated), the comment block
+    /// where it was, other blocks kept. Pictures go where the file keeps them:
+    /// PICTURE block packets (where the first one was) when it has any, else
+    /// `METADATA_BLOCK_PICTURE` comment fields (what mutagen and ffmpeg read).
+    private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggReader.CommentLocation?) throws -> [[UInt8]] {
+        let pictureType = FLACBlock.Kind.picture.rawValue
+        let hasPictureBlocks = scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == pictureType }
+        let fields = try VorbisComment.fields(for: items, picturesAsFields: !hasPictureBlocks,
+                                              originalPictures: location?.comment.picturesByValue() ?? [:])
+        let vendor = location?.comment.vendor ?? VorbisComment.defaultVendor
+        let comment = try VorbisComment(vendor: vendor, fields: fields).serialized()
+        // Unchanged pictures keep their block bytes: pictures here are decoded copies, so compare by value.
+        var oldPictures: [Artwork: [UInt8]] = [:]
+        for packet in scan.packets.dropFirst() where packet.first.map({ $0 & 0x7F }) == FLACBlock.Kind.picture.rawValue {
+            var reader = ByteReader(Array(packet.dropFirst(4)))
+            if let artwork = try? FLACPicture.parse(&reader).artwork() { oldPictures[artwork] = Array(packet.dropFirst(4)) }
+        }
+        var pictures: [[UInt8]] = []
+        for item in items where item.keySpace == .vorbis && hasPictureBlocks {
+            guard case .picture(let artwork) = item.value else { continue }
+            pictures.append(try oldPictures[artwork] ?? FLACPicture(artwork: artwork).serialized())
+        }
+        var blocks: [(type: UInt8, body: [UInt8])] = []
+        var placedComment = false, placedPictures = false
+        for packet in scan.packets.dropFirst() {
+            let type = (packet.first ?? 0) & 0x7F
+            switch type {
+            case FLACBlock.Kind.vorbisComment.rawValue:
+                if !placedComment { blocks.append((type, comment)) }
+                placedComment = true
+            case FLACBlock.Kind.picture.rawValue:
+                if !placedPictures { blocks += pictures.map { (type, $0) } }
+                placedPictures = true
+            case FLACBlock.Kind.padding.rawValue:
+                break
+            default:
+                blocks.append((type, Array(packet.dropFirst(4))))
+            }
+        }
+        if !placedComment { blocks.insert((FLACBlock.Kind.vorbisComment.rawValue, comment), at: 0) }
+        if !placedPictures { blocks += pictures.map { (FLACBlock.Kind.picture.rawValue, $0) } }
+        var packets = [scan.packets[0]]
+        for (index, block) in blocks.enumerated() {
+            guard block.body.count <= FLACBlock.maximumLength else {
+                throw MediaError(.invalidValue, "a FLAC metadata block of \(block.body.count) bytes is over 16 MiB")
+            }
+            packets.append(FLACBlock.header(type: block.type, isLast: index == blocks.count - 1, length: block.body.count) + block.body)
+        }
+        guard blocks.count <= 0xFFFF, packets[0].count >= 9 else { throw MediaError(.invalidValue, "too many FLAC metadata blocks") }
+        packets[0][7] = UInt8(blocks.count >> 8)
+        packets[0][8] = UInt8(blocks.count & 0xFF)
+        return packets
+    }
+
+    /// Every page from `offset` to the end: pages of `serial` with their
+    /// sequence number shifted by `shift` (new header bytes, CRC recomputed
+    /// over the unchanged body), others as runs of the original file. Pages
+    /// after the stream's last (EOS) page belong to a later link of a chained
+    /// file (RFC 3533 §4) even if it reuses the serial number: they are kept.
+    static func renumbered(_ source: FileSource, from offset: Int64, serial: UInt32, shift: Int64) throws -> [FileEditPlan.Segment] {
+        var segments: [FileEditPlan.Segment] = []
+        var position = offset
+        var ended = false
+        while position < source.size {
+            guard var page = try OggPage.read(from: source, at: position) else {
+                throw MediaError(.unsupportedFeature, "bytes that are not an Ogg page follow the pages; not rewriting", offset: position)
+            }
+            if page.serial == serial && !ended {
+                ended = page.headerType & OggPage.ending != 0
+                page.sequence = UInt32(truncatingIfNeeded: Int64(page.sequence) + shift)
+                var header = page.headerBytes(checksum: 0)
+                let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+                let crc = OggCRC.update(OggCRC.update(0, header), body)
+                header.replaceSubrange(22..<26, with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+                segments.append(.bytes(header))
+                segments.append(.original(offset: page.bodyOffset, length: Int64(page.bodyLength)))
+            } else {
+                segments.append(.original(offset: page.offset, length: Int64(page.length)))
+            }
+            position = page.end
+        }
+        return segments
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+private typealias B = FLACOggBuilder
+
+/// The Vorbis comment codec, its items, the key map and the track/disc total fields.
+@Suite struct VorbisCommentTests {
+    func parse(_ bytes: [UInt8], framing: Bool = false) throws -> VorbisComment {
+        var reader = ByteReader(bytes)
+        return try VorbisComment.parse(&reader, framingBit: framing)
+    }
+
+    func item(_ key: String, _ value: String) -> MetadataItem {
+        MetadataItem(keySpace: .vorbis, key: key, value: .string(value), dataType: .utf8)
+    }
+
+    @Test func fieldsBecomeUppercasedItemsWithRepeatsJoined() throws {
+        let comment = try parse(B.comment(vendor: "Xiph", ["title=Ünï", "Artist=A", "ARTIST=B", "noequals", "empty=", "a=b=c"]))
+        #expect(comment.vendor == "Xiph")
+        #expect(comment.fields.count == 5)
+        let items = comment.items()
+        #expect(items.map(\.key) == ["TITLE", "ARTIST", "EMPTY", "A"])
+        #expect(items[0].value == .string("Ünï"))
+        #expect(items[1].value == .strings(["A", "B"]))
+        #expect(items[2].value == .string(""))
+        #expect(items[3].value == .string("b=c"))
+        #expect(!items.contains { $0.key == "VENDOR" })  // the vendor is not an item
+    }
+
+    @Test func roundTripKeepsVendorOrderAndFraming() throws {
+        let original = try parse(B.comment(vendor: "Ven ✓", ["TITLE=x", "ARTIST=1", "ARTIST=2"]) + [1], framing: true)
+        let bytes = try VorbisComment(vendor: original.vendor,
+                                      fields: VorbisComment.fields(for: original.items(), picturesAsFields: true)).serialized(framingBit: true)
+        #expect(bytes == B.comment(vendor: "Ven ✓", ["TITLE=x", "ARTIST=1", "ARTIST=2"]) + [1])
+    }
+
+    @Test func vorbisCommentNeedsItsFramingBit() {
+        #expect(throws: MediaError.self) { try parse(B.comment(["A=b"]) + [0], framing: true) }
+        #expect(throws: MediaError.self) { try parse(B.comment(["A=b"]), framing: true) }
+    }
+
+    @Test func hostileLengthsThrowWithoutAllocating() throws {
+        // Field count far beyond the bytes left.
+        var bytes = B.comment(["A=b"])
+        bytes.replaceSubrange(15..<19, with: [0xFF, 0xFF, 0xFF, 0xFF])
+        #expect(throws: MediaError.self) { try parse(bytes) }
+        // Vendor length past the end.
+        #expect(throws: MediaError.self) { try parse([0xFF, 0xFF, 0xFF, 0x7F, 0, 0]) }
+        // Field length past the end.
+        var field = B.comment(["A=b"])
+        field.replaceSubrange(19..<23, with: [0x00, 0x00, 0x00, 0x10])
+        #expect(throws: MediaError.self) { try parse(field) }
+        // Every prefix of a valid comment throws; only the whole parses.
+        let valid = B.comment(["TITLE=x", "ARTIST=y"])
+        for length in 0..<valid.count {
+            #expect(throws: MediaError.self) { try parse(Array(valid[..<length])) }
+        }
+        #expect(try parse(valid).fields.count == 2)
+    }
+
+    @Test func invalidNamesAndBinaryValuesAreRefusedOnWrite() {
+        #expect(throws: MediaError.self) {
+            try VorbisComment.fields(for: [item("A=B", "x")], picturesAsFields: true)
+        }
+        #expect(throws: MediaError.self) {
+            try VorbisComment.fields(for: [item("TÏTLE", "x")], picturesAsFields: true)
+        }
+        #expect(throws: MediaError.self) {
+            try VorbisComment.fields(for: [MetadataItem(keySpace: .vorbis, key: "X", value: .data(Data([1])), dataType: .binary)],
+                                     picturesAsFields: true)
+        }
+    }
+
+    @Test func pictureFieldsDecodeAndReencodeVerbatim() throws {
+        let block = B.picture(type: 4, mime: "image/png", description: "back ✓", width: 3, height: 2)
+        let text = Data(block).base64EncodedString()
+        let comment = try parse(B.comment(["metadata_block_picture=" + text, "TITLE=t"]))
+        let items = comment.items()
+        guard case .picture(let artwork)? = items.first?.value else { Issue.record("no picture"); return }
+        #expect(items[0].key == "METADATA_BLOCK_PICTURE")
+        #expect(artwork.pictureType == .backCover)
+        #expect(artwork.description == "back ✓")
+        #expect(artwork.mimeType == "image/png")
+        #expect(artwork.width == 3 && artwork.height == 2)
+        #expect(try artwork.data() == Data(ID3Builder.tinyPNG))
+        // An unchanged picture keeps its field text (depth 24 in the original, 0 when re-encoded).
+        let fields = try VorbisComment.fields(for: items, picturesAsFields: true, originalPictures: comment.picturesByValue())
+        #expect(fields[0].value == text)
+        let fresh = try VorbisComment.fields(for: items, picturesAsFields: true)
+        #expect(fresh[0].value != text)
+        #expect(VorbisComment.decodePictureField(fresh[0].value) == artwork)
+        // Garbage base64 stays text.
+        let bad = try parse(B.comment(["METADATA_BLOCK_PICTURE=!!!"])).items()
+        #expect(bad.first?.value == .string("!!!"))
+    }
+
+    @Test func keyMapReadsTheCommonNames() {
+        let metadata = Metadata(items: [
+            item("TITLE", "T"), item("ALBUM ARTIST", "AA"), item("DESCRIPTION", "D"), item("YEAR", "1999"),
+            item("GENRE", "Rock"), item("BPM", "120"), item("COMPOSER", "C"), item("GROUPING", "G"), item("ALBUM", "Al"),
+            item("TRACKNUMBER", "3"), item("TOTALTRACKS", "12"), item("DISCNUMBER", "1/2"),
+        ])
+        #expect(metadata.title == "T")
+        #expect(metadata.albumArtist == "AA")
+        #expect(metadata.comments == "D")
+        #expect(metadata.year == "1999")
+        #expect(metadata.genre?.name == "Rock")
+        #expect(metadata.bpm == 120)
+        #expect(metadata.composer == "C" && metadata.grouping == "G" && metadata.album == "Al")
+        #expect(metadata.trackNumber == 3 && metadata.trackCount == 12)
+        #expect(metadata.discNumber == 1 && metadata.discCount == 2)
+        let preferred = Metadata(items: [item("COMMENT", "c"), item("DESCRIPTION", "d"), item("DATE", "2001"), item("YEAR", "1999")])
+        #expect(preferred.comments == "c" && preferred.year == "2001")
+    }
+
+    func resolved(_ items: [MetadataItem], _ edit: (inout Metadata) -> Void) throws -> [MetadataItem] {
+        let loaded = Metadata(items: items)
+        var edited = loaded
+        edit(&edited)
+        return try MetadataChanges().resolvedItems(loaded: loaded, edited: edited, keySpaces: [.vorbis])
+    }
+
+    @Test func totalsGoToTheirOwnFields() throws {
+        // A count set on a file without one goes to TRACKTOTAL beside a plain number.
+        var items = try resolved([item("TRACKNUMBER", "3")]) { $0.trackCount = 12 }
+        #expect(Set(items) == [item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")])
+        // "n/N" is split when the count changes…
+        items = try resolved([item("TRACKNUMBER", "3/12")]) { $0.trackCount = 10 }
+        #expect(Set(items) == [item("TRACKNUMBER", "3"), item("TRACKTOTAL", "10")])
+        // …and kept as "n/N" when only the number changes.
+        items = try resolved([item("TRACKNUMBER", "3/12")]) { $0.trackNumber = 5 }
+        #expect(items == [item("TRACKNUMBER", "5/12")])
+        // A file's TOTALTRACKS stays TOTALTRACKS; the number keeps its field.
+        items = try resolved([item("TRACKNUMBER", "3"), item("TOTALTRACKS", "12")]) { $0.trackNumber = 4 }
+        #expect(Set(items) == [item("TRACKNUMBER", "4"), item("TOTALTRACKS", "12")])
+        items = try resolved([item("TOTALTRACKS", "12")]) { $0.trackCount = 9 }
+        #expect(items == [item("TOTALTRACKS", "9")])
+        // Removing the count leaves the number; removing both leaves nothing.
+        items = try resolved([item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")]) { $0.trackCount = nil }
+        #expect(items == [item("TRACKNUMBER", "3")])
+        items = try resolved([item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")]) { $0.trackCount = nil; $0.trackNumber = nil }
+        #expect(items.isEmpty)
+        // Discs the same way; a new field goes to the primary key.
+        items = try resolved([]) { $0.discNumber = 1; $0.discCount = 2 }
+        #expect(Set(items) == [item("DISCNUMBER", "1"), item("DISCTOTAL", "2")])
+        items = try resolved([]) { $0.title = "New"; $0.comments = "c"; $0.albumArtist = "AA" }
+        #expect(Set(items) == [item("TITLE", "New"), item("COMMENT", "c"), item("ALBUMARTIST", "AA")])
+    }
+}
