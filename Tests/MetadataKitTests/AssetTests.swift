@@ -170,6 +170,64 @@ import Testing
         #expect(try await AssetFixtures.longestChunk(out) <= 0.3)
     }
 
+    /// 64-bit `mdat` sizes and `co64` offsets, with the 32-bit limit lowered
+    /// so that a small file needs them.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg), arguments: [false, true])
+    func largeFileLayoutsProbeCleanly(faststart: Bool) async throws {
+        let source = try AssetFixtures.url("h264.mp4")
+        let asset = try await Asset.load(url: source)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("large.mp4")
+        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: faststart, movieTimescale: asset.movieTimescale)
+        await writer.setSizeLimit(1000)
+        let reader = try AssetReader(asset: asset)
+        var inputs: [UInt32: AssetWriterInput] = [:]
+        for track in asset.tracks {
+            try reader.addOutput(track: track)
+            let input = AssetWriterInput(copying: track)
+            inputs[track.id] = input
+            try await writer.add(input)
+        }
+        try await writer.startWriting()
+        while let sample = try reader.nextSample() { try await inputs[sample.trackID]!.append(sample) }
+        try await writer.finishWriting()
+
+        let file = try FileSource(url: out)
+        var offset: Int64 = 0
+        var mdat: MP4BoxHeader?
+        while offset < file.size {
+            let header = try MP4BoxHeader.read(from: file, at: offset, containerEnd: file.size, isTopLevel: true)
+            if header.type == "mdat" { mdat = header }
+            offset = header.end
+        }
+        #expect(mdat?.headerSize == 16)
+        let bytes = try Data(contentsOf: out)
+        #expect(bytes.range(of: Data("co64".utf8)) != nil)
+        #expect(bytes.range(of: Data("stco".utf8)) == nil)
+        #expect(try AssetFixtures.probeErrors(out).isEmpty)
+        for stream in 0..<2 {
+            #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream))
+            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream))
+        }
+    }
+
+    /// A write that fails (here: the file size limit, as a full disk would)
+    /// removes the output; the CLI exits 1.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg && MP4Tools.has("sh")))
+    func failedWritesRemoveTheOutput() throws {
+        let executable = try #require(TestSupport.mdkitExecutable)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("full.mov").path
+        // SIGXFSZ ignored: writes past the limit fail with EFBIG instead of killing mdkit.
+        let script = "trap '' XFSZ; ulimit -f 2048; exec \"$0\" export \"$1\" \"$2\""
+        let result = try TestSupport.run("sh", ["-c", script, executable.path, try AssetFixtures.url("raw.mov").path, out])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("io:"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test(.enabled(if: AssetFixtures.hasFFmpeg))
     func fragmentedFilesAreListedButNotRead() async throws {
         let asset = try await Asset.load(url: try AssetFixtures.url("frag.mp4"))

@@ -56,6 +56,8 @@ struct AssetMovieBuilder {
     var movieTimescale: UInt32
     var tracks: [Track]
     var metadata: [MetadataItem]
+    /// Chunk offsets above this need `co64`.
+    var offsetLimit = Int64(UInt32.max)
 
     typealias Box = MP4MetadataEncoder
 
@@ -256,7 +258,7 @@ struct AssetMovieBuilder {
         if constant == nil { for size in tables.sizes { stsz.write(size) } }
         boxes += Box.box("stsz", stsz.bytes)
 
-        let wide = (tables.chunkOffsets.last ?? 0) + base > Int64(UInt32.max)
+        let wide = (tables.chunkOffsets.last ?? 0) + base > offsetLimit
         var offsets = ByteWriter(capacity: 8 + tables.chunkOffsets.count * (wide ? 8 : 4))
         offsets.write(UInt32(0)); offsets.write(UInt32(tables.chunkOffsets.count))
         for offset in tables.chunkOffsets {

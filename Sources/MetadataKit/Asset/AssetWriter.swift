@@ -190,6 +190,12 @@ public actor AssetWriter {
     /// Bytes of media data written so far (the `mdat` payload).
     private var mediaBytes: Int64 = 0
     private var windowEnd: Double
+    /// Largest `mdat` size and chunk offset written in 32 bits (lowered by tests
+    /// to exercise the 64-bit layouts without writing 4 GiB).
+    var sizeLimit = Int64(UInt32.max)
+
+    /// Lowers the 32-bit limit; for tests.
+    func setSizeLimit(_ limit: Int64) { sizeLimit = limit }
 
     public init(url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
                 shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000) {
@@ -373,14 +379,13 @@ public actor AssetWriter {
 
     private func writeMovie() throws {
         guard let output else { throw MediaError(.invalidValue, "the writer is not writing") }
-        var builder = AssetMovieBuilder(
+        let builder = AssetMovieBuilder(
             fileType: fileType, movieTimescale: movieTimescale,
             tracks: tracks.map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $0.tables) },
-            metadata: metadata)
-        builder.metadata = metadata
+            metadata: metadata, offsetLimit: sizeLimit)
         if let mediaFile, let mediaPath {
             // moov first: its size depends on the offsets it holds (stco vs co64), so measure until stable.
-            let mdatHeader: Int64 = mediaBytes + 8 > Int64(UInt32.max) ? 16 : 8
+            let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
             var moov = try builder.moov(base: ftypSize + mdatHeader)
             for _ in 0..<3 {
                 let next = try builder.moov(base: ftypSize + Int64(moov.count) + mdatHeader)
@@ -403,7 +408,7 @@ public actor AssetWriter {
             let moov = try builder.moov(base: mdatHeaderOffset + 16)
             try output.write(moov)
             var header = ByteWriter()
-            if mediaBytes + 8 > Int64(UInt32.max) {
+            if mediaBytes + 8 > sizeLimit {
                 header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
             } else {
                 header.write(MP4MetadataEncoder.box("free", []))
