@@ -79,6 +79,7 @@ struct ExportCommand {
     }
 
     func run() async -> Int32 {
+        let terminal = isatty(STDERR_FILENO) == 1
         do {
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
             let session = ExportSession(asset: asset, preset: .passthrough)
@@ -95,7 +96,6 @@ struct ExportCommand {
                 case .remove, .removeRaw: break
                 }
             }
-            let terminal = isatty(STDERR_FILENO) == 1
             if terminal {
                 session.progressHandler = { fraction in
                     let width = 40
@@ -109,7 +109,8 @@ struct ExportCommand {
             print("\(output): exported")
             return 0
         } catch {
-            FileHandle.standardError.write(Data("\n\(input): error: \(Report.errorMessage(error))\n".utf8))
+            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            FileHandle.standardError.write(Data("\(terminal ? "\n" : "")mdkit export: error: \(message)\n".utf8))
             return 1
         }
     }

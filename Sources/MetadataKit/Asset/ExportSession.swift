@@ -149,7 +149,14 @@ public final class ExportSession {
         } catch {
             await writer.cancelWriting()
             unlink(temporary.path)
-            if let error = error as? MediaError { throw error.path == nil ? error.naming(outputURL.path) : error }
+            if var error = error as? MediaError {
+                // Errors of the temporary files are errors of the output.
+                let folder = temporary.deletingLastPathComponent().path + "/."
+                if error.path == nil || error.path?.hasPrefix(folder) == true, error.path != asset.url.path {
+                    error.path = outputURL.path
+                }
+                throw error
+            }
             throw error
         }
     }
