@@ -5,14 +5,18 @@ struct WrittenTrackTables: Sendable {
     var timeToSample: [(count: UInt32, delta: UInt32)] = []
     var compositionOffsets: [(count: UInt32, offset: Int32)] = []
     var hasCompositionOffsets = false
-    var syncSamples: [UInt32] = []
+    /// 1-based numbers of the sync samples; nil while every sample is sync
+    /// (no `stss` is written then, §8.6.2).
+    var syncSamples: [UInt32]?
+    /// Sizes; empty while every sample has ``constantSize`` (`stsz` with a
+    /// default size, §8.7.3), so constant-size audio keeps no per-sample list.
     var sizes: [UInt32] = []
+    var constantSize: UInt32?
+    private(set) var sampleCount = 0
     /// Chunk offsets relative to the start of the `mdat` payload.
     var chunkOffsets: [Int64] = []
     var sampleToChunk: [(firstChunk: UInt32, samplesPerChunk: UInt32, descriptionIndex: UInt32)] = []
     var mediaDuration: Int64 = 0
-
-    var sampleCount: Int { sizes.count }
 
     mutating func appendSample(size: Int, duration: Int64, compositionOffset: Int64, isSync: Bool) {
         let delta = UInt32(clamping: duration)
@@ -28,8 +32,17 @@ struct WrittenTrackTables: Sendable {
         } else {
             compositionOffsets.append((1, offset))
         }
-        sizes.append(UInt32(size))
-        if isSync { syncSamples.append(UInt32(sizes.count)) }
+        let size = UInt32(size)
+        if sampleCount == 0 {
+            constantSize = size
+        } else if let constant = constantSize, constant != size {
+            sizes = [UInt32](repeating: constant, count: sampleCount)
+            constantSize = nil
+        }
+        if constantSize == nil { sizes.append(size) }
+        if !isSync, syncSamples == nil { syncSamples = (0..<UInt32(sampleCount)).map { $0 + 1 } }
+        sampleCount += 1
+        if isSync { syncSamples?.append(UInt32(sampleCount)) }
         mediaDuration += Int64(delta)
     }
 
@@ -239,10 +252,10 @@ struct AssetMovieBuilder {
             for run in tables.compositionOffsets { ctts.write(run.count); ctts.write(UInt32(bitPattern: run.offset)) }
             boxes += Box.box("ctts", ctts.bytes)
         }
-        if tables.syncSamples.count < tables.sampleCount {
-            var stss = ByteWriter(capacity: 8 + tables.syncSamples.count * 4)
-            stss.write(UInt32(0)); stss.write(UInt32(tables.syncSamples.count))
-            for number in tables.syncSamples { stss.write(number) }
+        if let syncSamples = tables.syncSamples {
+            var stss = ByteWriter(capacity: 8 + syncSamples.count * 4)
+            stss.write(UInt32(0)); stss.write(UInt32(syncSamples.count))
+            for number in syncSamples { stss.write(number) }
             boxes += Box.box("stss", stss.bytes)
         }
         var stsc = ByteWriter()
@@ -252,10 +265,9 @@ struct AssetMovieBuilder {
 
         var stsz = ByteWriter(capacity: 12 + tables.sizes.count * 4)
         stsz.write(UInt32(0))
-        let constant = tables.sizes.first.flatMap { first in tables.sizes.allSatisfy { $0 == first } ? first : nil }
-        stsz.write(constant ?? 0)
-        stsz.write(UInt32(tables.sizes.count))
-        if constant == nil { for size in tables.sizes { stsz.write(size) } }
+        stsz.write(tables.constantSize ?? 0)
+        stsz.write(UInt32(tables.sampleCount))
+        if tables.constantSize == nil { for size in tables.sizes { stsz.write(size) } }
         boxes += Box.box("stsz", stsz.bytes)
 
         let wide = (tables.chunkOffsets.last ?? 0) + base > offsetLimit

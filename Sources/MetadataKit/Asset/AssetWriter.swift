@@ -136,31 +136,33 @@ public actor AssetWriter {
         }
     }
 
-    func append(_ sample: Sample, to input: AssetWriterInput) throws {
+    func append(_ samples: [Sample], to input: AssetWriterInput) throws {
         guard status == .writing else { throw MediaError(.invalidValue, "the writer is not writing (status \(status))") }
         guard let index = tracks.firstIndex(where: { $0.input === input }) else {
             throw MediaError(.invalidValue, "the input is not one of this writer's")
         }
         guard !tracks[index].finished else { throw MediaError(.invalidValue, "track \(tracks[index].id) was marked as finished") }
-        guard sample.decodeTime >= tracks[index].lastDecodeTime else {
-            throw MediaError(.invalidValue, "track \(tracks[index].id): decode time \(sample.decodeTime) goes back")
+        for sample in samples {
+            guard sample.decodeTime >= tracks[index].lastDecodeTime else {
+                throw MediaError(.invalidValue, "track \(tracks[index].id): decode time \(sample.decodeTime) goes back")
+            }
+            guard (1...tracks[index].input.sampleDescriptions.count).contains(sample.sampleDescriptionIndex) else {
+                throw MediaError(.invalidValue, "sample description index \(sample.sampleDescriptionIndex) out of range")
+            }
+            do {
+                let data = try sample.readData()
+                tracks[index].lastDecodeTime = sample.decodeTime
+                tracks[index].pending.append(Pending(
+                    data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
+                    compositionOffset: sample.presentationTime - sample.decodeTime, isSync: sample.isSync,
+                    descriptionIndex: sample.sampleDescriptionIndex))
+                tracks[index].appendedEnd += max(0, sample.duration)
+            } catch {
+                fail()
+                throw error
+            }
         }
-        guard (1...tracks[index].input.sampleDescriptions.count).contains(sample.sampleDescriptionIndex) else {
-            throw MediaError(.invalidValue, "sample description index \(sample.sampleDescriptionIndex) out of range")
-        }
-        do {
-            let data = try sample.readData()
-            tracks[index].lastDecodeTime = sample.decodeTime
-            tracks[index].pending.append(Pending(
-                data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
-                compositionOffset: sample.presentationTime - sample.decodeTime, isSync: sample.isSync,
-                descriptionIndex: sample.sampleDescriptionIndex))
-            tracks[index].appendedEnd += max(0, sample.duration)
-            try flushReadyPeriods()
-        } catch {
-            fail()
-            throw error
-        }
+        do { try flushReadyPeriods() } catch { fail(); throw error }
     }
 
     func markAsFinished(_ input: AssetWriterInput) throws {

@@ -109,7 +109,13 @@ public final class AssetWriterInput: @unchecked Sendable {
     /// up to the next one; the composition offset (`ctts`, §8.6.1.3) is kept
     /// as presentation minus decode time. Suspends while the writer works.
     public func append(_ sample: Sample) async throws {
-        try await attachedWriter.append(sample, to: self)
+        try await attachedWriter.append([sample], to: self)
+    }
+
+    /// Appends consecutive samples of this input in one step (cheaper than
+    /// one ``append(_:)`` each for many small samples, such as PCM frames).
+    public func append(contentsOf samples: [Sample]) async throws {
+        try await attachedWriter.append(samples, to: self)
     }
 
     /// Declares that no more samples come for this input.

@@ -124,14 +124,20 @@ public final class ExportSession {
                     if let current = best, let other = next[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
                     best = index
                 }
-                guard let best, var sample = next[best] else { break }
+                guard let best, next[best] != nil else { break }
+                // This track's samples up to the next sample of any other track, in one batch.
+                let limit = next.indices.filter { $0 != best }.compactMap { next[$0]?.decodeTimeSeconds }.min() ?? .infinity
                 let shift = plans[best].decodeShift
-                sample.decodeTime -= shift
-                sample.presentationTime -= shift
-                try await inputs[best].append(sample)
-                next[best] = try outputs[best].nextSample()
+                var batch: [Sample] = []
+                while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024) {
+                    sample.decodeTime -= shift
+                    sample.presentationTime -= shift
+                    batch.append(sample)
+                    next[best] = try outputs[best].nextSample()
+                }
+                try await inputs[best].append(contentsOf: batch)
                 if next[best] == nil { try await inputs[best].markAsFinished() }
-                done += 1
+                done += batch.count
                 let percent = Int(Double(done) / total * 100)
                 if percent != reported {
                     reported = percent
