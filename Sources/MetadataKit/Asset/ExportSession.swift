@@ -129,7 +129,9 @@ public final class ExportSession {
                 let limit = next.indices.filter { $0 != best }.compactMap { next[$0]?.decodeTimeSeconds }.min() ?? .infinity
                 let shift = plans[best].decodeShift
                 var batch: [Sample] = []
-                while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024) {
+                var batchBytes = 0
+                while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20) {
+                    batchBytes += sample.size
                     sample.decodeTime -= shift
                     sample.presentationTime -= shift
                     batch.append(sample)
