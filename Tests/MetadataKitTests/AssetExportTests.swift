@@ -254,6 +254,7 @@ import Testing
         #expect(try mdkit(["export", source, directory.appendingPathComponent("x.avi").path]).status == 2)
         #expect(try mdkit(["export", "/nonexistent.mp4", out]).status == 1)
         #expect(try mdkit(["export", source, out, "--tracks", "9"]).status == 1)
+        #expect(try mdkit(["export", source, source]).status == 1, "the input is never the output")
     }
 }
 

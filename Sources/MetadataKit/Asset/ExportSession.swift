@@ -230,7 +230,9 @@ public final class ExportSession {
         while let sample = cursor.next() {
             if sample.presentationTime <= mediaFrom, sample.isSync || first == nil { first = sample }
             if sample.presentationTime < mediaTo { last = sample.index }
-            if first != nil, sample.decodeTime > mediaTo, sample.presentationTime >= mediaTo { break }
+            // Past the end by a second of decode time: no later sample can present before the end
+            // (composition offsets are far smaller).
+            if first != nil, sample.decodeTime > mediaTo + Int64(ts) { break }
         }
         guard var first else { return nil }
         if !first.isSync || first.presentationTime > mediaFrom {
