@@ -121,8 +121,7 @@ import Testing
 
         let merged = directory.appendingPathComponent("merged.m4a")
         let merge = ExportSession(asset: asset)
-        merge.outputURL = merged
-        merge.trackIDs = [2]
+        merge.outputURL = merged                        // .m4a: the audio track by default
         merge.metadata.title = "New"
         merge.metadata.items = [MetadataItem(keySpace: .iTunes, key: "----:com.apple.iTunes:MOOD", value: .string("calm"), dataType: .utf8)]
         try await merge.export()

@@ -108,6 +108,12 @@ import Testing
             #expect(counts[track.id] == track.sampleCount)
             #expect(bytes[track.id] == track.totalSampleBytes)
         }
+        // The same samples through the AsyncSequence interface.
+        let sequence = try AssetReader(asset: asset)
+        for track in asset.tracks { try sequence.addOutput(track: track) }
+        var total = 0
+        for try await _ in sequence { total += 1 }
+        #expect(total == asset.tracks.reduce(0) { $0 + $1.sampleCount })
         let probed = try AssetFixtures.packets(url, stream: 0).map { $0.split(separator: ",").last?.hasPrefix("K") == true }
         #expect(probed == keyFlags)
     }

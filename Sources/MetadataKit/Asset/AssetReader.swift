@@ -151,8 +151,10 @@ final class SampleDataSource: @unchecked Sendable {
 /// }
 /// ```
 ///
-/// Each ``AssetReaderTrackOutput`` can also be read on its own with its
-/// `nextSample()`; don't mix the two styles on one reader. Samples are
+/// The reader is also an `AsyncSequence` of the same samples
+/// (`for try await sample in reader`). Each ``AssetReaderTrackOutput`` can
+/// also be read on its own with its `nextSample()`; don't mix the two styles
+/// on one reader. Samples are
 /// computed from the sample tables as they are asked for and their bytes are
 /// read only by ``Sample/readData()``, so memory does not grow with the
 /// file. Fragmented files are refused (`unsupportedFeature`).
@@ -202,6 +204,23 @@ public final class AssetReader {
         peeked[best] = try outputs[best].nextSample()
         return sample
     }
+}
+
+/// `for try await sample in reader`: the samples of ``AssetReader/nextSample()``,
+/// checking for Task cancellation between samples.
+extension AssetReader: AsyncSequence {
+    public typealias Element = Sample
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        let reader: AssetReader
+
+        public mutating func next() async throws -> Sample? {
+            try Task.checkCancellation()
+            return try reader.nextSample()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self) }
 }
 
 /// The samples of one track, in decode order.

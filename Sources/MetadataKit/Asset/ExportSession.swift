@@ -49,7 +49,8 @@ public final class ExportSession {
     public var outputURL: URL?
     /// The container; by default from the output's extension (mp4 when unknown).
     public var outputFileType: AssetFileType?
-    /// Track IDs to export; all tracks when nil.
+    /// Track IDs to export; when nil, every track with samples (for `.m4a`:
+    /// the audio tracks and the tracks they refer to, such as chapters).
     public var trackIDs: [UInt32]?
     /// The part of the movie to export; all of it when nil.
     public var timeRange: ExportTimeRange?
@@ -175,7 +176,14 @@ public final class ExportSession {
     }
 
     private func chosenTracks() throws -> [AssetTrack] {
-        guard let trackIDs else { return asset.tracks.filter { $0.sampleCount > 0 } }
+        guard let trackIDs else {
+            let tracks = asset.tracks.filter { $0.sampleCount > 0 }
+            guard (outputFileType ?? outputURL.flatMap { AssetFileType(pathExtension: $0.pathExtension) }) == .m4a else { return tracks }
+            // An audio file: the audio tracks and the tracks they refer to (chapter text).
+            let audio = tracks.filter { $0.mediaType == .audio }
+            let referenced = Set(audio.flatMap { $0.references.flatMap(\.trackIDs) })
+            return tracks.filter { $0.mediaType == .audio || referenced.contains($0.id) }
+        }
         return try trackIDs.map { id in
             guard let track = asset.track(id: id) else {
                 throw MediaError(.invalidValue, "no track \(id) in \(asset.url.lastPathComponent)")
