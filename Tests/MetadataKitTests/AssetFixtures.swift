@@ -65,9 +65,14 @@ enum AssetFixtures {
 
     /// What `ffprobe -v error` prints about the file (nothing for a clean file).
     static func probeErrors(_ url: URL) throws -> String {
+        try standardError("ffprobe", ["-v", "error", url.path])
+    }
+
+    /// What `tool` prints on standard error.
+    static func standardError(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffprobe", "-v", "error", url.path]
+        process.arguments = [tool] + arguments
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
