@@ -60,6 +60,8 @@ import Testing
         #expect(exported.tracks.map(\.editList) == asset.tracks.map(\.editList))
         #expect(exported.tracks.map(\.references) == asset.tracks.map(\.references))
         #expect(exported.tracks.map(\.sampleDescriptions) == asset.tracks.map(\.sampleDescriptions))
+        #expect(exported.tracks.map(\.language) == asset.tracks.map(\.language))
+        #expect(exported.tracks.map(\.handlerName) == asset.tracks.map(\.handlerName))
         #expect(try await AssetFixtures.longestChunk(out) <= 1.0)
         #expect(try AssetFixtures.formatTag(out, "title") == "Exported ✓")
         #expect(try AssetFixtures.formatTag(out, "artist") == "MetadataKit")

@@ -190,9 +190,20 @@ struct AssetMovieBuilder {
         if long { writer.write(UInt64(0)); writer.write(UInt64(0)) } else { writer.write(UInt32(0)); writer.write(UInt32(0)) }
         writer.write(track.input.timescale)
         if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
-        writer.write(Box.packedLanguage(track.input.language))
+        writer.write(languageCode(track.input.language))
         writer.write(UInt16(0))
         return Box.box("mdhd", writer.bytes)
+    }
+
+    /// The `mdhd` language: ISO 639-2/T packed in 15 bits; QuickTime movies
+    /// keep Macintosh code 0 for English and 0x7FFF for "undetermined", as
+    /// QuickTime and ffmpeg write them.
+    private func languageCode(_ language: String) -> UInt16 {
+        if fileType == .mov {
+            if language == "eng" { return 0 }
+            if language == "und" { return 0x7FFF }
+        }
+        return Box.packedLanguage(language)
     }
 
     /// `hdlr` (§8.4.3): QuickTime movies name the component type (`mhlr`) and
