@@ -7,6 +7,8 @@ let topUsage = """
     commands:
       read     print metadata and properties (mdkit read --help)
       write    change metadata, safely (mdkit write --help)
+      tracks   list the tracks of MP4/MOV/M4A files (mdkit tracks --help)
+      export   copy tracks into a new MP4/MOV/M4A, optionally cut (mdkit export --help)
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -38,6 +40,28 @@ case "write":
     do {
         let write = try WriteCommand(arguments: rest)
         exit(await write.run())
+    } catch {
+        fail(error.message, status: 2)
+    }
+case "tracks":
+    if rest.contains("--help") || rest.contains("-h") {
+        print(TracksCommand.usage)
+        exit(0)
+    }
+    do {
+        let tracks = try TracksCommand(arguments: rest)
+        exit(await tracks.run())
+    } catch {
+        fail(error.message, status: 2)
+    }
+case "export":
+    if rest.contains("--help") || rest.contains("-h") {
+        print(ExportCommand.usage)
+        exit(0)
+    }
+    do {
+        let export = try ExportCommand(arguments: rest)
+        exit(await export.run())
     } catch {
         fail(error.message, status: 2)
     }

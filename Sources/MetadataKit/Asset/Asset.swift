@@ -1,0 +1,126 @@
+import Foundation
+
+/// A movie file opened for its tracks and samples: MP4, M4A, MOV (ISO/IEC
+/// 14496-12 base media files and QuickTime movies).
+///
+/// ```swift
+/// let asset = try await Asset.load(url: url)
+/// for track in asset.tracks { print(track.id, track.mediaType, track.codec ?? "?") }
+/// ```
+///
+/// Loading reads `ftyp`, the `moov` tree and every track's sample tables
+/// (ISO/IEC 14496-12 §8.6–8.7); media data stays on disk and is read sample by
+/// sample through an ``AssetReader``.
+///
+/// Fragmented files (`moov/mvex`, samples in `moof` fragments, §8.8) load
+/// — their tracks are listed with the samples of `moov`, usually none — but
+/// ``isFragmented`` is true and ``AssetReader`` and ``ExportSession`` refuse
+/// them with `unsupportedFeature`.
+public struct Asset: Sendable {
+    /// The file.
+    public let url: URL
+    /// The tracks, in `moov` order; empty until loaded.
+    public private(set) var tracks: [AssetTrack] = []
+    /// `mvhd` timescale (units per second).
+    public private(set) var movieTimescale: UInt32 = 0
+    /// `mvhd` duration in ``movieTimescale`` units.
+    public private(set) var movieDuration: Int64 = 0
+    /// `ftyp` major brand then compatible brands; empty without `ftyp`.
+    public private(set) var brands: [FourCC] = []
+    /// Movie-level metadata items (iTunes `ilst`, QuickTime `mdta`, `udta`).
+    public private(set) var metadataItems: [MetadataItem] = []
+    /// True when the movie has fragments (`mvex` or `moof`).
+    public private(set) var isFragmented = false
+    /// True once ``load()`` succeeded.
+    public private(set) var isLoaded = false
+    /// Where `moov` and the first `mdat` lie (`moov` first means "fast start").
+    public private(set) var isMovieHeaderFirst = false
+
+    /// An asset for `url`; nothing is read until ``load()``.
+    public init(url: URL) {
+        self.url = url
+    }
+
+    /// Opens and loads the asset at `url`.
+    public static func load(url: URL) async throws -> Asset {
+        var asset = Asset(url: url)
+        try await asset.load()
+        return asset
+    }
+
+    /// The movie duration in seconds (the longest track's when `mvhd` gives none).
+    public var durationSeconds: Double {
+        if movieTimescale > 0, movieDuration > 0 { return Double(movieDuration) / Double(movieTimescale) }
+        return tracks.map(\.durationSeconds).max() ?? 0
+    }
+
+    /// The normalized metadata derived from ``metadataItems``.
+    public var metadata: Metadata { Metadata(items: metadataItems) }
+
+    /// The track with `id`.
+    public func track(id: UInt32) -> AssetTrack? { tracks.first { $0.id == id } }
+
+    /// Reads the movie header, the tracks and their sample tables.
+    ///
+    /// - Throws: ``MediaError`` naming the file: `unsupportedFormat` (not an
+    ///   MP4/QuickTime file), `malformed`/`truncated`/`sizeOutOfRange` (bad
+    ///   boxes or tables), `unsupportedFeature` (a compressed `cmov` header).
+    public mutating func load() async throws {
+        do {
+            let source = try FileSource(url: url)
+            let head = try source.readAvailable(at: 0, count: 8)
+            guard head.count == 8,
+                  MP4Reader.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
+                throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
+            }
+            let layout = try MP4Reader.TopLevel(source)
+            guard let moovHeader = layout.moov else {
+                throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
+            }
+            var builder = MP4TreeBuilder(source: source)
+            let moov = try builder.build(moovHeader, depth: 0)
+            if let cmov = moov.child("cmov") {
+                throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
+            }
+            brands = layout.brands ?? []
+            if let mvhd = moov.child("mvhd") {
+                var reader = try source.mp4Payload(of: mvhd.header, upTo: 32)
+                let version = try reader.readUInt8()
+                try reader.skip(3 + (version == 1 ? 16 : 8))
+                movieTimescale = try reader.readUInt32()
+                movieDuration = version == 1 ? Int64(bitPattern: try reader.readUInt64()) : Int64(try reader.readUInt32())
+                if movieDuration == -1 || movieDuration == Int64(UInt32.max) { movieDuration = 0 }
+            }
+            let parser = AssetTrackParser(source: source)
+            tracks = try moov.children("trak").map { try parser.track($0) }
+            metadataItems = try MP4MetadataReader(source: source, url: url).items(in: moov)
+            isFragmented = try moov.child("mvex") != nil || Self.hasMovieFragment(source)
+            isMovieHeaderFirst = try Self.moovBeforeMdat(source)
+            isLoaded = true
+        } catch let error as MediaError {
+            throw error.naming(url.path)
+        }
+    }
+
+    /// True when a top-level `moof` exists (§8.8.4).
+    private static func hasMovieFragment(_ source: FileSource) throws -> Bool {
+        try topLevelTypes(source).contains("moof")
+    }
+
+    private static func moovBeforeMdat(_ source: FileSource) throws -> Bool {
+        let types = try topLevelTypes(source)
+        guard let moov = types.firstIndex(of: "moov") else { return false }
+        return types.firstIndex(of: "mdat").map { moov < $0 } ?? true
+    }
+
+    private static func topLevelTypes(_ source: FileSource) throws -> [FourCC] {
+        var types: [FourCC] = []
+        var offset: Int64 = 0
+        while offset < source.size, types.count < MP4Limits.maxChildren {
+            guard let header = try? MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true) else { break }
+            types.append(header.type)
+            offset = header.end
+        }
+        return types
+    }
+}

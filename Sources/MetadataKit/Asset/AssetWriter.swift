@@ -1,0 +1,311 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes an MP4/MOV/M4A file from samples, interleaved.
+///
+/// ```swift
+/// let writer = AssetWriter(url: out, fileType: .mp4)
+/// let video = AssetWriterInput(copying: sourceVideoTrack)
+/// try await writer.add(video)
+/// try await writer.startWriting()
+/// try await video.append(sample)         // from any task, per input
+/// try await video.markAsFinished()
+/// try await writer.finishWriting()
+/// ```
+///
+/// Samples are held per input until every unfinished input has reached the
+/// end of the current interleaving period (``chunkDuration`` seconds of
+/// decode time, 0.5 s by default): then each input's samples of the period
+/// are written as one chunk, in input order. So chunks of different tracks
+/// alternate about every `chunkDuration`, and the memory held is about one
+/// period of media (more if one input lags far behind the others).
+///
+/// Layout: `ftyp`, `mdat`, `moov`; with ``shouldOptimizeForNetworkUse``
+/// the media data goes to a temporary file beside the output and the file
+/// is assembled as `ftyp`, `moov`, `mdat` with the chunk offsets moved by
+/// the size of `moov`. `mdat` gets a 64-bit size and the offsets become
+/// `co64` (§8.7.5) when they pass 4 GiB. On any error the output is removed.
+public actor AssetWriter {
+    public nonisolated let url: URL
+    public nonisolated let fileType: AssetFileType
+    /// Interleaving period, in seconds of decode time.
+    public nonisolated let chunkDuration: Double
+    /// Write `moov` before `mdat` ("fast start").
+    public nonisolated let shouldOptimizeForNetworkUse: Bool
+    /// The `mvhd` timescale.
+    public nonisolated let movieTimescale: UInt32
+    /// Movie metadata items written to `moov/udta/meta/ilst` (iTunes),
+    /// `moov/meta` (QuickTime `mdta`) and `moov/udta` (©-atoms).
+    public private(set) var metadata: [MetadataItem] = []
+
+    public enum Status: Sendable { case unknown, writing, completed, failed, cancelled }
+    public private(set) var status: Status = .unknown
+
+    private struct Pending {
+        var data: [UInt8]
+        var decodeTime: Int64
+        var duration: Int64
+        var compositionOffset: Int64
+        var isSync: Bool
+        var descriptionIndex: Int
+    }
+
+    private struct TrackState {
+        var input: AssetWriterInput
+        var id: UInt32
+        var pending: [Pending] = []
+        var pendingStart = 0
+        var finished = false
+        /// Sum of the durations appended, in the input's timescale.
+        var appendedEnd: Int64 = 0
+        var lastDecodeTime: Int64 = .min
+        var tables = WrittenTrackTables()
+
+        func seconds(_ time: Int64) -> Double { Double(time) / Double(max(1, input.timescale)) }
+    }
+
+    private var tracks: [TrackState] = []
+    private var output: OutputFile?
+    private var mediaFile: OutputFile?
+    private var mediaPath: String?
+    private var ftypSize: Int64 = 0
+    private var mdatHeaderOffset: Int64 = 0
+    /// Bytes of media data written so far (the `mdat` payload).
+    private var mediaBytes: Int64 = 0
+    private var windowEnd: Double
+    /// Largest `mdat` size and chunk offset written in 32 bits (lowered by tests
+    /// to exercise the 64-bit layouts without writing 4 GiB).
+    var sizeLimit = Int64(UInt32.max)
+
+    /// Lowers the 32-bit limit; for tests.
+    func setSizeLimit(_ limit: Int64) { sizeLimit = limit }
+
+    public init(url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
+                shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000) {
+        self.url = url
+        self.fileType = fileType
+        self.chunkDuration = max(0.01, chunkDuration)
+        self.shouldOptimizeForNetworkUse = shouldOptimizeForNetworkUse
+        self.movieTimescale = max(1, movieTimescale)
+        self.windowEnd = max(0.01, chunkDuration)
+    }
+
+    /// Sets the movie metadata; call before ``finishWriting()``.
+    public func setMetadata(_ items: [MetadataItem]) { metadata = items }
+
+    /// Adds an input; inputs must be added before ``startWriting()``.
+    public func add(_ input: AssetWriterInput) throws {
+        guard status == .unknown else { throw MediaError(.invalidValue, "inputs must be added before writing starts") }
+        guard input.timescale > 0, !input.sampleDescriptions.isEmpty else {
+            throw MediaError(.invalidValue, "an input needs a timescale and at least one sample description")
+        }
+        let taken = Set(tracks.map(\.id))
+        var id = input.preferredTrackID ?? 0
+        if id == 0 || taken.contains(id) { id = (taken.max() ?? 0) + 1 }
+        try input.attach(to: self, id: id)
+        tracks.append(TrackState(input: input, id: id))
+    }
+
+    /// Creates the output file (replacing one that exists) and writes its head.
+    public func startWriting() throws {
+        guard status == .unknown else { throw MediaError(.invalidValue, "writing already started") }
+        guard !tracks.isEmpty else { throw MediaError(.invalidValue, "no inputs to write") }
+        do {
+            status = .writing
+            let file = try OutputFile(path: url.path)
+            output = file
+            let ftyp = AssetMovieBuilder.fileTypeBox(fileType)
+            try file.write(ftyp)
+            ftypSize = Int64(ftyp.count)
+            if shouldOptimizeForNetworkUse {
+                let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdat-\(UUID().uuidString)").path
+                mediaPath = path
+                mediaFile = try OutputFile(path: path)
+            } else {
+                // A `free` box that becomes part of a 64-bit `mdat` header when needed.
+                mdatHeaderOffset = file.position
+                try file.write(MP4MetadataEncoder.box("free", []) + [0, 0, 0, 8] + FourCC("mdat").bytes)
+            }
+        } catch {
+            fail()
+            throw error
+        }
+    }
+
+    func append(_ samples: [Sample], to input: AssetWriterInput) throws {
+        guard status == .writing else { throw MediaError(.invalidValue, "the writer is not writing (status \(status))") }
+        guard let index = tracks.firstIndex(where: { $0.input === input }) else {
+            throw MediaError(.invalidValue, "the input is not one of this writer's")
+        }
+        guard !tracks[index].finished else { throw MediaError(.invalidValue, "track \(tracks[index].id) was marked as finished") }
+        for sample in samples {
+            guard sample.decodeTime >= tracks[index].lastDecodeTime else {
+                throw MediaError(.invalidValue, "track \(tracks[index].id): decode time \(sample.decodeTime) goes back")
+            }
+            guard (1...tracks[index].input.sampleDescriptions.count).contains(sample.sampleDescriptionIndex) else {
+                throw MediaError(.invalidValue, "sample description index \(sample.sampleDescriptionIndex) out of range")
+            }
+            do {
+                let data = try sample.readData()
+                tracks[index].lastDecodeTime = sample.decodeTime
+                tracks[index].pending.append(Pending(
+                    data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
+                    compositionOffset: sample.presentationTime - sample.decodeTime, isSync: sample.isSync,
+                    descriptionIndex: sample.sampleDescriptionIndex))
+                tracks[index].appendedEnd += max(0, sample.duration)
+            } catch {
+                fail()
+                throw error
+            }
+        }
+        do { try flushReadyPeriods() } catch { fail(); throw error }
+    }
+
+    func markAsFinished(_ input: AssetWriterInput) throws {
+        guard let index = tracks.firstIndex(where: { $0.input === input }) else {
+            throw MediaError(.invalidValue, "the input is not one of this writer's")
+        }
+        tracks[index].finished = true
+        if status == .writing {
+            do { try flushReadyPeriods() } catch { fail(); throw error }
+        }
+    }
+
+    /// Writes the remaining samples and `moov`, and closes the file. Inputs
+    /// not marked as finished are finished now.
+    public func finishWriting() throws {
+        guard status == .writing else { throw MediaError(.invalidValue, "the writer is not writing (status \(status))") }
+        do {
+            for index in tracks.indices { tracks[index].finished = true }
+            try flushReadyPeriods()
+            try writeMovie()
+            status = .completed
+        } catch {
+            fail()
+            throw error
+        }
+    }
+
+    /// Stops writing and removes the output file.
+    public func cancelWriting() {
+        if status == .writing || status == .unknown { fail() }
+        status = .cancelled
+    }
+
+    private func fail() {
+        output?.closeAndRemove()
+        mediaFile?.closeAndRemove()
+        output = nil
+        mediaFile = nil
+        status = .failed
+    }
+
+    // MARK: Interleaving
+
+    /// Writes every period that all inputs have reached.
+    private func flushReadyPeriods() throws {
+        while true {
+            let hasPending = tracks.contains { $0.pendingStart < $0.pending.count }
+            guard hasPending else { return }
+            let ready = tracks.allSatisfy { $0.finished || $0.seconds($0.appendedEnd) >= windowEnd }
+            guard ready else { return }
+            var wrote = false
+            for index in tracks.indices { wrote = try writeChunks(track: index, before: windowEnd) || wrote }
+            if wrote {
+                windowEnd += chunkDuration
+            } else {
+                // A gap: move the period to the earliest pending sample.
+                let next = tracks.compactMap { track in
+                    track.pendingStart < track.pending.count ? track.seconds(track.pending[track.pendingStart].decodeTime) : nil
+                }.min() ?? windowEnd
+                windowEnd = max(windowEnd + chunkDuration, (next / chunkDuration).rounded(.down) * chunkDuration + chunkDuration)
+            }
+        }
+    }
+
+    /// Writes the pending samples of `index` that start before `end` seconds as
+    /// one chunk (one per run of the same sample description).
+    private func writeChunks(track index: Int, before end: Double) throws -> Bool {
+        var track = tracks[index]
+        defer { tracks[index] = track }
+        var wrote = false
+        while track.pendingStart < track.pending.count, track.seconds(track.pending[track.pendingStart].decodeTime) < end {
+            let description = track.pending[track.pendingStart].descriptionIndex
+            let chunkOffset = mediaBytes
+            var count = 0
+            while track.pendingStart < track.pending.count,
+                  track.seconds(track.pending[track.pendingStart].decodeTime) < end,
+                  track.pending[track.pendingStart].descriptionIndex == description {
+                let sample = track.pending[track.pendingStart]
+                try writeMedia(sample.data)
+                track.tables.appendSample(size: sample.data.count, duration: sample.duration,
+                                          compositionOffset: sample.compositionOffset, isSync: sample.isSync)
+                track.pending[track.pendingStart].data = []
+                track.pendingStart += 1
+                count += 1
+            }
+            track.tables.appendChunk(offset: chunkOffset, samples: count, descriptionIndex: description)
+            wrote = true
+        }
+        if track.pendingStart > 256, track.pendingStart * 2 > track.pending.count {
+            track.pending.removeFirst(track.pendingStart)
+            track.pendingStart = 0
+        }
+        return wrote
+    }
+
+    private func writeMedia(_ bytes: [UInt8]) throws {
+        guard let file = mediaFile ?? output else { throw MediaError(.invalidValue, "the writer is not writing") }
+        try file.write(bytes)
+        mediaBytes += Int64(bytes.count)
+    }
+
+    // MARK: Movie
+
+    private func writeMovie() throws {
+        guard let output else { throw MediaError(.invalidValue, "the writer is not writing") }
+        let builder = AssetMovieBuilder(
+            fileType: fileType, movieTimescale: movieTimescale,
+            tracks: tracks.map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $0.tables) },
+            metadata: metadata, offsetLimit: sizeLimit)
+        if let mediaFile, let mediaPath {
+            // moov first: its size depends on the offsets it holds (stco vs co64), so measure until stable.
+            let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
+            var moov = try builder.moov(base: ftypSize + mdatHeader)
+            for _ in 0..<3 {
+                let next = try builder.moov(base: ftypSize + Int64(moov.count) + mdatHeader)
+                if next.count == moov.count { moov = next; break }
+                moov = next
+            }
+            try output.write(moov)
+            var header = ByteWriter()
+            if mdatHeader == 16 {
+                header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
+            } else {
+                header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
+            }
+            try output.write(header.bytes)
+            try mediaFile.close()
+            self.mediaFile = nil
+            try output.append(contentsOfFile: mediaPath, count: mediaBytes)
+            unlink(mediaPath)
+        } else {
+            let moov = try builder.moov(base: mdatHeaderOffset + 16)
+            try output.write(moov)
+            var header = ByteWriter()
+            if mediaBytes + 8 > sizeLimit {
+                header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
+            } else {
+                header.write(MP4MetadataEncoder.box("free", []))
+                header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
+            }
+            try output.write(header.bytes, at: mdatHeaderOffset)
+        }
+        try output.close()
+        self.output = nil
+    }
+}

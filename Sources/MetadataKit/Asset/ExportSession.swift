@@ -1,0 +1,301 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies an asset's tracks, sample for sample, into a new MP4/MOV/M4A
+/// file ("passthrough": nothing is decoded or re-encoded), optionally cut to
+/// a time range and with new metadata.
+///
+/// ```swift
+/// let session = ExportSession(asset: asset, preset: .passthrough)
+/// session.outputURL = out
+/// session.timeRange = ExportTimeRange(start: 2, end: 5)
+/// session.metadata.title = "Cut"
+/// session.progressHandler = { print($0) }
+/// try await session.export()
+/// ```
+///
+/// - Time ranges: each track starts at its last sync sample at or before the
+///   range start (so decoding works) and ends after the last sample whose
+///   presentation starts before the range end; an edit list (ISO/IEC 14496-12
+///   §8.6.6) makes playback start exactly at the range start. Sources whose
+///   edit lists have more than one media segment or a rate other than 1 can
+///   be exported whole but not cut (`unsupportedFeature`).
+/// - Fragmented MP4 is refused (`unsupportedFeature`), as by ``AssetReader``.
+/// - The file is written beside the output under a temporary name and moved
+///   into place at the end: on any error or cancellation (Task
+///   cancellation) nothing is left at ``outputURL``, and the input is never
+///   written to.
+public final class ExportSession {
+    public enum Preset: Sendable { case passthrough }
+
+    /// How ``metadata`` combines with the source's metadata.
+    public enum MetadataPolicy: Sendable {
+        /// Source metadata, with the set fields of ``metadata`` replacing
+        /// theirs and its raw items replacing items of the same key.
+        case merge
+        /// Only ``metadata``; the source's is dropped.
+        case replace
+        /// Source metadata; ``metadata`` only fills fields the source lacks
+        /// and its raw items are added beside the source's.
+        case add
+    }
+
+    public let asset: Asset
+    public let preset: Preset
+    public var outputURL: URL?
+    /// The container; by default from the output's extension (mp4 when unknown).
+    public var outputFileType: AssetFileType?
+    /// Track IDs to export; when nil, every track with samples (for `.m4a`:
+    /// the audio tracks and the tracks they refer to, such as chapters).
+    public var trackIDs: [UInt32]?
+    /// The part of the movie to export; all of it when nil.
+    public var timeRange: ExportTimeRange?
+    /// Metadata to write: normalized fields and raw items.
+    public var metadata = Metadata()
+    public var metadataPolicy: MetadataPolicy = .merge
+    /// Write `moov` before `mdat`.
+    public var shouldOptimizeForNetworkUse = false
+    /// Interleaving period in seconds.
+    public var chunkDuration = 0.5
+    /// Called with the fraction done (0...1), from the exporting task.
+    public var progressHandler: (@Sendable (Double) -> Void)?
+    /// The fraction done.
+    public private(set) var progress: Double = 0
+
+    public init(asset: Asset, preset: Preset = .passthrough) {
+        self.asset = asset
+        self.preset = preset
+    }
+
+    /// Exports; see the type's documentation for what is guaranteed.
+    ///
+    /// - Throws: ``MediaError`` (`invalidValue` for a bad configuration,
+    ///   `unsupportedFeature`, `io` e.g. for a full disk, read errors of the
+    ///   source) or `CancellationError`.
+    public func export() async throws {
+        guard asset.isLoaded else { throw MediaError(.notLoaded, "load the asset before exporting it", path: asset.url.path) }
+        guard let outputURL else { throw MediaError(.invalidValue, "no output URL") }
+        guard outputURL.standardizedFileURL.resolvingSymlinksInPath() != asset.url.standardizedFileURL.resolvingSymlinksInPath() else {
+            throw MediaError(.invalidValue, "the output must not be the input", path: outputURL.path)
+        }
+        let fileType = outputFileType ?? AssetFileType(pathExtension: outputURL.pathExtension) ?? .mp4
+        let reader = try AssetReader(asset: asset)
+        let chosen = try chosenTracks()
+        let timescale = asset.movieTimescale > 0 ? asset.movieTimescale : 1000
+        let plans = try chosen.compactMap { try plan($0, movieTimescale: timescale) }
+        guard !plans.isEmpty else { throw MediaError(.invalidValue, "no samples in the chosen tracks and time range") }
+        let items = try resolvedMetadata()
+
+        let temporary = outputURL.deletingLastPathComponent()
+            .appendingPathComponent(".\(outputURL.lastPathComponent).export-\(UUID().uuidString).\(outputURL.pathExtension)")
+        let writer = AssetWriter(url: temporary, fileType: fileType, chunkDuration: chunkDuration,
+                                 shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: timescale)
+        let kept = Set(plans.map(\.track.id))
+        var inputs: [AssetWriterInput] = []
+        var outputs: [AssetReaderTrackOutput] = []
+        for plan in plans {
+            let references = plan.track.references.compactMap { reference -> TrackReference? in
+                let ids = reference.trackIDs.filter(kept.contains)
+                return ids.isEmpty ? nil : TrackReference(type: reference.type, trackIDs: ids)
+            }
+            let input = AssetWriterInput(copying: plan.track, editList: plan.editList, references: references)
+            try await writer.add(input)
+            inputs.append(input)
+            let output = try reader.addOutput(track: plan.track)
+            output.sampleRange = plan.samples
+            outputs.append(output)
+        }
+        await writer.setMetadata(items)
+        let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
+        do {
+            try await writer.startWriting()
+            var next = try outputs.map { try $0.nextSample() }
+            for (index, sample) in next.enumerated() where sample == nil { try await inputs[index].markAsFinished() }
+            var done = 0
+            var reported = -1
+            while true {
+                try Task.checkCancellation()
+                var best: Int?
+                for (index, sample) in next.enumerated() {
+                    guard let sample else { continue }
+                    if let current = best, let other = next[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
+                    best = index
+                }
+                guard let best, next[best] != nil else { break }
+                // This track's samples up to the next sample of any other track, in one batch.
+                let limit = next.indices.filter { $0 != best }.compactMap { next[$0]?.decodeTimeSeconds }.min() ?? .infinity
+                let shift = plans[best].decodeShift
+                var batch: [Sample] = []
+                var batchBytes = 0
+                while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20) {
+                    batchBytes += sample.size
+                    sample.decodeTime -= shift
+                    sample.presentationTime -= shift
+                    batch.append(sample)
+                    next[best] = try outputs[best].nextSample()
+                }
+                try await inputs[best].append(contentsOf: batch)
+                if next[best] == nil { try await inputs[best].markAsFinished() }
+                done += batch.count
+                let percent = Int(Double(done) / total * 100)
+                if percent != reported {
+                    reported = percent
+                    report(Double(done) / total)
+                }
+            }
+            try Task.checkCancellation()
+            try await writer.finishWriting()
+            guard rename(temporary.path, outputURL.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(temporary.path)
+                throw MediaError(.io, "cannot move the exported file into place: \(reason)", path: outputURL.path)
+            }
+            report(1)
+        } catch {
+            await writer.cancelWriting()
+            unlink(temporary.path)
+            if var error = error as? MediaError {
+                // Errors of the temporary files are errors of the output.
+                let folder = temporary.deletingLastPathComponent().path + "/."
+                if error.path == nil || error.path?.hasPrefix(folder) == true, error.path != asset.url.path {
+                    error.path = outputURL.path
+                }
+                throw error
+            }
+            throw error
+        }
+    }
+
+    private func report(_ fraction: Double) {
+        progress = fraction
+        progressHandler?(fraction)
+    }
+
+    private func chosenTracks() throws -> [AssetTrack] {
+        guard let trackIDs else {
+            let tracks = asset.tracks.filter { $0.sampleCount > 0 }
+            guard (outputFileType ?? outputURL.flatMap { AssetFileType(pathExtension: $0.pathExtension) }) == .m4a else { return tracks }
+            // An audio file: the audio tracks and the tracks they refer to (chapter text).
+            let audio = tracks.filter { $0.mediaType == .audio }
+            let referenced = Set(audio.flatMap { $0.references.flatMap(\.trackIDs) })
+            return tracks.filter { $0.mediaType == .audio || referenced.contains($0.id) }
+        }
+        return try trackIDs.map { id in
+            guard let track = asset.track(id: id) else {
+                throw MediaError(.invalidValue, "no track \(id) in \(asset.url.lastPathComponent)")
+            }
+            return track
+        }
+    }
+
+    // MARK: Time ranges
+
+    struct TrackPlan {
+        var track: AssetTrack
+        var samples: Range<Int>
+        var editList: [EditListEntry]
+        /// Subtracted from the decode and presentation times of every sample.
+        var decodeShift: Int64
+    }
+
+    /// What to copy of `track`; nil when the time range misses the track.
+    func plan(_ track: AssetTrack, movieTimescale: UInt32) throws -> TrackPlan? {
+        guard let range = timeRange else {
+            return TrackPlan(track: track, samples: 0..<track.sampleCount, editList: track.editList, decodeShift: 0)
+        }
+        let mts = Double(asset.movieTimescale > 0 ? asset.movieTimescale : movieTimescale)
+        let ts = Double(max(1, track.timescale))
+        // The track on the movie timeline: leading empty edits, then one media segment.
+        var emptyDuration: Int64 = 0
+        var mediaStart: Int64 = 0
+        var segment: Int64?
+        for entry in track.editList {
+            if entry.isEmpty, segment == nil {
+                emptyDuration += entry.segmentDuration
+            } else if segment == nil, entry.rate == 1 {
+                mediaStart = entry.mediaTime
+                segment = entry.segmentDuration
+            } else {
+                throw MediaError(.unsupportedFeature, "track \(track.id): cutting an edit list with several segments or a rate other than 1 is not supported")
+            }
+        }
+        let trackStart = Double(emptyDuration) / mts
+        let mediaLength = segment.map { Double($0) / mts } ?? Double(track.sampleTable.totalDuration - mediaStart) / ts
+        let trackEnd = trackStart + (mediaLength > 0 ? mediaLength : Double(track.sampleTable.totalDuration) / ts)
+        let end = min(range.end ?? .infinity, trackEnd)
+        let start = max(range.start, trackStart)
+        guard start < end else { return nil }
+        let mediaFrom = mediaStart + Int64(((start - trackStart) * ts).rounded())
+        let mediaTo = mediaStart + Int64(((end - trackStart) * ts).rounded())
+
+        var cursor = track.sampleTable.makeCursor()
+        var first: SampleInfo?
+        var last = -1
+        while let sample = cursor.next() {
+            if sample.presentationTime <= mediaFrom, sample.isSync || first == nil { first = sample }
+            if sample.presentationTime < mediaTo { last = sample.index }
+            // Past the end by a second of decode time: no later sample can present before the end
+            // (composition offsets are far smaller).
+            if first != nil, sample.decodeTime > mediaTo + Int64(ts) { break }
+        }
+        guard var first else { return nil }
+        if !first.isSync || first.presentationTime > mediaFrom {
+            // No sync sample at or before the start: begin at the first sample.
+            var again = track.sampleTable.makeCursor()
+            first = again.next() ?? first
+        }
+        guard last >= first.index else { return nil }
+        var edits: [EditListEntry] = []
+        if start > range.start {
+            edits.append(EditListEntry(segmentDuration: Int64(((start - range.start) * mts).rounded()), mediaTime: -1))
+        }
+        edits.append(EditListEntry(segmentDuration: Int64(((end - start) * mts).rounded()),
+                                   mediaTime: mediaFrom - first.decodeTime))
+        return TrackPlan(track: track, samples: first.index..<(last + 1), editList: edits, decodeShift: first.decodeTime)
+    }
+
+    // MARK: Metadata
+
+    /// The raw items to write, from the source's metadata, ``metadata`` and ``metadataPolicy``.
+    func resolvedMetadata() throws -> [MetadataItem] {
+        let writable: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+        let source = asset.metadata
+        var edited: Metadata
+        let loaded: Metadata
+        switch metadataPolicy {
+        case .replace:
+            loaded = Metadata()
+            edited = metadata
+        case .merge:
+            loaded = source
+            edited = source
+            for field in MetadataField.allCases where metadata[field] != nil { edited[field] = metadata[field] }
+            let replacedKeys = Set(metadata.items.map { "\($0.keySpace.rawValue):\($0.key)" })
+            edited.items.removeAll { replacedKeys.contains("\($0.keySpace.rawValue):\($0.key)") }
+            edited.items += metadata.items
+        case .add:
+            loaded = source
+            edited = source
+            for field in MetadataField.allCases where source[field] == nil && metadata[field] != nil { edited[field] = metadata[field] }
+            edited.items += metadata.items
+        }
+        let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: edited, keySpaces: writable)
+        return items.filter { writable.contains($0.keySpace) }
+    }
+}
+
+/// A part of a movie, in seconds on the movie timeline.
+public struct ExportTimeRange: Sendable, Hashable {
+    public var start: Double
+    /// The end; the end of the movie when nil.
+    public var end: Double?
+
+    public init(start: Double = 0, end: Double? = nil) {
+        self.start = max(0, start)
+        self.end = end
+    }
+}

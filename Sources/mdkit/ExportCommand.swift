@@ -1,0 +1,117 @@
+import Foundation
+import MetadataKit
+
+/// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]...`
+struct ExportCommand {
+    static let usage = """
+        usage: mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart]
+                                   [--replace-metadata] [--set KEY=VALUE]...
+
+        Copies the tracks of IN into OUT (.mp4, .mov or .m4a) without re-encoding.
+          --tracks ID,ID      track IDs to copy (see mdkit tracks); default: all
+          --start SEC         start of the part to copy; each track starts at its sync sample
+                              at or before it, and an edit list starts playback exactly there
+          --end SEC           end of the part to copy
+          --faststart         write the movie header before the media data
+          --set KEY=VALUE     set a field (title, artist, albumArtist, album, grouping, composer,
+                              comments, genre, year, bpm, trackNumber, trackCount, discNumber,
+                              discCount) or a raw key keySpace:key (itunes:, mdta:, udta:)
+          --replace-metadata  drop the metadata of IN; write only the --set values
+        A progress bar is drawn on standard error when it is a terminal. On failure OUT is
+        removed and IN is untouched.
+        Exit status: 0 when exported, 1 when the export failed, 2 on a usage error.
+        """
+
+    var input = ""
+    var output = ""
+    var trackIDs: [UInt32]?
+    var start: Double?
+    var end: Double?
+    var faststart = false
+    var replace = false
+    var edits: [WriteCommand.Edit] = []
+
+    init(arguments: [String]) throws(UsageError) {
+        var paths: [String] = []
+        var index = 0
+        func value(_ option: String) throws(UsageError) -> String {
+            index += 1
+            guard index < arguments.count else { throw UsageError("\(option) needs a value\n\n\(Self.usage)") }
+            return arguments[index]
+        }
+        func seconds(_ option: String) throws(UsageError) -> Double {
+            let text = try value(option)
+            guard let number = Double(text), number.isFinite, number >= 0 else { throw UsageError("\(option) needs seconds, not '\(text)'") }
+            return number
+        }
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--tracks":
+                let list = try value(argument)
+                var ids: [UInt32] = []
+                for part in list.split(separator: ",") {
+                    guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'") }
+                    ids.append(id)
+                }
+                trackIDs = ids
+            case "--start": start = try seconds(argument)
+            case "--end": end = try seconds(argument)
+            case "--faststart": faststart = true
+            case "--replace-metadata": replace = true
+            case "--set":
+                let pair = try value(argument)
+                guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
+                edits.append(try WriteCommand.edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...])))
+            case _ where argument.hasPrefix("-") && argument != "-":
+                throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
+            default:
+                paths.append(argument)
+            }
+            index += 1
+        }
+        guard paths.count == 2 else { throw UsageError("export needs IN and OUT\n\n\(Self.usage)") }
+        (input, output) = (paths[0], paths[1])
+        if let start, let end, end <= start { throw UsageError("--end must be after --start") }
+        guard AssetFileType(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+            throw UsageError("OUT must end in .mp4, .m4v, .mov or .m4a")
+        }
+    }
+
+    func run() async -> Int32 {
+        let terminal = isatty(STDERR_FILENO) == 1
+        do {
+            let asset = try await Asset.load(url: URL(fileURLWithPath: input))
+            let session = ExportSession(asset: asset, preset: .passthrough)
+            session.outputURL = URL(fileURLWithPath: output)
+            session.trackIDs = trackIDs
+            if start != nil || end != nil { session.timeRange = ExportTimeRange(start: start ?? 0, end: end) }
+            session.shouldOptimizeForNetworkUse = faststart
+            session.metadataPolicy = replace ? .replace : .merge
+            for edit in edits {
+                switch edit {
+                case .set(let field, let value): session.metadata[field] = value
+                case .setRaw(let space, let key, let value):
+                    session.metadata.items.append(MetadataItem(keySpace: space, key: key, value: .string(value), dataType: .utf8))
+                case .remove, .removeRaw: break
+                }
+            }
+            if terminal {
+                session.progressHandler = { fraction in
+                    let width = 40
+                    let filled = Int(fraction * Double(width))
+                    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+                    FileHandle.standardError.write(Data("\r[\(bar)] \(Int(fraction * 100))%".utf8))
+                }
+            }
+            try await session.export()
+            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            print("\(output): exported")
+            return 0
+        } catch {
+            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            FileHandle.standardError.write(Data("\(terminal ? "\n" : "")mdkit export: error: \(message)\n".utf8))
+            return 1
+        }
+    }
+}

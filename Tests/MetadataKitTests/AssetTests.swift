@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+/// Sample tables on synthetic boxes; the reader and writer on ffmpeg-made files.
+@Suite struct AssetTests {
+    typealias B = MP4Builder
+
+    /// Parses the `stbl` box in `bytes`.
+    func table(_ bytes: [UInt8]) throws -> SampleTable {
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("stbl.bin")
+        try Data(bytes).write(to: url)
+        let source = try FileSource(url: url)
+        let header = try MP4BoxHeader.read(from: source, at: 0, containerEnd: source.size, isTopLevel: true)
+        var builder = MP4TreeBuilder(source: source)
+        return try SampleTable(stbl: try builder.build(header, depth: 0), source: source)
+    }
+
+    @Test func sampleTableWalksEveryTableKind() throws {
+        let stbl = B.box("stbl", children: [
+            B.fullBox("stts", B.u32(2) + B.u32(3) + B.u32(100) + B.u32(2) + B.u32(50)),
+            B.fullBox("ctts", version: 1, B.u32(3) + B.u32(1) + B.u32(200) + B.u32(1) + B.u32(-100) + B.u32(3) + B.u32(0)),
+            B.fullBox("stss", B.u32(2) + B.u32(1) + B.u32(4)),
+            B.fullBox("stsc", B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2)),
+            B.fullBox("stz2", B.u24(0) + [4] + B.u32(5) + [0x12, 0x34, 0x50]),
+            B.fullBox("co64", B.u32(4) + B.u64(0x1_0000_0000) + B.u64(0x1_0000_0100) + B.u64(0x1_0000_0200) + B.u64(10)),
+        ])
+        let table = try table(stbl)
+        #expect(table.sampleCount == 5)
+        #expect(table.totalSampleBytes == 15)
+        #expect(table.totalDuration == 400)
+        var cursor = table.makeCursor()
+        var samples: [SampleInfo] = []
+        while let sample = cursor.next() { samples.append(sample) }
+        #expect(samples.map(\.offset) == [0x1_0000_0000, 0x1_0000_0001, 0x1_0000_0100, 0x1_0000_0200, 10])
+        #expect(samples.map(\.size) == [1, 2, 3, 4, 5])
+        #expect(samples.map(\.decodeTime) == [0, 100, 200, 300, 350])
+        #expect(samples.map(\.duration) == [100, 100, 100, 50, 50])
+        #expect(samples.map(\.compositionOffset) == [200, -100, 0, 0, 0])
+        #expect(samples.map(\.isSync) == [true, false, false, true, false])
+        #expect(samples.map(\.sampleDescriptionIndex) == [1, 1, 2, 2, 2])
+        #expect(samples.map(\.chunkIndex) == [0, 0, 1, 2, 3])
+    }
+
+    @Test func sampleTableRefusesCountsLargerThanTheirBoxes() throws {
+        let chunks = [B.fullBox("stsc", B.u32(1) + B.u32(1) + B.u32(2) + B.u32(1)), B.fullBox("stco", B.u32(1) + B.u32(0))]
+        let hostile = [
+            B.box("stbl", children: [B.fullBox("stts", B.u32(0x1000_0000) + B.u32(1) + B.u32(1)),
+                                     B.fullBox("stsz", B.u32(4) + B.u32(2))] + chunks),
+            B.box("stbl", children: [B.fullBox("stts", B.u32(1) + B.u32(2) + B.u32(1)),
+                                     B.fullBox("stsz", B.u32(0) + B.u32(0x4000_0000) + B.u32(1))] + chunks),
+        ]
+        for stbl in hostile {
+            #expect { try table(stbl) } throws: { ($0 as? MediaError)?.code == .sizeOutOfRange }
+        }
+        // Chunks that can't hold the samples.
+        let short = B.box("stbl", children: [
+            B.fullBox("stts", B.u32(1) + B.u32(10) + B.u32(1)), B.fullBox("stsz", B.u32(4) + B.u32(10)),
+            B.fullBox("stsc", B.u32(1) + B.u32(1) + B.u32(2) + B.u32(1)), B.fullBox("stco", B.u32(1) + B.u32(0)),
+        ])
+        #expect(throws: MediaError.self) { try table(short) }
+    }
+
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func tracksOfFFmpegFiles() async throws {
+        let h264 = try await Asset.load(url: try AssetFixtures.url("h264.mp4"))
+        #expect(h264.tracks.map(\.mediaType) == [.video, .audio])
+        #expect(h264.tracks[1].codec == "mp4a")
+        #expect(h264.tracks[1].sampleRate == 44100 && h264.tracks[1].channels == 1)
+        #expect(h264.tracks[0].width == 160 && h264.tracks[0].height == 120)
+        #expect(h264.tracks[0].editList.count == 1)
+        #expect(!h264.isMovieHeaderFirst)
+        #expect(try await Asset.load(url: try AssetFixtures.url("fast.mp4")).isMovieHeaderFirst)
+        for (index, track) in h264.tracks.enumerated() {
+            #expect(track.sampleCount == (try AssetFixtures.packets(try AssetFixtures.url("h264.mp4"), stream: index)).count)
+        }
+        let mov = try await Asset.load(url: try AssetFixtures.url("pcm.mov"))
+        #expect(mov.tracks.map(\.mediaType) == [.video, .audio, .timecode])
+        #expect(mov.tracks.map { $0.codec?.description } == ["mp4v", "sowt", "tmcd"])
+        #expect(mov.tracks[0].references == [TrackReference(type: "tmcd", trackIDs: [3])])
+        let alac = try await Asset.load(url: try AssetFixtures.url("alac.m4a"))
+        #expect(alac.tracks.map { $0.codec?.description } == ["alac"])
+        let sub = try await Asset.load(url: try AssetFixtures.url("sub.mp4"))
+        #expect(sub.tracks.map(\.mediaType) == [.video, .subtitle])
+        #expect(sub.tracks[1].codec == "tx3g")
+    }
+
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func readerYieldsSamplesInDecodeOrderWithTheirBytes() async throws {
+        let url = try AssetFixtures.url("h264.mp4")
+        let asset = try await Asset.load(url: url)
+        let reader = try AssetReader(asset: asset)
+        for track in asset.tracks { try reader.addOutput(track: track) }
+        var counts: [UInt32: Int] = [:]
+        var bytes: [UInt32: Int64] = [:]
+        var lastSeconds = -Double.infinity
+        var keyFlags: [Bool] = []
+        while let sample = try reader.nextSample() {
+            #expect(sample.decodeTimeSeconds >= lastSeconds)
+            lastSeconds = sample.decodeTimeSeconds
+            counts[sample.trackID, default: 0] += 1
+            bytes[sample.trackID, default: 0] += Int64(try sample.readData().count)
+            if sample.trackID == 1 { keyFlags.append(sample.isSync) }
+        }
+        for track in asset.tracks {
+            #expect(counts[track.id] == track.sampleCount)
+            #expect(bytes[track.id] == track.totalSampleBytes)
+        }
+        // The same samples through the AsyncSequence interface.
+        let sequence = try AssetReader(asset: asset)
+        for track in asset.tracks { try sequence.addOutput(track: track) }
+        var total = 0
+        for try await _ in sequence { total += 1 }
+        #expect(total == asset.tracks.reduce(0) { $0 + $1.sampleCount })
+        let probed = try AssetFixtures.packets(url, stream: 0).map { $0.split(separator: ",").last?.hasPrefix("K") == true }
+        #expect(probed == keyFlags)
+    }
+
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func readerReadsOnlyWhatIsAskedFor() async throws {
+        let url = try AssetFixtures.url("raw.mov")
+        let asset = try await Asset.load(url: url)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int)
+        #expect(size > 15_000_000)
+        let reader = try AssetReader(asset: asset)
+        let output = try reader.addOutput(track: asset.tracks[0])
+        let first = try #require(try output.nextSample())
+        _ = try first.readData()
+        #expect(output.bytesRead <= Int64(max(first.size, SampleDataSource.readAhead)))
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let before = usage.ru_maxrss
+        while let sample = try output.nextSample() { _ = try sample.readData() }
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let growthKiB = usage.ru_maxrss - before
+        // Read-ahead may read a little past a sample, never the file twice.
+        #expect(output.bytesRead <= asset.tracks[0].totalSampleBytes * 13 / 10)
+        #expect(growthKiB < 8 * 1024, "peak RSS grew by \(growthKiB) KiB reading a \(size / 1_000_000) MB file")
+        print("AssetReader over \(size) bytes: read \(output.bytesRead) bytes, peak RSS growth \(growthKiB) KiB")
+    }
+
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func writerTakesInputsFedFromSeparateTasks() async throws {
+        let source = try AssetFixtures.url("h264.mp4")
+        let asset = try await Asset.load(url: source)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("fed.mp4")
+        let writer = AssetWriter(url: out, fileType: .mp4, chunkDuration: 0.25, movieTimescale: asset.movieTimescale)
+        let inputs = asset.tracks.map { AssetWriterInput(copying: $0) }
+        for input in inputs { try await writer.add(input) }
+        try await writer.startWriting()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (track, input) in zip(asset.tracks, inputs) {
+                group.addTask {
+                    let reader = try AssetReader(asset: asset)
+                    let output = try reader.addOutput(track: track)
+                    while let sample = try output.nextSample() {
+                        try await input.append(sample)
+                        if sample.index! % 7 == 0 { await Task.yield() }
+                    }
+                    try await input.markAsFinished()
+                }
+            }
+            try await group.waitForAll()
+        }
+        try await writer.finishWriting()
+        #expect(await writer.status == .completed)
+        for stream in 0..<2 {
+            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream))
+            #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream))
+        }
+        #expect(try AssetFixtures.probeErrors(out).isEmpty)
+        #expect(try await AssetFixtures.longestChunk(out) <= 0.3)
+    }
+
+    /// 64-bit `mdat` sizes and `co64` offsets, with the 32-bit limit lowered
+    /// so that a small file needs them.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg), arguments: [false, true])
+    func largeFileLayoutsProbeCleanly(faststart: Bool) async throws {
+        let source = try AssetFixtures.url("h264.mp4")
+        let asset = try await Asset.load(url: source)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("large.mp4")
+        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: faststart, movieTimescale: asset.movieTimescale)
+        await writer.setSizeLimit(1000)
+        let reader = try AssetReader(asset: asset)
+        var inputs: [UInt32: AssetWriterInput] = [:]
+        for track in asset.tracks {
+            try reader.addOutput(track: track)
+            let input = AssetWriterInput(copying: track)
+            inputs[track.id] = input
+            try await writer.add(input)
+        }
+        try await writer.startWriting()
+        while let sample = try reader.nextSample() { try await inputs[sample.trackID]!.append(sample) }
+        try await writer.finishWriting()
+
+        let file = try FileSource(url: out)
+        var offset: Int64 = 0
+        var mdat: MP4BoxHeader?
+        while offset < file.size {
+            let header = try MP4BoxHeader.read(from: file, at: offset, containerEnd: file.size, isTopLevel: true)
+            if header.type == "mdat" { mdat = header }
+            offset = header.end
+        }
+        #expect(mdat?.headerSize == 16)
+        let bytes = try Data(contentsOf: out)
+        #expect(bytes.range(of: Data("co64".utf8)) != nil)
+        #expect(bytes.range(of: Data("stco".utf8)) == nil)
+        #expect(try AssetFixtures.probeErrors(out).isEmpty)
+        for stream in 0..<2 {
+            #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream))
+            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream))
+        }
+    }
+
+    /// A write that fails (here: the file size limit, as a full disk would)
+    /// removes the output; the CLI exits 1.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg && MP4Tools.has("sh")))
+    func failedWritesRemoveTheOutput() throws {
+        let executable = try #require(TestSupport.mdkitExecutable)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("full.mov").path
+        // SIGXFSZ ignored: writes past the limit fail with EFBIG instead of killing mdkit.
+        let script = "trap '' XFSZ; ulimit -f 2048; exec \"$0\" export \"$1\" \"$2\""
+        let result = try TestSupport.run("sh", ["-c", script, executable.path, try AssetFixtures.url("raw.mov").path, out])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("io:"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func fragmentedFilesAreListedButNotRead() async throws {
+        let asset = try await Asset.load(url: try AssetFixtures.url("frag.mp4"))
+        #expect(asset.isFragmented)
+        #expect(throws: MediaError.self) { try AssetReader(asset: asset) }
+        do { _ = try AssetReader(asset: asset) } catch let error as MediaError { #expect(error.code == .unsupportedFeature) }
+    }
+}
