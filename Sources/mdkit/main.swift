@@ -1,14 +1,34 @@
 import Foundation
 import MetadataKit
 
+/// A subcommand: parses its arguments (a usage error exits 2) and runs.
+protocol Command {
+    static var usage: String { get }
+    init(arguments: [String]) throws(UsageError)
+    func run() async -> Int32
+}
+
+extension ReadCommand: Command {}
+extension WriteCommand: Command {}
+extension TracksCommand: Command {}
+extension ExportCommand: Command {}
+extension AnnotateCommand: Command {}
+extension TimedCommand: Command {}
+
+let commands: [(name: String, type: any Command.Type, summary: String)] = [
+    ("read", ReadCommand.self, "print metadata and properties"),
+    ("write", WriteCommand.self, "change metadata, safely"),
+    ("tracks", TracksCommand.self, "list the tracks of MP4/MOV/M4A files"),
+    ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
+    ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),
+    ("timed", TimedCommand.self, "print a movie's timed metadata as JSON or WebVTT"),
+]
+
 let topUsage = """
     usage: mdkit <command> [options] FILE...
 
     commands:
-      read     print metadata and properties (mdkit read --help)
-      write    change metadata, safely (mdkit write --help)
-      tracks   list the tracks of MP4/MOV/M4A files (mdkit tracks --help)
-      export   copy tracks into a new MP4/MOV/M4A, optionally cut (mdkit export --help)
+    \(commands.map { "  \($0.name.padding(toLength: 9, withPad: " ", startingAt: 0))\($0.summary) (mdkit \($0.name) --help)" }.joined(separator: "\n"))
     """
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -16,57 +36,26 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first else { fail(topUsage, status: 2) }
-let rest = Array(arguments.dropFirst())
-
-switch command {
-case "read":
-    if rest.contains("--help") || rest.contains("-h") {
-        print(ReadCommand.usage)
+func run(_ type: any Command.Type, _ arguments: [String]) async -> Never {
+    if arguments.contains("--help") || arguments.contains("-h") {
+        print(type.usage)
         exit(0)
     }
     do {
-        let read = try ReadCommand(arguments: rest)
-        exit(await read.run())
+        let command = try type.init(arguments: arguments)
+        exit(await command.run())
     } catch {
         fail(error.message, status: 2)
     }
-case "write":
-    if rest.contains("--help") || rest.contains("-h") {
-        print(WriteCommand.usage)
-        exit(0)
-    }
-    do {
-        let write = try WriteCommand(arguments: rest)
-        exit(await write.run())
-    } catch {
-        fail(error.message, status: 2)
-    }
-case "tracks":
-    if rest.contains("--help") || rest.contains("-h") {
-        print(TracksCommand.usage)
-        exit(0)
-    }
-    do {
-        let tracks = try TracksCommand(arguments: rest)
-        exit(await tracks.run())
-    } catch {
-        fail(error.message, status: 2)
-    }
-case "export":
-    if rest.contains("--help") || rest.contains("-h") {
-        print(ExportCommand.usage)
-        exit(0)
-    }
-    do {
-        let export = try ExportCommand(arguments: rest)
-        exit(await export.run())
-    } catch {
-        fail(error.message, status: 2)
-    }
-case "--help", "-h", "help":
-    print(topUsage)
-default:
-    fail("unknown command '\(command)'\n\n\(topUsage)", status: 2)
 }
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first else { fail(topUsage, status: 2) }
+if ["--help", "-h", "help"].contains(name) {
+    print(topUsage)
+    exit(0)
+}
+guard let command = commands.first(where: { $0.name == name }) else {
+    fail("unknown command '\(name)'\n\n\(topUsage)", status: 2)
+}
+await run(command.type, Array(arguments.dropFirst()))

@@ -73,19 +73,41 @@ import Testing
         let input = try Data(contentsOf: url)
         let document = try TimedMetadataDocument(json: input)
         #expect(document.describes == 1)
-        #expect(document.groups.count == 9)
+        #expect(document.groups.count == 8)
         #expect(document.groups[0].items[0].dataType == .pointF32)
-        #expect(document.groups.last?.duration == nil && document.groups.last?.items.isEmpty == true)
+        #expect(document.groups.allSatisfy { $0.duration == 0.5 && $0.items.count == 3 })
         let again = try TimedMetadataDocument(json: document.jsonData())
         #expect(again == document)
         let vtt = document.webVTT(movieDuration: 5)
         #expect(vtt.hasPrefix("WEBVTT\n\n1\n00:00:00.000 --> 00:00:00.500\n[{"))
-        #expect(vtt.contains("9\n00:00:04.000 --> 00:00:05.000\n[]"))
+        #expect(vtt.contains("8\n00:00:03.500 --> 00:00:04.000\n[{"))
     }
 
     @Test func documentErrorsNameTheGroupAndItem() {
         let bad = Data(#"{"groups": [{"start": 0, "items": [{"identifier": "mdta/x", "dataType": "PointF32", "value": "oops"}]}]}"#.utf8)
         let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: bad) }
         #expect(error?.reason.contains("group 0, item 0") == true)
+    }
+}
+
+@Suite struct TimedMetadataTrackSampleTests {
+    func group(_ start: Double, _ duration: Double?, _ text: String = "x") throws -> TimedMetadataGroup {
+        TimedMetadataGroup(items: [try TimedMetadataItem(identifier: "mdta/com.example.comment", dataType: .utf8, value: .string(text))],
+                           start: start, duration: duration)
+    }
+
+    @Test func gapsBecomeEmptySamplesAndOpenEndedGroupsLastUntilTheNext() throws {
+        let samples = try TimedMetadataTrack.samples(for: [group(1.5, 0.5), group(3, nil), group(4, nil)], movieDuration: 6)
+        #expect(samples.map(\.decodeTime) == [0, 1500, 2000, 3000, 4000])
+        #expect(samples.map(\.duration) == [1500, 500, 1000, 1000, 2000])
+        #expect(samples.map(\.size) == [8, samples[1].size, 8, samples[3].size, samples[4].size])
+        #expect(samples[1].size > 8)
+    }
+
+    @Test func outOfOrderOverlappingAndEqualStartsAreRefused() throws {
+        for groups in [[try group(2, nil), try group(1, nil)], [try group(1, 2), try group(2, nil)], [try group(1, nil), try group(1, nil)]] {
+            let error = #expect(throws: MediaError.self) { try TimedMetadataTrack.samples(for: groups, movieDuration: 5) }
+            #expect(error?.code == .invalidValue)
+        }
     }
 }

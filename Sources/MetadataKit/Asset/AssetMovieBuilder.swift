@@ -231,7 +231,8 @@ struct AssetMovieBuilder {
             header = Box.box("vmhd", [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])    // flags 1, graphicsmode copy, opcolor 0
         case .audio:
             header = Box.box("smhd", [0, 0, 0, 0, 0, 0, 0, 0])                // balance 0
-        case .timecode where fileType == .mov, .text where fileType == .mov, .closedCaption where fileType == .mov:
+        case .timecode where fileType == .mov, .text where fileType == .mov, .closedCaption where fileType == .mov,
+             .metadata where fileType == .mov:
             // QTFF base media information header: gmhd/gmin.
             let gmin: [UInt8] = [0, 0, 0, 0, 0, 0x40, 0x80, 0, 0x80, 0, 0x80, 0, 0, 0, 0, 0]
             header = Box.box("gmhd", Box.box("gmin", gmin))

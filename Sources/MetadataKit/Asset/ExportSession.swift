@@ -57,6 +57,10 @@ public final class ExportSession {
     /// Metadata to write: normalized fields and raw items.
     public var metadata = Metadata()
     public var metadataPolicy: MetadataPolicy = .merge
+    /// Timed metadata tracks to add to the output, one per document; each
+    /// describes the track its ``TimedMetadataDocument/describes`` names (when
+    /// exported), else the first video track.
+    public var timedMetadata: [TimedMetadataDocument] = []
     /// Write `moov` before `mdat`.
     public var shouldOptimizeForNetworkUse = false
     /// Interleaving period in seconds.
@@ -110,9 +114,23 @@ public final class ExportSession {
             outputs.append(output)
         }
         await writer.setMetadata(items)
+        var timedInputs: [(AssetWriterInput, [Sample])] = []
+        let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
+        let outputDuration = (timeRange?.end ?? asset.durationSeconds) - (timeRange?.start ?? 0)
+        for document in timedMetadata {
+            let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
+            let input = TimedMetadataTrack.input(for: document.groups, describing: described)
+            let samples = try TimedMetadataTrack.samples(for: document.groups, movieDuration: outputDuration)
+            try await writer.add(input)
+            timedInputs.append((input, samples))
+        }
         let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
         do {
             try await writer.startWriting()
+            for (input, samples) in timedInputs {
+                if !samples.isEmpty { try await input.append(contentsOf: samples) }
+                try await input.markAsFinished()
+            }
             var next = try outputs.map { try $0.nextSample() }
             for (index, sample) in next.enumerated() where sample == nil { try await inputs[index].markAsFinished() }
             var done = 0

@@ -1,0 +1,134 @@
+import Foundation
+import MetadataKit
+
+/// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID]`
+struct AnnotateCommand {
+    static let usage = """
+        usage: mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID]
+
+        Copies the tracks of IN into OUT (.mp4 or .mov, no re-encoding) and adds a timed
+        metadata track made from FILE.json, tied (cdsc) to the track it describes.
+          --annotations FILE  the groups, as JSON: {"describes": 1, "groups": [{"start": 1.5,
+                              "duration": 0.5, "items": [{"identifier": "mdta/com.example.key",
+                              "dataType": "PointF32", "value": [320, 180]}]}]} (see README)
+          --describes ID      the described track (default: FILE's "describes", else the
+                              first video track)
+        Exit status: 0 when written, 1 when it failed, 2 on a usage error.
+        """
+
+    var input = ""
+    var output = ""
+    var annotations = ""
+    var describes: Int?
+
+    init(arguments: [String]) throws(UsageError) {
+        var paths: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            switch argument {
+            case "--annotations", "--describes":
+                index += 1
+                guard index < arguments.count else { throw UsageError("\(argument) needs a value\n\n\(Self.usage)") }
+                if argument == "--annotations" {
+                    annotations = arguments[index]
+                } else {
+                    guard let id = Int(arguments[index]), id > 0 else { throw UsageError("--describes needs a track ID") }
+                    describes = id
+                }
+            case _ where argument.hasPrefix("-"):
+                throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
+            default:
+                paths.append(argument)
+            }
+            index += 1
+        }
+        guard paths.count == 2, !annotations.isEmpty else { throw UsageError("annotate needs IN, OUT and --annotations\n\n\(Self.usage)") }
+        (input, output) = (paths[0], paths[1])
+    }
+
+    func run() async -> Int32 {
+        do {
+            guard let json = FileManager.default.contents(atPath: annotations) else {
+                throw MediaError(.io, "cannot read the annotations", path: annotations)
+            }
+            var document: TimedMetadataDocument
+            do {
+                document = try TimedMetadataDocument(json: json)
+            } catch let error as MediaError {
+                throw error.naming(annotations)
+            }
+            if let describes { document.describes = describes }
+            let asset = try await Asset.load(url: URL(fileURLWithPath: input))
+            if let id = document.describes, asset.track(id: UInt32(id)) == nil {
+                throw MediaError(.invalidValue, "there is no track \(id) to describe", path: input)
+            }
+            let session = ExportSession(asset: asset, preset: .passthrough)
+            session.outputURL = URL(fileURLWithPath: output)
+            session.timedMetadata = [document]
+            try await session.export()
+            print("\(output): \(document.groups.count) groups written")
+            return 0
+        } catch {
+            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            FileHandle.standardError.write(Data("mdkit annotate: error: \(message)\n".utf8))
+            return 1
+        }
+    }
+}
+
+/// `mdkit timed FILE [--json | --webvtt] [--track ID]`
+struct TimedCommand {
+    static let usage = """
+        usage: mdkit timed FILE [--json | --webvtt] [--track ID]
+
+        Prints the groups of FILE's timed metadata track (the first, or --track ID):
+          --json     (default) the JSON that mdkit annotate takes, so a round trip is the
+                     identity; every group has its duration, gaps have no group
+          --webvtt   a WebVTT metadata track: one cue per group, the items as JSON
+        Exit status: 0 when printed, 1 when FILE has no readable timed metadata, 2 on a usage error.
+        """
+
+    var path = ""
+    var webVTT = false
+    var trackID: UInt32?
+
+    init(arguments: [String]) throws(UsageError) {
+        var paths: [String] = []
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--json": webVTT = false
+            case "--webvtt": webVTT = true
+            case "--track":
+                index += 1
+                guard index < arguments.count, let id = UInt32(arguments[index]) else { throw UsageError("--track needs a track ID") }
+                trackID = id
+            case let option where option.hasPrefix("-"):
+                throw UsageError("unknown option '\(option)'\n\n\(Self.usage)")
+            case let path:
+                paths.append(path)
+            }
+            index += 1
+        }
+        guard paths.count == 1 else { throw UsageError("timed needs one FILE\n\n\(Self.usage)") }
+        path = paths[0]
+    }
+
+    func run() async -> Int32 {
+        do {
+            let asset = try await Asset.load(url: URL(fileURLWithPath: path))
+            let document = try TimedMetadataTrack.document(of: asset, trackID: trackID)
+            if webVTT {
+                FileHandle.standardOutput.write(Data(document.webVTT(movieDuration: asset.durationSeconds).utf8))
+            } else {
+                FileHandle.standardOutput.write(document.jsonData() + Data("\n".utf8))
+            }
+            return 0
+        } catch {
+            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            FileHandle.standardError.write(Data("mdkit timed: error: \(message)\n".utf8))
+            return 1
+        }
+    }
+}
