@@ -54,12 +54,12 @@ if [[ ! -x $BIN/taglib-read || $BENCH/taglib-read.cpp -nt $BIN/taglib-read ]]; t
 fi
 
 if (( ! SKIP_MDKIT )); then
-    note "building mdkit (swift build -c release --product mdkit; log in $WORK/build-mdkit.log)"
-    if ! swift build -c release --product mdkit > "$WORK/build-mdkit.log" 2>&1; then
+    note "building mdkit (swift build -c release --static-swift-stdlib --product mdkit; log in $WORK/build-mdkit.log)"
+    if ! swift build -c release --static-swift-stdlib --product mdkit > "$WORK/build-mdkit.log" 2>&1; then
         tail -n 30 "$WORK/build-mdkit.log" >&2
         die "swift build failed (full log: $WORK/build-mdkit.log)"
     fi
-    cp "$(swift build -c release --show-bin-path)/mdkit" "$BIN/mdkit"
+    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit"
 fi
 
 # --- Corpus ---------------------------------------------------------------------------------
@@ -159,13 +159,13 @@ time_tool() {
     else command=("$@" "${FILES[@]}"); fi
     STATUS[$name]=ok
     for (( run = 1; run <= RUNS; run++ )); do
-        start=$(date +%s.%N)
+        start=$EPOCHREALTIME   # no fork: date(1) would add its own start-up to every figure
         set +e
         /usr/bin/time -f '%U %S %M' -o "$WORK/time.out" "${command[@]}" \
             > /dev/null 2> "$WORK/stderr-$name.txt"
         status=$?
         set -e
-        end=$(date +%s.%N)
+        end=$EPOCHREALTIME
         if (( status != 0 )); then
             STATUS[$name]="FAILED (exit status $status; stderr in $WORK/stderr-$name.txt)"
             return

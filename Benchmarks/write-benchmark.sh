@@ -66,14 +66,14 @@ if [[ -n $MDKIT ]]; then
     mdkit_bin=$MDKIT
     mdkit_origin="MDKIT=$MDKIT"
 else
-    note "building mdkit (swift build -c release --product mdkit; log in $OUT/build-mdkit.log)"
-    if ! swift build -c release --product mdkit > "$OUT/build-mdkit.log" 2>&1; then
+    note "building mdkit (swift build -c release --static-swift-stdlib --product mdkit; log in $OUT/build-mdkit.log)"
+    if ! swift build -c release --static-swift-stdlib --product mdkit > "$OUT/build-mdkit.log" 2>&1; then
         grep -m 20 -E 'error:|Error' "$OUT/build-mdkit.log" >&2 || tail -n 30 "$OUT/build-mdkit.log" >&2
         die "swift build failed (full log: $OUT/build-mdkit.log)"
     fi
-    cp "$(swift build -c release --show-bin-path)/mdkit" "$BIN/mdkit"
+    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit"
     mdkit_bin=$BIN/mdkit
-    mdkit_origin="release build (swift build -c release)"
+    mdkit_origin="release build (swift build -c release --static-swift-stdlib)"
 fi
 
 # --- Corpus ---------------------------------------------------------------------------------
@@ -325,12 +325,12 @@ for (( run = 1; run <= RUNS; run++ )); do
         sync   # write the copy back now, so that it does not land in the timed run
         find "$dir" -type f ! -name manifest.tsv ! -name STAMP -printf '%i %s %p\n' | sort -k3 > "$OUT/inodes-before.txt"
         prepare_tool "$tool" "$dir" "$run"
-        start=$(date +%s.%N)
+        start=$EPOCHREALTIME   # no fork: date(1) would add its own start-up to every figure
         set +e
         run_prepared "$tool"
         status=$?
         set -e
-        end=$(date +%s.%N)
+        end=$EPOCHREALTIME
         if (( status != 0 )); then
             STATUS[$tool]="FAILED (exit status $status; stderr in $OUT/stderr-$tool-*.txt)"
             printf '    %-16s run %d: FAILED (exit status %d)\n' "${LABEL[$tool]}" "$run" "$status"
