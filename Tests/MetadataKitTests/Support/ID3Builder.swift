@@ -209,31 +209,16 @@ extension MediaItem {
     }
 }
 
-/// Whether a command-line tool (or a Python module, `python3:<module>`) is available.
+/// Whether a command-line tool (or a Python module, `python3:<module>`) is
+/// available; the ID3 tests' names for the shared helpers in ``TestSupport``.
 enum ToolCheck {
     static func has(_ tool: String) -> Bool {
-        if tool.hasPrefix("python3:") {
-            return run("python3", ["-c", "import \(tool.dropFirst(8))"]) == 0
-        }
-        return path(of: tool) != nil
-    }
-
-    static func path(of tool: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        tool.hasPrefix("python3:") ? TestSupport.hasPythonModule(String(tool.dropFirst(8))) : TestSupport.hasTool(tool)
     }
 
     /// Runs `tool` with `arguments`, returns its exit status (-1 when it can't start).
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        guard let path = path(of: tool) else { return -1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        (try? TestSupport.run(tool, arguments).status) ?? -1
     }
 }
