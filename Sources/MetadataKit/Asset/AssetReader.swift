@@ -70,6 +70,12 @@ public struct Sample: Sendable {
     public var presentationTimeSeconds: Double { Double(presentationTime) / Double(max(1, timescale)) }
     public var durationSeconds: Double { Double(duration) / Double(max(1, timescale)) }
 
+    /// The file and offset of the sample's bytes, for a sample read from a file.
+    var fileRange: (source: SampleDataSource, offset: Int64)? {
+        guard bytes == nil, let source, let offset else { return nil }
+        return (source, offset)
+    }
+
     /// The sample's bytes, read from the file now (or the bytes it was made with).
     public func readData() throws -> [UInt8] {
         if let bytes { return bytes }
@@ -87,8 +93,8 @@ public struct Sample: Sendable {
 final class SampleDataSource: @unchecked Sendable {
     static let readAhead = 128 * 1024
     let path: String
-    private let descriptor: Int32
-    private let fileSize: Int64
+    let descriptor: Int32
+    let fileSize: Int64
     private let lock = NSLock()
     private var buffer: [UInt8] = []
     private var bufferStart: Int64 = 0

@@ -45,8 +45,22 @@ public actor AssetWriter {
     public enum Status: Sendable { case unknown, writing, completed, failed, cancelled }
     public private(set) var status: Status = .unknown
 
+    /// Where a pending sample's bytes are: in memory, or still in its source
+    /// file (copied file to file when written, never through this process).
+    private enum Payload {
+        case bytes([UInt8])
+        case file(SampleDataSource, offset: Int64, size: Int)
+
+        var size: Int {
+            switch self {
+            case .bytes(let bytes): return bytes.count
+            case .file(_, _, let size): return size
+            }
+        }
+    }
+
     private struct Pending {
-        var data: [UInt8]
+        var data: Payload
         var decodeTime: Int64
         var duration: Int64
         var compositionOffset: Int64
@@ -150,7 +164,12 @@ public actor AssetWriter {
                 throw MediaError(.invalidValue, "sample description index \(sample.sampleDescriptionIndex) out of range")
             }
             do {
-                let data = try sample.readData()
+                let data: Payload
+                if let file = sample.fileRange {
+                    data = .file(file.source, offset: file.offset, size: sample.size)
+                } else {
+                    data = .bytes(try sample.readData())
+                }
                 tracks[index].lastDecodeTime = sample.decodeTime
                 tracks[index].pending.append(Pending(
                     data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
@@ -242,9 +261,9 @@ public actor AssetWriter {
                   track.pending[track.pendingStart].descriptionIndex == description {
                 let sample = track.pending[track.pendingStart]
                 try writeMedia(sample.data)
-                track.tables.appendSample(size: sample.data.count, duration: sample.duration,
+                track.tables.appendSample(size: sample.data.size, duration: sample.duration,
                                           compositionOffset: sample.compositionOffset, isSync: sample.isSync)
-                track.pending[track.pendingStart].data = []
+                track.pending[track.pendingStart].data = .bytes([])
                 track.pendingStart += 1
                 count += 1
             }
@@ -258,10 +277,16 @@ public actor AssetWriter {
         return wrote
     }
 
-    private func writeMedia(_ bytes: [UInt8]) throws {
+    private func writeMedia(_ payload: Payload) throws {
         guard let file = mediaFile ?? output else { throw MediaError(.invalidValue, "the writer is not writing") }
-        try file.write(bytes)
-        mediaBytes += Int64(bytes.count)
+        switch payload {
+        case .bytes(let bytes):
+            try file.write(bytes)
+        case .file(let source, let offset, let size):
+            // Runs of samples that follow each other in the source become one copy.
+            try file.copy(from: source, offset: offset, count: Int64(size))
+        }
+        mediaBytes += Int64(payload.size)
     }
 
     // MARK: Movie
