@@ -39,19 +39,35 @@ indirect enum JSON {
                                 level: Int, element: (Int, inout String) -> Void) {
         output += open
         guard count > 0 else { output += close; return }
-        let newline = indent.map { "\n" + String(repeating: " ", count: $0 * (level + 1)) } ?? ""
+        let newline = indent.map { JSON.newline(spaces: $0 * (level + 1)) } ?? ""
         for index in 0..<count {
             if index > 0 { output += "," }
             output += newline
             element(index, &output)
         }
-        if let indent { output += "\n" + String(repeating: " ", count: indent * level) }
+        if let indent { output += JSON.newline(spaces: indent * level) }
         output += close
+    }
+
+    /// "\n" and `spaces` spaces; the common depths are made once.
+    private static let newlines: [String] = (0..<16).map { "\n" + String(repeating: " ", count: $0) }
+
+    private static func newline(spaces: Int) -> String {
+        spaces < newlines.count ? newlines[spaces] : "\n" + String(repeating: " ", count: spaces)
+    }
+
+    private static func needsEscaping(_ text: String) -> Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return true }
+            return false
+        }
+        var text = text
+        return text.withUTF8(scan)
     }
 
     private static func writeString(_ text: String, to output: inout String) {
         output += "\""
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if !needsEscaping(text) {
             output += text
             output += "\""
             return
