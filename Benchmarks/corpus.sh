@@ -7,7 +7,7 @@
 #   anew when the STAMP does not match. Needs BENCH (the Benchmarks folder) and the
 #   caller's note and die functions.
 
-CORPUS_VERSION=1   # bump when changing the ffmpeg sources below
+CORPUS_VERSION=2   # bump when changing the ffmpeg sources below
 
 make_corpus() {
     local corpus=$1 sources=$2 count=$3
@@ -25,6 +25,13 @@ make_corpus() {
     "${ff[@]}" "${tone[@]}" -c:a libmp3lame -b:a 128k "$sources/audio.mp3"
     "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k "$sources/moov-last.m4a"
     "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -movflags +faststart "$sources/moov-first.m4a"
+    "${ff[@]}" "${tone[@]}" -c:a flac "$sources/audio.flac"
+    "${ff[@]}" "${tone[@]}" -c:a libvorbis -q:a 4 "$sources/vorbis.ogg"
+    "${ff[@]}" "${tone[@]}" -c:a libopus -b:a 96k "$sources/opus.ogg"   # resampled to 48 kHz
+    # WAV and AIFF are uncompressed: 3 s of mono 22.05 kHz 16-bit PCM (~130 KB) each.
+    local pcm=(-f lavfi -i "sine=frequency=440:sample_rate=22050:duration=3" -ac 1 -map_metadata -1)
+    "${ff[@]}" "${pcm[@]}" -c:a pcm_s16le -bitexact "$sources/audio.wav"
+    "${ff[@]}" "${pcm[@]}" -c:a pcm_s16be -bitexact "$sources/audio.aiff"
     "${ff[@]}" -f lavfi -i "testsrc=size=500x500" -frames:v 1 -q:v 2 "$sources/cover.jpg"
     "${ff[@]}" -f lavfi -i "mandelbrot=size=240x240" -frames:v 1 "$sources/cover.png"
     note "covers: cover.jpg $(stat -c %s "$sources/cover.jpg") bytes, cover.png $(stat -c %s "$sources/cover.png") bytes"

@@ -3,30 +3,53 @@
 
 usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT
 
-SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, cover.jpg and cover.png.
-Writes COUNT files, split evenly over four kinds, into CORPUS_DIR/<kind>/NNNNN.<ext>:
+SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, audio.flac, vorbis.ogg,
+opus.ogg, audio.wav, audio.aiff, cover.jpg and cover.png (made by corpus.sh).
+Writes COUNT files, split evenly over nine kinds, into CORPUS_DIR/<kind>/NNNNN.<ext>:
 
   mp3-id3v23   MP3, ID3v2.3 tag, JPEG cover
   mp3-id3v24   MP3, ID3v2.4 tag, PNG cover
   m4a-first    MP4/AAC, moov before mdat (faststart), JPEG cover on even, PNG on odd numbers
   m4a-last     MP4/AAC, moov after mdat (ffmpeg's default), PNG cover on even, JPEG on odd
+  flac         FLAC, Vorbis comment, JPEG cover in a PICTURE block
+  ogg-vorbis   Ogg Vorbis, Vorbis comment, PNG cover as METADATA_BLOCK_PICTURE
+  ogg-opus     Ogg Opus, OpusTags, JPEG cover as METADATA_BLOCK_PICTURE
+  wav          RIFF/WAVE PCM, ID3v2.4 tag in an "id3 " chunk, JPEG cover
+  aiff         AIFF PCM, ID3v2.4 tag in an "ID3 " chunk, PNG cover
 
 Each file gets distinct title/artist/album/genre/year/track/disc/comment values,
-some of them non-ASCII. CORPUS_DIR/manifest.tsv lists, one line per file:
+some of them non-ASCII (the same values whatever the tag format). CORPUS_DIR/manifest.tsv lists, one line per file:
 path, kind, title, artist, album, cover byte count (paths relative to the current
 directory, as passed). After writing, every file's layout is checked (ID3v2 major
-version, top-level MP4 box order); a mismatch is an error.
+version, top-level MP4 box order, the tag and picture mutagen reads back for the other
+kinds); a mismatch is an error.
 """
 
+import base64
 import os
 import shutil
 import struct
 import sys
 
+import mutagen.aiff
+import mutagen.wave
+from mutagen.flac import FLAC, Picture
+from mutagen.oggopus import OggOpus
+from mutagen.oggvorbis import OggVorbis
+
 from mutagen.id3 import APIC, COMM, ID3, TALB, TCON, TDRC, TIT2, TPE1, TPE2, TPOS, TRCK
 from mutagen.mp4 import MP4, MP4Cover
 
-KINDS = ["mp3-id3v23", "mp3-id3v24", "m4a-first", "m4a-last"]
+KINDS = ["mp3-id3v23", "mp3-id3v24", "m4a-first", "m4a-last",
+         "flac", "ogg-vorbis", "ogg-opus", "wav", "aiff"]
+SOURCES = {
+    "mp3-id3v23": "audio.mp3", "mp3-id3v24": "audio.mp3",
+    "m4a-first": "moov-first.m4a", "m4a-last": "moov-last.m4a",
+    "flac": "audio.flac", "ogg-vorbis": "vorbis.ogg", "ogg-opus": "opus.ogg",
+    "wav": "audio.wav", "aiff": "audio.aiff",
+}
+EXTENSIONS = {"mp3-id3v23": "mp3", "mp3-id3v24": "mp3", "m4a-first": "m4a", "m4a-last": "m4a",
+              "flac": "flac", "ogg-vorbis": "ogg", "ogg-opus": "opus", "wav": "wav", "aiff": "aiff"}
 
 ARTISTS = ["Björk Ensemble", "Sigur Rós Trio", "東京 Quartet", "Mötley Strings",
            "The Plain Band", "Ленинград Collective", "Zoë & the Dots", "Ars Nova"]
@@ -51,8 +74,7 @@ def values(index):
     }
 
 
-def tag_mp3(path, v, version, cover, mime):
-    tags = ID3()
+def id3_frames(tags, v, cover, mime):
     tags.add(TIT2(encoding=3, text=v["title"]))
     tags.add(TPE1(encoding=3, text=v["artist"]))
     tags.add(TPE2(encoding=3, text=v["album_artist"]))
@@ -63,6 +85,11 @@ def tag_mp3(path, v, version, cover, mime):
     tags.add(TPOS(encoding=3, text=f"{v['disc']}/{v['discs']}"))
     tags.add(COMM(encoding=3, lang="eng", desc="", text=v["comment"]))
     tags.add(APIC(encoding=3, mime=mime, type=3, desc="Front cover", data=cover))
+
+
+def tag_mp3(path, v, version, cover, mime):
+    tags = ID3()
+    id3_frames(tags, v, cover, mime)
     # v2.3 has no UTF-8: mutagen then writes the text frames as UTF-16 and TDRC as TYER.
     tags.save(path, v2_version=version)
 
@@ -82,6 +109,59 @@ def tag_m4a(path, v, cover, image_format):
     f.tags["disk"] = [(v["disc"], v["discs"])]
     f.tags["\xa9cmt"] = [v["comment"]]
     f.tags["covr"] = [MP4Cover(cover, imageformat=image_format)]
+    f.save()
+
+
+def tag_riff(path, v, cover, mime, cls):
+    """WAV (mutagen.wave.WAVE) or AIFF (mutagen.aiff.AIFF): an ID3v2.4 tag in its chunk."""
+    f = cls(path)
+    if f.tags is None:
+        f.add_tags()
+    f.tags.clear()
+    id3_frames(f.tags, v, cover, mime)
+    f.save(v2_version=4)
+
+
+def picture(cover, mime):
+    pic = Picture()
+    pic.type = 3
+    pic.mime = mime
+    pic.desc = "Front cover"
+    pic.data = cover
+    pic.width, pic.height, pic.depth = (500, 500, 24) if mime == "image/jpeg" else (240, 240, 24)
+    return pic
+
+
+def vorbis_comment(tags, v):
+    tags["TITLE"] = [v["title"]]
+    tags["ARTIST"] = [v["artist"]]
+    tags["ALBUMARTIST"] = [v["album_artist"]]
+    tags["ALBUM"] = [v["album"]]
+    tags["GENRE"] = [v["genre"]]
+    tags["DATE"] = [str(v["year"])]
+    tags["TRACKNUMBER"] = [str(v["track"])]
+    tags["TRACKTOTAL"] = [str(v["tracks"])]
+    tags["DISCNUMBER"] = [str(v["disc"])]
+    tags["DISCTOTAL"] = [str(v["discs"])]
+    tags["COMMENT"] = [v["comment"]]
+
+
+def tag_flac(path, v, cover, mime):
+    f = FLAC(path)
+    if f.tags is None:
+        f.add_tags()
+    f.tags.clear()   # ffmpeg's vendor string stays, its ENCODER comment goes
+    f.clear_pictures()
+    vorbis_comment(f.tags, v)
+    f.add_picture(picture(cover, mime))
+    f.save()
+
+
+def tag_ogg(path, v, cover, mime, cls):
+    f = cls(path)
+    f.tags.clear()
+    vorbis_comment(f.tags, v)
+    f.tags["METADATA_BLOCK_PICTURE"] = [base64.b64encode(picture(cover, mime).write()).decode("ascii")]
     f.save()
 
 
@@ -110,7 +190,32 @@ def top_level_boxes(path):
     return names
 
 
-def check_layout(path, kind):
+def picture_sizes(path, kind):
+    """The byte counts of the pictures mutagen finds in `path`."""
+    if kind == "flac":
+        return [len(p.data) for p in FLAC(path).pictures]
+    if kind.startswith("ogg"):
+        f = (OggVorbis if kind == "ogg-vorbis" else OggOpus)(path)
+        return [len(Picture(base64.b64decode(b)).data) for b in f.tags.get("METADATA_BLOCK_PICTURE", [])]
+    f = (mutagen.wave.WAVE if kind == "wav" else mutagen.aiff.AIFF)(path)
+    return [len(p.data) for p in f.tags.getall("APIC")]
+
+
+def check_layout(path, kind, v, cover):
+    if kind in ("flac", "ogg-vorbis", "ogg-opus", "wav", "aiff"):
+        f = mutagen.File(path)
+        if kind in ("wav", "aiff"):
+            got = (str(f.tags["TIT2"]), str(f.tags["TPE1"]), f.tags.version[1])
+            want = (v["title"], v["artist"], 4)
+        else:
+            got = (f.tags["title"][0], f.tags["artist"][0], type(f).__name__)
+            want = (v["title"], v["artist"], {"flac": "FLAC", "ogg-vorbis": "OggVorbis",
+                                              "ogg-opus": "OggOpus"}[kind])
+        sizes = picture_sizes(path, kind)
+        if got != want or sizes != [len(cover)]:
+            raise SystemExit(f"make-corpus: {path}: read back {got}, pictures {sizes}; "
+                             f"expected {want}, [{len(cover)}]")
+        return
     if kind.startswith("mp3"):
         want = 3 if kind == "mp3-id3v23" else 4
         got = id3_major_version(path)
@@ -136,10 +241,6 @@ def main():
         jpeg = f.read()
     with open(os.path.join(source, "cover.png"), "rb") as f:
         png = f.read()
-    sources = {
-        "mp3-id3v23": "audio.mp3", "mp3-id3v24": "audio.mp3",
-        "m4a-first": "moov-first.m4a", "m4a-last": "moov-last.m4a",
-    }
 
     manifest = []
     index = 0
@@ -150,20 +251,34 @@ def main():
         for n in range(per_kind):
             index += 1
             v = values(index)
-            ext = "mp3" if kind.startswith("mp3") else "m4a"
-            path = os.path.join(directory, f"{index:05d}.{ext}")
-            shutil.copyfile(os.path.join(source, sources[kind]), path)
+            path = os.path.join(directory, f"{index:05d}.{EXTENSIONS[kind]}")
+            shutil.copyfile(os.path.join(source, SOURCES[kind]), path)
             if kind == "mp3-id3v23":
                 cover = jpeg
                 tag_mp3(path, v, 3, cover, "image/jpeg")
             elif kind == "mp3-id3v24":
                 cover = png
                 tag_mp3(path, v, 4, cover, "image/png")
+            elif kind == "flac":
+                cover = jpeg
+                tag_flac(path, v, cover, "image/jpeg")
+            elif kind == "ogg-vorbis":
+                cover = png
+                tag_ogg(path, v, cover, "image/png", OggVorbis)
+            elif kind == "ogg-opus":
+                cover = jpeg
+                tag_ogg(path, v, cover, "image/jpeg", OggOpus)
+            elif kind == "wav":
+                cover = jpeg
+                tag_riff(path, v, cover, "image/jpeg", mutagen.wave.WAVE)
+            elif kind == "aiff":
+                cover = png
+                tag_riff(path, v, cover, "image/png", mutagen.aiff.AIFF)
             else:
                 use_jpeg = (n % 2 == 0) == (kind == "m4a-first")
                 cover = jpeg if use_jpeg else png
                 tag_m4a(path, v, cover, MP4Cover.FORMAT_JPEG if use_jpeg else MP4Cover.FORMAT_PNG)
-            check_layout(path, kind)
+            check_layout(path, kind, v, cover)
             manifest.append((path, kind, v["title"], v["artist"], v["album"], str(len(cover))))
 
     with open(os.path.join(corpus, "manifest.tsv"), "w", encoding="utf-8") as f:

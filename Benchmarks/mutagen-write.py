@@ -5,13 +5,18 @@ usage: mutagen-write.py RUN LENGTH FILE...
        mutagen-write.py --values RUN LENGTH [INDEX]     (print the title and the artist)
 
 For each FILE (index i = 1, 2, ... in argument order), in one Python process: open it
-with mutagen's format-specific class (ID3 for .mp3, MP4 for .m4a/.mp4, mutagen.File with
-easy tags otherwise), set the title and the artist to values(RUN, LENGTH, i), and save.
+with mutagen's format-specific class (ID3 for .mp3, MP4 for .m4a/.mp4, FLAC for .flac,
+mutagen.File, so OggVorbis or OggOpus, for .ogg/.opus, mutagen.wave.WAVE for .wav and
+mutagen.aiff.AIFF for .aiff, whose tag is ID3v2 in a chunk; mutagen.File with easy tags
+otherwise), set the title and the artist to values(RUN, LENGTH, i), and save.
 Like TagLib, mutagen does not fsync.
 
 MP3s are saved with the tag's own ID3v2 version (mutagen would write 2.4 by default) and
 an existing ID3v1 tag is updated, none is added (v1=1, mutagen's default), which is what
-`mdkit write` and taglib-write.cpp do. Exit status 1 if any file failed.
+`mdkit write` and taglib-write.cpp do; the ID3 chunk of WAV and AIFF keeps its version too.
+Exit status 1 if any file failed.
+
+read_back() and picture_sizes() are what the benchmark's checks read the results with.
 
 values() is the formula that taglib-write.cpp implements too; the benchmark imports it to
 check every tool's results, and gets mdkit's `--set` values from `--values` (index 0).
@@ -38,17 +43,45 @@ def values(run, length, index):
     return value("title", run, length, index), value("artist", run, length, index)
 
 
+def _set_id3(tags, title, artist):
+    from mutagen.id3 import TIT2, TPE1
+
+    # Keep the text encoding the frame had (UTF-16 in the v2.3 files, UTF-8 in v2.4).
+    encoding = 3 if tags.version[1] >= 4 else 1
+    tags.setall("TIT2", [TIT2(encoding=encoding, text=[title])])
+    tags.setall("TPE1", [TPE1(encoding=encoding, text=[artist])])
+    return 3 if tags.version[1] == 3 else 4
+
+
 def write(path, title, artist):
     ext = os.path.splitext(path)[1].lower()
-    if ext == ".mp3":
-        from mutagen.id3 import ID3, TIT2, TPE1
+    if ext in (".wav", ".aiff", ".aif"):
+        if ext == ".wav":
+            from mutagen.wave import WAVE as cls
+        else:
+            from mutagen.aiff import AIFF as cls
+        f = cls(path)
+        if f.tags is None:
+            f.add_tags()
+        version = _set_id3(f.tags, title, artist)
+        f.save(v2_version=version)
+    elif ext in (".flac", ".ogg", ".oga", ".opus"):
+        import mutagen
+
+        f = mutagen.File(path)   # FLAC, OggVorbis, OggOpus, ...: a Vorbis comment
+        if f is None:
+            raise ValueError("unknown format")
+        if f.tags is None:
+            f.add_tags()
+        f.tags["TITLE"] = [title]
+        f.tags["ARTIST"] = [artist]
+        f.save()
+    elif ext == ".mp3":
+        from mutagen.id3 import ID3
 
         tags = ID3(path)
-        # Keep the text encoding the frame had (UTF-16 in the v2.3 files, UTF-8 in v2.4).
-        encoding = 3 if tags.version[1] >= 4 else 1
-        tags.setall("TIT2", [TIT2(encoding=encoding, text=[title])])
-        tags.setall("TPE1", [TPE1(encoding=encoding, text=[artist])])
-        tags.save(path, v1=1, v2_version=3 if tags.version[1] == 3 else 4)
+        version = _set_id3(tags, title, artist)
+        tags.save(path, v1=1, v2_version=version)
     elif ext in (".m4a", ".mp4"):
         from mutagen.mp4 import MP4
 
@@ -69,6 +102,46 @@ def write(path, title, artist):
         f["title"] = [title]
         f["artist"] = [artist]
         f.save()
+
+
+def read_back(path):
+    """(title, artist, album, ID3v2 major version or None) of `path`, as mutagen reads them."""
+    import mutagen
+    from mutagen.id3 import ID3
+
+    f = mutagen.File(path)
+    if f is None:
+        raise ValueError("unknown format")
+    tags = f.tags
+    if isinstance(tags, ID3):   # MP3, and the ID3 chunk of WAV and AIFF
+        first = lambda frame: str(tags[frame].text[0]) if frame in tags else None  # noqa: E731
+        return first("TIT2"), first("TPE1"), first("TALB"), tags.version[1]
+    if tags is None:
+        return None, None, None, None
+    if type(f).__name__ == "MP4":
+        keys = ("\xa9nam", "\xa9ART", "\xa9alb")
+    else:                       # Vorbis comment (FLAC, Ogg)
+        keys = ("title", "artist", "album")
+    return tuple((tags.get(key) or [None])[0] for key in keys) + (None,)
+
+
+def picture_sizes(path):
+    """The byte counts of the pictures mutagen finds in `path` (all formats of the corpus)."""
+    import base64
+
+    import mutagen
+    from mutagen.flac import Picture
+    from mutagen.id3 import ID3
+
+    f = mutagen.File(path)
+    if isinstance(f.tags, ID3):
+        return [len(p.data) for p in f.tags.getall("APIC")]
+    if type(f).__name__ == "MP4":
+        return [len(c) for c in f.tags.get("covr", [])]
+    if type(f).__name__ == "FLAC":
+        return [len(p.data) for p in f.pictures]
+    return [len(Picture(base64.b64decode(text)).data)
+            for text in (f.tags.get("metadata_block_picture") or [])]
 
 
 def main(argv):

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Read benchmark: `mdkit read --json` against TagLib, mutagen and exiftool over a
-# generated corpus of tagged MP3 and M4A files. See Benchmarks/README.md.
+# generated corpus of tagged files of nine kinds (MP3 ID3v2.3/2.4, M4A moov first/last, FLAC,
+# Ogg Vorbis, Ogg Opus, WAV, AIFF). See Benchmarks/README.md.
 #
 # usage: bash Benchmarks/read-benchmark.sh [COUNT]      (from anywhere; default COUNT=1000)
 #
@@ -9,6 +10,7 @@
 #   BATCH=N       force batches of N files per process (xargs -n N) for every tool;
 #                 by default all files go to one process when the argument list fits
 #   SKIP_MDKIT=1  do not build, check or time mdkit (time the baselines only)
+#   PER_KIND=0    skip the per-kind timings (one process per tool and kind, best of RUNS)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
@@ -22,12 +24,13 @@ COUNT=${1:-1000}
 RUNS=${RUNS:-3}
 BATCH=${BATCH:-}
 SKIP_MDKIT=${SKIP_MDKIT:-0}
+PER_KIND=${PER_KIND:-1}
 TARGET=0.5   # mdkit wall time must be at most TARGET × TagLib's
 
 die() { printf 'read-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 4 )) || die "COUNT must be a number >= 4 (got '$COUNT')"
+[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 9 )) || die "COUNT must be a number >= 9, one file per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
 [[ -z $BATCH || $BATCH =~ ^[1-9][0-9]*$ ]] || die "BATCH must be a positive number (got '$BATCH')"
 
@@ -59,7 +62,9 @@ if (( ! SKIP_MDKIT )); then
         tail -n 30 "$WORK/build-mdkit.log" >&2
         die "swift build failed (full log: $WORK/build-mdkit.log)"
     fi
-    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit"
+    # Copy, then rename: another benchmark may be running bin/mdkit right now ("Text file busy").
+    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit.tmp.$$"
+    mv -f "$BIN/mdkit.tmp.$$" "$BIN/mdkit"
 fi
 
 # --- Corpus ---------------------------------------------------------------------------------
@@ -188,6 +193,38 @@ if (( ! SKIP_MDKIT )); then time_tool mdkit "$BIN/mdkit" read --json; fi
 time_tool mutagen python3 "$BENCH/mutagen-read.py"
 time_tool exiftool exiftool -j -fast
 
+# Per kind: each tool once per kind (one process for the kind's files), best of RUNS; wall
+# time only. Every figure includes one process start-up, so they add up to more than the
+# overall figure.
+KINDS=()
+mapfile -t KINDS < <(cut -f2 "$CORPUS/manifest.tsv" | uniq)
+declare -A KWALL
+time_kind() {
+    local name=$1 kind=$2; shift 2
+    local run start end best="" wall files
+    mapfile -t files < <(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$CORPUS/manifest.tsv")
+    for (( run = 1; run <= RUNS; run++ )); do
+        start=$EPOCHREALTIME
+        if ! "$@" "${files[@]}" > /dev/null 2> "$WORK/stderr-$name-$kind.txt"; then
+            KWALL[$name,$kind]=FAILED
+            return
+        fi
+        end=$EPOCHREALTIME
+        wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
+        if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
+    done
+    KWALL[$name,$kind]=$best
+}
+if (( PER_KIND )); then
+    note "timing per kind (one process per tool and kind, best of $RUNS)"
+    for kind in "${KINDS[@]}"; do
+        time_kind TagLib "$kind" "$BIN/taglib-read"
+        if (( ! SKIP_MDKIT )); then time_kind mdkit "$kind" "$BIN/mdkit" read --json; fi
+        time_kind mutagen "$kind" python3 "$BENCH/mutagen-read.py"
+        time_kind exiftool "$kind" exiftool -j -fast
+    done
+fi
+
 # --- Report ---------------------------------------------------------------------------------
 
 per_kind=$(awk -F'\t' '!($2 in n) { order[++kinds] = $2 } { n[$2]++ }
@@ -220,6 +257,23 @@ for name in "${names[@]}"; do
 done
 echo "(x TagLib = wall time / TagLib's wall time; below 1.00 is faster than TagLib. CPU s = user + system.)"
 echo
+
+if (( PER_KIND )); then
+    echo "Per kind: wall ms, one process per tool and kind (start-up included), best of $RUNS runs"
+    printf '%-11s %6s %9s %9s %9s %10s %9s\n' kind files TagLib mdkit mutagen exiftool "mdkit/TL"
+    printf '%-11s %6s %9s %9s %9s %10s %9s\n' ----------- ------ --------- --------- --------- ---------- ---------
+    for kind in "${KINDS[@]}"; do
+        n=$(awk -F'\t' -v k="$kind" '$2 == k { c++ } END { print c + 0 }' "$CORPUS/manifest.tsv")
+        t=${KWALL[TagLib,$kind]:-} m=${KWALL[mdkit,$kind]:-skipped}
+        ratio=-
+        if [[ $t =~ ^[0-9.]+$ && $m =~ ^[0-9.]+$ ]]; then
+            ratio=$(awk -v a="$m" -v b="$t" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
+        fi
+        printf '%-11s %6d %9s %9s %9s %10s %9s\n' "$kind" "$n" "$t" "$m" \
+            "${KWALL[mutagen,$kind]}" "${KWALL[exiftool,$kind]}" "$ratio"
+    done
+    echo
+fi
 
 if (( SKIP_MDKIT )); then
     echo "Target mdkit <= $TARGET x TagLib (wall time): NOT EVALUATED (SKIP_MDKIT=1)"

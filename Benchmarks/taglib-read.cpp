@@ -3,13 +3,17 @@
 // For each path argument: open it once with TagLib::FileRef (tags plus audio
 // properties, Average read style), print title, artist, album, genre, year,
 // track, disc, comment, duration, bitrate and sample rate, and walk the
-// pictures (ID3v2 APIC frames for MP3, the covr item for MP4), printing their
-// count, MIME type, byte count and the leading bytes, so that the work is
-// comparable to `mdkit read --json` (which also reports the artwork).
+// pictures (ID3v2 APIC frames for MP3 and for the ID3 chunk of WAV and AIFF,
+// the covr item for MP4, the PICTURE blocks of FLAC, the METADATA_BLOCK_PICTURE
+// comments of Ogg Vorbis and Opus, which XiphComment::pictureList() decodes),
+// printing their count, MIME type, byte count and the leading bytes, so that
+// the work is comparable to `mdkit read --json` (which also reports the artwork).
 //
 // TagLib 1.13 (Debian bookworm) has no generic complexProperties("PICTURE")
-// API (that arrived in 2.0), so the pictures are read through the per-format
-// classes, reusing the TagLib::File that FileRef already opened.
+// API (that arrived in 2.0), so the pictures (and the disc number, which the
+// generic Tag lacks) are read through the per-format classes, reusing the
+// TagLib::File that FileRef already opened. The Opus files are named .opus:
+// TagLib's FileRef picks the class by the extension.
 //
 // Everything goes to stdout, one tab-separated line per file; a file TagLib
 // cannot open gives an "ERROR" line and makes the exit status 1.
@@ -30,6 +34,13 @@
 #include <mp4tag.h>
 #include <mp4item.h>
 #include <mp4coverart.h>
+#include <flacfile.h>
+#include <flacpicture.h>
+#include <xiphcomment.h>
+#include <vorbisfile.h>
+#include <opusfile.h>
+#include <wavfile.h>
+#include <aifffile.h>
 
 namespace {
 
@@ -58,22 +69,50 @@ struct Pictures {
     }
 };
 
+void readID3v2(TagLib::ID3v2::Tag *id3, Pictures &pictures, std::string &disc) {
+    const TagLib::ID3v2::FrameListMap &frames = id3->frameListMap();
+    auto apic = frames.find("APIC");
+    if (apic != frames.end()) {
+        for (TagLib::ID3v2::Frame *frame : apic->second) {
+            auto *picture = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
+            if (picture) pictures.add(picture->mimeType().to8Bit(), picture->picture());
+        }
+    }
+    auto tpos = frames.find("TPOS");
+    if (tpos != frames.end() && !tpos->second.isEmpty())
+        disc = oneLine(tpos->second.front()->toString());
+}
+
+void readXiph(TagLib::Ogg::XiphComment *xiph, Pictures &pictures, std::string &disc) {
+    // pictureList() holds the METADATA_BLOCK_PICTURE comments, decoded (base64, then the
+    // FLAC picture structure) when the comment was parsed.
+    for (TagLib::FLAC::Picture *picture : xiph->pictureList())
+        pictures.add(picture->mimeType().to8Bit(), picture->data());
+    const TagLib::Ogg::FieldListMap &fields = xiph->fieldListMap();
+    auto number = fields.find("DISCNUMBER");
+    if (number != fields.end() && !number->second.isEmpty()) {
+        disc = oneLine(number->second.front());
+        auto total = fields.find("DISCTOTAL");
+        if (total != fields.end() && !total->second.isEmpty()) disc += "/" + oneLine(total->second.front());
+    }
+}
+
 Pictures readPictures(TagLib::File *file, std::string &disc) {
     Pictures pictures;
     if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
-        if (TagLib::ID3v2::Tag *id3 = mpeg->ID3v2Tag(false)) {
-            const TagLib::ID3v2::FrameListMap &frames = id3->frameListMap();
-            auto apic = frames.find("APIC");
-            if (apic != frames.end()) {
-                for (TagLib::ID3v2::Frame *frame : apic->second) {
-                    auto *picture = dynamic_cast<TagLib::ID3v2::AttachedPictureFrame *>(frame);
-                    if (picture) pictures.add(picture->mimeType().to8Bit(), picture->picture());
-                }
-            }
-            auto tpos = frames.find("TPOS");
-            if (tpos != frames.end() && !tpos->second.isEmpty())
-                disc = oneLine(tpos->second.front()->toString());
-        }
+        if (TagLib::ID3v2::Tag *id3 = mpeg->ID3v2Tag(false)) readID3v2(id3, pictures, disc);
+    } else if (auto *flac = dynamic_cast<TagLib::FLAC::File *>(file)) {
+        for (TagLib::FLAC::Picture *picture : flac->pictureList())
+            pictures.add(picture->mimeType().to8Bit(), picture->data());
+        if (TagLib::Ogg::XiphComment *xiph = flac->xiphComment(false)) readXiph(xiph, pictures, disc);
+    } else if (auto *vorbis = dynamic_cast<TagLib::Ogg::Vorbis::File *>(file)) {
+        if (TagLib::Ogg::XiphComment *xiph = vorbis->tag()) readXiph(xiph, pictures, disc);
+    } else if (auto *opus = dynamic_cast<TagLib::Ogg::Opus::File *>(file)) {
+        if (TagLib::Ogg::XiphComment *xiph = opus->tag()) readXiph(xiph, pictures, disc);
+    } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(file)) {
+        if (wav->hasID3v2Tag()) readID3v2(wav->ID3v2Tag(), pictures, disc);
+    } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
+        if (aiff->hasID3v2Tag()) readID3v2(aiff->tag(), pictures, disc);
     } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
         if (TagLib::MP4::Tag *tag = mp4->tag()) {
             if (tag->contains("covr")) {

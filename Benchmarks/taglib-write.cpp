@@ -24,6 +24,17 @@
 // does not fsync. A file that cannot be opened or saved gives a line on stderr
 // and makes the exit status 1.
 //
+// The other formats go through plain FileRef::save(): FLAC and Ogg Vorbis/Opus
+// rewrite their Vorbis comment (FLAC keeps its PICTURE block; Ogg keeps the
+// METADATA_BLOCK_PICTURE comment, which XiphComment holds as a picture), AIFF
+// saves its ID3v2 chunk as ID3v2.4 (the corpus's version), and WAV saves with
+// WAV::File::save() = save(AllTags, StripOthers, ID3v2::v4), TagLib's default:
+// it would write both an ID3v2 chunk and a RIFF INFO chunk, but in TagLib 1.13
+// WAV::File::tag() (what FileRef::tag() returns) is the ID3v2 tag alone, so
+// the INFO tag stays empty and is not written (no LIST/INFO chunk; checked on
+// the corpus). The ID3v2.4 tag is written as an "ID3 " chunk, replacing the
+// "id3 " chunk mutagen made (mutagen and mdkit keep the chunk's name).
+//
 // Build: g++ -O2 -std=c++17 taglib-write.cpp $(pkg-config --cflags --libs taglib)
 
 #include <cstdio>

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Write benchmark: `mdkit write` (with and without fsync) against TagLib and mutagen, each
-# setting title and artist on every file of a generated corpus of tagged MP3 and M4A files
-# (the read benchmark's corpus). See Benchmarks/README.md.
+# setting title and artist on every file of a generated corpus of tagged files of nine kinds
+# (MP3 ID3v2.3/2.4, M4A moov first/last, FLAC, Ogg Vorbis, Ogg Opus, WAV, AIFF; made like the
+# read benchmark's corpus). See Benchmarks/README.md.
 #
 # usage: bash Benchmarks/write-benchmark.sh [COUNT]     (from anywhere; default COUNT=800)
 #
 # Environment:
 #   RUNS=N        timed runs per tool, the best one counts (default 3)
 #   MDKIT=PATH    time this mdkit binary instead of building one (the report says so)
+#   PER_KIND=0    skip the per-kind timings (every tool again, two processes per kind)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
@@ -22,11 +24,12 @@ SCRATCH=$OUT/scratch       # one copy of the corpus per tool, made afresh for ev
 COUNT=${1:-800}
 RUNS=${RUNS:-3}
 MDKIT=${MDKIT:-}
+PER_KIND=${PER_KIND:-1}
 TARGET_NOSYNC=1.0   # mdkit --no-sync wall time must be at most this × TagLib's
 TARGET_SYNC=3.0     # mdkit (fsync) wall time must be at most this × TagLib's
 
 # Every fourth file (position 3, 7, 11, ... of the manifest, so a quarter of every kind) gets
-# long values that do not fit in the tag's padding (about 1 KB in every corpus file), so its
+# long values that do not fit in the tag's padding (about 1 KB in most corpus files), so its
 # tag must grow; the others get short values that fit. The lengths (characters, for title
 # and artist each) change with the run number, like the values themselves.
 short_length() { echo $(( 24 + 4 * $1 )); }     # 28, 32, 36, ...: a little longer than before
@@ -35,7 +38,8 @@ long_length() { echo $(( 600 + 100 * $1 )); }   # 700, 800, 900, ...: 1.4-3.6 KB
 die() { printf 'write-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 8 )) || die "COUNT must be a number >= 8 (got '$COUNT')"
+# 36 = 9 kinds x 4 files, so that every kind has files of both value groups.
+[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 36 )) || die "COUNT must be a number >= 36, four files per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
 [[ -z $MDKIT || -x $MDKIT ]] || die "MDKIT=$MDKIT is not an executable"
 
@@ -71,7 +75,9 @@ else
         grep -m 20 -E 'error:|Error' "$OUT/build-mdkit.log" >&2 || tail -n 30 "$OUT/build-mdkit.log" >&2
         die "swift build failed (full log: $OUT/build-mdkit.log)"
     fi
-    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit"
+    # Copy, then rename: another benchmark may be running bin/mdkit right now ("Text file busy").
+    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit.tmp.$$"
+    mv -f "$BIN/mdkit.tmp.$$" "$BIN/mdkit"
     mdkit_bin=$BIN/mdkit
     mdkit_origin="release build (swift build -c release --static-swift-stdlib)"
 fi
@@ -145,7 +151,6 @@ manifest, corpus, short_list, long_list, base, run, *tools = sys.argv[1:]
 run = int(run)
 spec = importlib.util.spec_from_file_location("mw", "Benchmarks/mutagen-write.py")
 mw = importlib.util.module_from_spec(spec); spec.loader.exec_module(mw)
-import mutagen
 album = {}
 for line in open(manifest, encoding="utf-8"):
     path, kind, title, artist, alb, cover = line.rstrip("\n").split("\t")
@@ -159,13 +164,12 @@ for tool in tools:
             path = os.path.join(base, tool, rel)
             want = mw.values(run, lengths[group], 0 if tool.startswith("mdkit") else index)
             try:
-                f = mutagen.File(path, easy=True)
-                got = (f["title"][0], f["artist"][0], f["album"][0])
+                got = mw.read_back(path)[:3]   # ID3 (MP3, WAV, AIFF), MP4 or Vorbis comment
             except Exception as error:  # noqa: BLE001
                 problems.append(f"{rel}: {type(error).__name__}: {error}")
                 continue
             if got != (*want, album[rel]):
-                problems.append(f"{rel}: title/artist/album {got[0][:30]!r}…/{got[1][:30]!r}…/{got[2]!r}")
+                problems.append(f"{rel}: title/artist/album {str(got[0])[:30]!r}…/{str(got[1])[:30]!r}…/{got[2]!r}")
     print(f"{tool}\t" + ("ok" if not problems else
           f"{len(problems)} files wrong, e.g. " + "; ".join(problems[:3])))
 PY
@@ -176,8 +180,9 @@ PY
 # A writer that fails, skips files or damages them must not produce a (fast) figure. Two
 # files of each kind (one of each group) are copied twice and written by `mdkit write
 # --no-sync` and `mdkit write`; then `mdkit read --json` and mutagen must find the new title
-# and artist and the old album and cover, the ID3v2 version must be kept, and the decoded
-# audio (ffmpeg's md5 of the PCM) must be the same as before.
+# and artist and the old album and cover, the ID3v2 version must be kept (MP3, and the ID3
+# chunk of WAV and AIFF), and the decoded audio (ffmpeg's md5 of the PCM) must be the same
+# as before. Every kind is in the sample.
 note "checking mdkit write on a sample (2 files of each kind, with and without --no-sync)"
 SANITY=$OUT/sanity
 rm -rf "$SANITY"
@@ -213,9 +218,9 @@ set +e
 read_status=$?
 set -e
 if ! python3 - "$OUT/sanity.json" "$OUT/sanity.tsv" "$read_status" <<'PY'
-import json, sys
-import mutagen
-from mutagen.id3 import ID3
+import importlib.util, json, sys
+spec = importlib.util.spec_from_file_location("mw", "Benchmarks/mutagen-write.py")
+mw = importlib.util.module_from_spec(spec); spec.loader.exec_module(mw)
 
 json_path, tsv_path, read_status = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = [line.rstrip("\n").split("\t") for line in open(tsv_path, encoding="utf-8")]
@@ -250,20 +255,14 @@ for row, obj in zip(rows, objects):
     if not isinstance(duration, (int, float)) or abs(duration - 3.0) > 0.3:
         problems.append(f"{where}: mdkit read: duration {duration!r}, expected about 3 s")
     try:
-        f = mutagen.File(path, easy=True)
-        for field, want in (("title", title), ("artist", artist), ("album", album)):
-            got = (f.get(field) or [None])[0]
-            if got != want:
-                problems.append(f"{where}: mutagen: {field} {str(got)[:40]!r}…, expected {want[:40]!r}…")
-        pictures = mutagen.File(path)
-        if kind.startswith("mp3"):
-            apic = pictures.tags.getall("APIC")
-            sizes = [len(p.data) for p in apic]
-            if ID3(path).version[1] != ID3(original).version[1]:
-                problems.append(f"{where}: mutagen: ID3v2.{ID3(path).version[1]}, "
-                                f"the original has ID3v2.{ID3(original).version[1]}")
-        else:
-            sizes = [len(c) for c in pictures.tags.get("covr", [])]
+        *got, version = mw.read_back(path)   # ID3 (MP3, WAV, AIFF), MP4 or Vorbis comment
+        for field, value, want in zip(("title", "artist", "album"), got, (title, artist, album)):
+            if value != want:
+                problems.append(f"{where}: mutagen: {field} {str(value)[:40]!r}…, expected {want[:40]!r}…")
+        original_version = mw.read_back(original)[3]
+        if version != original_version:
+            problems.append(f"{where}: mutagen: ID3v2 version {version}, the original has {original_version}")
+        sizes = mw.picture_sizes(path)
         if sizes != [int(cover)]:
             problems.append(f"{where}: mutagen: pictures of {sizes} bytes, expected [{cover}]")
     except Exception as error:  # noqa: BLE001
@@ -275,7 +274,7 @@ if problems:
     sys.exit(1)
 print(f"mdkit write sanity check passed ({len(rows)} saves: exit status 0; mdkit read and mutagen "
       "find the new title/artist, the old album and cover; ID3v2 version kept; decoded audio "
-      "unchanged by ffmpeg md5)")
+      f"unchanged by ffmpeg md5; kinds: {', '.join(dict.fromkeys(row[1] for row in rows))})")
 PY
 then
     [[ -s $OUT/sanity.err ]] && { echo "mdkit stderr (first lines):" >&2; head -n 5 "$OUT/sanity.err" >&2; }
@@ -364,6 +363,45 @@ for (( run = 1; run <= RUNS; run++ )); do
         done < <(check_written "$SCRATCH" "$run" "${checked[@]}")
     fi
 done
+
+# Per kind: RUNS more runs; in each, every tool still OK gets a fresh copy of the corpus, then
+# for each kind the same two processes as above with that kind's files only (short-value
+# files, then long-value files); the fastest run per tool and kind counts. Wall time only;
+# every figure includes two process start-ups. The results were checked in the runs above.
+declare -A KWALL
+if (( PER_KIND )); then
+    note "timing per kind (two processes per tool and kind, best of $RUNS runs)"
+    ALL_SHORT=("${SHORT[@]}") ALL_LONG=("${LONG[@]}")
+    for (( run = 1; run <= RUNS; run++ )); do
+        for tool in "${TOOLS[@]}"; do
+            [[ ${STATUS[$tool]} == ok ]] || continue
+            dir=$SCRATCH/$tool
+            rm -rf "$dir"
+            mkdir -p "$SCRATCH"
+            cp -a "$CORPUS" "$dir"
+            sync
+            for kind in $KINDS; do
+                SHORT=() LONG=()
+                for rel in "${ALL_SHORT[@]}"; do [[ $rel == "$kind"/* ]] && SHORT+=("$rel"); done
+                for rel in "${ALL_LONG[@]}"; do [[ $rel == "$kind"/* ]] && LONG+=("$rel"); done
+                prepare_tool "$tool" "$dir" "$run"
+                start=$EPOCHREALTIME
+                set +e
+                run_prepared "$tool-$kind"
+                status=$?
+                set -e
+                end=$EPOCHREALTIME
+                if (( status != 0 )); then KWALL[$tool,$kind]=FAILED; continue; fi
+                [[ ${KWALL[$tool,$kind]:-} == FAILED ]] && continue
+                wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
+                if [[ -z ${KWALL[$tool,$kind]:-} ]] || awk -v a="$wall" -v b="${KWALL[$tool,$kind]}" 'BEGIN { exit !(a < b) }'; then
+                    KWALL[$tool,$kind]=$wall
+                fi
+            done
+        done
+    done
+    SHORT=("${ALL_SHORT[@]}") LONG=("${ALL_LONG[@]}")
+fi
 rm -rf "$SCRATCH"
 
 # --- Report ---------------------------------------------------------------------------------
@@ -396,6 +434,22 @@ for tool in "${TOOLS[@]}"; do
 done
 echo "(x TagLib = wall time / TagLib's wall time; below 1.00 is faster than TagLib. CPU s = user + system.)"
 echo
+
+if (( PER_KIND )); then
+    echo "Per kind: wall ms, two processes per tool and kind (start-up included twice), best of $RUNS runs"
+    printf '%-11s %6s %9s %9s %9s %9s %9s %9s\n' kind files TagLib mutagen "mdkit -ns" "mdkit fs" "ns/TL" "fs/TL"
+    printf '%-11s %6s %9s %9s %9s %9s %9s %9s\n' ----------- ------ --------- --------- --------- --------- --------- ---------
+    for kind in $KINDS; do
+        n=$(awk -F'\t' -v k="$kind" '$2 == k { c++ } END { print c + 0 }' "$CORPUS/manifest.tsv")
+        t=${KWALL[TagLib,$kind]:--} ns=${KWALL[mdkit-no-sync,$kind]:--} fs=${KWALL[mdkit-fsync,$kind]:--}
+        r1=- r2=-
+        if [[ $t =~ ^[0-9.]+$ && $ns =~ ^[0-9.]+$ ]]; then r1=$(awk -v a="$ns" -v b="$t" 'BEGIN { printf "%.2f", a / b }'); fi
+        if [[ $t =~ ^[0-9.]+$ && $fs =~ ^[0-9.]+$ ]]; then r2=$(awk -v a="$fs" -v b="$t" 'BEGIN { printf "%.2f", a / b }'); fi
+        printf '%-11s %6d %9s %9s %9s %9s %9s %9s\n' "$kind" "$n" "$t" "${KWALL[mutagen,$kind]:--}" "$ns" "$fs" "$r1" "$r2"
+    done
+    echo "(mdkit -ns = mdkit --no-sync, mdkit fs = mdkit (fsync); ns/TL and fs/TL = their wall time / TagLib's)"
+    echo
+fi
 
 for tool in mdkit-no-sync mdkit-fsync; do
     [[ -n ${INODES[$tool]:-} ]] || continue
