@@ -49,18 +49,25 @@ public struct MetadataKeyMap: Sendable {
     public var keys: [MetadataField: [RawKey]] {
         didSet { index = Self.makeIndex(keys) }
     }
-    /// For each raw key, the fields it holds and its rank among their keys.
-    private var index: [RawKey: [(field: MetadataField, rank: Int)]]
+    /// Entry of the index: a key space, a field (as its position in
+    /// `MetadataField.allCases`) and the key's rank among that field's keys.
+    private typealias IndexEntry = (keySpace: MetadataKeySpace, field: Int, rank: Int)
+    /// For each key string, where it holds a field. Keyed by the key alone so
+    /// a lookup hashes one short string (this runs for every item read).
+    private var index: [String: [IndexEntry]]
+    private static let fields = MetadataField.allCases
 
     public init(keys: [MetadataField: [RawKey]]) {
         self.keys = keys
         self.index = Self.makeIndex(keys)
     }
 
-    private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [RawKey: [(field: MetadataField, rank: Int)]] {
-        var index: [RawKey: [(field: MetadataField, rank: Int)]] = [:]
-        for (field, candidates) in keys {
-            for (rank, key) in candidates.enumerated() { index[key, default: []].append((field, rank)) }
+    private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [String: [IndexEntry]] {
+        var index: [String: [IndexEntry]] = [:]
+        for (position, field) in fields.enumerated() {
+            for (rank, key) in (keys[field] ?? []).enumerated() {
+                index[key.key, default: []].append((key.keySpace, position, rank))
+            }
         }
         return index
     }
@@ -68,32 +75,24 @@ public struct MetadataKeyMap: Sendable {
     /// The items of `items` that hold each field, most preferred key first and
     /// file order within one key — ``items(for:in:)`` for every field in one pass.
     public func itemsByField(_ items: [MetadataItem]) -> [MetadataField: [MetadataItem]] {
-        var ranked: [MetadataField: [(rank: Int, position: Int)]] = [:]
+        var ranked = [[(rank: Int, position: Int)]](repeating: [], count: Self.fields.count)
         for (position, item) in items.enumerated() {
-            guard let entries = index[RawKey(item.keySpace, item.key)] else { continue }
-            for entry in entries { ranked[entry.field, default: []].append((entry.rank, position)) }
-        }
-        return ranked.mapValues { list in
-            list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map { items[$0.position] }
-        }
-    }
-
-    /// The items of `items` that hold `field`, most preferred key first, file
-    /// order within one key.
-    public func items(for field: MetadataField, in items: [MetadataItem]) -> [MetadataItem] {
-        guard let candidates = keys[field] else { return [] }
-        var result: [MetadataItem] = []
-        for candidate in candidates {
-            for item in items where item.keySpace == candidate.keySpace && item.key == candidate.key {
-                result.append(item)
+            guard let entries = index[item.key] else { continue }
+            for entry in entries where entry.keySpace == item.keySpace {
+                ranked[entry.field].append((entry.rank, position))
             }
+        }
+        var result: [MetadataField: [MetadataItem]] = [:]
+        for (field, list) in zip(Self.fields, ranked) where !list.isEmpty {
+            let ordered = list.count == 1 ? list : list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }
+            result[field] = ordered.map { items[$0.position] }
         }
         return result
     }
 
     /// The field that `keySpace`/`key` maps to, if any.
     public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
-        index[RawKey(keySpace, key)]?.first?.field
+        (index[key]?.first { $0.keySpace == keySpace }).map { Self.fields[$0.field] }
     }
 
     /// The standard table (see the type's documentation).
