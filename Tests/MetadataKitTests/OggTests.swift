@@ -283,6 +283,29 @@ private typealias B = FLACOggBuilder
         #expect(try await load(url).metadata.comments == nil)
     }
 
+    @Test func paddingAfterTheCommentAbsorbsASmallChangeInPlace() async throws {
+        // As mutagen writes it: zero bytes after the framing bit.
+        let serial: UInt32 = 5
+        var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
+        let headers = OggPage.paginate([B.vorbisComment(["TITLE=abc"]) + [UInt8](repeating: 0, count: 1024), B.vorbisSetup(300)],
+                                       serial: serial, firstSequence: 1)
+        pages += headers
+        pages += B.setEOS(OggPage.paginate([[1, 2, 3]], serial: serial, firstSequence: UInt32(1 + headers.count), granule: 1000))
+        let url = try file(pages.flatMap { $0 })
+        let size = try Data(contentsOf: url).count
+        var item = try await load(url)
+        item.metadata.title = "a longer title than before"
+        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        guard case .inPlace = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+            Issue.record("expected an in-place plan")
+            return
+        }
+        try await item.save()
+        #expect(try Data(contentsOf: url).count == size)
+        #expect(try B.pageProblems(url).isEmpty)
+        #expect(try await load(url).metadata.title == "a longer title than before")
+    }
+
     @Test func smallPagesOfOtherMuxersKeepTheirCountOnASmallChange() async throws {
         // Header pages of 16 lacing values (~4 KB like libogg), a 20 KB comment.
         let serial: UInt32 = 77

@@ -94,7 +94,19 @@ enum OggWriter {
                                                   originalPictures: location.comment.picturesByValue())
             let comment = VorbisComment(vendor: location.comment.vendor, fields: fields)
             var packets = scan.packets
-            packets[location.packet] = location.prefix + (try comment.serialized(framingBit: location.framingBit)) + location.suffix
+            let body = location.prefix + (try comment.serialized(framingBit: location.framingBit))
+            var suffix = location.suffix
+            // Zero bytes after a Vorbis comment (after its framing bit) or
+            // OpusTags (RFC 7845 §5.2: trailing data whose first byte has bit 0
+            // clear is padding) are padding: resize them so the packet, its
+            // pages and everything after keep their size — a save in place —
+            // as long as that leaves no more than 4 KiB (or the old padding).
+            let oldSize = scan.packets[location.packet].count
+            if scan.codec != .speex, suffix.allSatisfy({ $0 == 0 }), body.count <= oldSize,
+               oldSize - body.count <= max(suffix.count, 4096) {
+                suffix = [UInt8](repeating: 0, count: oldSize - body.count)
+            }
+            packets[location.packet] = body + suffix
             return packets
         case .flac:
             return try newFLACPackets(scan, items: items, location: found)
