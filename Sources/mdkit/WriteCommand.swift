@@ -16,7 +16,8 @@ struct WriteCommand {
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
                               trackCount, discNumber, discCount) or a raw key written
                               keySpace:key (id3:TXXX:MOOD, itunes:----:com.apple.iTunes:MOOD,
-                              mdta:com.apple.quicktime.title, udta:©nam, vorbis:MOOD)
+                              mdta:com.apple.quicktime.title, udta:©nam, vorbis:MOOD,
+                              riff:IKEY, aiff:ANNO)
           --remove KEY        remove a field or raw key
           --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures)
           --artwork-type T    picture type of the preceding --artwork: front (default), back,
