@@ -97,54 +97,133 @@ public struct MediaItem: Sendable {
         _ = try write(options: options, to: destination)
     }
 
+    /// Saves several items with one set of file-system syncs for all of them
+    /// (group commit) instead of several per file; the same guarantees as
+    /// ``save(options:)`` hold for each file. Returns, per item, nil or the
+    /// error that item's save failed with (the others are still saved).
+    public static func save(_ items: inout [MediaItem], options: SaveOptions = SaveOptions()) async -> [(any Error)?] {
+        var errors = [(any Error)?](repeating: nil, count: items.count)
+        var edits: [FileEditor.BatchEdit] = []
+        var prepared: [(index: Int, save: PreparedSave)] = []
+        for index in items.indices {
+            do {
+                let save = try items[index].prepareSave(options: options)
+                edits.append(FileEditor.BatchEdit(plan: save.plan, url: items[index].url, snapshot: save.snapshot, verify: save.verify))
+                prepared.append((index, save))
+            } catch let error as MediaError {
+                errors[index] = error.naming(items[index].url.path)
+            } catch {
+                errors[index] = error
+            }
+        }
+        var editor = FileEditor()
+        editor.durability = options.durability
+        let results = editor.applyBatch(edits)
+        for ((index, save), result) in zip(prepared, results) {
+            do {
+                do {
+                    try result.get()
+                } catch let error as MediaError {
+                    throw error.naming(items[index].url.path)
+                }
+                try await items[index].adopt(save)
+            } catch {
+                errors[index] = error
+            }
+        }
+        return errors
+    }
+
+    /// After a successful save: the check's parse for an in-place edit, else a new load.
+    private mutating func adopt(_ save: PreparedSave) async throws {
+        if case .rewrite = save.plan {
+            try await load()
+            return
+        }
+        let reread = save.check.parsed
+            ?? ParsedFile(fileType: fileType ?? .mp3, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+        let source = try FileSource(url: url)
+        metadata = Metadata(items: reread.items)
+        loadedMetadata = metadata
+        properties = reread.properties
+        snapshot = source.snapshot
+    }
+
     /// Writes the changes; returns the file as parsed by the check after an
     /// in-place edit of `url` (nil when a new file was written).
     private func write(options: SaveOptions, to destination: URL?) throws -> ParsedFile? {
-        guard isLoaded, let snapshot, let fileType else {
-            throw MediaError(.notLoaded, "call load() before save()", path: url.path)
-        }
+        let save: PreparedSave
         do {
-            let writer = try FormatWriter.writer(for: fileType)
-            if let foreign = metadata.items.first(where: { !writer.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
-                throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
-            }
-            let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces,
-                                                            derived: writer.derivedKeySpaces)
-            let source = try FileSource(url: url)
-            guard source.snapshot == snapshot else {
-                throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
-            }
-            let plan = try writer.plan(source, items, options)
-            let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
-            let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
-            let duration = properties.duration
-            nonisolated(unsafe) var checked: ParsedFile?
-            let verify: (URL) throws -> Void = { written in
-                let check = try FileSource(url: written)
-                let reread = try writer.read(check, written)
-                checked = reread
-                let actual = Metadata(items: reread.items)
-                for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
-                    let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
-                    throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(shown)")
-                }
-                if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
-                    throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
-                }
-            }
-            var editor = FileEditor()
-            editor.durability = options.durability
-            if let destination {
-                try editor.write(plan, from: url, expecting: snapshot, to: destination, verify: verify)
-                return nil
-            }
-            try editor.apply(plan, to: url, expecting: snapshot, verify: verify)
-            if case .rewrite = plan { return nil }
-            // An empty in-place plan writes nothing and checks nothing.
-            return checked ?? ParsedFile(fileType: fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+            save = try prepareSave(options: options)
         } catch let error as MediaError {
             throw error.naming(url.path)
         }
+        var editor = FileEditor()
+        editor.durability = options.durability
+        do {
+            if let destination {
+                try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify)
+                return nil
+            }
+            try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify)
+        } catch let error as MediaError {
+            throw error.naming(url.path)
+        }
+        if case .rewrite = save.plan { return nil }
+        // An empty in-place plan writes nothing and checks nothing.
+        return save.check.parsed
+            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+    }
+
+    /// The parse made by a save's check, kept for the item to adopt.
+    private final class CheckResult: @unchecked Sendable {
+        var parsed: ParsedFile?
+    }
+
+    /// Everything a save needs before any byte is written.
+    private struct PreparedSave {
+        var plan: FileEditPlan
+        var snapshot: FileSnapshot
+        var fileType: FileType
+        var verify: (URL) throws -> Void
+        var check: CheckResult
+    }
+
+    /// Resolves the changes into raw items, plans the edit, and makes the check
+    /// that reads the written file back.
+    private func prepareSave(options: SaveOptions) throws -> PreparedSave {
+        guard isLoaded, let snapshot, let fileType else {
+            throw MediaError(.notLoaded, "call load() before save()", path: url.path)
+        }
+        let writer = try FormatWriter.writer(for: fileType)
+        if let foreign = metadata.items.first(where: { !writer.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
+            throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
+        }
+        let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: writer.keySpaces,
+                                                        derived: writer.derivedKeySpaces)
+        let source = try FileSource(url: url)
+        guard source.snapshot == snapshot else {
+            throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
+        }
+        let plan = try writer.plan(source, items, options)
+        let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
+        let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
+        let duration = properties.duration
+        let check = CheckResult()
+        let verify: (URL) throws -> Void = { written in
+            let source = try FileSource(url: written)
+            let reread = try writer.read(source, written)
+            check.parsed = reread
+            let actual = Metadata(items: reread.items)
+            for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
+                let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
+                throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(shown)")
+            }
+            if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
+                throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
+            }
+        }
+        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, verify: verify, check: check)
     }
 
     /// Pictures compare by what they are, not by where their bytes are stored.

@@ -38,7 +38,7 @@ struct ReadCommand {
         // Each task loads its file and renders it, so the rendering runs in
         // parallel too; here the pieces are only joined, in argument order.
         let json = json, includeItems = includeItems
-        let rendered = await Self.forEach(paths) { path, url in
+        let rendered = await Self.forEach(paths) { path, url -> (text: String, failed: Bool) in
             var item = MediaItem(url: url)
             let result: Result<MediaItem, any Error>
             do {
@@ -67,9 +67,8 @@ struct ReadCommand {
 
     /// Runs `body` for every path with at most one task per core at a time;
     /// results in argument order.
-    static func forEach(_ paths: [String],
-                        _ body: @escaping @Sendable (String, URL) async -> (text: String, failed: Bool)) async -> [(text: String, failed: Bool)] {
-        var results = [(text: String, failed: Bool)?](repeating: nil, count: paths.count)
+    static func forEach<Value: Sendable>(_ paths: [String], _ body: @escaping @Sendable (String, URL) async -> Value) async -> [Value] {
+        var results = [Value?](repeating: nil, count: paths.count)
         let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
@@ -77,7 +76,7 @@ struct ReadCommand {
         let urls = paths.map { path in
             URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
         }
-        await withTaskGroup(of: (Int, (text: String, failed: Bool)).self) { group in
+        await withTaskGroup(of: (Int, Value).self) { group in
             var next = 0
             func add() {
                 let index = next

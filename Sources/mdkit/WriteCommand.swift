@@ -139,13 +139,18 @@ struct WriteCommand {
             }
             pictures.append(Artwork(data: data, pictureType: entry.type))
         }
-        // Files are written in parallel (one task per core); reports keep argument order.
         let command = self, shared = pictures
-        let reports = await ReadCommand.forEach(paths) { path, url in
-            do {
-                return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
-            } catch {
-                return ("\(path): error: \(Report.errorMessage(error))\n", true)
+        let reports: [(text: String, failed: Bool)]
+        if options.durability == .full, !dryRun, output == nil, paths.count > 1 {
+            reports = await saveInBatches(pictures: shared)
+        } else {
+            // Files are written in parallel (one task per core); reports keep argument order.
+            reports = await ReadCommand.forEach(paths) { path, url in
+                do {
+                    return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
+                } catch {
+                    return ("\(path): error: \(Report.errorMessage(error))\n", true)
+                }
             }
         }
         for report in reports {
@@ -158,7 +163,51 @@ struct WriteCommand {
         return reports.contains { $0.failed } ? 1 : 0
     }
 
-    private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+    /// Files saved together: each holds one or two descriptors open until its batch is synced.
+    static let batchSize = 256
+
+    /// Durable saves of many files: loaded and edited in parallel, then saved
+    /// ``batchSize`` at a time with one set of file-system syncs per batch (group commit).
+    private func saveInBatches(pictures: [Artwork]) async -> [(text: String, failed: Bool)] {
+        let command = self
+        let loaded = await ReadCommand.forEach(paths) { _, url -> Result<(MediaItem, Int), MediaError> in
+            do {
+                let (item, changes) = try await command.edited(url: url, pictures: pictures)
+                return .success((item, changes.count))
+            } catch {
+                return .failure(error as? MediaError ?? MediaError(.io, Report.errorMessage(error)))
+            }
+        }
+        var reports = [(text: String, failed: Bool)](repeating: ("", false), count: paths.count)
+        var batch: [(index: Int, item: MediaItem, changes: Int)] = []
+        func flush() async {
+            var items = batch.map(\.item)
+            let errors = await MediaItem.save(&items, options: options)
+            for (entry, error) in zip(batch, errors) {
+                reports[entry.index] = error.map { ("\(paths[entry.index]): error: \(Report.errorMessage($0))\n", true) }
+                    ?? ("\(paths[entry.index]): saved (\(entry.changes) change\(entry.changes == 1 ? "" : "s"))\n", false)
+            }
+            batch.removeAll()
+        }
+        for (index, result) in loaded.enumerated() {
+            switch result {
+            case .failure(let error):
+                reports[index] = ("\(paths[index]): error: \(Report.errorMessage(error))\n", true)
+            case .success(let (item, changes)):
+                if changes == 0 && options.isPlain {
+                    reports[index] = ("\(paths[index]): no changes\n", false)
+                    continue
+                }
+                batch.append((index, item, changes))
+                if batch.count == Self.batchSize { await flush() }
+            }
+        }
+        if !batch.isEmpty { await flush() }
+        return reports
+    }
+
+    /// The item at `url`, loaded, with the edits applied; and the changes that makes.
+    private func edited(url: URL, pictures: [Artwork]) async throws -> (MediaItem, [String]) {
         var item = MediaItem(url: url)
         try await item.load()
         let before = item.metadata
@@ -175,7 +224,11 @@ struct WriteCommand {
         }
         if !pictures.isEmpty { item.metadata.artwork = pictures }
         if removesArtwork { item.metadata.artwork = [] }
-        let changes = Self.describeChanges(from: before, to: item.metadata)
+        return (item, Self.describeChanges(from: before, to: item.metadata))
+    }
+
+    private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+        var (item, changes) = try await edited(url: url, pictures: pictures)
         if dryRun {
             return changes.isEmpty ? "no changes" : "would change\n" + changes.map { "  " + $0 }.joined(separator: "\n")
         }
@@ -183,9 +236,7 @@ struct WriteCommand {
             try await item.save(to: URL(fileURLWithPath: output), options: options)
             return "written to \(output) (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
         }
-        guard !changes.isEmpty || options.removesAllTags || options.id3v2Version != .keep || options.id3v1 != .updateExisting else {
-            return "no changes"
-        }
+        guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try await item.save(options: options)
         return "saved (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
     }
@@ -214,4 +265,9 @@ struct WriteCommand {
         }
         return lines
     }
+}
+
+extension SaveOptions {
+    /// True when the options ask for nothing beyond the metadata changes.
+    var isPlain: Bool { !removesAllTags && id3v2Version == .keep && id3v1 == .updateExisting }
 }

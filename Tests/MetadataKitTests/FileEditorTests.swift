@@ -194,3 +194,94 @@ import Testing
         }
     }
 }
+
+@Suite struct FileEditorBatchTests {
+    let original: [UInt8] = (0..<4096).map { UInt8($0 % 251) }
+
+    func makeFiles(_ count: Int) throws -> [(URL, FileSnapshot)] {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        return try (0..<count).map { index in
+            let url = directory.appendingPathComponent("file\(index).bin")
+            try Data(original).write(to: url)
+            return (url, try FileSource(url: url).snapshot)
+        }
+    }
+
+    func plans() -> [FileEditPlan] {
+        [.inPlace([(offset: 10, bytes: [1, 2, 3])]), .rewrite([.bytes([9]), .original(offset: 0, length: 4096)]),
+         .tail(offset: 4000, bytes: [7, 7])]
+    }
+
+    @Test func aBatchAppliesEveryPlanAndLeavesNothingBehind() throws {
+        let files = try makeFiles(3)
+        var editor = FileEditor()
+        editor.durability = .full
+        let results = editor.applyBatch(zip(files, plans()).map { file, plan in
+            FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
+        })
+        #expect(results.allSatisfy { (try? $0.get()) != nil })
+        var patched = original
+        patched[10...12] = [1, 2, 3]
+        #expect([UInt8](try Data(contentsOf: files[0].0)) == patched)
+        #expect([UInt8](try Data(contentsOf: files[1].0)) == [9] + original)
+        #expect([UInt8](try Data(contentsOf: files[2].0)) == Array(original[..<4000]) + [7, 7])
+        let directory = files[0].0.deletingLastPathComponent()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file0.bin", "file1.bin", "file2.bin"])
+    }
+
+    @Test(arguments: [FileEditor.Step.journalWrite, .temporaryWrite, .patchWrite, .rename])
+    func aFailingStepLeavesThoseFilesAsTheyWere(step: FileEditor.Step) throws {
+        let files = try makeFiles(3)
+        var editor = FileEditor()
+        editor.failingStep = step
+        let results = editor.applyBatch(zip(files, plans()).map { file, plan in
+            FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
+        })
+        for (file, result) in zip(files, results) where (try? result.get()) == nil {
+            #expect([UInt8](try Data(contentsOf: file.0)) == original, "\(file.0.lastPathComponent) after \(step)")
+        }
+        #expect(results.contains { (try? $0.get()) == nil }, "the injected failure must fail some save")
+        let directory = files[0].0.deletingLastPathComponent()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 3, "stray files after \(step)")
+    }
+
+    @Test func aFailedCheckRestoresOnlyThatFile() throws {
+        let files = try makeFiles(2)
+        let results = FileEditor().applyBatch([
+            FileEditor.BatchEdit(plan: .inPlace([(offset: 0, bytes: [0xEE])]), url: files[0].0, snapshot: files[0].1, verify: { _ in
+                throw MediaError(.malformed, "bad")
+            }),
+            FileEditor.BatchEdit(plan: .inPlace([(offset: 0, bytes: [0xEE])]), url: files[1].0, snapshot: files[1].1, verify: { _ in }),
+        ])
+        #expect((try? results[0].get()) == nil && (try? results[1].get()) != nil)
+        #expect([UInt8](try Data(contentsOf: files[0].0)) == original)
+        #expect([UInt8](try Data(contentsOf: files[1].0)).first == 0xEE)
+    }
+}
+
+@Suite(.enabled(if: TestSupport.hasTool("ffmpeg"), "needs ffmpeg"))
+struct BatchSaveTests {
+    @Test func mediaItemsSaveTogether() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var items: [MediaItem] = []
+        for (name, arguments) in [("a.mp3", ["-c:a", "libmp3lame"]), ("b.m4a", ["-c:a", "aac", "-movflags", "+faststart"]),
+                                  ("c.m4a", ["-c:a", "aac"]), ("d.flac", ["-c:a", "flac"])] {
+            let url = directory.appendingPathComponent(name)
+            try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1"] + arguments + [url.path])
+            var item = MediaItem(url: url)
+            try await item.load()
+            item.metadata.title = "Batch \(name) " + String(repeating: "x", count: 2000)
+            items.append(item)
+        }
+        let errors = await MediaItem.save(&items)
+        #expect(errors.allSatisfy { $0 == nil }, "\(errors)")
+        for item in items {
+            var reread = MediaItem(url: item.url)
+            try await reread.load()
+            #expect(reread.metadata.title == item.metadata.title)
+            #expect(item.hasChanges == false)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 4)
+    }
+}

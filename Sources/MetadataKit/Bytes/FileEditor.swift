@@ -172,43 +172,13 @@ struct FileEditor {
 
     private func rewrite(from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
                          permissionsFrom original: Int32, verify: (URL) throws -> Void) throws {
-        let directory = destination.deletingLastPathComponent()
-        var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
-        let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard temporary >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
-                             "cannot create a temporary file in \(directory.path): \(Self.errorText())", path: destination.path)
-        }
-        let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        let (temporary, temporaryPath) = try makeTemporary(from: source, segments: segments, for: destination,
+                                                            permissionsFrom: original)
         let temporaryURL = URL(fileURLWithPath: temporaryPath)
         var renamed = false
         defer {
             close(temporary)
             if !renamed { unlink(temporaryPath) }
-        }
-        try step(.temporaryWrite) {
-            var position: Int64 = 0
-            var buffer = [UInt8](repeating: 0, count: Self.copyChunk)
-            for segment in segments {
-                switch segment {
-                case .bytes(let bytes):
-                    try Self.write(temporary, bytes, at: position, url: destination)
-                case .original(let offset, let length):
-                    var done: Int64 = 0
-                    while done < length {
-                        let count = Int(min(Int64(buffer.count), length - done))
-                        try Self.readInto(&buffer, count: count, from: source, at: offset + done, url: destination)
-                        try Self.write(temporary, buffer[0..<count], at: position + done, url: destination)
-                        done += Int64(count)
-                    }
-                }
-                position += segment.length
-            }
-        }
-        var info = stat()
-        if fstat(original, &info) == 0 {
-            _ = fchown(temporary, info.st_uid, info.st_gid)  // best effort: only root may give files away
-            fchmod(temporary, info.st_mode & 0o7777)
         }
         try step(.temporarySync) { try sync(temporary, url: destination) }
         do {
@@ -225,9 +195,55 @@ struct FileEditor {
         try step(.directorySync) { try syncDirectory(of: destination) }
     }
 
+    /// Writes `segments` (runs of `source` and new bytes) to a new temporary
+    /// file beside `destination`, with `original`'s owner and permissions;
+    /// returns its descriptor and path. Removes it on failure.
+    func makeTemporary(from source: Int32, segments: [FileEditPlan.Segment], for destination: URL,
+                       permissionsFrom original: Int32) throws -> (descriptor: Int32, path: String) {
+        let directory = destination.deletingLastPathComponent()
+        var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
+        let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard temporary >= 0 else {
+            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+                             "cannot create a temporary file in \(directory.path): \(Self.errorText())", path: destination.path)
+        }
+        let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        do {
+            try step(.temporaryWrite) {
+                var position: Int64 = 0
+                var buffer = [UInt8](repeating: 0, count: Self.copyChunk)
+                for segment in segments {
+                    switch segment {
+                    case .bytes(let bytes):
+                        try Self.write(temporary, bytes, at: position, url: destination)
+                    case .original(let offset, let length):
+                        var done: Int64 = 0
+                        while done < length {
+                            let count = Int(min(Int64(buffer.count), length - done))
+                            try Self.readInto(&buffer, count: count, from: source, at: offset + done, url: destination)
+                            try Self.write(temporary, buffer[0..<count], at: position + done, url: destination)
+                            done += Int64(count)
+                        }
+                    }
+                    position += segment.length
+                }
+            }
+        } catch {
+            close(temporary)
+            unlink(temporaryPath)
+            throw error
+        }
+        var info = stat()
+        if fstat(original, &info) == 0 {
+            _ = fchown(temporary, info.st_uid, info.st_gid)  // best effort: only root may give files away
+            fchmod(temporary, info.st_mode & 0o7777)
+        }
+        return (temporary, temporaryPath)
+    }
+
     // MARK: Steps and syscalls
 
-    private func step(_ name: Step, _ body: () throws -> Void) throws {
+    func step(_ name: Step, _ body: () throws -> Void) throws {
         if failingStep == name {
             throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
         }
@@ -239,7 +255,7 @@ struct FileEditor {
         return fstat(descriptor, &info) == 0 ? FileSnapshot(info) : nil
     }
 
-    private func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
+    func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
         guard flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) == 0 else {
             throw MediaError(.io, "cannot lock the file: \(Self.errorText())", path: url.path)
         }
@@ -272,7 +288,7 @@ struct FileEditor {
         try sync(path: url.deletingLastPathComponent().path)
     }
 
-    private static func verification(_ error: any Error, url: URL) -> any Error {
+    static func verification(_ error: any Error, url: URL) -> any Error {
         guard let mediaError = error as? MediaError else { return error }
         if [.io, .readOnly, .fileChanged, .verificationFailed].contains(mediaError.code) { return mediaError.naming(url.path) }
         return MediaError(.verificationFailed, "the saved file did not read back (\(mediaError.message)); the original was kept",
@@ -363,6 +379,6 @@ extension FileEditPlan {
 @inline(__always) private func posixOpen(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
     open(path, flags, mode)
 }
-@inline(__always) private func posixRename(_ from: String, _ to: String) -> Int32 {
+@inline(__always) func posixRename(_ from: String, _ to: String) -> Int32 {
     rename(from, to)
 }

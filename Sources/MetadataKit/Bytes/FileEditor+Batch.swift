@@ -1,0 +1,201 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Saving many files with one set of syncs (group commit).
+///
+/// A durable save of one file syncs the journal, its folder, the file and the
+/// folder again. For many files the same guarantees hold with three
+/// file-system syncs for the whole batch: every journal and temporary file is
+/// written, then synced at once; every file is patched or renamed, then
+/// synced at once (so a crash leaves each file old, recoverable from its
+/// journal, or new); every check runs and every journal is removed, then
+/// synced at once (so a save reported as done stays done).
+extension FileEditor {
+    /// One save of a batch.
+    struct BatchEdit {
+        var plan: FileEditPlan
+        var url: URL
+        var snapshot: FileSnapshot
+        var verify: (URL) throws -> Void
+    }
+
+    /// An edit after its first phase.
+    private final class Staged {
+        let edit: BatchEdit
+        let descriptor: Int32
+        var error: (any Error)?
+        // In place: the patches, the file's new size (tail edits), the journal.
+        var patches: [(offset: Int64, bytes: [UInt8])] = []
+        var newSize: Int64?
+        var journal: EditJournal?
+        var journalPath: String?
+        var patched = false
+        // Rewrite: the temporary file.
+        var temporary: (descriptor: Int32, path: String)?
+
+        init(edit: BatchEdit, descriptor: Int32) {
+            self.edit = edit
+            self.descriptor = descriptor
+        }
+    }
+
+    /// Applies every edit; one result per edit, in order. With `.noSync`
+    /// durability each edit is simply applied on its own.
+    func applyBatch(_ edits: [BatchEdit]) -> [Result<Void, any Error>] {
+        guard durability == .full, edits.count > 1 else {
+            return edits.map { edit in Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) } }
+        }
+        // Phase 1: lock, check, write journals and temporary files.
+        var staged: [Staged?] = []
+        var results = [Result<Void, any Error>](repeating: .success(()), count: edits.count)
+        for (index, edit) in edits.enumerated() {
+            do {
+                let descriptor = try Self.open(edit.url, flags: O_RDWR)
+                let entry = Staged(edit: edit, descriptor: descriptor)
+                staged.append(entry)
+                do {
+                    try lockAndCheck(descriptor, url: edit.url, snapshot: edit.snapshot)
+                    try stage(entry)
+                } catch {
+                    entry.error = error
+                }
+            } catch {
+                staged.append(nil)
+                results[index] = .failure(error)
+            }
+        }
+        let live = staged.compactMap { $0 }
+        defer {
+            for entry in live {
+                if let temporary = entry.temporary { close(temporary.descriptor); unlink(temporary.path) }
+                close(entry.descriptor)
+            }
+        }
+        syncFileSystems(live.filter { $0.error == nil })
+
+        // Phase 2: patch in place, rename temporary files over their originals.
+        for entry in live where entry.error == nil {
+            do {
+                if let temporary = entry.temporary {
+                    try step(.rename) {
+                        guard posixRename(temporary.path, entry.edit.url.path) == 0 else {
+                            throw MediaError(.io, "cannot rename the new file into place: \(Self.errorText())", path: entry.edit.url.path)
+                        }
+                    }
+                    close(temporary.descriptor)
+                    entry.temporary = nil
+                } else {
+                    entry.patched = true
+                    try step(.patchWrite) {
+                        for patch in entry.patches { try Self.write(entry.descriptor, patch.bytes, at: patch.offset, url: entry.edit.url) }
+                        if let newSize = entry.newSize, ftruncate(entry.descriptor, off_t(newSize)) != 0 {
+                            throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: entry.edit.url.path)
+                        }
+                    }
+                }
+            } catch {
+                entry.error = error
+            }
+        }
+        syncFileSystems(live)
+
+        // Phase 3: check the files patched in place; put the old bytes back where a step failed.
+        for entry in live where entry.journal != nil && entry.patched {
+            if entry.error == nil {
+                do { try entry.edit.verify(entry.edit.url) } catch { entry.error = Self.verification(error, url: entry.edit.url) }
+            }
+            if entry.error != nil, let journal = entry.journal {
+                if (try? journal.restore(into: entry.descriptor, url: entry.edit.url)) == nil || fsync(entry.descriptor) != 0 {
+                    entry.journalPath = nil                  // keep the journal for the next load to recover
+                }
+            }
+        }
+        for entry in live {
+            if let path = entry.journalPath { unlink(path) }
+        }
+        syncFileSystems(live)
+
+        for (index, entry) in staged.enumerated() {
+            if let error = entry?.error { results[index] = .failure(error) }
+        }
+        return results
+    }
+
+    /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
+    private func stage(_ entry: Staged) throws {
+        let url = entry.edit.url, size = entry.edit.snapshot.size
+        var patches: [(offset: Int64, bytes: [UInt8])]
+        switch entry.edit.plan {
+        case .rewrite(let segments):
+            let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)
+            entry.temporary = temporary
+            do {
+                try entry.edit.verify(URL(fileURLWithPath: temporary.path))
+            } catch {
+                throw Self.verification(error, url: url)
+            }
+            return
+        case .inPlace(let list): patches = list
+        case .tail(let offset, let bytes):
+            patches = [(offset, bytes)]
+            entry.newSize = offset + Int64(bytes.count)
+        case .patchedTail(let list, let offset, let bytes):
+            patches = [(offset, bytes)] + list
+            entry.newSize = offset + Int64(bytes.count)
+        }
+        guard !patches.isEmpty else { return }
+        var originals: [(offset: Int64, bytes: [UInt8])] = []
+        if let newSize = entry.newSize, let tail = patches.first {
+            guard tail.offset >= 0, tail.offset <= size, newSize >= tail.offset else {
+                throw MediaError(.invalidValue, "tail offset lies outside the file", offset: tail.offset, path: url.path)
+            }
+            originals.append((tail.offset, try Self.read(entry.descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
+        }
+        for patch in patches.dropFirst(entry.newSize == nil ? 0 : 1) {
+            guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
+                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
+            }
+            originals.append((patch.offset, try Self.read(entry.descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
+        }
+        let journal = EditJournal(fileSize: size, regions: originals)
+        let path = EditJournal.path(for: url.path)
+        do {
+            try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: URL(fileURLWithPath: path)) }
+        } catch {
+            unlink(path)                                 // a torn journal; the file is untouched
+            throw error
+        }
+        entry.patches = patches
+        entry.journal = journal
+        entry.journalPath = path
+    }
+
+    /// One `syncfs` per file system the entries live on (all of it, when
+    /// `syncfs` is missing): what the batch wrote so far becomes durable.
+    private func syncFileSystems(_ entries: [Staged]) {
+        var devices = Set<UInt64>()
+        for entry in entries {
+            var info = stat()
+            guard fstat(entry.descriptor, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
+            if let syncfs = Self.syncFileSystem {
+                _ = syncfs(entry.descriptor)
+            } else {
+                sync()
+            }
+        }
+    }
+
+    /// `syncfs(2)`, looked up at run time: Swift's Glibc module doesn't declare it.
+    static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
+        #if os(Linux)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
+        #else
+        return nil
+        #endif
+    }()
+}
