@@ -89,6 +89,45 @@ struct EditJournal: Equatable {
         }
     }
 
+    /// A batch journal: the journals of several files of one folder in one
+    /// file, which is hard-linked under each file's journal name (one inode
+    /// for the batch instead of one per file). Layout: magic `MDKB`, u32
+    /// version 1, u32 count, per file u16 name length + name + u32 length +
+    /// that file's journal; last a u32 CRC-32 of everything before it.
+    static func encodeBatch(_ entries: [(name: String, journal: EditJournal)]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.write(Array("MDKB".utf8))
+        writer.write(UInt32(1))
+        writer.write(UInt32(entries.count))
+        for entry in entries {
+            let name = Array(entry.name.utf8)
+            let journal = entry.journal.encoded()
+            writer.write(UInt16(name.count))
+            writer.write(name)
+            writer.write(UInt32(journal.count))
+            writer.write(journal)
+        }
+        writer.write(checksum(writer.bytes))
+        return writer.bytes
+    }
+
+    /// The journal of the file named `fileName` in `bytes`, a single or a
+    /// batch journal; nil when torn or when it holds nothing for that file.
+    static func decode(_ bytes: [UInt8], fileName: String) -> EditJournal? {
+        guard bytes.starts(with: Array("MDKB".utf8)) else { return EditJournal(decoding: bytes) }
+        guard bytes.count >= 16 else { return nil }
+        var trailer = ByteReader(Array(bytes[(bytes.count - 4)...]))
+        guard let stored = try? trailer.readUInt32(), stored == checksum(bytes[..<(bytes.count - 4)]) else { return nil }
+        var reader = ByteReader(Array(bytes[4..<(bytes.count - 4)]))
+        guard (try? reader.readUInt32()) == 1, let count = try? reader.readUInt32() else { return nil }
+        for _ in 0..<count {
+            guard let nameLength = try? reader.readUInt16(), let name = try? reader.readBytes(Int(nameLength)),
+                  let length = try? reader.readUInt32(), let journal = try? reader.readBytes(Int(length)) else { return nil }
+            if String(decoding: name, as: UTF8.self) == fileName { return EditJournal(decoding: journal) }
+        }
+        return nil
+    }
+
     /// Writes the saved bytes back into the file and gives it its old size.
     func restore(into descriptor: Int32, url: URL) throws {
         for region in regions {

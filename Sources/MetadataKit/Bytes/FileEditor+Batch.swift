@@ -69,6 +69,7 @@ extension FileEditor {
             }
         }
         let live = staged.compactMap { $0 }
+        writeJournals(live)
         defer {
             for entry in live {
                 if let temporary = entry.temporary { close(temporary.descriptor); unlink(temporary.path) }
@@ -161,17 +162,41 @@ extension FileEditor {
             }
             originals.append((patch.offset, try Self.read(entry.descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
         }
-        let journal = EditJournal(fileSize: size, regions: originals)
-        let path = EditJournal.path(for: url.path)
-        do {
-            try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: URL(fileURLWithPath: path)) }
-        } catch {
-            unlink(path)                                 // a torn journal; the file is untouched
-            throw error
-        }
         entry.patches = patches
-        entry.journal = journal
-        entry.journalPath = path
+        entry.journal = EditJournal(fileSize: size, regions: originals)
+    }
+
+    /// Writes one batch journal per folder for the staged in-place edits and
+    /// links it under each file's journal name.
+    private func writeJournals(_ entries: [Staged]) {
+        let pending = entries.filter { $0.error == nil && $0.journal != nil }
+        let folders = Dictionary(grouping: pending) { $0.edit.url.deletingLastPathComponent().path }
+        for (folder, group) in folders {
+            var template = Array("\(folder)/.mdkit-batch-XXXXXX".utf8CString)
+            let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            let batchPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+            do {
+                guard descriptor >= 0 else {
+                    throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+                                     "cannot create a journal in \(folder): \(Self.errorText())", path: folder)
+                }
+                defer { close(descriptor) }
+                let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
+                try step(.journalWrite) { try Self.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath)) }
+                for entry in group {
+                    let path = EditJournal.path(for: entry.edit.url.path)
+                    unlink(path)                         // a stale journal of ours: replaced by this one
+                    guard link(batchPath, path) == 0 else {
+                        entry.error = MediaError(.io, "cannot link the journal: \(Self.errorText())", path: entry.edit.url.path)
+                        continue
+                    }
+                    entry.journalPath = path
+                }
+            } catch {
+                for entry in group where entry.error == nil { entry.error = error }
+            }
+            if descriptor >= 0 { unlink(batchPath) }
+        }
     }
 
     /// One `syncfs` per file system the entries live on (all of it, when

@@ -159,7 +159,7 @@ struct FileEditor {
         // one to recover from.
         guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: url.path) }
         guard let data = FileManager.default.contents(atPath: journalPath) else { return }
-        guard let journal = EditJournal(decoding: [UInt8](data)) else {
+        guard let journal = EditJournal.decode([UInt8](data), fileName: url.lastPathComponent) else {
             unlink(journalPath)                     // torn journal: the patch never started
             return
         }
