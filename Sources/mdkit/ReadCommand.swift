@@ -69,7 +69,8 @@ struct ReadCommand {
     /// results in argument order.
     static func forEach<Value: Sendable>(_ paths: [String], _ body: @escaping @Sendable (String, URL) async -> Value) async -> [Value] {
         var results = [Value?](repeating: nil, count: paths.count)
-        let width = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        // A few tasks per core in flight, so a worker never waits for the loop below to hand it the next file.
+        let width = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
         let directory = FileManager.default.currentDirectoryPath
