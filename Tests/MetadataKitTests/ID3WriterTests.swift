@@ -374,9 +374,9 @@ private typealias B = ID3Builder
         #expect(policy.padding(audioBytes: 8_000) == 1024)
         #expect(policy.padding(audioBytes: 10 << 20) == 1024 + 2560)
         #expect(policy.padding(audioBytes: 1 << 30) == 65_536)
-        #expect(policy.reuses(body: 2000, frames: 2000) && !policy.reuses(body: 1999, frames: 2000))
-        #expect(policy.reuses(body: 100_000, frames: 40_000), "leftover above 64 KiB but below the frames")
-        #expect(!policy.reuses(body: 100_000, frames: 30_000), "leftover above 64 KiB and above the frames")
+        #expect(policy.reuses(space: 2000, content: 2000) && !policy.reuses(space: 1999, content: 2000))
+        #expect(policy.reuses(space: 100_000, content: 40_000), "leftover above 64 KiB but below the frames")
+        #expect(!policy.reuses(space: 100_000, content: 30_000), "leftover above 64 KiB and above the frames")
     }
 
     // MARK: Versions and dates

@@ -42,7 +42,7 @@ enum FLACWriter {
         let leftover = oldSpace - content - 4
         let fitsExactly = content == oldSpace
         let dropsID3 = options.removesAllTags && layout.markerOffset > 0
-        if !dropsID3, fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(leftover: leftover, content: content)) {
+        if !dropsID3, fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(space: Int64(leftover + content), content: content)) {
             let bytes = serialize(region, padding: fitsExactly ? nil : leftover)
             let old = try source.read(at: layout.markerOffset, count: bytes.count)
             guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
@@ -146,26 +146,5 @@ enum FLACWriter {
             writer.write(repeatElement(UInt8(0), count: padding))
         }
         return writer.bytes
-    }
-}
-
-/// How much padding a rewritten FLAC file gets, and when old space is reused
-/// (the same rule as ``ID3v2PaddingPolicy``): 1 KiB plus 256 bytes per MiB of
-/// audio, at most 64 KiB; the old region is reused unless that would leave
-/// more than 64 KiB of padding *and* more padding than metadata.
-struct FLACPaddingPolicy: Sendable, Hashable {
-    var base = 1024
-    var bytesPerMebibyte = 256
-    var maximum = 64 * 1024
-    var maximumLeftover = 64 * 1024
-
-    static let standard = FLACPaddingPolicy()
-
-    func padding(audioBytes: Int64) -> Int {
-        Int(min(Int64(maximum), Int64(base) + audioBytes / (1 << 20) * Int64(bytesPerMebibyte)))
-    }
-
-    func reuses(leftover: Int, content: Int) -> Bool {
-        !(leftover > maximumLeftover && leftover > content)
     }
 }

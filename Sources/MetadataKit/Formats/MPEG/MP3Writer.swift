@@ -1,40 +1,5 @@
 import Foundation
 
-/// How much padding a rewritten ID3v2 tag gets, and when an existing tag's
-/// space is reused.
-///
-/// Padding (ID3v2.4.0 structure §3.3) lets later saves change the tag in
-/// place. The default gives 1 KiB plus 256 bytes per MiB of audio, at most
-/// 64 KiB. A new tag that fits in the space of the file's leading tag(s) is
-/// padded to exactly that space and written in place — unless that would
-/// leave more than `maximumLeftover` bytes of padding *and* more padding than
-/// frames (after removing a large picture, say): then the file is rewritten
-/// with the default padding.
-///
-/// Repeated saves don't drift: the space only grows when a tag no longer
-/// fits, and only shrinks past the leftover limit, to the default again.
-struct ID3v2PaddingPolicy: Sendable, Hashable {
-    var base = 1024
-    var bytesPerMebibyte = 256
-    var maximum = 64 * 1024
-    var maximumLeftover = 64 * 1024
-
-    static let standard = ID3v2PaddingPolicy()
-
-    /// Padding for a tag written anew before `audioBytes` bytes of audio.
-    func padding(audioBytes: Int64) -> Int {
-        let extra = audioBytes / (1 << 20) * Int64(bytesPerMebibyte)
-        return Int(min(Int64(maximum), Int64(base) + extra))
-    }
-
-    /// Whether `frames` bytes of frames go into an existing tag whose body
-    /// (everything after the 10-byte header) is `body` bytes.
-    func reuses(body: Int64, frames: Int) -> Bool {
-        let leftover = body - Int64(frames)
-        return leftover >= 0 && !(leftover > Int64(maximumLeftover) && leftover > Int64(frames))
-    }
-}
-
 /// Writes the ID3 tags of an MP3 file.
 ///
 /// The new file is laid out as
@@ -112,7 +77,7 @@ enum MP3Writer {
         let leadingBody = audioStart - Int64(ID3v2Header.length)
         var tag: [UInt8] = []
         if !frames.isEmpty {
-            let reuses = audioStart > 0 && policy.reuses(body: leadingBody, frames: frames.count)
+            let reuses = audioStart > 0 && policy.reuses(space: leadingBody, content: frames.count)
             let padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
             tag = try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)
         }

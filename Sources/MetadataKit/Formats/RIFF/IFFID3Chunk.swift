@@ -59,7 +59,7 @@ enum IFFID3Chunk {
         guard !frames.isEmpty else { return nil }
         let space = (existing?.chunk.size ?? 0) - Int64(ID3v2Header.length)
         let padding: Int
-        if existing != nil, policy.reuses(body: space, frames: frames.count) {
+        if existing != nil, policy.reuses(space: space, content: frames.count) {
             padding = Int(space) - frames.count
         } else {
             padding = policy.padding(audioBytes: audioBytes)
