@@ -31,22 +31,34 @@ enum FileEditPlan: Sendable {
     case inPlace([(offset: Int64, bytes: [UInt8])])
     /// The file's new contents, as a list of segments.
     case rewrite([Segment])
-    /// Everything from `offset` to the end of the file is replaced by `bytes`
-    /// (the file grows or shrinks); what comes before stays. Done in place
-    /// with the old tail in the undo journal — for a movie box at the end.
-    case tail(offset: Int64, bytes: [UInt8])
     /// Same-size `patches` before `offset`, and everything from `offset` to
-    /// the end replaced by `bytes`; done in place with the patched bytes and
-    /// the old tail in the undo journal. For RIFF and AIFF files whose tags
-    /// follow the audio: the chunks after it change size, and so does the
-    /// container size field at the start.
+    /// the end replaced by `bytes` (the file grows or shrinks); done in place
+    /// with the patched bytes and the old tail in the undo journal. For a movie
+    /// box at the end of an MP4 (no patches), and RIFF and AIFF files whose tags
+    /// follow the audio (the container size field at the start is a patch).
     case patchedTail(patches: [(offset: Int64, bytes: [UInt8])], offset: Int64, bytes: [UInt8])
+
+    /// Everything from `offset` to the end replaced by `bytes`, nothing before it.
+    static func tail(offset: Int64, bytes: [UInt8]) -> FileEditPlan {
+        .patchedTail(patches: [], offset: offset, bytes: bytes)
+    }
+
+    /// An in-place plan as the writes it makes: the patches (a tail first,
+    /// when there is one) and the file's new size (nil: unchanged). Nil for a
+    /// rewrite.
+    var inPlaceWrites: (patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?)? {
+        switch self {
+        case .rewrite: return nil
+        case .inPlace(let patches): return (patches, nil)
+        case .patchedTail(let patches, let offset, let bytes): return ([(offset, bytes)] + patches, offset + Int64(bytes.count))
+        }
+    }
 
     /// The size of the file after the edit, given its current size.
     func newSize(originalSize: Int64) -> Int64 {
         switch self {
         case .inPlace: return originalSize
-        case .tail(let offset, let bytes), .patchedTail(_, let offset, let bytes): return offset + Int64(bytes.count)
+        case .patchedTail(_, let offset, let bytes): return offset + Int64(bytes.count)
         case .rewrite(let segments): return segments.reduce(0) { $0 + $1.length }
         }
     }

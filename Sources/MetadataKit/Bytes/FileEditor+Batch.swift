@@ -129,9 +129,8 @@ extension FileEditor {
     /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
     private func stage(_ entry: Staged) throws {
         let url = entry.edit.url, size = entry.edit.snapshot.size
-        var patches: [(offset: Int64, bytes: [UInt8])]
-        switch entry.edit.plan {
-        case .rewrite(let segments):
+        guard let writes = entry.edit.plan.inPlaceWrites else {
+            guard case .rewrite(let segments) = entry.edit.plan else { return }
             let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)
             entry.temporary = temporary
             do {
@@ -140,29 +139,11 @@ extension FileEditor {
                 throw Self.verification(error, url: url)
             }
             return
-        case .inPlace(let list): patches = list
-        case .tail(let offset, let bytes):
-            patches = [(offset, bytes)]
-            entry.newSize = offset + Int64(bytes.count)
-        case .patchedTail(let list, let offset, let bytes):
-            patches = [(offset, bytes)] + list
-            entry.newSize = offset + Int64(bytes.count)
         }
-        guard !patches.isEmpty else { return }
-        var originals: [(offset: Int64, bytes: [UInt8])] = []
-        if let newSize = entry.newSize, let tail = patches.first {
-            guard tail.offset >= 0, tail.offset <= size, newSize >= tail.offset else {
-                throw MediaError(.invalidValue, "tail offset lies outside the file", offset: tail.offset, path: url.path)
-            }
-            originals.append((tail.offset, try Self.read(entry.descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
-        }
-        for patch in patches.dropFirst(entry.newSize == nil ? 0 : 1) {
-            guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
-                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
-            }
-            originals.append((patch.offset, try Self.read(entry.descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
-        }
-        entry.patches = patches
+        entry.newSize = writes.newSize
+        guard !writes.patches.isEmpty else { return }
+        let originals = try Self.originals(of: writes.patches, newSize: writes.newSize, in: entry.descriptor, size: size, url: url)
+        entry.patches = writes.patches
         entry.journal = EditJournal(fileSize: size, regions: originals)
     }
 

@@ -46,22 +46,9 @@ struct FileEditor {
         let descriptor = try Self.open(url, flags: O_RDWR)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
-        switch plan {
-        case .inPlace(let patches):
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: patches, newSize: nil, verify: verify)
-        case .tail(let offset, let bytes):
-            guard offset >= 0, offset <= snapshot.size else {
-                throw MediaError(.invalidValue, "tail offset lies outside the file", offset: offset, path: url.path)
-            }
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(offset, bytes)],
-                             newSize: offset + Int64(bytes.count), verify: verify)
-        case .patchedTail(let patches, let offset, let bytes):
-            guard offset >= 0, offset <= snapshot.size, patches.allSatisfy({ $0.offset + Int64($0.bytes.count) <= offset }) else {
-                throw MediaError(.invalidValue, "tail offset lies outside the file or before a patch", offset: offset, path: url.path)
-            }
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(offset, bytes)] + patches,
-                             newSize: offset + Int64(bytes.count), verify: verify)
-        case .rewrite(let segments):
+        if let writes = plan.inPlaceWrites {
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
+        } else if case .rewrite(let segments) = plan {
             try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
     }
@@ -84,17 +71,7 @@ struct FileEditor {
     private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
                               newSize: Int64?, verify: (URL) throws -> Void) throws {
         guard !patches.isEmpty else { return }
-        var originals: [(offset: Int64, bytes: [UInt8])] = []
-        if newSize != nil, let tail = patches.first {
-            originals.append((tail.offset, try Self.read(descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
-        }
-        for patch in newSize == nil ? patches[...] : patches.dropFirst() {
-            guard patch.offset >= 0, Int64(patch.bytes.count) <= size - patch.offset else {
-                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file", offset: patch.offset, path: url.path)
-            }
-            originals.append((patch.offset, try Self.read(descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
-        }
-        let journal = EditJournal(fileSize: size, regions: originals)
+        let journal = EditJournal(fileSize: size, regions: try Self.originals(of: patches, newSize: newSize, in: descriptor, size: size, url: url))
         var journalURL = EditJournal.url(for: url)
         if durability == .noSync, let inode = snapshotOfOpenFile(descriptor),
            let volatile = EditJournal.volatilePath(device: inode.device, inode: inode.inode) {
@@ -125,6 +102,30 @@ struct FileEditor {
         }
         unlink(journalURL.path)
         try? syncDirectory(of: url)
+    }
+
+    /// The bytes `patches` will overwrite, for the undo journal — with
+    /// `newSize`, the first patch is a tail and its whole old tail is kept.
+    /// Throws `invalidValue` for a patch outside the file or after the tail.
+    static func originals(of patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, in descriptor: Int32,
+                          size: Int64, url: URL) throws -> [(offset: Int64, bytes: [UInt8])] {
+        var originals: [(offset: Int64, bytes: [UInt8])] = []
+        var limit = size
+        if newSize != nil, let tail = patches.first {
+            guard tail.offset >= 0, tail.offset <= size else {
+                throw MediaError(.invalidValue, "tail offset lies outside the file", offset: tail.offset, path: url.path)
+            }
+            originals.append((tail.offset, try read(descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
+            limit = tail.offset
+        }
+        for patch in newSize == nil ? patches[...] : patches.dropFirst() {
+            guard patch.offset >= 0, Int64(patch.bytes.count) <= limit - patch.offset else {
+                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file or after its tail",
+                                 offset: patch.offset, path: url.path)
+            }
+            originals.append((patch.offset, try read(descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
+        }
+        return originals
     }
 
     /// Restores a file whose in-place save was interrupted; removes a journal
@@ -358,7 +359,6 @@ extension FileEditPlan {
     func segments(originalSize: Int64) -> [Segment] {
         switch self {
         case .rewrite(let segments): return segments
-        case .tail(let offset, let bytes): return [.original(offset: 0, length: offset), .bytes(bytes)]
         case .patchedTail(let patches, let offset, let bytes):
             return FileEditPlan.inPlace(patches).segments(originalSize: offset) + [.bytes(bytes)]
         case .inPlace(let patches):

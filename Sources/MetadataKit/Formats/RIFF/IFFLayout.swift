@@ -131,11 +131,11 @@ enum IFFEditPlanner {
             let rest = Array(segments[index...])
             guard rest.reduce(inMemory, { $0 + $1.length }) <= maximumInMemory else { return .rewrite(segments) }
             let tail = try rest.flatMap { try materialize($0, source) }
-            return patches.isEmpty ? .tail(offset: position, bytes: tail) : .patchedTail(patches: patches, offset: position, bytes: tail)
+            return .patchedTail(patches: patches, offset: position, bytes: tail)
         }
         if newSize < source.size {
             // Only the old file's end goes (e.g. trailing bytes dropped).
-            return patches.isEmpty ? .tail(offset: newSize, bytes: []) : .patchedTail(patches: patches, offset: newSize, bytes: [])
+            return .patchedTail(patches: patches, offset: newSize, bytes: [])
         }
         return .inPlace(patches)
     }
