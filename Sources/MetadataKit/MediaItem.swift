@@ -78,23 +78,30 @@ public struct MediaItem: Sendable {
     ///   value), `io` (e.g. a full disk), `verificationFailed`. The file is
     ///   unchanged after any error.
     public mutating func save(options: SaveOptions = SaveOptions()) async throws {
-        guard let reread = try write(options: options, to: nil) else {
-            try await load()                            // the file was replaced: read it from its new place
-            return
-        }
-        // Edited in place: the check after writing already parsed the new file.
-        let source = try FileSource(url: url)
-        metadata = Metadata(items: reread.items)
-        loadedMetadata = metadata
-        properties = reread.properties
-        snapshot = source.snapshot
+        let save = try named { try prepareSave(options: options) }
+        var editor = FileEditor()
+        editor.durability = options.durability
+        try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
+        try await adopt(save)
     }
 
     /// Writes the file with the changed metadata to `destination` (replacing
     /// it if it exists); the original file is left untouched and this item
     /// still describes it.
     public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
-        _ = try write(options: options, to: destination)
+        let save = try named { try prepareSave(options: options) }
+        var editor = FileEditor()
+        editor.durability = options.durability
+        try named { try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify) }
+    }
+
+    /// Runs `body`; a ``MediaError`` it throws is made to name this item's file.
+    private func named<Value>(_ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let error as MediaError {
+            throw error.naming(url.path)
+        }
     }
 
     /// Saves several items with one set of file-system syncs for all of them
@@ -107,11 +114,10 @@ public struct MediaItem: Sendable {
         var prepared: [(index: Int, save: PreparedSave)] = []
         for index in items.indices {
             do {
-                let save = try items[index].prepareSave(options: options)
-                edits.append(FileEditor.BatchEdit(plan: save.plan, url: items[index].url, snapshot: save.snapshot, verify: save.verify))
+                let item = items[index]
+                let save = try item.named { try item.prepareSave(options: options) }
+                edits.append(FileEditor.BatchEdit(plan: save.plan, url: item.url, snapshot: save.snapshot, verify: save.verify))
                 prepared.append((index, save))
-            } catch let error as MediaError {
-                errors[index] = error.naming(items[index].url.path)
             } catch {
                 errors[index] = error
             }
@@ -121,11 +127,7 @@ public struct MediaItem: Sendable {
         let results = editor.applyBatch(edits)
         for ((index, save), result) in zip(prepared, results) {
             do {
-                do {
-                    try result.get()
-                } catch let error as MediaError {
-                    throw error.naming(items[index].url.path)
-                }
+                try items[index].named { try result.get() }
                 try await items[index].adopt(save)
             } catch {
                 errors[index] = error
@@ -134,45 +136,23 @@ public struct MediaItem: Sendable {
         return errors
     }
 
-    /// After a successful save: the check's parse for an in-place edit, else a new load.
+    /// After a successful save: the check's parse for an in-place edit (an
+    /// empty plan wrote and checked nothing), else a new load.
     private mutating func adopt(_ save: PreparedSave) async throws {
         if case .rewrite = save.plan {
-            try await load()
+            try await load()                            // the file was replaced: read it from its new place
             return
         }
         let reread = save.check.parsed
-            ?? ParsedFile(fileType: fileType ?? .mp3, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
-        let source = try FileSource(url: url)
+            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            throw MediaError(.io, "cannot stat the saved file: \(String(cString: strerror(errno)))", path: url.path)
+        }
         metadata = Metadata(items: reread.items)
         loadedMetadata = metadata
         properties = reread.properties
-        snapshot = source.snapshot
-    }
-
-    /// Writes the changes; returns the file as parsed by the check after an
-    /// in-place edit of `url` (nil when a new file was written).
-    private func write(options: SaveOptions, to destination: URL?) throws -> ParsedFile? {
-        let save: PreparedSave
-        do {
-            save = try prepareSave(options: options)
-        } catch let error as MediaError {
-            throw error.naming(url.path)
-        }
-        var editor = FileEditor()
-        editor.durability = options.durability
-        do {
-            if let destination {
-                try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify)
-                return nil
-            }
-            try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify)
-        } catch let error as MediaError {
-            throw error.naming(url.path)
-        }
-        if case .rewrite = save.plan { return nil }
-        // An empty in-place plan writes nothing and checks nothing.
-        return save.check.parsed
-            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+        snapshot = FileSnapshot(info)
     }
 
     /// The parse made by a save's check, kept for the item to adopt.
