@@ -119,10 +119,7 @@ final class OutputFile {
     /// `copy_file_range(2)` (glibc 2.27+), looked up at run time: Swift's Glibc
     /// module doesn't declare it.
     typealias CopyFileRange = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
-    static let copyFileRange: CopyFileRange? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "copy_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: CopyFileRange.self)
-    }()
+    static let copyFileRange = cLibraryFunction("copy_file_range", as: CopyFileRange.self)
     #endif
 
     /// Appends `count` bytes of the file at `source` (from its start).

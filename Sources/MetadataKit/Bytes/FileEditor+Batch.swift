@@ -196,12 +196,5 @@ extension FileEditor {
     }
 
     /// `syncfs(2)`, looked up at run time: Swift's Glibc module doesn't declare it.
-    static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
-        #if os(Linux)
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "syncfs") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32) -> Int32).self)
-        #else
-        return nil
-        #endif
-    }()
+    static let syncFileSystem = cLibraryFunction("syncfs", as: (@convention(c) (Int32) -> Int32).self)
 }
