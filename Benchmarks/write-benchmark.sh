@@ -312,16 +312,22 @@ inode_summary() {
         }'
 }
 
+# fresh_copy TOOL: a new copy of the corpus for TOOL (not timed); prints its folder.
+fresh_copy() {
+    local dir=$SCRATCH/$1
+    rm -rf "$dir"
+    mkdir -p "$SCRATCH"
+    cp -a "$CORPUS" "$dir"
+    sync   # write the copy back now, so that it does not land in the timed run
+    printf '%s\n' "$dir"
+}
+
 note "timing, best of $RUNS runs; each run: a fresh copy of the corpus per tool (not timed), then"
 note "two processes per tool (the $(( COUNT - ${#LONG[@]} )) short-value files, then the ${#LONG[@]} long-value files)"
 for (( run = 1; run <= RUNS; run++ )); do
     for tool in "${TOOLS[@]}"; do
         [[ ${STATUS[$tool]} == ok ]] || continue
-        dir=$SCRATCH/$tool
-        rm -rf "$dir"
-        mkdir -p "$SCRATCH"
-        cp -a "$CORPUS" "$dir"
-        sync   # write the copy back now, so that it does not land in the timed run
+        dir=$(fresh_copy "$tool")
         find "$dir" -type f ! -name manifest.tsv ! -name STAMP -printf '%i %s %p\n' | sort -k3 > "$OUT/inodes-before.txt"
         prepare_tool "$tool" "$dir" "$run"
         start=$EPOCHREALTIME   # no fork: date(1) would add its own start-up to every figure
@@ -375,11 +381,7 @@ if (( PER_KIND )); then
     for (( run = 1; run <= RUNS; run++ )); do
         for tool in "${TOOLS[@]}"; do
             [[ ${STATUS[$tool]} == ok ]] || continue
-            dir=$SCRATCH/$tool
-            rm -rf "$dir"
-            mkdir -p "$SCRATCH"
-            cp -a "$CORPUS" "$dir"
-            sync
+            dir=$(fresh_copy "$tool")
             for kind in $KINDS; do
                 SHORT=() LONG=()
                 for rel in "${ALL_SHORT[@]}"; do [[ $rel == "$kind"/* ]] && SHORT+=("$rel"); done
