@@ -12,79 +12,84 @@ indirect enum JSON {
 
     /// Appends the serialized value to `output`; `indent` nil gives one line.
     func write(to output: inout String, indent: Int? = nil, level: Int = 0) {
+        var bytes: [UInt8] = []
+        write(to: &bytes, indent: indent, level: level)
+        output += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the serialized value to `output` as UTF-8 (the fast path: no
+    /// string is built).
+    func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
         switch self {
         case .string(let text): JSON.writeString(text, to: &output)
-        case .integer(let value): output += String(value)
+        case .integer(let value): JSON.append(String(value), to: &output)
         case .number(let value):
             if value.isFinite {
-                output += value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+                JSON.append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value), to: &output)
             } else {
-                output += "null"
+                JSON.append("null", to: &output)
             }
-        case .bool(let value): output += value ? "true" : "false"
+        case .bool(let value): JSON.append(value ? "true" : "false", to: &output)
         case .array(let values):
-            writeContainer(open: "[", close: "]", count: values.count, to: &output, indent: indent, level: level) { index, output in
+            writeContainer(open: 0x5B, close: 0x5D, count: values.count, to: &output, indent: indent, level: level) { index, output in
                 values[index].write(to: &output, indent: indent, level: level + 1)
             }
         case .object(let pairs):
-            writeContainer(open: "{", close: "}", count: pairs.count, to: &output, indent: indent, level: level) { index, output in
+            writeContainer(open: 0x7B, close: 0x7D, count: pairs.count, to: &output, indent: indent, level: level) { index, output in
                 JSON.writeString(pairs[index].0, to: &output)
-                output += indent == nil ? ":" : ": "
+                output.append(0x3A)                         // ":"
+                if indent != nil { output.append(0x20) }
                 pairs[index].1.write(to: &output, indent: indent, level: level + 1)
             }
         }
     }
 
-    private func writeContainer(open: String, close: String, count: Int, to output: inout String, indent: Int?,
-                                level: Int, element: (Int, inout String) -> Void) {
-        output += open
-        guard count > 0 else { output += close; return }
-        let newline = indent.map { JSON.newline(spaces: $0 * (level + 1)) } ?? ""
+    private func writeContainer(open: UInt8, close: UInt8, count: Int, to output: inout [UInt8], indent: Int?,
+                                level: Int, element: (Int, inout [UInt8]) -> Void) {
+        output.append(open)
+        guard count > 0 else { output.append(close); return }
         for index in 0..<count {
-            if index > 0 { output += "," }
-            output += newline
+            if index > 0 { output.append(0x2C) }          // ","
+            if let indent { JSON.newline(spaces: indent * (level + 1), to: &output) }
             element(index, &output)
         }
-        if let indent { output += JSON.newline(spaces: indent * level) }
-        output += close
+        if let indent { JSON.newline(spaces: indent * level, to: &output) }
+        output.append(close)
     }
 
-    /// "\n" and `spaces` spaces; the common depths are made once.
-    private static let newlines: [String] = (0..<16).map { "\n" + String(repeating: " ", count: $0) }
-
-    private static func newline(spaces: Int) -> String {
-        spaces < newlines.count ? newlines[spaces] : "\n" + String(repeating: " ", count: spaces)
-    }
-
-    private static func needsEscaping(_ text: String) -> Bool {
-        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-            for byte in bytes where byte < 0x20 || byte == 0x22 || byte == 0x5C { return true }
-            return false
-        }
+    private static func append(_ text: String, to output: inout [UInt8]) {
         var text = text
-        return text.withUTF8(scan)
+        text.withUTF8 { output.append(contentsOf: $0) }
     }
 
-    private static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        if !needsEscaping(text) {
-            output += text
-            output += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                output += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                    + String(scalar.value, radix: 16)
-            default: output.unicodeScalars.append(scalar)
+    private static func newline(spaces: Int, to output: inout [UInt8]) {
+        output.append(0x0A)
+        output.append(contentsOf: repeatElement(0x20, count: spaces))
+    }
+
+    private static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(0x22)
+        var text = text
+        text.withUTF8 { bytes in
+            var clean = bytes.startIndex                  // start of the bytes not yet copied
+            for index in bytes.indices {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                switch byte {
+                case 0x22: output.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: output.append(contentsOf: [0x5C, 0x72])
+                case 0x09: output.append(contentsOf: [0x5C, 0x74])
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                }
+                clean = index + 1
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
         }
-        output += "\""
+        output.append(0x22)
     }
 }

@@ -38,7 +38,7 @@ struct ReadCommand {
         // Each task loads its file and renders it, so the rendering runs in
         // parallel too; here the pieces are only joined, in argument order.
         let json = json, includeItems = includeItems
-        let rendered = await Self.forEach(paths) { path, url -> (text: String, failed: Bool) in
+        let rendered = await Self.forEach(paths) { path, url -> (text: [UInt8], failed: Bool) in
             var item = MediaItem(url: url)
             let result: Result<MediaItem, any Error>
             do {
@@ -47,51 +47,74 @@ struct ReadCommand {
             } catch {
                 result = .failure(error)
             }
-            var text = ""
+            var text: [UInt8] = []
             if json {
                 Report.json(path: path, result: result, includeItems: includeItems).write(to: &text, indent: 2, level: 1)
             } else {
-                text = Report.table(path: path, result: result, includeItems: includeItems)
+                text = Array(Report.table(path: path, result: result, includeItems: includeItems).utf8)
             }
             return (text, result.isFailure)
         }
-        var output = ""
+        var output: [UInt8] = []
+        output.reserveCapacity(rendered.reduce(16) { $0 + $1.text.count + 4 })
         if json {
-            output = rendered.isEmpty ? "[]\n" : "[\n  " + rendered.map(\.text).joined(separator: ",\n  ") + "\n]\n"
+            output += Array("[".utf8)
+            for (index, piece) in rendered.enumerated() {
+                output += Array((index == 0 ? "\n  " : ",\n  ").utf8)
+                output += piece.text
+            }
+            output += Array((rendered.isEmpty ? "]\n" : "\n]\n").utf8)
         } else {
-            output = rendered.map(\.text).joined()
+            for piece in rendered { output += piece.text }
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        FileHandle.standardOutput.write(Data(output))
         return rendered.contains { $0.failed } ? 1 : 0
     }
 
-    /// Runs `body` for every path with at most one task per core at a time;
-    /// results in argument order.
+    /// Runs `body` for every path, one worker task per core, each taking the
+    /// next path from a shared counter (no per-file hand-off through this
+    /// task); results in argument order.
     static func forEach<Value: Sendable>(_ paths: [String], _ body: @escaping @Sendable (String, URL) async -> Value) async -> [Value] {
-        var results = [Value?](repeating: nil, count: paths.count)
-        // A few tasks per core in flight, so a worker never waits for the loop below to hand it the next file.
-        let width = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
         let directory = FileManager.default.currentDirectoryPath
         let urls = paths.map { path in
             URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
         }
-        await withTaskGroup(of: (Int, Value).self) { group in
-            var next = 0
-            func add() {
-                let index = next
-                next += 1
-                let path = paths[index], url = urls[index]
-                group.addTask { (index, await body(path, url)) }
+        let queue = WorkQueue(count: paths.count)
+        let workers = min(paths.count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        var results = [Value?](repeating: nil, count: paths.count)
+        await withTaskGroup(of: [(Int, Value)].self) { group in
+            for _ in 0..<workers {
+                group.addTask {
+                    var done: [(Int, Value)] = []
+                    while let index = queue.next() { done.append((index, await body(paths[index], urls[index]))) }
+                    return done
+                }
             }
-            while next < min(width, paths.count) { add() }
-            for await (index, result) in group {
-                results[index] = result
-                if next < paths.count { add() }
+            for await done in group {
+                for (index, value) in done { results[index] = value }
             }
         }
         return results.map { $0! }
+    }
+}
+
+/// Hands out the indices 0..<count, each once, to any number of tasks.
+final class WorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var position = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    /// The next index, or nil when all were handed out.
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard position < count else { return nil }
+        position += 1
+        return position - 1
     }
 }
 

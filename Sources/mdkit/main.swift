@@ -24,12 +24,14 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("timed", TimedCommand.self, "print a movie's timed metadata as JSON or WebVTT"),
 ]
 
-let topUsage = """
-    usage: mdkit <command> [options] FILE...
-
-    commands:
-    \(commands.map { "  \($0.name.padding(toLength: 9, withPad: " ", startingAt: 0))\($0.summary) (mdkit \($0.name) --help)" }.joined(separator: "\n"))
-    """
+/// The top-level help (a function: a global here would be built on every start).
+@MainActor func topUsage() -> String {
+    let lines = commands.map { command in
+        "  " + command.name + String(repeating: " ", count: max(1, 9 - command.name.count))
+            + "\(command.summary) (mdkit \(command.name) --help)"
+    }
+    return "usage: mdkit <command> [options] FILE...\n\ncommands:\n" + lines.joined(separator: "\n")
+}
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("mdkit: \(message)\n".utf8))
@@ -63,12 +65,12 @@ if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
 #endif
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let name = arguments.first else { fail(topUsage, status: 2) }
+guard let name = arguments.first else { fail(topUsage(), status: 2) }
 if ["--help", "-h", "help"].contains(name) {
-    print(topUsage)
+    print(topUsage())
     exit(0)
 }
 guard let command = commands.first(where: { $0.name == name }) else {
-    fail("unknown command '\(name)'\n\n\(topUsage)", status: 2)
+    fail("unknown command '\(name)'\n\n\(topUsage())", status: 2)
 }
 await run(command.type, Array(arguments.dropFirst()))
