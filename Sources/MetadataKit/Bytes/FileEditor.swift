@@ -138,15 +138,20 @@ struct FileEditor {
     /// ``recoverIfNeeded(at:)`` for a path.
     static func recoverIfNeeded(path: String) throws {
         let journalPath = EditJournal.path(for: path)
-        guard access(journalPath, F_OK) == 0 else { return }
+        let slash = journalPath.lastIndex(of: "/")
+        let directory = slash.map { $0 == journalPath.startIndex ? "/" : String(journalPath[..<$0]) } ?? ""
+        let name = slash.map { String(journalPath[journalPath.index(after: $0)...]) } ?? journalPath
+        guard JournalLookup.shared.exists(directory: directory, name: name) else { return }
         try recover(path: path, journalPath: journalPath)
     }
 
     /// Recovers from a journal of a save without fsync (kept in a RAM file
     /// system under the file's device and inode); true when there was one.
     static func recoverVolatileIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
-        guard let journalPath = EditJournal.volatilePath(device: snapshot.device, inode: snapshot.inode),
-              access(journalPath, F_OK) == 0 else { return false }
+        guard let directory = EditJournal.volatileDirectory,
+              let journalPath = EditJournal.volatilePath(device: snapshot.device, inode: snapshot.inode),
+              JournalLookup.shared.exists(directory: directory, name: String(journalPath.dropFirst(directory.count + 1)))
+        else { return false }
         try recover(path: path, journalPath: journalPath)
         return true
     }

@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Answers "is there a journal named N in folder D?" for every load, cheaply.
+///
+/// Every ``MediaItem/load()`` must look for the journal of an interrupted
+/// save, two of them (beside the file, and in the RAM file system for saves
+/// without fsync); most of the time there is none. An `access(2)` per name
+/// walks the whole path each time, which was a tenth of the time of reading a
+/// small file. Instead, a folder is listed once (only journal names are kept)
+/// and a descriptor to it stays open; the next lookup in that folder costs one
+/// `fstat` of that descriptor, and the listing is used while the folder's
+/// modification and change times are what they were when it was listed
+/// (creating, removing or renaming an entry changes the modification time;
+/// renaming the folder itself changes its change time; a removed folder has no
+/// links left).
+///
+/// File-system timestamps are coarse (a clock tick), so an entry made in the
+/// same tick as the listing could go unseen: a listing is only trusted when the
+/// folder's times are more than ``racyInterval`` older than the moment it was
+/// listed. A folder changed more recently than that is not listed; its names
+/// are checked directly with `access(2)`, as before.
+final class JournalLookup: @unchecked Sendable {
+    static let shared = JournalLookup()
+
+    /// How old a folder's last change must be before its listing is trusted.
+    static let racyInterval: Double = 1.0
+    /// Folders kept open at most (the oldest is closed beyond this).
+    static let capacity = 32
+
+    private struct Listing {
+        var descriptor: Int32
+        var modified: timespec
+        var changed: timespec
+        var journals: Set<String>
+        var lastUse: Int
+    }
+
+    private let lock = NSLock()
+    private var listings: [String: Listing] = [:]
+    private var uses = 0
+
+    /// Whether `directory/name` exists, for journal names (`.NAME.mdkit-journal`
+    /// or `mdkit-journal-…`). `directory` is the folder's path without the
+    /// trailing slash ("" for the current folder).
+    func exists(directory: String, name: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        uses += 1
+        if var listing = listings[directory] {
+            var info = stat()
+            if fstat(listing.descriptor, &info) == 0, info.st_nlink > 0,
+               Self.same(Self.modified(info), listing.modified), Self.same(Self.changed(info), listing.changed) {
+                listing.lastUse = uses
+                listings[directory] = listing
+                return listing.journals.contains(name)
+            }
+            close(listing.descriptor)
+            listings[directory] = nil
+        }
+        if let listing = list(directory) {
+            listings[directory] = listing
+            if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                close(oldest.value.descriptor)
+                listings[oldest.key] = nil
+            }
+            return listing.journals.contains(name)
+        }
+        return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
+    }
+
+    /// Lists the journal names of `directory`, or nil when it changed too
+    /// recently to trust a listing (or cannot be listed).
+    private func list(_ directory: String) -> Listing? {
+        let path = directory.isEmpty ? "." : directory
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        var now = timespec()
+        guard fstat(descriptor, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0,
+              Self.seconds(now) - max(Self.seconds(Self.modified(info)), Self.seconds(Self.changed(info))) > Self.racyInterval,
+              let journals = Self.journalNames(in: path) else {
+            close(descriptor)
+            return nil
+        }
+        // A change between the fstat and the listing is caught next time: the
+        // times kept are the ones from before the listing.
+        return Listing(descriptor: descriptor, modified: Self.modified(info), changed: Self.changed(info), journals: journals, lastUse: uses)
+    }
+
+    private static func journalNames(in path: String) -> Set<String>? {
+        guard let stream = opendir(path) else { return nil }
+        defer { closedir(stream) }
+        var names = Set<String>()
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".mdkit-journal") || name.hasPrefix("mdkit-journal-") { names.insert(name) }
+        }
+        return names
+    }
+
+    #if canImport(Darwin)
+    private static func modified(_ info: stat) -> timespec { info.st_mtimespec }
+    private static func changed(_ info: stat) -> timespec { info.st_ctimespec }
+    #else
+    private static func modified(_ info: stat) -> timespec { info.st_mtim }
+    private static func changed(_ info: stat) -> timespec { info.st_ctim }
+    #endif
+    private static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
+    private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+}
