@@ -73,20 +73,44 @@ public final class FileSource {
     public func read(at offset: Int64, count: Int) throws -> [UInt8] {
         try require(offset, Int64(count), "read")
         if count == 0 { return [] }
+        if count > Self.windowSize / 2, windowIndex(of: offset, count: count) == nil {
+            return try readDirect(at: offset, count: count)
+        }
+        let start = try windowed(offset, count)
+        return Array(windows[start..<start + count])
+    }
+
+    /// Calls `body` with the `count` bytes at `offset` (at most half a window)
+    /// straight from the window buffer: no array is made. The bytes are only
+    /// valid inside `body`.
+    func withBytes<Result>(at offset: Int64, count: Int, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        try require(offset, Int64(count), "read")
+        precondition(count <= Self.windowSize / 2, "withBytes reads at most half a window")
+        let start = try windowed(offset, count)
+        return try windows.withUnsafeBytes { raw in
+            try body(UnsafeRawBufferPointer(rebasing: raw[start..<start + count]))
+        }
+    }
+
+    /// Where bytes `offset..<offset+count` start in `windows` if a window holds them.
+    private func windowIndex(of offset: Int64, count: Int) -> Int? {
         let end = offset + Int64(count)
         if offset >= windowStarts.0, end <= windowStarts.0 + Int64(windowCounts.0) {
             nextWindow = 1
-            let start = Int(offset - windowStarts.0)
-            return Array(windows[start..<start + count])
+            return Int(offset - windowStarts.0)
         }
         if offset >= windowStarts.1, end <= windowStarts.1 + Int64(windowCounts.1) {
             nextWindow = 0
-            let start = Self.windowSize + Int(offset - windowStarts.1)
-            return Array(windows[start..<start + count])
+            return Self.windowSize + Int(offset - windowStarts.1)
         }
-        if count > Self.windowSize / 2 {
-            return try readDirect(at: offset, count: count)
-        }
+        return nil
+    }
+
+    /// The index in `windows` of the byte at `offset`, filling the least
+    /// recently used window from `offset` when neither holds the `count`
+    /// bytes (`count` ≤ one window, and known to be in the file).
+    private func windowed(_ offset: Int64, _ count: Int) throws -> Int {
+        if let start = windowIndex(of: offset, count: count) { return start }
         let length = Int(min(Int64(Self.windowSize), size - offset))
         let base = nextWindow * Self.windowSize
         try windows.withUnsafeMutableBytes { raw in
@@ -100,7 +124,7 @@ public final class FileSource {
             windowCounts.1 = length
         }
         nextWindow = 1 - nextWindow
-        return Array(windows[base..<base + count])
+        return base
     }
 
     /// Reads up to `count` bytes at `offset`, fewer at the end of the file.

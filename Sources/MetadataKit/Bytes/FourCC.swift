@@ -4,8 +4,11 @@
 /// prints and parses as written in the specs.
 public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     public var rawValue: UInt32
+    public typealias StringLiteralType = StaticString
+    public typealias ExtendedGraphemeClusterLiteralType = StaticString
+    public typealias UnicodeScalarLiteralType = StaticString
 
-    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Makes a code from four ISO 8859-1 characters; characters beyond U+00FF
     /// or a wrong length give nil.
@@ -21,7 +24,27 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         rawValue = value
     }
 
+    /// A code written as a literal, such as `"moov"` or `"©nam"`. Four ASCII
+    /// characters take the fast path (the optimizer folds them into a
+    /// constant: literals are compared against on every box read).
+    @inlinable
+    public init(stringLiteral value: StaticString) {
+        if value.utf8CodeUnitCount == 4 {
+            let bytes = value.utf8Start
+            if (bytes[0] | bytes[1] | bytes[2] | bytes[3]) & 0x80 == 0 {
+                self.init(UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
+                return
+            }
+        }
+        self.init(literal: value.description)
+    }
+
+    /// A code from text that must be four ISO 8859-1 characters.
     public init(stringLiteral value: String) {
+        self.init(literal: value)
+    }
+
+    @usableFromInline init(literal value: String) {
         guard let code = FourCC(value) else { preconditionFailure("not a four-character code: \(value)") }
         self = code
     }

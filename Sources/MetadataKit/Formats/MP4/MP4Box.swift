@@ -36,22 +36,29 @@ struct MP4BoxHeader: Sendable, Hashable {
     /// past its end: `truncated` (the file was cut) at the top level,
     /// `sizeOutOfRange` (a child larger than its parent) below it.
     static func parse(_ bytes: [UInt8], at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws -> MP4BoxHeader {
+        try bytes.withUnsafeBytes { try parse($0, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel) }
+    }
+
+    /// ``parse(_:at:containerEnd:isTopLevel:)`` over raw bytes.
+    static func parse(_ bytes: UnsafeRawBufferPointer, at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws -> MP4BoxHeader {
         let available = containerEnd - offset
         let overrun: MediaError.Code = isTopLevel ? .truncated : .sizeOutOfRange
-        var reader = ByteReader(bytes, fileOffset: offset)
         guard available >= 8, bytes.count >= 8 else {
             throw MediaError(overrun, "box header needs 8 bytes, \(max(0, available)) left in its container", offset: offset)
         }
-        let size32 = try reader.readUInt32()
-        let type = try reader.readFourCC()
+        func uint32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        }
+        let size32 = uint32(0)
+        let type = FourCC(uint32(4))
         var headerSize = 8
         var size: Int64
         switch size32 {
         case 1:
-            guard available >= 16, reader.remaining >= 8 else {
+            guard available >= 16, bytes.count >= 16 else {
                 throw MediaError(overrun, "box '\(type)' has a largesize but its container ends first", offset: offset)
             }
-            let large = try reader.readUInt64()
+            let large = UInt64(uint32(8)) << 32 | UInt64(uint32(12))
             headerSize = 16
             guard large >= 16 else {
                 throw MediaError(.malformed, "box '\(type)' has largesize \(large), smaller than its header", offset: offset)
@@ -73,10 +80,10 @@ struct MP4BoxHeader: Sendable, Hashable {
         }
         var userType: [UInt8]?
         if type == "uuid" {
-            guard size >= Int64(headerSize + 16), reader.remaining >= 16 else {
+            guard size >= Int64(headerSize + 16), bytes.count >= headerSize + 16 else {
                 throw MediaError(.malformed, "'uuid' box too small for its extended type", offset: offset)
             }
-            userType = try reader.readBytes(16)
+            userType = Array(bytes[headerSize..<headerSize + 16])
             headerSize += 16
         }
         return MP4BoxHeader(type: type, offset: offset, headerSize: headerSize, size: size, userType: userType)
@@ -84,9 +91,13 @@ struct MP4BoxHeader: Sendable, Hashable {
 
     /// Reads the header at `offset` of a container ending at `containerEnd`.
     static func read(from source: FileSource, at offset: Int64, containerEnd: Int64, isTopLevel: Bool = false) throws -> MP4BoxHeader {
-        let count = Int(max(0, min(32, containerEnd - offset)))
-        let bytes = try source.readAvailable(at: offset, count: count)
-        return try parse(bytes, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+        let count = Int(max(0, min(32, min(containerEnd, source.size) - offset)))
+        guard count > 0 else {
+            return try parse(UnsafeRawBufferPointer(start: nil, count: 0), at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+        }
+        return try source.withBytes(at: offset, count: count) {
+            try parse($0, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+        }
     }
 }
 
