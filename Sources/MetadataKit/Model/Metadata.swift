@@ -4,6 +4,27 @@ import Foundation
 public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     case title, artist, albumArtist, album, grouping, composer, comments
     case artwork, genre, year, bpm, trackNumber, trackCount, discNumber, discCount
+
+    /// The field's index in `allCases` (without making that array).
+    var position: Int {
+        switch self {
+        case .title: 0
+        case .artist: 1
+        case .albumArtist: 2
+        case .album: 3
+        case .grouping: 4
+        case .composer: 5
+        case .comments: 6
+        case .artwork: 7
+        case .genre: 8
+        case .year: 9
+        case .bpm: 10
+        case .trackNumber: 11
+        case .trackCount: 12
+        case .discNumber: 13
+        case .discCount: 14
+        }
+    }
 }
 
 /// The normalized metadata of a media file, plus every raw item it holds.
@@ -40,7 +61,7 @@ public struct Metadata: Sendable, Hashable {
     /// Metadata whose normalized fields are derived from `items`.
     public init(items: [MetadataItem], registry: MetadataConverterRegistry = .standard, keyMap: MetadataKeyMap = .standard) {
         self.items = items
-        for (field, matching) in keyMap.itemsByField(items) {
+        keyMap.forEachField(of: items) { field, matching in
             self[field] = registry.converter(for: field).displayValue(for: field, from: matching)
         }
     }

@@ -75,6 +75,15 @@ public struct MetadataKeyMap: Sendable {
     /// The items of `items` that hold each field, most preferred key first and
     /// file order within one key — ``items(for:in:)`` for every field in one pass.
     public func itemsByField(_ items: [MetadataItem]) -> [MetadataField: [MetadataItem]] {
+        var result: [MetadataField: [MetadataItem]] = [:]
+        forEachField(of: items) { field, matching in result[field] = matching }
+        return result
+    }
+
+    /// Calls `body` once per field that `items` hold, in `MetadataField.allCases`
+    /// order, with that field's items (most preferred key first, file order
+    /// within one key). No dictionary is made: this runs on every load.
+    func forEachField(of items: [MetadataItem], _ body: (MetadataField, [MetadataItem]) -> Void) {
         var ranked = [[(rank: Int, position: Int)]](repeating: [], count: Self.fields.count)
         for (position, item) in items.enumerated() {
             guard let entries = index[item.key] else { continue }
@@ -82,12 +91,13 @@ public struct MetadataKeyMap: Sendable {
                 ranked[entry.field].append((entry.rank, position))
             }
         }
-        var result: [MetadataField: [MetadataItem]] = [:]
         for (field, list) in zip(Self.fields, ranked) where !list.isEmpty {
-            let ordered = list.count == 1 ? list : list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }
-            result[field] = ordered.map { items[$0.position] }
+            if list.count == 1 {
+                body(field, [items[list[0].position]])
+            } else {
+                body(field, list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map { items[$0.position] })
+            }
         }
-        return result
     }
 
     /// The field that `keySpace`/`key` maps to, if any.

@@ -19,24 +19,26 @@ public protocol MetadataConverter: Sendable {
 
 /// Chooses the converter for each normalized field.
 public struct MetadataConverterRegistry: Sendable {
-    private var converters: [MetadataField: any MetadataConverter]
-    private let fallback: any MetadataConverter
+    /// One converter per field, in `MetadataField.allCases` order (an array,
+    /// not a dictionary: this is looked up for every field of every load).
+    private var converters: [any MetadataConverter]
 
     /// A registry that uses `fallback` for every field not given a converter.
     public init(fallback: any MetadataConverter = DefaultMetadataConverter()) {
-        self.converters = [:]
-        self.fallback = fallback
+        self.converters = Array(repeating: fallback, count: MetadataField.allCases.count)
     }
 
     /// Uses `converter` for `field` from now on.
     public mutating func register(_ converter: any MetadataConverter, for field: MetadataField) {
-        converters[field] = converter
+        converters[Self.position(of: field)] = converter
     }
 
     /// The converter for `field`.
     public func converter(for field: MetadataField) -> any MetadataConverter {
-        converters[field] ?? fallback
+        converters[Self.position(of: field)]
     }
+
+    private static func position(of field: MetadataField) -> Int { field.position }
 
     /// Artwork, track, disc, comments, genre and year get their special converters;
     /// every other field uses ``DefaultMetadataConverter``.
