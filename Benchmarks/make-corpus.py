@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Builds the read-benchmark corpus from the ffmpeg-made sources (see read-benchmark.sh).
 
-usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT
+usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT [KINDS]
 
 SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, audio.flac, vorbis.ogg,
 opus.ogg, audio.wav, audio.aiff, cover.jpg and cover.png (made by corpus.sh).
-Writes COUNT files, split evenly over nine kinds, into CORPUS_DIR/<kind>/NNNNN.<ext>:
+Writes COUNT files, split evenly over the kinds (all nine, or the comma-separated KINDS),
+into CORPUS_DIR/<kind>/NNNNN.<ext>:
 
   mp3-id3v23   MP3, ID3v2.3 tag, JPEG cover
   mp3-id3v24   MP3, ID3v2.4 tag, PNG cover
@@ -231,11 +232,17 @@ def check_layout(path, kind, v, cover):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) not in (4, 5):
         raise SystemExit(__doc__)
     source, corpus, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    if count < len(KINDS):
-        raise SystemExit(f"make-corpus: COUNT must be at least {len(KINDS)}")
+    kinds = KINDS
+    if len(sys.argv) == 5:
+        kinds = [kind for kind in sys.argv[4].split(",") if kind]
+        unknown = [kind for kind in kinds if kind not in KINDS]
+        if unknown or not kinds:
+            raise SystemExit(f"make-corpus: unknown kinds {unknown}; known: {', '.join(KINDS)}")
+    if count < len(kinds):
+        raise SystemExit(f"make-corpus: COUNT must be at least {len(kinds)}")
 
     with open(os.path.join(source, "cover.jpg"), "rb") as f:
         jpeg = f.read()
@@ -244,8 +251,8 @@ def main():
 
     manifest = []
     index = 0
-    for k, kind in enumerate(KINDS):
-        per_kind = count // len(KINDS) + (1 if k < count % len(KINDS) else 0)
+    for k, kind in enumerate(kinds):
+        per_kind = count // len(kinds) + (1 if k < count % len(kinds) else 0)
         directory = os.path.join(corpus, kind)
         os.makedirs(directory, exist_ok=True)
         for n in range(per_kind):
@@ -284,7 +291,7 @@ def main():
     with open(os.path.join(corpus, "manifest.tsv"), "w", encoding="utf-8") as f:
         for row in manifest:
             f.write("\t".join(row) + "\n")
-    by_kind = {kind: sum(1 for row in manifest if row[1] == kind) for kind in KINDS}
+    by_kind = {kind: sum(1 for row in manifest if row[1] == kind) for kind in kinds}
     print("make-corpus: wrote " + ", ".join(f"{n} {kind}" for kind, n in by_kind.items())
           + " (layouts checked)")
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Read benchmark: `mdkit read --json` against TagLib, mutagen and exiftool over a
-# generated corpus of tagged files of nine kinds (MP3 ID3v2.3/2.4, M4A moov first/last, FLAC,
-# Ogg Vorbis, Ogg Opus, WAV, AIFF). See Benchmarks/README.md.
+# generated corpus of tagged files: by default the four kinds issue 2 asks for (MP3 ID3v2.3
+# and 2.4 with covers, M4A with moov first and moov last); KINDS=all adds FLAC, Ogg Vorbis,
+# Ogg Opus, WAV and AIFF. See Benchmarks/README.md.
 #
 # usage: bash Benchmarks/read-benchmark.sh [COUNT]      (from anywhere; default COUNT=1000)
 #
@@ -11,13 +12,14 @@
 #                 by default all files go to one process when the argument list fits
 #   SKIP_MDKIT=1  do not build, check or time mdkit (time the baselines only)
 #   PER_KIND=0    skip the per-kind timings (one process per tool and kind, best of RUNS)
+#   KINDS=K       mp3-m4a (default), all (nine kinds), or a comma-separated list of kinds
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
 BENCH=Benchmarks
 WORK=$BENCH/work
 BIN=$WORK/bin
-CORPUS=$WORK/corpus
+CORPUS=$WORK/corpus-${KINDS:-mp3-m4a}   # one corpus per KINDS value (made once, reused)
 SOURCES=$WORK/corpus-sources
 
 COUNT=${1:-1000}
@@ -25,12 +27,19 @@ RUNS=${RUNS:-3}
 BATCH=${BATCH:-}
 SKIP_MDKIT=${SKIP_MDKIT:-0}
 PER_KIND=${PER_KIND:-1}
+KINDS=${KINDS:-mp3-m4a}
 TARGET=0.5   # mdkit wall time must be at most TARGET × TagLib's
 
 die() { printf 'read-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 9 )) || die "COUNT must be a number >= 9, one file per kind (got '$COUNT')"
+[[ $KINDS =~ ^[a-z0-9,-]+$ ]] || die "KINDS must be mp3-m4a, all or a comma-separated list of kinds (got '$KINDS')"
+
+# shellcheck source=corpus.sh
+source "$BENCH/corpus.sh"
+KIND_LIST=$(resolve_kinds "$KINDS")
+kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
+[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= kind_count )) || die "COUNT must be a number >= $kind_count, one file per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
 [[ -z $BATCH || $BATCH =~ ^[1-9][0-9]*$ ]] || die "BATCH must be a positive number (got '$BATCH')"
 
@@ -71,9 +80,7 @@ fi
 
 # Made by corpus.sh (shared with write-benchmark.sh); reused when made for the same COUNT
 # by the same generator.
-# shellcheck source=corpus.sh
-source "$BENCH/corpus.sh"
-make_corpus "$CORPUS" "$SOURCES" "$COUNT"
+make_corpus "$CORPUS" "$SOURCES" "$COUNT" "$KIND_LIST"
 
 mapfile -t FILES < <(cut -f1 "$CORPUS/manifest.tsv")
 (( ${#FILES[@]} == COUNT )) || die "the manifest lists ${#FILES[@]} files, expected $COUNT (rm -rf $CORPUS)"
@@ -196,8 +203,8 @@ time_tool exiftool exiftool -j -fast
 # Per kind: each tool once per kind (one process for the kind's files), best of RUNS; wall
 # time only. Every figure includes one process start-up, so they add up to more than the
 # overall figure.
-KINDS=()
-mapfile -t KINDS < <(cut -f2 "$CORPUS/manifest.tsv" | uniq)
+KIND_NAMES=()
+mapfile -t KIND_NAMES < <(cut -f2 "$CORPUS/manifest.tsv" | uniq)
 declare -A KWALL
 time_kind() {
     local name=$1 kind=$2; shift 2
@@ -217,7 +224,7 @@ time_kind() {
 }
 if (( PER_KIND )); then
     note "timing per kind (one process per tool and kind, best of $RUNS)"
-    for kind in "${KINDS[@]}"; do
+    for kind in "${KIND_NAMES[@]}"; do
         time_kind TagLib "$kind" "$BIN/taglib-read"
         if (( ! SKIP_MDKIT )); then time_kind mdkit "$kind" "$BIN/mdkit" read --json; fi
         time_kind mutagen "$kind" python3 "$BENCH/mutagen-read.py"
@@ -262,7 +269,7 @@ if (( PER_KIND )); then
     echo "Per kind: wall ms, one process per tool and kind (start-up included), best of $RUNS runs"
     printf '%-11s %6s %9s %9s %9s %10s %9s\n' kind files TagLib mdkit mutagen exiftool "mdkit/TL"
     printf '%-11s %6s %9s %9s %9s %10s %9s\n' ----------- ------ --------- --------- --------- ---------- ---------
-    for kind in "${KINDS[@]}"; do
+    for kind in "${KIND_NAMES[@]}"; do
         n=$(awk -F'\t' -v k="$kind" '$2 == k { c++ } END { print c + 0 }' "$CORPUS/manifest.tsv")
         t=${KWALL[TagLib,$kind]:-} m=${KWALL[mdkit,$kind]:-skipped}
         ratio=-

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Write benchmark: `mdkit write` (with and without fsync) against TagLib and mutagen, each
-# setting title and artist on every file of a generated corpus of tagged files of nine kinds
-# (MP3 ID3v2.3/2.4, M4A moov first/last, FLAC, Ogg Vorbis, Ogg Opus, WAV, AIFF; made like the
-# read benchmark's corpus). See Benchmarks/README.md.
+# setting title and artist on every file of a generated corpus of tagged files (made like the
+# read benchmark's corpus): by default the kinds issue 3 asks for (MP3 ID3v2.3/2.4, M4A moov
+# first/last); KINDS=all adds FLAC, Ogg Vorbis, Ogg Opus, WAV and AIFF. See Benchmarks/README.md.
 #
 # usage: bash Benchmarks/write-benchmark.sh [COUNT]     (from anywhere; default COUNT=800)
 #
@@ -10,6 +10,7 @@
 #   RUNS=N        timed runs per tool, the best one counts (default 3)
 #   MDKIT=PATH    time this mdkit binary instead of building one (the report says so)
 #   PER_KIND=0    skip the per-kind timings (every tool again, two processes per kind)
+#   KINDS=K       mp3-m4a (default), all (nine kinds), or a comma-separated list of kinds
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
@@ -17,7 +18,7 @@ BENCH=Benchmarks
 WORK=$BENCH/work
 BIN=$WORK/bin
 OUT=$WORK/write            # everything of this benchmark but the binaries
-CORPUS=$OUT/corpus
+CORPUS=$OUT/corpus-${KINDS:-mp3-m4a}   # one corpus per KINDS value (made once, reused)
 SOURCES=$OUT/corpus-sources
 SCRATCH=$OUT/scratch       # one copy of the corpus per tool, made afresh for every run
 
@@ -25,6 +26,7 @@ COUNT=${1:-800}
 RUNS=${RUNS:-3}
 MDKIT=${MDKIT:-}
 PER_KIND=${PER_KIND:-1}
+KINDS=${KINDS:-mp3-m4a}
 TARGET_NOSYNC=1.0   # mdkit --no-sync wall time must be at most this × TagLib's
 TARGET_SYNC=3.0     # mdkit (fsync) wall time must be at most this × TagLib's
 
@@ -38,8 +40,14 @@ long_length() { echo $(( 600 + 100 * $1 )); }   # 700, 800, 900, ...: 1.4-3.6 KB
 die() { printf 'write-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-# 36 = 9 kinds x 4 files, so that every kind has files of both value groups.
-[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 36 )) || die "COUNT must be a number >= 36, four files per kind (got '$COUNT')"
+[[ $KINDS =~ ^[a-z0-9,-]+$ ]] || die "KINDS must be mp3-m4a, all or a comma-separated list of kinds (got '$KINDS')"
+
+# shellcheck source=corpus.sh
+source "$BENCH/corpus.sh"
+KIND_LIST=$(resolve_kinds "$KINDS")
+kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
+# Four files per kind, so that every kind has files of both value groups.
+[[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 4 * kind_count )) || die "COUNT must be a number >= $(( 4 * kind_count )), four files per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
 [[ -z $MDKIT || -x $MDKIT ]] || die "MDKIT=$MDKIT is not an executable"
 
@@ -84,9 +92,7 @@ fi
 
 # --- Corpus ---------------------------------------------------------------------------------
 
-# shellcheck source=corpus.sh
-source "$BENCH/corpus.sh"
-make_corpus "$CORPUS" "$SOURCES" "$COUNT"
+make_corpus "$CORPUS" "$SOURCES" "$COUNT" "$KIND_LIST"
 
 # Paths relative to the corpus folder, split into the short and the long group.
 mapfile -t REL < <(cut -f1 "$CORPUS/manifest.tsv" | sed "s|^$CORPUS/||")
@@ -99,7 +105,7 @@ printf '%s\n' "${SHORT[@]}" > "$OUT/group-short.txt"
 printf '%s\n' "${LONG[@]}" > "$OUT/group-long.txt"
 corpus_mb=$(du -sm "$CORPUS" | cut -f1)
 corpus_files=$(find "$CORPUS" -type f | wc -l)
-KINDS=$(cut -f2 "$CORPUS/manifest.tsv" | uniq | tr '\n' ' ')
+KIND_NAMES=$(cut -f2 "$CORPUS/manifest.tsv" | uniq | tr '\n' ' ')
 
 # All files of a group go to one process per tool: check that the argument list fits.
 arg_bytes=$(( $(printf '%s\0' "${SHORT[@]/#/$SCRATCH/mdkit-no-sync/}" | wc -c) + 100000 ))
@@ -292,7 +298,7 @@ for tool in "${TOOLS[@]}"; do STATUS[$tool]=ok; done
 # run, the counts of same inode & same size / same inode & new size / new inode: overall on
 # the first line, then one line per kind and group.
 inode_summary() {
-    paste -d ' ' "$1" "$2" | awk -v long_list="$OUT/group-long.txt" -v base="$3/" -v kinds="$KINDS" '
+    paste -d ' ' "$1" "$2" | awk -v long_list="$OUT/group-long.txt" -v base="$3/" -v kinds="$KIND_NAMES" '
         BEGIN { while ((getline line < long_list) > 0) long[line] = 1 }
         {   # $1-$3: inode size path before, $4-$6: after
             rel = substr($3, length(base) + 1); split(rel, parts, "/")
@@ -382,7 +388,7 @@ if (( PER_KIND )); then
         for tool in "${TOOLS[@]}"; do
             [[ ${STATUS[$tool]} == ok ]] || continue
             dir=$(fresh_copy "$tool")
-            for kind in $KINDS; do
+            for kind in $KIND_NAMES; do
                 SHORT=() LONG=()
                 for rel in "${ALL_SHORT[@]}"; do [[ $rel == "$kind"/* ]] && SHORT+=("$rel"); done
                 for rel in "${ALL_LONG[@]}"; do [[ $rel == "$kind"/* ]] && LONG+=("$rel"); done
@@ -441,7 +447,7 @@ if (( PER_KIND )); then
     echo "Per kind: wall ms, two processes per tool and kind (start-up included twice), best of $RUNS runs"
     printf '%-11s %6s %9s %9s %9s %9s %9s %9s\n' kind files TagLib mutagen "mdkit -ns" "mdkit fs" "ns/TL" "fs/TL"
     printf '%-11s %6s %9s %9s %9s %9s %9s %9s\n' ----------- ------ --------- --------- --------- --------- --------- ---------
-    for kind in $KINDS; do
+    for kind in $KIND_NAMES; do
         n=$(awk -F'\t' -v k="$kind" '$2 == k { c++ } END { print c + 0 }' "$CORPUS/manifest.tsv")
         t=${KWALL[TagLib,$kind]:--} ns=${KWALL[mdkit-no-sync,$kind]:--} fs=${KWALL[mdkit-fsync,$kind]:--}
         r1=- r2=-
