@@ -12,84 +12,134 @@ indirect enum JSON {
 
     /// Appends the serialized value to `output`; `indent` nil gives one line.
     func write(to output: inout String, indent: Int? = nil, level: Int = 0) {
-        var bytes: [UInt8] = []
-        write(to: &bytes, indent: indent, level: level)
-        output += String(decoding: bytes, as: UTF8.self)
+        var writer = JSONWriter(indent: indent, level: level)
+        write(to: &writer)
+        output += String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    /// Appends the serialized value to `output` as UTF-8 (the fast path: no
-    /// string is built).
-    func write(to output: inout [UInt8], indent: Int? = nil, level: Int = 0) {
+    /// Writes the value through `writer` (as one element or object value).
+    func write(to writer: inout JSONWriter) {
         switch self {
-        case .string(let text): JSON.writeString(text, to: &output)
-        case .integer(let value): JSON.append(String(value), to: &output)
-        case .number(let value):
-            if value.isFinite {
-                JSON.append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value), to: &output)
-            } else {
-                JSON.append("null", to: &output)
-            }
-        case .bool(let value): JSON.append(value ? "true" : "false", to: &output)
+        case .string(let text): writer.string(text)
+        case .integer(let value): writer.integer(value)
+        case .number(let value): writer.number(value)
+        case .bool(let value): writer.bool(value)
         case .array(let values):
-            writeContainer(open: 0x5B, close: 0x5D, count: values.count, to: &output, indent: indent, level: level) { index, output in
-                values[index].write(to: &output, indent: indent, level: level + 1)
-            }
+            writer.beginArray()
+            for value in values { value.write(to: &writer) }
+            writer.end(array: true)
         case .object(let pairs):
-            writeContainer(open: 0x7B, close: 0x7D, count: pairs.count, to: &output, indent: indent, level: level) { index, output in
-                JSON.writeString(pairs[index].0, to: &output)
-                output.append(0x3A)                         // ":"
-                if indent != nil { output.append(0x20) }
-                pairs[index].1.write(to: &output, indent: indent, level: level + 1)
+            writer.beginObject()
+            for (key, value) in pairs {
+                writer.key(key)
+                value.write(to: &writer)
             }
+            writer.end(array: false)
         }
     }
+}
 
-    private func writeContainer(open: UInt8, close: UInt8, count: Int, to output: inout [UInt8], indent: Int?,
-                                level: Int, element: (Int, inout [UInt8]) -> Void) {
-        output.append(open)
-        guard count > 0 else { output.append(close); return }
-        for index in 0..<count {
-            if index > 0 { output.append(0x2C) }          // ","
-            if let indent { JSON.newline(spaces: indent * (level + 1), to: &output) }
-            element(index, &output)
-        }
-        if let indent { JSON.newline(spaces: indent * level, to: &output) }
-        output.append(close)
+/// Streams JSON as UTF-8 bytes, with no value tree in between (`mdkit read`
+/// renders every file this way). Layout: with an `indent`, every element of a
+/// non-empty container on its own line, indented by `indent` spaces per
+/// level, and `"key": value`; empty containers as `[]` and `{}`; without an
+/// indent, one line with no spaces.
+struct JSONWriter {
+    /// The output so far.
+    private(set) var bytes: [UInt8] = []
+    private let indent: Int?
+    /// Level of the outermost value (its closing bracket is indented by this).
+    private let baseLevel: Int
+    /// Per open container: whether it has no element yet.
+    private var empty: [Bool] = []
+    /// True right after a key: the value follows it on the same line.
+    private var afterKey = false
+
+    init(indent: Int? = nil, level: Int = 0) {
+        self.indent = indent
+        self.baseLevel = level
     }
 
-    private static func append(_ text: String, to output: inout [UInt8]) {
+    mutating func beginObject() { beginValue(); bytes.append(0x7B); empty.append(true) }
+    mutating func beginArray() { beginValue(); bytes.append(0x5B); empty.append(true) }
+
+    /// Closes the innermost container (`array`: a `]`, else a `}`).
+    mutating func end(array: Bool) {
+        let wasEmpty = empty.removeLast()
+        if !wasEmpty, let indent { newline(spaces: indent * (baseLevel + empty.count)) }
+        bytes.append(array ? 0x5D : 0x7D)
+    }
+
+    /// Starts a member of the current object; its value is written next.
+    mutating func key(_ name: String) {
+        beginValue()
+        appendQuoted(name)
+        bytes.append(0x3A)                                  // ":"
+        if indent != nil { bytes.append(0x20) }
+        afterKey = true
+    }
+
+    mutating func string(_ text: String) { beginValue(); appendQuoted(text) }
+    mutating func integer(_ value: Int64) { beginValue(); append(String(value)) }
+    mutating func bool(_ value: Bool) { beginValue(); append(value ? "true" : "false") }
+
+    /// A number; whole numbers below 10^15 without a fraction; NaN and
+    /// infinities (which JSON lacks) as null.
+    mutating func number(_ value: Double) {
+        beginValue()
+        guard value.isFinite else { append("null"); return }
+        append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
+    }
+
+    /// `key` then a string, integer, number or bool value.
+    mutating func member(_ name: String, _ text: String) { key(name); string(text) }
+    mutating func member(_ name: String, _ value: Int64) { key(name); integer(value) }
+    mutating func member(_ name: String, _ value: Int) { key(name); integer(Int64(value)) }
+    mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
+
+    /// The separator and line break before a value or key.
+    private mutating func beginValue() {
+        if afterKey { afterKey = false; return }
+        guard !empty.isEmpty else { return }
+        if !empty[empty.count - 1] { bytes.append(0x2C) }   // ","
+        empty[empty.count - 1] = false
+        if let indent { newline(spaces: indent * (baseLevel + empty.count)) }
+    }
+
+    private mutating func newline(spaces: Int) {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(0x20, count: spaces))
+    }
+
+    private mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { output.append(contentsOf: $0) }
+        text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
-    private static func newline(spaces: Int, to output: inout [UInt8]) {
-        output.append(0x0A)
-        output.append(contentsOf: repeatElement(0x20, count: spaces))
-    }
-
-    private static func writeString(_ text: String, to output: inout [UInt8]) {
-        output.append(0x22)
+    /// `text` in quotes, with `"`, `\` and control characters escaped.
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(0x22)
         var text = text
-        text.withUTF8 { bytes in
-            var clean = bytes.startIndex                  // start of the bytes not yet copied
-            for index in bytes.indices {
-                let byte = bytes[index]
+        text.withUTF8 { utf8 in
+            var clean = utf8.startIndex                     // start of the bytes not yet copied
+            for index in utf8.indices {
+                let byte = utf8[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean..<index]))
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
                 switch byte {
-                case 0x22: output.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: output.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: output.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: output.append(contentsOf: [0x5C, 0x72])
-                case 0x09: output.append(contentsOf: [0x5C, 0x74])
+                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
                 default:
                     let hex = Array("0123456789abcdef".utf8)
-                    output.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
                 }
                 clean = index + 1
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[clean...]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
-        output.append(0x22)
+        bytes.append(0x22)
     }
 }

@@ -49,7 +49,9 @@ struct ReadCommand {
             }
             var text: [UInt8] = []
             if json {
-                Report.json(path: path, result: result, includeItems: includeItems).write(to: &text, indent: 2, level: 1)
+                var writer = JSONWriter(indent: 2, level: 1)
+                Report.json(path: path, result: result, includeItems: includeItems, to: &writer)
+                text = writer.bytes
             } else {
                 text = Array(Report.table(path: path, result: result, includeItems: includeItems).utf8)
             }
@@ -77,10 +79,8 @@ struct ReadCommand {
     static func forEach<Value: Sendable>(_ paths: [String], _ body: @escaping @Sendable (String, URL) async -> Value) async -> [Value] {
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
+        // Made by the workers, in parallel, as they take the paths.
         let directory = FileManager.default.currentDirectoryPath
-        let urls = paths.map { path in
-            URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
-        }
         let queue = WorkQueue(count: paths.count)
         let workers = min(paths.count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         var results = [Value?](repeating: nil, count: paths.count)
@@ -88,7 +88,11 @@ struct ReadCommand {
             for _ in 0..<workers {
                 group.addTask {
                     var done: [(Int, Value)] = []
-                    while let index = queue.next() { done.append((index, await body(paths[index], urls[index]))) }
+                    while let index = queue.next() {
+                        let path = paths[index]
+                        let url = URL(filePath: path.hasPrefix("/") ? path : directory + "/" + path, directoryHint: .notDirectory)
+                        done.append((index, await body(path, url)))
+                    }
                     return done
                 }
             }

@@ -13,93 +13,113 @@ enum Report {
 
     // MARK: JSON
 
-    static func json(path: String, result: Result<MediaItem, any Error>, includeItems: Bool) -> JSON {
-        let item: MediaItem
+    /// Writes the object of one file of `mdkit read --json` (see README).
+    static func json(path: String, result: Result<MediaItem, any Error>, includeItems: Bool, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("path", path)
         switch result {
         case .failure(let error):
-            return .object([("path", .string(path)), ("error", .string(errorMessage(error)))])
-        case .success(let loaded):
-            item = loaded
+            json.member("error", errorMessage(error))
+        case .success(let item):
+            if let type = item.fileType {
+                json.member("format", type.identifier)
+                json.member("mimeType", type.mimeType)
+            }
+            json.member("editable", item.isEditable)
+            json.key("properties")
+            properties(item.properties, to: &json)
+            json.key("metadata")
+            metadata(item.metadata, to: &json)
+            if includeItems {
+                json.key("items")
+                json.beginArray()
+                for raw in item.metadata.items { rawItem(raw, to: &json) }
+                json.end(array: true)
+            }
         }
-        var object: [(String, JSON)] = [("path", .string(path))]
-        if let type = item.fileType {
-            object.append(("format", .string(type.identifier)))
-            object.append(("mimeType", .string(type.mimeType)))
-        }
-        object.append(("editable", .bool(item.isEditable)))
-        object.append(("properties", properties(item.properties)))
-        object.append(("metadata", metadata(item.metadata)))
-        if includeItems {
-            object.append(("items", .array(item.metadata.items.map(rawItem))))
-        }
-        return .object(object)
+        json.end(array: false)
     }
 
-    static func properties(_ properties: MediaProperties) -> JSON {
-        var object: [(String, JSON)] = []
-        if let value = properties.duration { object.append(("duration", .number((value * 1000).rounded() / 1000))) }
-        if let value = properties.bitrate { object.append(("bitrate", .integer(Int64(value)))) }
-        if let value = properties.sampleRate { object.append(("sampleRate", .integer(Int64(value)))) }
-        if let value = properties.channels { object.append(("channels", .integer(Int64(value)))) }
-        if let value = properties.bitsPerSample { object.append(("bitsPerSample", .integer(Int64(value)))) }
-        if let value = properties.codec { object.append(("codec", .string(value))) }
-        if let value = properties.width { object.append(("width", .integer(Int64(value)))) }
-        if let value = properties.height { object.append(("height", .integer(Int64(value)))) }
-        return .object(object)
+    static func properties(_ properties: MediaProperties, to json: inout JSONWriter) {
+        json.beginObject()
+        if let value = properties.duration {
+            json.key("duration")
+            json.number((value * 1000).rounded() / 1000)
+        }
+        if let value = properties.bitrate { json.member("bitrate", value) }
+        if let value = properties.sampleRate { json.member("sampleRate", value) }
+        if let value = properties.channels { json.member("channels", value) }
+        if let value = properties.bitsPerSample { json.member("bitsPerSample", value) }
+        if let value = properties.codec { json.member("codec", value) }
+        if let value = properties.width { json.member("width", value) }
+        if let value = properties.height { json.member("height", value) }
+        json.end(array: false)
     }
 
-    static func metadata(_ metadata: Metadata) -> JSON {
-        var object: [(String, JSON)] = []
+    static func metadata(_ metadata: Metadata, to json: inout JSONWriter) {
+        json.beginObject()
         for field in MetadataField.allCases {
             switch metadata[field] {
             case nil: continue
-            case .text(let text)?: object.append((field.rawValue, .string(text)))
-            case .integer(let number)?: object.append((field.rawValue, .integer(Int64(number))))
-            case .genre(let genre)?: object.append((field.rawValue, .string(genre.name)))
-            case .artwork(let pictures)?: object.append((field.rawValue, .array(pictures.map(artwork))))
+            case .text(let text)?: json.member(field.rawValue, text)
+            case .integer(let number)?: json.member(field.rawValue, number)
+            case .genre(let genre)?: json.member(field.rawValue, genre.name)
+            case .artwork(let pictures)?:
+                json.key(field.rawValue)
+                json.beginArray()
+                for picture in pictures { artwork(picture, to: &json) }
+                json.end(array: true)
             }
         }
-        return .object(object)
+        json.end(array: false)
     }
 
-    static func artwork(_ picture: Artwork) -> JSON {
-        var object: [(String, JSON)] = [
-            ("mimeType", .string(picture.mimeType)),
-            ("pictureType", .string(picture.pictureType.name)),
-            ("description", .string(picture.description)),
-        ]
-        if let width = picture.width { object.append(("width", .integer(Int64(width)))) }
-        if let height = picture.height { object.append(("height", .integer(Int64(height)))) }
-        object.append(("byteCount", .integer(Int64(picture.byteCount))))
-        return .object(object)
+    static func artwork(_ picture: Artwork, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("mimeType", picture.mimeType)
+        json.member("pictureType", picture.pictureType.name)
+        json.member("description", picture.description)
+        if let width = picture.width { json.member("width", width) }
+        if let height = picture.height { json.member("height", height) }
+        json.member("byteCount", picture.byteCount)
+        json.end(array: false)
     }
 
-    static func value(_ value: MetadataValue) -> JSON {
+    static func value(_ value: MetadataValue, to json: inout JSONWriter) {
         switch value {
-        case .string(let text): return .string(text)
-        case .strings(let texts): return .array(texts.map(JSON.string))
-        case .integer(let number): return .integer(number)
-        case .double(let number): return .number(number)
+        case .string(let text): json.string(text)
+        case .strings(let texts):
+            json.beginArray()
+            for text in texts { json.string(text) }
+            json.end(array: true)
+        case .integer(let number): json.integer(number)
+        case .double(let number): json.number(number)
         case .numberPair(let number, let total):
-            var pair: [(String, JSON)] = [("number", .integer(Int64(number)))]
-            if let total { pair.append(("total", .integer(Int64(total)))) }
-            return .object(pair)
-        case .picture(let picture): return artwork(picture)
+            json.beginObject()
+            json.member("number", number)
+            if let total { json.member("total", total) }
+            json.end(array: false)
+        case .picture(let picture): artwork(picture, to: &json)
         case .data(let data):
-            return data.count <= inlineDataLimit ? .string(data.base64EncodedString())
-                : .object([("byteCount", .integer(Int64(data.count)))])
+            if data.count <= inlineDataLimit {
+                json.string(data.base64EncodedString())
+            } else {
+                json.beginObject()
+                json.member("byteCount", data.count)
+                json.end(array: false)
+            }
         }
     }
 
-    static func rawItem(_ item: MetadataItem) -> JSON {
-        var object: [(String, JSON)] = [
-            ("keySpace", .string(item.keySpace.rawValue)),
-            ("key", .string(item.key)),
-            ("value", value(item.value)),
-            ("dataType", .string(item.dataType.rawValue)),
-        ]
-        if let language = item.language { object.append(("language", .string(language))) }
-        return .object(object)
+    static func rawItem(_ item: MetadataItem, to json: inout JSONWriter) {
+        json.beginObject()
+        json.member("keySpace", item.keySpace.rawValue)
+        json.member("key", item.key)
+        json.key("value")
+        value(item.value, to: &json)
+        json.member("dataType", item.dataType.rawValue)
+        if let language = item.language { json.member("language", language) }
+        json.end(array: false)
     }
 
     // MARK: Table
@@ -136,9 +156,9 @@ enum Report {
                     if let text = raw.value.stringValue, raw.value.stringValues.count <= 1 {
                         shown = text
                     } else {
-                        var json = ""
-                        value(raw.value).write(to: &json)
-                        shown = json
+                        var json = JSONWriter()
+                        value(raw.value, to: &json)
+                        shown = String(decoding: json.bytes, as: UTF8.self)
                     }
                     if shown.count > 80 { shown = String(shown.prefix(77)) + "..." }
                     let language = raw.language.map { " (\($0))" } ?? ""
