@@ -42,6 +42,11 @@ final class JournalLookup: @unchecked Sendable {
 
     private let lock = NSLock()
     private var listings: [String: Listing] = [:]
+    /// Folders found changed too recently to list, with the time (seconds
+    /// since 1970) before which they are not tried again: lookups there go
+    /// straight to `access(2)` (a folder being written to — saves, the RAM
+    /// journal folder — would otherwise be opened in vain on every lookup).
+    private var racyUntil: [String: Double] = [:]
     private var uses = 0
 
     /// Whether `directory/name` exists, for journal names (`.NAME.mdkit-journal`
@@ -62,6 +67,10 @@ final class JournalLookup: @unchecked Sendable {
             close(listing.descriptor)
             listings[directory] = nil
         }
+        if let until = racyUntil[directory], Self.now() < until {
+            return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
+        }
+        racyUntil[directory] = nil
         if let listing = list(directory) {
             listings[directory] = listing
             if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.lastUse < $1.value.lastUse }) {
@@ -81,10 +90,14 @@ final class JournalLookup: @unchecked Sendable {
         guard descriptor >= 0 else { return nil }
         var info = stat()
         var now = timespec()
-        guard fstat(descriptor, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0,
-              Self.seconds(now) - max(Self.seconds(Self.modified(info)), Self.seconds(Self.changed(info))) > Self.racyInterval,
-              let journals = Self.journalNames(in: path) else {
+        guard fstat(descriptor, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0 else {
             close(descriptor)
+            return nil
+        }
+        let lastChange = max(Self.seconds(Self.modified(info)), Self.seconds(Self.changed(info)))
+        guard Self.seconds(now) - lastChange > Self.racyInterval, let journals = Self.journalNames(in: path) else {
+            close(descriptor)
+            if racyUntil.count < Self.capacity { racyUntil[directory] = lastChange + Self.racyInterval }
             return nil
         }
         // A change between the fstat and the listing is caught next time: the
@@ -112,6 +125,12 @@ final class JournalLookup: @unchecked Sendable {
     private static func modified(_ info: stat) -> timespec { info.st_mtim }
     private static func changed(_ info: stat) -> timespec { info.st_ctim }
     #endif
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return seconds(time)
+    }
+
     private static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
     private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
 }
