@@ -29,7 +29,7 @@ struct EditJournal: Equatable {
 
     /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
     static func url(for url: URL) -> URL {
-        URL(fileURLWithPath: path(for: url.path))
+        URL(fileURLWithPath: path(for: url.path), isDirectory: false)
     }
 
     /// Where journals of saves without fsync go: a RAM file system, where

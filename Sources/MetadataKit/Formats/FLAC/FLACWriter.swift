@@ -59,7 +59,7 @@ enum FLACWriter {
 
     /// The new metadata blocks (type and body), without padding.
     static func newBlocks(_ source: FileSource, layout: FLACLayout, items: [MetadataItem]) throws -> [(type: UInt8, body: [UInt8])] {
-        let url = URL(fileURLWithPath: source.path)
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         // The vendor string and the pictures as they are now.
         var vendor: String?
         var oldPictures: [(block: FLACBlock, artwork: Artwork)] = []

@@ -19,7 +19,7 @@ enum MP4Writer {
     static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
-        let url = URL(fileURLWithPath: source.path)
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let topLevel = try topLevelBoxes(source)
         guard let moovIndex = topLevel.firstIndex(where: { $0.type == "moov" }) else {
             throw MediaError(.malformed, "no 'moov' box to write metadata into", offset: 0)

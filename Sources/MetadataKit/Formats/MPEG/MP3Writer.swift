@@ -31,7 +31,7 @@ enum MP3Writer {
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
                      padding policy: ID3v2PaddingPolicy) throws -> FileEditPlan {
-        let url = URL(fileURLWithPath: source.path)
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         // The layout, found as MP3Reader finds it.
         let leading = try ID3v2Header.read(from: source, at: 0)
         var audioStart = leading?.end ?? 0

@@ -47,7 +47,7 @@ enum IFFID3Chunk {
     static func payload(for items: [MetadataItem], existing: (chunk: IFFChunk, header: ID3v2Header)?, source: FileSource,
                         options: SaveOptions, audioBytes: Int64, policy: ID3v2PaddingPolicy = .standard) throws -> [UInt8]? {
         guard items.contains(where: { $0.keySpace == .id3 }) else { return nil }
-        let url = URL(fileURLWithPath: source.path)
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let version: UInt8
         switch options.id3v2Version {
         case .v2_3: version = 3
