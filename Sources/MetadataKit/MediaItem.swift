@@ -139,7 +139,9 @@ public struct MediaItem: Sendable {
     /// After a successful save: the check's parse for an in-place edit (an
     /// empty plan wrote and checked nothing), else a new load.
     private mutating func adopt(_ save: PreparedSave) async throws {
-        if case .rewrite = save.plan {
+        // A rewrite checks the temporary file (its pictures would point there),
+        // unless the editor did it in place (then the check read this file).
+        if case .rewrite = save.plan, save.check.checkedPath != url.path {
             try await load()                            // the file was replaced: read it from its new place
             return
         }
@@ -158,6 +160,8 @@ public struct MediaItem: Sendable {
     /// The parse made by a save's check, kept for the item to adopt.
     private final class CheckResult: @unchecked Sendable {
         var parsed: ParsedFile?
+        /// The path of the file the check read.
+        var checkedPath: String?
     }
 
     /// Everything a save needs before any byte is written.
@@ -194,6 +198,7 @@ public struct MediaItem: Sendable {
             let source = try FileSource(url: written)
             let reread = try writer.read(source, written)
             check.parsed = reread
+            check.checkedPath = written.path
             let actual = Metadata(items: reread.items)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
                 let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"

@@ -63,6 +63,20 @@ enum FileEditPlan: Sendable {
         }
     }
 
+    /// For a rewrite: where the new file first differs from the original (the
+    /// end of its leading run of original bytes in place) and the segments
+    /// from there on. Nil for other plans.
+    func divergence() -> (offset: Int64, rest: ArraySlice<Segment>)? {
+        guard case .rewrite(let segments) = self else { return nil }
+        var position: Int64 = 0
+        var index = segments.startIndex
+        while index < segments.endIndex, case .original(let offset, let length) = segments[index], offset == position {
+            position += length
+            index += 1
+        }
+        return (position, segments[index...])
+    }
+
     /// Merges neighbouring segments of the original so copies are as long as possible.
     static func coalesced(_ segments: [Segment]) -> [Segment] {
         var result: [Segment] = []

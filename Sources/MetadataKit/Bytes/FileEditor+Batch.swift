@@ -134,7 +134,7 @@ extension FileEditor {
             let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)
             entry.temporary = temporary
             do {
-                try entry.edit.verify(URL(fileURLWithPath: temporary.path))
+                try entry.edit.verify(URL(fileURLWithPath: temporary.path, isDirectory: false))
             } catch {
                 throw Self.verification(error, url: url)
             }
@@ -142,8 +142,10 @@ extension FileEditor {
         }
         entry.newSize = writes.newSize
         guard !writes.patches.isEmpty else { return }
-        let originals = try Self.originals(of: writes.patches, newSize: writes.newSize, in: entry.descriptor, size: size, url: url)
-        entry.patches = writes.patches
+        let (originals, merged) = try Self.journaledWrites(of: writes.patches, newSize: writes.newSize, in: entry.descriptor,
+                                                           size: size, url: url)
+        guard !merged.isEmpty else { return }
+        entry.patches = merged
         entry.journal = EditJournal(fileSize: size, regions: originals)
     }
 
@@ -163,7 +165,7 @@ extension FileEditor {
                 }
                 defer { close(descriptor) }
                 let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
-                try step(.journalWrite) { try Self.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath)) }
+                try step(.journalWrite) { try Self.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false)) }
                 for entry in group {
                     let path = EditJournal.path(for: entry.edit.url.path)
                     unlink(path)                         // a stale journal of ours: replaced by this one

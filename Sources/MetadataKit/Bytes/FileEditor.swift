@@ -13,7 +13,11 @@ import Darwin
 ///   temporary file beside the original, synced, checked, given the
 ///   original's permissions and renamed over it; the folder is then synced.
 ///   A failure or crash at any point leaves the original untouched (at worst
-///   a stray `.NAME.mdkit-*` temporary file).
+///   a stray `.NAME.mdkit-*` temporary file). Without fsync (``SaveDurability/noSync``)
+///   a layout change whose changed part — from the first changed byte to the
+///   end — is at most ``smallTailLimit`` (1 MiB), old and new, is done in
+///   place instead, as a tail replacement with the old tail in the undo
+///   journal (below).
 /// - **Same-size changes** (``FileEditPlan/inPlace(_:)``) first write an undo
 ///   journal `.NAME.mdkit-journal` beside the file holding the bytes about to
 ///   be overwritten (with a checksum), sync it, then patch the file. After a
@@ -48,6 +52,9 @@ struct FileEditor {
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         if let writes = plan.inPlaceWrites {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
+        } else if durability == .noSync, let tail = try Self.smallTail(of: plan, size: snapshot.size, in: descriptor, url: url) {
+            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(tail.offset, tail.bytes)],
+                             newSize: tail.offset + Int64(tail.bytes.count), verify: verify)
         } else if case .rewrite(let segments) = plan {
             try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
@@ -63,6 +70,35 @@ struct FileEditor {
                     permissionsFrom: descriptor, verify: verify)
     }
 
+    /// A rewrite whose changed part is small enough to be done in place
+    /// without fsync (``smallTailLimit``, old and new): creating, renaming and
+    /// deleting inodes then costs far more than writing the bytes. The
+    /// journal (in RAM) keeps the old tail, so a crashed process still leaves
+    /// the file old or new.
+    static let smallTailLimit: Int64 = 1 << 20
+
+    /// The rewrite `plan` as one tail replacement (offset + new bytes, read
+    /// from the original where the plan copies it), when both the old and the
+    /// new tail are at most ``smallTailLimit`` bytes; else nil.
+    static func smallTail(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL) throws -> (offset: Int64, bytes: [UInt8])? {
+        guard EditJournal.volatileDirectory != nil, let (offset, rest) = plan.divergence() else { return nil }
+        let newLength = rest.reduce(Int64(0)) { $0 + $1.length }
+        guard size - offset <= smallTailLimit, newLength <= smallTailLimit else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(newLength))
+        for segment in rest {
+            switch segment {
+            case .bytes(let new): bytes += new
+            case .original(let from, let length):
+                guard from >= 0, length >= 0, from <= size, length <= size - from else {
+                    throw MediaError(.invalidValue, "plan copies bytes from outside the file", offset: from, path: url.path)
+                }
+                bytes += try read(descriptor, at: from, count: Int(length), url: url)
+            }
+        }
+        return (offset, bytes)
+    }
+
     // MARK: Same-size edits with an undo journal
 
     /// Same-size patches; with `newSize`, the first patch replaces the file
@@ -71,11 +107,13 @@ struct FileEditor {
     private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
                               newSize: Int64?, verify: (URL) throws -> Void) throws {
         guard !patches.isEmpty else { return }
-        let journal = EditJournal(fileSize: size, regions: try Self.originals(of: patches, newSize: newSize, in: descriptor, size: size, url: url))
+        let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: size, url: url)
+        guard !writes.isEmpty else { return }                  // nothing changes
+        let journal = EditJournal(fileSize: size, regions: originals)
         var journalURL = EditJournal.url(for: url)
         if durability == .noSync, let inode = snapshotOfOpenFile(descriptor),
            let volatile = EditJournal.volatilePath(device: inode.device, inode: inode.inode) {
-            journalURL = URL(fileURLWithPath: volatile)
+            journalURL = URL(fileURLWithPath: volatile, isDirectory: false)
         }
         do {
             try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: journalURL) }
@@ -86,7 +124,7 @@ struct FileEditor {
         }
         do {
             try step(.patchWrite) {
-                for patch in patches { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
+                for patch in writes { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
                 if let newSize, ftruncate(descriptor, off_t(newSize)) != 0 {
                     throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: url.path)
                 }
@@ -104,28 +142,63 @@ struct FileEditor {
         try? syncDirectory(of: url)
     }
 
-    /// The bytes `patches` will overwrite, for the undo journal — with
-    /// `newSize`, the first patch is a tail and its whole old tail is kept.
+    /// Patches closer than this are written as one (with the original bytes
+    /// between them): one read and one write instead of several — an MP4 item
+    /// list edit patches a run of neighbouring atoms and their parents' sizes.
+    static let patchMergeGap: Int64 = 512
+
+    /// The writes an in-place edit makes and the bytes they overwrite, for
+    /// the undo journal. With `newSize`, the first patch is a tail (its whole
+    /// old tail is kept) and the others are same-size patches before it. The
+    /// same-size patches are merged when they lie within ``patchMergeGap`` of
+    /// each other (overlapping patches apply in their given order), and a
+    /// merged patch that changes no byte is dropped.
     /// Throws `invalidValue` for a patch outside the file or after the tail.
-    static func originals(of patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, in descriptor: Int32,
-                          size: Int64, url: URL) throws -> [(offset: Int64, bytes: [UInt8])] {
+    static func journaledWrites(of patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, in descriptor: Int32,
+                                size: Int64, url: URL) throws
+        -> (originals: [(offset: Int64, bytes: [UInt8])], writes: [(offset: Int64, bytes: [UInt8])]) {
         var originals: [(offset: Int64, bytes: [UInt8])] = []
+        var writes: [(offset: Int64, bytes: [UInt8])] = []
         var limit = size
         if newSize != nil, let tail = patches.first {
             guard tail.offset >= 0, tail.offset <= size else {
                 throw MediaError(.invalidValue, "tail offset lies outside the file", offset: tail.offset, path: url.path)
             }
             originals.append((tail.offset, try read(descriptor, at: tail.offset, count: Int(size - tail.offset), url: url)))
+            writes.append(tail)
             limit = tail.offset
         }
-        for patch in newSize == nil ? patches[...] : patches.dropFirst() {
+        let sameSize = Array(newSize == nil ? patches[...] : patches.dropFirst())
+        for patch in sameSize {
             guard patch.offset >= 0, Int64(patch.bytes.count) <= limit - patch.offset else {
                 throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file or after its tail",
                                  offset: patch.offset, path: url.path)
             }
-            originals.append((patch.offset, try read(descriptor, at: patch.offset, count: patch.bytes.count, url: url)))
         }
-        return originals
+        // Spans of patches (indices in the given order), by offset.
+        let order = sameSize.indices.sorted { (sameSize[$0].offset, $0) < (sameSize[$1].offset, $1) }
+        var spans: [(start: Int64, end: Int64, members: [Int])] = []
+        for index in order {
+            let patch = sameSize[index], end = patch.offset + Int64(patch.bytes.count)
+            if let last = spans.last, patch.offset <= last.end + patchMergeGap {
+                spans[spans.count - 1].end = max(last.end, end)
+                spans[spans.count - 1].members.append(index)
+            } else {
+                spans.append((patch.offset, end, [index]))
+            }
+        }
+        for span in spans {
+            let original = try read(descriptor, at: span.start, count: Int(span.end - span.start), url: url)
+            var merged = original
+            for index in span.members.sorted() {
+                let patch = sameSize[index], at = Int(patch.offset - span.start)
+                merged.replaceSubrange(at..<at + patch.bytes.count, with: patch.bytes)
+            }
+            if merged == original { continue }
+            originals.append((span.start, original))
+            writes.append((span.start, merged))
+        }
+        return (originals, writes)
     }
 
     /// Restores a file whose in-place save was interrupted; removes a journal
@@ -157,7 +230,7 @@ struct FileEditor {
     }
 
     private static func recover(path: String, journalPath: String) throws {
-        let url = URL(fileURLWithPath: path)
+        let url = URL(fileURLWithPath: path, isDirectory: false)
         let descriptor = try open(url, flags: O_RDWR)
         defer { close(descriptor) }
         // Lock first: a save still running holds the lock and removes its
@@ -180,7 +253,7 @@ struct FileEditor {
                          permissionsFrom original: Int32, verify: (URL) throws -> Void) throws {
         let (temporary, temporaryPath) = try makeTemporary(from: source, segments: segments, for: destination,
                                                             permissionsFrom: original)
-        let temporaryURL = URL(fileURLWithPath: temporaryPath)
+        let temporaryURL = URL(fileURLWithPath: temporaryPath, isDirectory: false)
         var renamed = false
         defer {
             close(temporary)
