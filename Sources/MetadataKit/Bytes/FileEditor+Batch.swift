@@ -13,7 +13,9 @@ import Darwin
 /// written, then synced at once; every file is patched or renamed, then
 /// synced at once (so a crash leaves each file old, recoverable from its
 /// journal, or new); every check runs and every journal is removed, then
-/// synced at once (so a save reported as done stays done).
+/// synced at once (so a save reported as done stays done). Small layout
+/// changes are made in place with their old tails in the shared journal
+/// rather than through one temporary file each (``stage(_:tailBudget:)``).
 extension FileEditor {
     /// One save of a batch.
     struct BatchEdit {
@@ -52,6 +54,7 @@ extension FileEditor {
         // Phase 1: lock, check, write journals and temporary files.
         var staged: [Staged?] = []
         var results = [Result<Void, any Error>](repeating: .success(()), count: edits.count)
+        var tailBudget = Self.batchTailBudget
         for (index, edit) in edits.enumerated() {
             do {
                 let descriptor = try Self.open(edit.url, flags: O_RDWR)
@@ -59,7 +62,7 @@ extension FileEditor {
                 staged.append(entry)
                 do {
                     try lockAndCheck(descriptor, url: edit.url, snapshot: edit.snapshot)
-                    try stage(entry)
+                    try stage(entry, tailBudget: &tailBudget)
                 } catch {
                     entry.error = error
                 }
@@ -126,11 +129,29 @@ extension FileEditor {
         return results
     }
 
+    /// Old and new tail bytes a batch may hold in memory for layout changes it
+    /// makes in place (see ``stage(_:tailBudget:)``).
+    static let batchTailBudget: Int64 = 32 << 20
+
     /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
-    private func stage(_ entry: Staged) throws {
+    ///
+    /// A rewrite whose changed part is small (``FileEditor/smallTail(of:size:in:url:)``)
+    /// is made a tail replacement in place while `tailBudget` (bytes of old and
+    /// new tails held until the batch is done) lasts: its old tail goes into
+    /// the batch journal, which every file of a folder shares, instead of each
+    /// file getting a temporary file — allocating inodes is what such saves
+    /// spend their time on.
+    private func stage(_ entry: Staged, tailBudget: inout Int64) throws {
         let url = entry.edit.url, size = entry.edit.snapshot.size
-        guard let writes = entry.edit.plan.inPlaceWrites else {
-            guard case .rewrite(let segments) = entry.edit.plan else { return }
+        var plan = entry.edit.plan
+        if case .rewrite = plan, let divergence = plan.divergence(),
+           (size - divergence.offset) + plan.newSize(originalSize: size) - divergence.offset <= tailBudget,
+           let tail = try Self.smallTail(of: plan, size: size, in: entry.descriptor, url: url) {
+            tailBudget -= (size - tail.offset) + Int64(tail.bytes.count)
+            plan = .tail(offset: tail.offset, bytes: tail.bytes)
+        }
+        guard let writes = plan.inPlaceWrites else {
+            guard case .rewrite(let segments) = plan else { return }
             let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)
             entry.temporary = temporary
             do {

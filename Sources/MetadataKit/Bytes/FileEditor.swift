@@ -13,11 +13,11 @@ import Darwin
 ///   temporary file beside the original, synced, checked, given the
 ///   original's permissions and renamed over it; the folder is then synced.
 ///   A failure or crash at any point leaves the original untouched (at worst
-///   a stray `.NAME.mdkit-*` temporary file). Without fsync (``SaveDurability/noSync``)
-///   a layout change whose changed part — from the first changed byte to the
-///   end — is at most ``smallTailLimit`` (1 MiB), old and new, is done in
-///   place instead, as a tail replacement with the old tail in the undo
-///   journal (below).
+///   a stray `.NAME.mdkit-*` temporary file). Without fsync (``SaveDurability/noSync``),
+///   and in a batch (see `applyBatch`), a layout change whose changed part —
+///   from the first changed byte to the end — is at most ``smallTailLimit``
+///   (1 MiB), old and new, is done in place instead, as a tail replacement
+///   with the old tail in the undo journal (below).
 /// - **Same-size changes** (``FileEditPlan/inPlace(_:)``) first write an undo
 ///   journal `.NAME.mdkit-journal` beside the file holding the bytes about to
 ///   be overwritten (with a checksum), sync it, then patch the file. After a
@@ -52,7 +52,8 @@ struct FileEditor {
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         if let writes = plan.inPlaceWrites {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
-        } else if durability == .noSync, let tail = try Self.smallTail(of: plan, size: snapshot.size, in: descriptor, url: url) {
+        } else if durability == .noSync, EditJournal.volatileDirectory != nil,
+                  let tail = try Self.smallTail(of: plan, size: snapshot.size, in: descriptor, url: url) {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(tail.offset, tail.bytes)],
                              newSize: tail.offset + Int64(tail.bytes.count), verify: verify)
         } else if case .rewrite(let segments) = plan {
@@ -71,17 +72,17 @@ struct FileEditor {
     }
 
     /// A rewrite whose changed part is small enough to be done in place
-    /// without fsync (``smallTailLimit``, old and new): creating, renaming and
-    /// deleting inodes then costs far more than writing the bytes. The
-    /// journal (in RAM) keeps the old tail, so a crashed process still leaves
-    /// the file old or new.
+    /// (``smallTailLimit``, old and new) — without fsync, or in a batch, whose
+    /// journal every file of a folder shares: creating, renaming and deleting
+    /// inodes then costs far more than writing the bytes. The journal keeps
+    /// the old tail, so a crash still leaves the file old or new.
     static let smallTailLimit: Int64 = 1 << 20
 
     /// The rewrite `plan` as one tail replacement (offset + new bytes, read
     /// from the original where the plan copies it), when both the old and the
     /// new tail are at most ``smallTailLimit`` bytes; else nil.
     static func smallTail(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL) throws -> (offset: Int64, bytes: [UInt8])? {
-        guard EditJournal.volatileDirectory != nil, let (offset, rest) = plan.divergence() else { return nil }
+        guard let (offset, rest) = plan.divergence() else { return nil }
         let newLength = rest.reduce(Int64(0)) { $0 + $1.length }
         guard size - offset <= smallTailLimit, newLength <= smallTailLimit else { return nil }
         var bytes: [UInt8] = []
