@@ -78,6 +78,52 @@ import Testing
         #expect(values == values.sorted())
     }
 
+    /// A fast-start export plans the layout from the sample tables first and
+    /// writes the file in one pass: half-way through, the only file is the
+    /// output-to-be and `moov` already follows its `ftyp`. Offsets past the
+    /// (lowered) 32-bit limit become `co64`, with a 64-bit `mdat` size; timed
+    /// metadata samples (bytes from memory) are laid out like the copied ones.
+    @Test func fastStartExportWritesInOnePass() async throws {
+        let source = try AssetFixtures.url("h264.mp4")
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("fast.mp4")
+        let session = ExportSession(asset: try await Asset.load(url: source))
+        session.outputURL = out
+        session.shouldOptimizeForNetworkUse = true
+        session.sizeLimit = 1000
+        let annotations = TestSupport.packageRoot.appendingPathComponent("Examples/annotations/annotations.json")
+        let document = try TimedMetadataDocument(json: Data(contentsOf: annotations))
+        session.timedMetadata = [document]
+        let seen = TextLog()
+        session.progressHandler = { fraction in
+            guard fraction >= 0.5, fraction < 1, seen.values.isEmpty else { return }
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            var second = "-"
+            if files.count == 1, let bytes = try? [UInt8](Data(contentsOf: directory.appendingPathComponent(files[0]))), bytes.count >= 8 {
+                let size = bytes[0..<4].reduce(0) { $0 << 8 | Int($1) }
+                if bytes.count >= size + 8 { second = String(decoding: bytes[size + 4..<size + 8], as: UTF8.self) }
+            }
+            seen.add("\(files.count) file(s), second box \(second)")
+        }
+        try await session.export()
+
+        #expect(seen.values == ["1 file(s), second box moov"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["fast.mp4"])
+        let exported = try await Asset.load(url: out)
+        #expect(exported.isMovieHeaderFirst)
+        let bytes = try Data(contentsOf: out)
+        #expect(bytes.range(of: Data("co64".utf8)) != nil)
+        #expect(bytes.range(of: Data("stco".utf8)) == nil)
+        #expect(try AssetFixtures.probeErrors(out).isEmpty)
+        for stream in 0..<2 {
+            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream), "stream \(stream)")
+            #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream), "stream \(stream)")
+        }
+        #expect(try TimedMetadataTrack.document(of: exported).groups == document.groups)
+        #expect(try await AssetFixtures.longestChunk(out) <= 1.0)
+    }
+
     @Test func timeRangeStartsAtASyncSampleWithTheRightDuration() async throws {
         let source = try AssetFixtures.url("h264.mp4")
         let directory = try MP4Tools.temporaryDirectory()
@@ -260,6 +306,14 @@ import Testing
         #expect(try mdkit(["export", source, out, "--tracks", "9"]).status == 1)
         #expect(try mdkit(["export", source, source]).status == 1, "the input is never the output")
     }
+}
+
+/// Lines recorded from the exporting task.
+final class TextLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ value: String) { lock.withLock { stored.append(value) } }
+    var values: [String] { lock.withLock { stored } }
 }
 
 /// Progress values reported from the exporting task.

@@ -176,17 +176,15 @@ import Testing
         #expect(try await AssetFixtures.longestChunk(out) <= 0.3)
     }
 
-    /// 64-bit `mdat` sizes and `co64` offsets, with the 32-bit limit lowered
-    /// so that a small file needs them.
-    @Test(.enabled(if: AssetFixtures.hasFFmpeg), arguments: [false, true])
-    func largeFileLayoutsProbeCleanly(faststart: Bool) async throws {
-        let source = try AssetFixtures.url("h264.mp4")
-        let asset = try await Asset.load(url: source)
-        let directory = try MP4Tools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let out = directory.appendingPathComponent("large.mp4")
-        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: faststart, movieTimescale: asset.movieTimescale)
-        await writer.setSizeLimit(1000)
+    /// The three layouts: `moov` last; `moov` first through a temporary media
+    /// file; `moov` first from a planned layout, in one pass.
+    enum Layout: String, CaseIterable, Sendable { case moovLast, fastStart, plannedFastStart }
+
+    /// Adds an input per track of `asset` to `writer`, starts it (then runs
+    /// `started`), appends the samples in decode order (all but the last
+    /// `dropping`) and finishes.
+    func write(_ asset: Asset, to writer: AssetWriter, dropping: Int = 0,
+               started: () throws -> Void = {}) async throws {
         let reader = try AssetReader(asset: asset)
         var inputs: [UInt32: AssetWriterInput] = [:]
         for track in asset.tracks {
@@ -196,9 +194,62 @@ import Testing
             try await writer.add(input)
         }
         try await writer.startWriting()
-        while let sample = try reader.nextSample() { try await inputs[sample.trackID]!.append(sample) }
+        try started()
+        var samples = asset.tracks.reduce(0) { $0 + $1.sampleCount } - dropping
+        while samples > 0, let sample = try reader.nextSample() {
+            try await inputs[sample.trackID]!.append(sample)
+            samples -= 1
+        }
         try await writer.finishWriting()
+    }
 
+    /// The top-level boxes of the file at `url`: type and size (header only).
+    func topLevelBoxes(_ url: URL) throws -> [(type: String, size: Int64)] {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var boxes: [(String, Int64)] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            func number(_ at: Int, _ count: Int) -> Int64 { bytes[at..<at + count].reduce(0) { $0 << 8 | Int64($1) } }
+            var size = number(offset, 4)
+            if size == 1, offset + 16 <= bytes.count { size = number(offset + 8, 8) }
+            boxes.append((String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self), size))
+            guard size >= 8 else { break }
+            offset += Int(size)
+        }
+        return boxes
+    }
+
+    /// 64-bit `mdat` sizes and `co64` offsets, with the 32-bit limit lowered
+    /// so that a small file needs them, in every layout.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg), arguments: Layout.allCases)
+    func largeFileLayoutsProbeCleanly(_ layout: Layout) async throws {
+        let source = try AssetFixtures.url("h264.mp4")
+        let asset = try await Asset.load(url: source)
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("large.mp4")
+        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: layout != .moovLast,
+                                 movieTimescale: asset.movieTimescale)
+        await writer.setSizeLimit(1000)
+        if layout == .plannedFastStart {
+            let planner = AssetWriter(planningFor: writer)
+            try await write(asset, to: planner)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "planning writes nothing")
+            try await writer.usePlannedLayout(await planner.layout)
+        }
+        try await write(asset, to: writer) {
+            // Planned: ftyp, moov and the mdat header are written at the start, nothing else.
+            guard layout == .plannedFastStart else { return }
+            let head = try topLevelBoxes(out)
+            try #require(head.map(\.type) == ["ftyp", "moov", "mdat"])
+            let headBytes = head[0].size + head[1].size + 16
+            #expect(try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int64 == headBytes)
+        }
+
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["large.mp4"])
+        let boxes = try topLevelBoxes(out)
+        #expect(boxes.map(\.type) == (layout == .moovLast ? ["ftyp", "mdat", "moov"] : ["ftyp", "moov", "mdat"]))
+        #expect(boxes.reduce(0) { $0 + $1.size } == (try FileManager.default.attributesOfItem(atPath: out.path)[.size] as? Int64))
         let file = try FileSource(url: out)
         var offset: Int64 = 0
         var mdat: MP4BoxHeader?
@@ -216,6 +267,26 @@ import Testing
             #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream))
             #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream))
         }
+    }
+
+    /// A writer whose samples don't match its planned layout fails at the
+    /// end (its `moov`, written first, would be wrong) and removes the output.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func samplesThatDontMatchThePlanFail() async throws {
+        let asset = try await Asset.load(url: try AssetFixtures.url("h264.mp4"))
+        let directory = try MP4Tools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("planned.mp4")
+        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: true, movieTimescale: asset.movieTimescale)
+        let planner = AssetWriter(planningFor: writer)
+        try await write(asset, to: planner)
+        try await writer.usePlannedLayout(await planner.layout)
+        await #expect { try await write(asset, to: writer, dropping: 1) } throws: { ($0 as? MediaError)?.code == .invalidValue }
+        #expect(await writer.status == .failed)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+        // Only a fast-start writer, before it starts, takes a plan.
+        let plain = AssetWriter(url: out, fileType: .mp4)
+        await #expect(throws: MediaError.self) { try await plain.usePlannedLayout(await planner.layout) }
     }
 
     /// A write that fails (here: the file size limit, as a full disk would)

@@ -24,11 +24,17 @@ import Darwin
 /// alternate about every `chunkDuration`, and the memory held is about one
 /// period of media (more if one input lags far behind the others).
 ///
-/// Layout: `ftyp`, `mdat`, `moov`; with ``shouldOptimizeForNetworkUse``
-/// the media data goes to a temporary file beside the output and the file
-/// is assembled as `ftyp`, `moov`, `mdat` with the chunk offsets moved by
-/// the size of `moov`. `mdat` gets a 64-bit size and the offsets become
-/// `co64` (§8.7.5) when they pass 4 GiB. On any error the output is removed.
+/// Layout: `ftyp`, `mdat`, `moov`; with ``shouldOptimizeForNetworkUse``,
+/// `ftyp`, `moov`, `mdat`. `moov` holds the chunk offsets, so it can only
+/// be written first when the layout is known before the media: an
+/// ``ExportSession`` knows every sample in advance, plans the layout with a
+/// first pass over the sample tables (a planning writer, which writes
+/// nothing) and writes the file in one pass. Samples fed as they come can't
+/// be planned: then the media data goes to a temporary file beside the
+/// output, and at the end `moov` is written and the media copied after it
+/// (a second pass over the media). `mdat` gets a 64-bit size and the
+/// offsets become `co64` (§8.7.5) when they pass 4 GiB. On any error the
+/// output is removed.
 public actor AssetWriter {
     public nonisolated let url: URL
     public nonisolated let fileType: AssetFileType
@@ -82,6 +88,22 @@ public actor AssetWriter {
         func seconds(_ time: Int64) -> Double { Double(time) / Double(max(1, input.timescale)) }
     }
 
+    /// The chunk layout of a movie: each track's tables (chunk offsets from
+    /// the start of the media data) and the size of the media data.
+    struct Layout: Sendable {
+        var tables: [WrittenTrackTables]
+        var mediaBytes: Int64
+    }
+
+    /// A planning writer lays samples out exactly as a writer does but
+    /// creates no file and writes nothing; ``layout`` is the result.
+    private let isPlanning: Bool
+    /// The planned layout, until `moov` is written from it at the start.
+    private var plannedLayout: Layout?
+    /// The `moov` written from the plan, and the media size it promises:
+    /// checked at the end against what was written.
+    private var promisedHead: (moov: [UInt8], mediaBytes: Int64)?
+
     private var tracks: [TrackState] = []
     private var output: OutputFile?
     private var mediaFile: OutputFile?
@@ -100,15 +122,46 @@ public actor AssetWriter {
 
     public init(url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
                 shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000) {
+        self.init(url: url, fileType: fileType, chunkDuration: chunkDuration,
+                  shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: movieTimescale, planning: false)
+    }
+
+    /// A planning writer for `writer`: fed the same inputs and samples, its
+    /// ``layout`` is the layout `writer` will write.
+    init(planningFor writer: AssetWriter) {
+        self.init(url: writer.url, fileType: writer.fileType, chunkDuration: writer.chunkDuration,
+                  shouldOptimizeForNetworkUse: writer.shouldOptimizeForNetworkUse, movieTimescale: writer.movieTimescale,
+                  planning: true)
+    }
+
+    private init(url: URL, fileType: AssetFileType, chunkDuration: Double,
+                 shouldOptimizeForNetworkUse: Bool, movieTimescale: UInt32, planning: Bool) {
         self.url = url
         self.fileType = fileType
         self.chunkDuration = max(0.01, chunkDuration)
         self.shouldOptimizeForNetworkUse = shouldOptimizeForNetworkUse
         self.movieTimescale = max(1, movieTimescale)
         self.windowEnd = max(0.01, chunkDuration)
+        self.isPlanning = planning
     }
 
-    /// Sets the movie metadata; call before ``finishWriting()``.
+    /// The layout laid out so far (complete after ``finishWriting()``); for planning writers.
+    var layout: Layout { Layout(tables: tracks.map(\.tables), mediaBytes: mediaBytes) }
+
+    /// Makes ``startWriting()`` write `moov` from `layout` (made by a planning
+    /// writer fed the same inputs and samples) and the media right after it:
+    /// one pass, no temporary file. ``finishWriting()`` fails (and removes
+    /// the output) when the samples written don't match the plan.
+    func usePlannedLayout(_ layout: Layout) throws {
+        guard shouldOptimizeForNetworkUse, !isPlanning, status == .unknown else {
+            throw MediaError(.invalidValue, "a planned layout is for a fast-start writer before writing starts")
+        }
+        plannedLayout = layout
+    }
+
+    /// Sets the movie metadata; call before ``finishWriting()`` (before
+    /// ``startWriting()`` when `moov` is written first from a planned layout,
+    /// as an ``ExportSession`` with fast start does).
     public func setMetadata(_ items: [MetadataItem]) { metadata = items }
 
     /// Adds an input; inputs must be added before ``startWriting()``.
@@ -128,6 +181,10 @@ public actor AssetWriter {
     public func startWriting() throws {
         guard status == .unknown else { throw MediaError(.invalidValue, "writing already started") }
         guard !tracks.isEmpty else { throw MediaError(.invalidValue, "no inputs to write") }
+        if isPlanning {
+            status = .writing
+            return
+        }
         do {
             status = .writing
             let file = try OutputFile(path: url.path)
@@ -135,7 +192,16 @@ public actor AssetWriter {
             let ftyp = AssetMovieBuilder.fileTypeBox(fileType)
             try file.write(ftyp)
             ftypSize = Int64(ftyp.count)
-            if shouldOptimizeForNetworkUse {
+            if let plan = plannedLayout {
+                guard plan.tables.count == tracks.count else {
+                    throw MediaError(.invalidValue, "the planned layout has \(plan.tables.count) tracks; the writer has \(tracks.count) inputs")
+                }
+                let head = try movieHead(builder(tables: plan.tables), mediaBytes: plan.mediaBytes)
+                try file.write(head.moov + head.mdatHeader)
+                try file.flush()
+                promisedHead = (head.moov, plan.mediaBytes)
+                plannedLayout = nil
+            } else if shouldOptimizeForNetworkUse {
                 let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdat-\(UUID().uuidString)").path
                 mediaPath = path
                 mediaFile = try OutputFile(path: path)
@@ -201,7 +267,7 @@ public actor AssetWriter {
         do {
             for index in tracks.indices { tracks[index].finished = true }
             try flushReadyPeriods()
-            try writeMovie()
+            if !isPlanning { try writeMovie() }
             status = .completed
         } catch {
             fail()
@@ -278,6 +344,10 @@ public actor AssetWriter {
     }
 
     private func writeMedia(_ payload: Payload) throws {
+        if isPlanning {
+            mediaBytes += Int64(payload.size)
+            return
+        }
         guard let file = mediaFile ?? output else { throw MediaError(.invalidValue, "the writer is not writing") }
         switch payload {
         case .bytes(let bytes):
@@ -291,29 +361,45 @@ public actor AssetWriter {
 
     // MARK: Movie
 
+    private func builder(tables: [WrittenTrackTables]) -> AssetMovieBuilder {
+        AssetMovieBuilder(
+            fileType: fileType, movieTimescale: movieTimescale,
+            tracks: zip(tracks, tables).map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
+            metadata: metadata, offsetLimit: sizeLimit)
+    }
+
+    /// `moov` and the `mdat` header of a fast-start file: they follow `ftyp`,
+    /// and `mediaBytes` of media data follow them.
+    private func movieHead(_ builder: AssetMovieBuilder, mediaBytes: Int64) throws -> (moov: [UInt8], mdatHeader: [UInt8]) {
+        // The offsets depend on the size of moov, which depends on them (stco or co64): measure until stable.
+        let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
+        var moov = try builder.moov(base: ftypSize + mdatHeader)
+        for _ in 0..<3 {
+            let next = try builder.moov(base: ftypSize + Int64(moov.count) + mdatHeader)
+            if next.count == moov.count { moov = next; break }
+            moov = next
+        }
+        var header = ByteWriter()
+        if mdatHeader == 16 {
+            header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
+        } else {
+            header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
+        }
+        return (moov, header.bytes)
+    }
+
     private func writeMovie() throws {
         guard let output else { throw MediaError(.invalidValue, "the writer is not writing") }
-        let builder = AssetMovieBuilder(
-            fileType: fileType, movieTimescale: movieTimescale,
-            tracks: tracks.map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $0.tables) },
-            metadata: metadata, offsetLimit: sizeLimit)
-        if let mediaFile, let mediaPath {
-            // moov first: its size depends on the offsets it holds (stco vs co64), so measure until stable.
-            let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
-            var moov = try builder.moov(base: ftypSize + mdatHeader)
-            for _ in 0..<3 {
-                let next = try builder.moov(base: ftypSize + Int64(moov.count) + mdatHeader)
-                if next.count == moov.count { moov = next; break }
-                moov = next
+        let builder = builder(tables: tracks.map(\.tables))
+        if let promised = promisedHead {
+            // Written at the start from the plan: it must be the moov of what was written.
+            guard mediaBytes == promised.mediaBytes,
+                  try movieHead(builder, mediaBytes: mediaBytes).moov == promised.moov else {
+                throw MediaError(.invalidValue, "the samples or metadata written differ from the planned layout that moov was written from", path: url.path)
             }
-            try output.write(moov)
-            var header = ByteWriter()
-            if mdatHeader == 16 {
-                header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
-            } else {
-                header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
-            }
-            try output.write(header.bytes)
+        } else if let mediaFile, let mediaPath {
+            let head = try movieHead(builder, mediaBytes: mediaBytes)
+            try output.write(head.moov + head.mdatHeader)
             try mediaFile.close()
             self.mediaFile = nil
             try output.append(contentsOfFile: mediaPath, count: mediaBytes)

@@ -61,7 +61,9 @@ public final class ExportSession {
     /// describes the track its ``TimedMetadataDocument/describes`` names (when
     /// exported), else the first video track.
     public var timedMetadata: [TimedMetadataDocument] = []
-    /// Write `moov` before `mdat`.
+    /// Write `moov` before `mdat` ("fast start"). The chunk layout is planned
+    /// from the source's sample tables first (no media is read for that), so
+    /// the file is still written in one pass, without a temporary media file.
     public var shouldOptimizeForNetworkUse = false
     /// Interleaving period in seconds.
     public var chunkDuration = 0.5
@@ -69,6 +71,9 @@ public final class ExportSession {
     public var progressHandler: (@Sendable (Double) -> Void)?
     /// The fraction done.
     public private(set) var progress: Double = 0
+    /// Largest `mdat` size and chunk offset written in 32 bits; nil for 4 GiB
+    /// (lowered by tests to exercise the 64-bit layouts without writing 4 GiB).
+    var sizeLimit: Int64?
 
     public init(asset: Asset, preset: Preset = .passthrough) {
         self.asset = asset
@@ -87,86 +92,32 @@ public final class ExportSession {
             throw MediaError(.invalidValue, "the output must not be the input", path: outputURL.path)
         }
         let fileType = outputFileType ?? AssetFileType(pathExtension: outputURL.pathExtension) ?? .mp4
-        let reader = try AssetReader(asset: asset)
+        _ = try AssetReader(asset: asset)           // refuses what can't be read (fragmented files) up front
         let chosen = try chosenTracks()
         let timescale = asset.movieTimescale > 0 ? asset.movieTimescale : 1000
         let plans = try chosen.compactMap { try plan($0, movieTimescale: timescale) }
         guard !plans.isEmpty else { throw MediaError(.invalidValue, "no samples in the chosen tracks and time range") }
         let items = try resolvedMetadata()
+        let outputDuration = (timeRange?.end ?? asset.durationSeconds) - (timeRange?.start ?? 0)
+        let timed = try timedMetadata.map { document in
+            (document, try TimedMetadataTrack.samples(for: document.groups, movieDuration: outputDuration))
+        }
 
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).export-\(UUID().uuidString).\(outputURL.pathExtension)")
         let writer = AssetWriter(url: temporary, fileType: fileType, chunkDuration: chunkDuration,
                                  shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: timescale)
-        let kept = Set(plans.map(\.track.id))
-        var inputs: [AssetWriterInput] = []
-        var outputs: [AssetReaderTrackOutput] = []
-        for plan in plans {
-            let references = plan.track.references.compactMap { reference -> TrackReference? in
-                let ids = reference.trackIDs.filter(kept.contains)
-                return ids.isEmpty ? nil : TrackReference(type: reference.type, trackIDs: ids)
-            }
-            let input = AssetWriterInput(copying: plan.track, editList: plan.editList, references: references)
-            try await writer.add(input)
-            inputs.append(input)
-            let output = try reader.addOutput(track: plan.track)
-            output.sampleRange = plan.samples
-            outputs.append(output)
-        }
-        await writer.setMetadata(items)
-        var timedInputs: [(AssetWriterInput, [Sample])] = []
-        let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
-        let outputDuration = (timeRange?.end ?? asset.durationSeconds) - (timeRange?.start ?? 0)
-        for document in timedMetadata {
-            let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
-            let input = TimedMetadataTrack.input(for: document.groups, describing: described)
-            let samples = try TimedMetadataTrack.samples(for: document.groups, movieDuration: outputDuration)
-            try await writer.add(input)
-            timedInputs.append((input, samples))
-        }
-        let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
+        if let sizeLimit { await writer.setSizeLimit(sizeLimit) }
         do {
-            try await writer.startWriting()
-            for (input, samples) in timedInputs {
-                if !samples.isEmpty { try await input.append(contentsOf: samples) }
-                try await input.markAsFinished()
+            if shouldOptimizeForNetworkUse {
+                // Every sample is known in advance: lay them out first (a pass over the
+                // sample tables, nothing written), so that moov goes first and the media
+                // is copied once, right after it.
+                let planner = AssetWriter(planningFor: writer)
+                try await write(plans, timed: timed, metadata: items, into: planner)
+                try await writer.usePlannedLayout(await planner.layout)
             }
-            var next = try outputs.map { try $0.nextSample() }
-            for (index, sample) in next.enumerated() where sample == nil { try await inputs[index].markAsFinished() }
-            var done = 0
-            var reported = -1
-            while true {
-                try Task.checkCancellation()
-                var best: Int?
-                for (index, sample) in next.enumerated() {
-                    guard let sample else { continue }
-                    if let current = best, let other = next[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
-                    best = index
-                }
-                guard let best, next[best] != nil else { break }
-                // This track's samples up to the next sample of any other track, in one batch.
-                let limit = next.indices.filter { $0 != best }.compactMap { next[$0]?.decodeTimeSeconds }.min() ?? .infinity
-                let shift = plans[best].decodeShift
-                var batch: [Sample] = []
-                var batchBytes = 0
-                while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20) {
-                    batchBytes += sample.size
-                    sample.decodeTime -= shift
-                    sample.presentationTime -= shift
-                    batch.append(sample)
-                    next[best] = try outputs[best].nextSample()
-                }
-                try await inputs[best].append(contentsOf: batch)
-                if next[best] == nil { try await inputs[best].markAsFinished() }
-                done += batch.count
-                let percent = Int(Double(done) / total * 100)
-                if percent != reported {
-                    reported = percent
-                    report(Double(done) / total)
-                }
-            }
-            try Task.checkCancellation()
-            try await writer.finishWriting()
+            try await write(plans, timed: timed, metadata: items, into: writer, reportingProgress: true)
             guard rename(temporary.path, outputURL.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 unlink(temporary.path)
@@ -186,6 +137,80 @@ public final class ExportSession {
             }
             throw error
         }
+    }
+
+    /// Feeds the samples of `plans` (and the timed metadata) to `writer`,
+    /// interleaved by decode time, from its start to its finish.
+    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, [Sample])], metadata items: [MetadataItem],
+                       into writer: AssetWriter, reportingProgress: Bool = false) async throws {
+        let reader = try AssetReader(asset: asset)
+        let kept = Set(plans.map(\.track.id))
+        var inputs: [AssetWriterInput] = []
+        var outputs: [AssetReaderTrackOutput] = []
+        for plan in plans {
+            let references = plan.track.references.compactMap { reference -> TrackReference? in
+                let ids = reference.trackIDs.filter(kept.contains)
+                return ids.isEmpty ? nil : TrackReference(type: reference.type, trackIDs: ids)
+            }
+            let input = AssetWriterInput(copying: plan.track, editList: plan.editList, references: references)
+            try await writer.add(input)
+            inputs.append(input)
+            let output = try reader.addOutput(track: plan.track)
+            output.sampleRange = plan.samples
+            outputs.append(output)
+        }
+        await writer.setMetadata(items)
+        var timedInputs: [(AssetWriterInput, [Sample])] = []
+        let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
+        for (document, samples) in timed {
+            let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
+            let input = TimedMetadataTrack.input(for: document.groups, describing: described)
+            try await writer.add(input)
+            timedInputs.append((input, samples))
+        }
+        let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
+
+        try await writer.startWriting()
+        for (input, samples) in timedInputs {
+            if !samples.isEmpty { try await input.append(contentsOf: samples) }
+            try await input.markAsFinished()
+        }
+        var next = try outputs.map { try $0.nextSample() }
+        for (index, sample) in next.enumerated() where sample == nil { try await inputs[index].markAsFinished() }
+        var done = 0
+        var reported = -1
+        while true {
+            try Task.checkCancellation()
+            var best: Int?
+            for (index, sample) in next.enumerated() {
+                guard let sample else { continue }
+                if let current = best, let other = next[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
+                best = index
+            }
+            guard let best, next[best] != nil else { break }
+            // This track's samples up to the next sample of any other track, in one batch.
+            let limit = next.indices.filter { $0 != best }.compactMap { next[$0]?.decodeTimeSeconds }.min() ?? .infinity
+            let shift = plans[best].decodeShift
+            var batch: [Sample] = []
+            var batchBytes = 0
+            while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20) {
+                batchBytes += sample.size
+                sample.decodeTime -= shift
+                sample.presentationTime -= shift
+                batch.append(sample)
+                next[best] = try outputs[best].nextSample()
+            }
+            try await inputs[best].append(contentsOf: batch)
+            if next[best] == nil { try await inputs[best].markAsFinished() }
+            done += batch.count
+            let percent = Int(Double(done) / total * 100)
+            if reportingProgress, percent != reported {
+                reported = percent
+                report(Double(done) / total)
+            }
+        }
+        try Task.checkCancellation()
+        try await writer.finishWriting()
     }
 
     private func report(_ fraction: Double) {

@@ -5,14 +5,21 @@ import Glibc
 import Darwin
 #endif
 
-/// A file being written: sequential writes, patches, and removal on failure.
+/// A file being written: sequential writes, copies from other files,
+/// patches, and removal on failure.
+///
+/// Copies never pass through this process on Linux (``copy(from:offset:count:)``).
 final class OutputFile {
     let path: String
     private var descriptor: Int32
     private(set) var position: Int64 = 0
+    /// Whether copies may use the kernel's file-to-file calls; off, they go
+    /// through a buffer with `pread`/`pwrite` (for tests of that path).
+    let kernelCopies: Bool
 
-    init(path: String) throws {
+    init(path: String, kernelCopies: Bool = true) throws {
         self.path = path
+        self.kernelCopies = kernelCopies
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(.io, "cannot create: \(String(cString: strerror(errno)))", path: path)
@@ -31,11 +38,19 @@ final class OutputFile {
         if buffer.isEmpty { bufferStart = position }
         buffer += bytes
         position += Int64(bytes.count)
-        if buffer.count >= 1 << 20 { try flush() }
+        if buffer.count >= 1 << 20 { try flushBuffer() }
     }
 
+    /// Writes everything still gathered: bytes and copies.
     func flush() throws {
         try flushCopy()
+        #if os(Linux)
+        try splicePipe?.drain(into: descriptor, path: path)
+        #endif
+        try flushBuffer()
+    }
+
+    private func flushBuffer() throws {
         guard !buffer.isEmpty else { return }
         try rawWrite(buffer, at: bufferStart)
         buffer.removeAll(keepingCapacity: true)
@@ -65,10 +80,11 @@ final class OutputFile {
     /// (The source is held so its descriptor stays open until the copy is done.)
     private var pendingCopy: (source: SampleDataSource, offset: Int64, count: Int64)?
 
-    /// Appends `count` bytes of `source` from `offset`. The copy is done in the
-    /// kernel (`copy_file_range`) and merged with the previous one when the
-    /// ranges follow each other, so passthrough data never passes through
-    /// this process's memory.
+    /// Appends `count` bytes of `source` from `offset`, merged with the
+    /// previous copy when the ranges follow each other. On Linux the bytes
+    /// never pass through this process: runs shorter than
+    /// ``directCopySize`` are gathered in a ``SplicePipe`` and written about
+    /// 1 MiB at a time; longer ones are copied by `copy_file_range(2)`.
     func copy(from source: SampleDataSource, offset: Int64, count: Int64) throws {
         guard offset >= 0, count >= 0, offset <= source.fileSize, count <= source.fileSize - offset else {
             throw MediaError(.truncated, "sample of \(count) bytes runs past the end of the file", offset: offset, path: source.path)
@@ -77,13 +93,17 @@ final class OutputFile {
             pendingCopy?.count += count
         } else {
             try flushCopy()
-            try flush()
+            try flushBuffer()
             pendingCopy = (source, offset, count)
         }
         position += count
     }
 
-    /// Performs the pending copy.
+    /// Copies of at least this many bytes are made by one `copy_file_range`
+    /// call (a clone on file systems that share blocks), not through the pipe.
+    static let directCopySize: Int64 = 1 << 20
+
+    /// Hands the pending copy on (to the pipe, or done now).
     private func flushCopy() throws {
         guard let copy = pendingCopy else { return }
         pendingCopy = nil
@@ -91,12 +111,22 @@ final class OutputFile {
                       to: position - copy.count)
     }
 
+    #if os(Linux)
+    /// Created at the first short copy; nil where pipes can't be spliced.
+    private lazy var splicePipe: SplicePipe? = kernelCopies ? SplicePipe() : nil
+    #endif
+
     /// Copies `count` bytes at `offset` of `input` to `target` of this file:
     /// in the kernel where it can, else through a 1 MiB buffer.
     private func copyRange(from input: Int32, path source: String, offset: Int64, count: Int64, to target: Int64) throws {
         var copied: Int64 = 0
         #if os(Linux)
-        while let copyFileRange = Self.copyFileRange, copied < count {
+        if kernelCopies, count < Self.directCopySize, let pipe = splicePipe {
+            copied = try pipe.add(from: input, offset: offset, length: count, to: target, output: descriptor, path: path)
+            if copied == count { return }
+            try pipe.drain(into: descriptor, path: path)        // then the rest below
+        }
+        while kernelCopies, let copyFileRange = Self.copyFileRange, copied < count {
             var from = Int64(offset + copied), to = Int64(target + copied)
             let done = copyFileRange(input, &from, descriptor, &to, Int(min(count - copied, 1 << 30)), 0)
             if done < 0, errno == EINTR { continue }
@@ -135,12 +165,19 @@ final class OutputFile {
     func close() throws {
         guard descriptor >= 0 else { return }
         try flush()
+        #if os(Linux)
+        splicePipe = nil
+        #endif
         let result = closeDescriptor(descriptor)
         descriptor = -1
         guard result == 0 else { throw MediaError(.io, "close failed: \(String(cString: strerror(errno)))", path: path) }
     }
 
     func closeAndRemove() {
+        #if os(Linux)
+        splicePipe = nil
+        #endif
+        pendingCopy = nil
         if descriptor >= 0 { closeDescriptor(descriptor); descriptor = -1 }
         unlink(path)
     }
