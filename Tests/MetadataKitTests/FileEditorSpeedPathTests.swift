@@ -103,6 +103,22 @@ import Testing
         #expect(try self.inode(large) != largeInode, "a tail over the limit: rewritten")
     }
 
+    /// In a batch, a small layout change made in place whose check fails gets
+    /// its old tail and size back from the batch journal; the other file keeps
+    /// its change.
+    @Test func aBatchRestoresASmallLayoutChangeWhoseCheckFails() throws {
+        let (first, firstSnapshot) = try makeFile()
+        let (second, secondSnapshot) = try makeFile()
+        let plan = FileEditPlan.rewrite([.original(offset: 0, length: 100), .bytes([1, 2, 3]), .original(offset: 100, length: 8092)])
+        let results = FileEditor().applyBatch([
+            FileEditor.BatchEdit(plan: plan, url: first, snapshot: firstSnapshot, verify: { _ in throw MediaError(.malformed, "bad") }),
+            FileEditor.BatchEdit(plan: plan, url: second, snapshot: secondSnapshot, verify: { _ in }),
+        ])
+        #expect((try? results[0].get()) == nil && (try? results[1].get()) != nil)
+        #expect(try contents(first) == original)
+        #expect(try contents(second) == Array(original[..<100]) + [1, 2, 3] + Array(original[100...]))
+    }
+
     @Test func divergenceSkipsTheUnchangedStart() {
         let plan = FileEditPlan.rewrite([.original(offset: 0, length: 10), .original(offset: 10, length: 5),
                                          .bytes([1]), .original(offset: 15, length: 100)])

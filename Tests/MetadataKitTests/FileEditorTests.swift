@@ -212,10 +212,13 @@ import Testing
          .tail(offset: 4000, bytes: [7, 7])]
     }
 
-    @Test func aBatchAppliesEveryPlanAndLeavesNothingBehind() throws {
+    @Test(arguments: [FileEditor.smallTailLimit, 0])
+    func aBatchAppliesEveryPlanAndLeavesNothingBehind(tailLimit: Int64) throws {
         let files = try makeFiles(3)
+        let inode = try FileSource(url: files[1].0).snapshot.inode
         var editor = FileEditor()
         editor.durability = .full
+        editor.inPlaceTailLimit = tailLimit
         let results = editor.applyBatch(zip(files, plans()).map { file, plan in
             FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
         })
@@ -224,6 +227,8 @@ import Testing
         patched[10...12] = [1, 2, 3]
         #expect([UInt8](try Data(contentsOf: files[0].0)) == patched)
         #expect([UInt8](try Data(contentsOf: files[1].0)) == [9] + original)
+        #expect(try (FileSource(url: files[1].0).snapshot.inode == inode) == (tailLimit > 0),
+                "a small rewrite is done in place (the old tail in the batch journal), else through a temporary file")
         #expect([UInt8](try Data(contentsOf: files[2].0)) == Array(original[..<4000]) + [7, 7])
         let directory = files[0].0.deletingLastPathComponent()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file0.bin", "file1.bin", "file2.bin"])
@@ -234,6 +239,9 @@ import Testing
         let files = try makeFiles(3)
         var editor = FileEditor()
         editor.failingStep = step
+        if step == .temporaryWrite || step == .rename {
+            editor.inPlaceTailLimit = 0                 // the rewrite goes through a temporary file
+        }
         let results = editor.applyBatch(zip(files, plans()).map { file, plan in
             FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
         })

@@ -135,7 +135,7 @@ extension FileEditor {
 
     /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
     ///
-    /// A rewrite whose changed part is small (``FileEditor/smallTail(of:size:in:url:)``)
+    /// A rewrite whose changed part is small (``FileEditor/smallTail(of:size:limit:in:url:)``)
     /// is made a tail replacement in place while `tailBudget` (bytes of old and
     /// new tails held until the batch is done) lasts: its old tail goes into
     /// the batch journal, which every file of a folder shares, instead of each
@@ -146,7 +146,7 @@ extension FileEditor {
         var plan = entry.edit.plan
         if case .rewrite = plan, let divergence = plan.divergence(),
            (size - divergence.offset) + plan.newSize(originalSize: size) - divergence.offset <= tailBudget,
-           let tail = try Self.smallTail(of: plan, size: size, in: entry.descriptor, url: url) {
+           let tail = try Self.smallTail(of: plan, size: size, limit: inPlaceTailLimit, in: entry.descriptor, url: url) {
             tailBudget -= (size - tail.offset) + Int64(tail.bytes.count)
             plan = .tail(offset: tail.offset, bytes: tail.bytes)
         }

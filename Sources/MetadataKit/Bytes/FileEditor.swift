@@ -53,7 +53,7 @@ struct FileEditor {
         if let writes = plan.inPlaceWrites {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
         } else if durability == .noSync, EditJournal.volatileDirectory != nil,
-                  let tail = try Self.smallTail(of: plan, size: snapshot.size, in: descriptor, url: url) {
+                  let tail = try Self.smallTail(of: plan, size: snapshot.size, limit: inPlaceTailLimit, in: descriptor, url: url) {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(tail.offset, tail.bytes)],
                              newSize: tail.offset + Int64(tail.bytes.count), verify: verify)
         } else if case .rewrite(let segments) = plan {
@@ -78,13 +78,17 @@ struct FileEditor {
     /// the old tail, so a crash still leaves the file old or new.
     static let smallTailLimit: Int64 = 1 << 20
 
+    /// The limit this editor uses (tests set 0 to take the temporary-file path).
+    var inPlaceTailLimit = FileEditor.smallTailLimit
+
     /// The rewrite `plan` as one tail replacement (offset + new bytes, read
     /// from the original where the plan copies it), when both the old and the
-    /// new tail are at most ``smallTailLimit`` bytes; else nil.
-    static func smallTail(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL) throws -> (offset: Int64, bytes: [UInt8])? {
+    /// new tail are at most `limit` bytes; else nil.
+    static func smallTail(of plan: FileEditPlan, size: Int64, limit: Int64, in descriptor: Int32, url: URL) throws
+        -> (offset: Int64, bytes: [UInt8])? {
         guard let (offset, rest) = plan.divergence() else { return nil }
         let newLength = rest.reduce(Int64(0)) { $0 + $1.length }
-        guard size - offset <= smallTailLimit, newLength <= smallTailLimit else { return nil }
+        guard size - offset <= limit, newLength <= limit else { return nil }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(newLength))
         for segment in rest {
