@@ -112,11 +112,15 @@ public struct MediaItem: Sendable {
         var errors = [(any Error)?](repeating: nil, count: items.count)
         var edits: [FileEditor.BatchEdit] = []
         var prepared: [(index: Int, save: PreparedSave)] = []
-        for index in items.indices {
+        // Planning reads and parses each file: on every core.
+        let snapshot = items
+        let plans = Parallel.map(snapshot.count) { index in
+            Result { try snapshot[index].named { try snapshot[index].prepareSave(options: options) } }
+        }
+        for (index, plan) in plans.enumerated() {
             do {
-                let item = items[index]
-                let save = try item.named { try item.prepareSave(options: options) }
-                edits.append(FileEditor.BatchEdit(plan: save.plan, url: item.url, snapshot: save.snapshot, verify: save.verify))
+                let save = try plan.get()
+                edits.append(FileEditor.BatchEdit(plan: save.plan, url: items[index].url, snapshot: save.snapshot, verify: save.verify))
                 prepared.append((index, save))
             } catch {
                 errors[index] = error

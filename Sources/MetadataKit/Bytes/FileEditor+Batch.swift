@@ -107,8 +107,11 @@ extension FileEditor {
         }
         syncFileSystems(live)
 
-        // Phase 3: check the files patched in place; put the old bytes back where a step failed.
-        for entry in live where entry.journal != nil && entry.patched {
+        // Phase 3: check the files patched in place (on every core: each check
+        // parses its file); put the old bytes back where a step failed.
+        let checked = live.filter { $0.journal != nil && $0.patched }
+        _ = Parallel.map(checked.count) { index in
+            let entry = checked[index]
             if entry.error == nil {
                 do { try entry.edit.verify(entry.edit.url) } catch { entry.error = Self.verification(error, url: entry.edit.url) }
             }
