@@ -51,22 +51,29 @@ extension FileEditor {
         guard durability == .full, edits.count > 1 else {
             return edits.map { edit in Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) } }
         }
-        // Phase 1: lock, check, write journals and temporary files.
-        var staged: [Staged?] = []
+        // Phase 1: lock, check, read the bytes to journal or write the
+        // temporary file — each file on its own, so on every core.
         var results = [Result<Void, any Error>](repeating: .success(()), count: edits.count)
-        var tailBudget = Self.batchTailBudget
-        for (index, edit) in edits.enumerated() {
-            do {
+        let tailBudget = TailBudget(Self.batchTailBudget)
+        let opened = Parallel.map(edits.count) { index -> Result<Staged, any Error> in
+            let edit = edits[index]
+            return Result {
                 let descriptor = try Self.open(edit.url, flags: O_RDWR)
                 let entry = Staged(edit: edit, descriptor: descriptor)
-                staged.append(entry)
                 do {
                     try lockAndCheck(descriptor, url: edit.url, snapshot: edit.snapshot)
-                    try stage(entry, tailBudget: &tailBudget)
+                    try stage(entry, tailBudget: tailBudget)
                 } catch {
                     entry.error = error
                 }
-            } catch {
+                return entry
+            }
+        }
+        var staged: [Staged?] = []
+        for (index, result) in opened.enumerated() {
+            switch result {
+            case .success(let entry): staged.append(entry)
+            case .failure(let error):
                 staged.append(nil)
                 results[index] = .failure(error)
             }
@@ -136,6 +143,22 @@ extension FileEditor {
     /// makes in place (see ``stage(_:tailBudget:)``).
     static let batchTailBudget: Int64 = 32 << 20
 
+    /// What is left of ``batchTailBudget``, taken from by concurrent stages.
+    private final class TailBudget: @unchecked Sendable {
+        private let lock = NSLock()
+        private var remaining: Int64
+        init(_ bytes: Int64) { remaining = bytes }
+
+        /// Takes `bytes` when that many are left.
+        func take(_ bytes: Int64) -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            guard bytes <= remaining else { return false }
+            remaining -= bytes
+            return true
+        }
+    }
+
     /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
     ///
     /// A rewrite whose changed part is small (``FileEditor/smallTail(of:size:limit:in:url:)``)
@@ -144,14 +167,15 @@ extension FileEditor {
     /// the batch journal, which every file of a folder shares, instead of each
     /// file getting a temporary file — allocating inodes is what such saves
     /// spend their time on.
-    private func stage(_ entry: Staged, tailBudget: inout Int64) throws {
+    private func stage(_ entry: Staged, tailBudget: TailBudget) throws {
         let url = entry.edit.url, size = entry.edit.snapshot.size
         var plan = entry.edit.plan
-        if case .rewrite = plan, let divergence = plan.divergence(),
-           (size - divergence.offset) + plan.newSize(originalSize: size) - divergence.offset <= tailBudget,
-           let tail = try Self.smallTail(of: plan, size: size, limit: inPlaceTailLimit, in: entry.descriptor, url: url) {
-            tailBudget -= (size - tail.offset) + Int64(tail.bytes.count)
-            plan = .tail(offset: tail.offset, bytes: tail.bytes)
+        if case .rewrite = plan, let divergence = plan.divergence() {
+            let oldTail = size - divergence.offset, newTail = plan.newSize(originalSize: size) - divergence.offset
+            if oldTail <= inPlaceTailLimit, newTail <= inPlaceTailLimit, tailBudget.take(oldTail + newTail),
+               let tail = try Self.smallTail(of: plan, size: size, limit: inPlaceTailLimit, in: entry.descriptor, url: url) {
+                plan = .tail(offset: tail.offset, bytes: tail.bytes)
+            }
         }
         guard let writes = plan.inPlaceWrites else {
             guard case .rewrite(let segments) = plan else { return }
