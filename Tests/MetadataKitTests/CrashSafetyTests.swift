@@ -52,9 +52,8 @@ struct CrashSafetyTests {
                 seen.insert(title)
                 #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: url).path))
                 let snapshot = try FileSource(url: url).snapshot
-                if let volatile = EditJournal.volatilePath(device: snapshot.device, inode: snapshot.inode) {
-                    #expect(!FileManager.default.fileExists(atPath: volatile), "the RAM journal was recovered and removed")
-                }
+                #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot),
+                        "the load recovered from (and removed) the killed process's RAM journal")
             }
         }
         // The kills must have landed both before and after some saves finished.

@@ -144,4 +144,83 @@ import Testing
         try FileManager.default.removeItem(at: directory.appendingPathComponent(name))
         #expect(!lookup.exists(directory: directory.path, name: name), "and its removal")
     }
+
+    // MARK: RAM journal slots
+
+    /// Writes a slot as a process that then died would have left it.
+    func leaveSlot(for url: URL, journal: [UInt8]?, in store: VolatileJournalStore) throws -> String {
+        let snapshot = try FileSource(url: url).snapshot
+        var writer = ByteWriter()
+        if let journal {
+            writer.write(VolatileJournalStore.magic)
+            writer.write(UInt32(1))
+            writer.write(snapshot.device)
+            writer.write(snapshot.inode)
+            writer.write(UInt64(journal.count))
+            writer.write(journal)
+        } else {
+            writer.write([UInt8](repeating: 0, count: 40))       // cleared
+        }
+        let path = store.directory + "/mdkit-journal-slot-test\(UInt64.random(in: 0...UInt64.max))"
+        try Data(writer.bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func aDeadProcesssSlotIsRecoveredOnLoad() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, snapshot) = try makeFile()
+        // The dead process had patched bytes 10..<14 and grown the file by 4.
+        let journal = EditJournal(fileSize: 8192, regions: [(offset: 10, bytes: Array(original[10..<14]))])
+        var damaged = original
+        damaged[10..<14] = [0xFF, 0xFF, 0xFF, 0xFF]
+        try Data(damaged + [1, 2, 3, 4]).write(to: url)
+        let slot = try leaveSlot(for: url, journal: journal.encoded(), in: store)
+        #expect(try FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
+        #expect(try contents(url) == original, "old bytes and old size back")
+        #expect(!FileManager.default.fileExists(atPath: slot), "the slot is removed")
+        #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
+    }
+
+    @Test func emptyAndTornSlotsOfDeadProcessesAreRemovedAndChangeNothing() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, snapshot) = try makeFile()
+        let empty = try leaveSlot(for: url, journal: nil, in: store)
+        var torn = EditJournal(fileSize: 8192, regions: [(offset: 0, bytes: [9, 9])]).encoded()
+        torn[torn.count - 1] ^= 0xFF                               // checksum no longer matches
+        let tornSlot = try leaveSlot(for: url, journal: torn, in: store)
+        #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
+        #expect(try contents(url) == original)
+        #expect(!FileManager.default.fileExists(atPath: empty) && !FileManager.default.fileExists(atPath: tornSlot))
+    }
+
+    @Test func aSlotOfAnotherFileIsLeftAlone() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, _) = try makeFile()
+        let (other, otherSnapshot) = try makeFile()
+        let slot = try leaveSlot(for: url, journal: EditJournal(fileSize: 8192, regions: [(offset: 0, bytes: [1])]).encoded(), in: store)
+        defer { unlink(slot) }
+        #expect(try !FileEditor.recoverVolatileIfNeeded(path: other.path, snapshot: otherSnapshot))
+        #expect(FileManager.default.fileExists(atPath: slot), "kept for its own file's next load")
+        #expect(try contents(url) == original && contents(other) == original)
+    }
+
+    @Test func aSlotHoldsTheJournalAndItsFilesIdentity() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, _) = try makeFile()
+        let journal = EditJournal(fileSize: 8192, regions: [(offset: 3, bytes: [7, 7])])
+        let slot = try store.write(journal, device: 0x1122, inode: 0x3344, url: url)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: store.directory + "/" + slot.name)))
+        store.clear(slot)
+        var reader = ByteReader(bytes)
+        #expect(try reader.readBytes(4) == VolatileJournalStore.magic && reader.readUInt32() == 1)
+        #expect(try reader.readUInt64() == 0x1122 && reader.readUInt64() == 0x3344)
+        let length = Int(try reader.readUInt64())
+        #expect(EditJournal(decoding: try reader.readBytes(length)) == journal)
+        // Saves without fsync leave the file as planned.
+        for round in 0..<3 {
+            let (file, snapshot) = try makeFile()
+            try noSync.apply(.inPlace([(offset: 5, bytes: [UInt8(round)])]), to: file, expecting: snapshot) { _ in }
+            #expect(try contents(file)[5] == UInt8(round))
+        }
+    }
 }

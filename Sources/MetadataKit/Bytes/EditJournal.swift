@@ -32,19 +32,13 @@ struct EditJournal: Equatable {
         URL(fileURLWithPath: path(for: url.path), isDirectory: false)
     }
 
-    /// Where journals of saves without fsync go: a RAM file system, where
-    /// creating and deleting a file is cheap (on ext4, creating a file per save
-    /// dominated the time of a save). Such a journal survives a crashed process,
+    /// The RAM file system where journals of saves without fsync go (see
+    /// ``VolatileJournalStore``). Such a journal survives a crashed process,
     /// not a crashed machine — which is all a save without fsync promises.
     static let volatileDirectory: String? = {
         var info = stat()
         return stat("/dev/shm", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : nil
     }()
-
-    /// The volatile journal's path for the file with this device and inode.
-    static func volatilePath(device: UInt64, inode: UInt64) -> String? {
-        volatileDirectory.map { "\($0)/mdkit-journal-\(device)-\(inode)" }
-    }
 
     /// The journal's path for the file at `path` (plain string work: this runs on every load).
     static func path(for path: String) -> String {

@@ -52,7 +52,7 @@ struct FileEditor {
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         if let writes = plan.inPlaceWrites {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
-        } else if durability == .noSync, EditJournal.volatileDirectory != nil,
+        } else if durability == .noSync, VolatileJournalStore.shared != nil,
                   let tail = try Self.smallTail(of: plan, size: snapshot.size, limit: inPlaceTailLimit, in: descriptor, url: url) {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(tail.offset, tail.bytes)],
                              newSize: tail.offset + Int64(tail.bytes.count), verify: verify)
@@ -115,11 +115,12 @@ struct FileEditor {
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: size, url: url)
         guard !writes.isEmpty else { return }                  // nothing changes
         let journal = EditJournal(fileSize: size, regions: originals)
-        var journalURL = EditJournal.url(for: url)
-        if durability == .noSync, let inode = snapshotOfOpenFile(descriptor),
-           let volatile = EditJournal.volatilePath(device: inode.device, inode: inode.inode) {
-            journalURL = URL(fileURLWithPath: volatile, isDirectory: false)
+        if durability == .noSync, let store = VolatileJournalStore.shared, let identity = snapshotOfOpenFile(descriptor) {
+            try patchInPlace(descriptor, url: url, journal: journal, writes: writes, newSize: newSize, verify: verify,
+                             store: store, identity: identity)
+            return
         }
+        let journalURL = EditJournal.url(for: url)
         do {
             try step(.journalWrite) { try Self.writeFile(journal.encoded(), to: journalURL) }
             try step(.journalSync) { try sync(path: journalURL.path); try syncDirectory(of: url) }
@@ -128,12 +129,7 @@ struct FileEditor {
             throw error
         }
         do {
-            try step(.patchWrite) {
-                for patch in writes { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
-                if let newSize, ftruncate(descriptor, off_t(newSize)) != 0 {
-                    throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: url.path)
-                }
-            }
+            try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
             try step(.dataSync) { try sync(descriptor, url: url) }
             try verify(url)
         } catch {
@@ -145,6 +141,38 @@ struct FileEditor {
         }
         unlink(journalURL.path)
         try? syncDirectory(of: url)
+    }
+
+    /// ``patchInPlace(_:url:size:patches:newSize:verify:)`` without fsync: the
+    /// journal goes into a reused RAM slot (``VolatileJournalStore``).
+    private func patchInPlace(_ descriptor: Int32, url: URL, journal: EditJournal, writes: [(offset: Int64, bytes: [UInt8])],
+                              newSize: Int64?, verify: (URL) throws -> Void, store: VolatileJournalStore,
+                              identity: FileSnapshot) throws {
+        var slot: VolatileJournalStore.Slot?
+        try step(.journalWrite) { slot = try store.write(journal, device: identity.device, inode: identity.inode, url: url) }
+        guard let slot else { return }
+        do {
+            try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
+            try step(.dataSync) { try sync(descriptor, url: url) }      // (no fsync: only the step)
+            try verify(url)
+        } catch {
+            if (try? journal.restore(into: descriptor, url: url)) != nil {
+                store.clear(slot)
+            } else {
+                store.abandon(slot)                  // the next load puts the old bytes back
+            }
+            throw Self.verification(error, url: url)
+        }
+        store.clear(slot)
+    }
+
+    private func applyWrites(_ writes: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, to descriptor: Int32, url: URL) throws {
+        try step(.patchWrite) {
+            for patch in writes { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
+            if let newSize, ftruncate(descriptor, off_t(newSize)) != 0 {
+                throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: url.path)
+            }
+        }
     }
 
     /// Patches closer than this are written as one (with the original bytes
@@ -223,15 +251,10 @@ struct FileEditor {
         try recover(path: path, journalPath: journalPath)
     }
 
-    /// Recovers from a journal of a save without fsync (kept in a RAM file
-    /// system under the file's device and inode); true when there was one.
+    /// Recovers from the journal of a save without fsync that another process
+    /// left in RAM (``VolatileJournalStore``); true when there was one.
     static func recoverVolatileIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
-        guard let directory = EditJournal.volatileDirectory,
-              let journalPath = EditJournal.volatilePath(device: snapshot.device, inode: snapshot.inode),
-              JournalLookup.shared.exists(directory: directory, name: String(journalPath.dropFirst(directory.count + 1)))
-        else { return false }
-        try recover(path: path, journalPath: journalPath)
-        return true
+        try VolatileJournalStore.shared?.recoverPending(path: path, device: snapshot.device, inode: snapshot.inode) ?? false
     }
 
     private static func recover(path: String, journalPath: String) throws {

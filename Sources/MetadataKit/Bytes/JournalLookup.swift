@@ -21,14 +21,19 @@ import Darwin
 ///
 /// File-system timestamps are coarse (a clock tick), so an entry made in the
 /// same tick as the listing could go unseen: a listing is only trusted when the
-/// folder's times are more than ``racyInterval`` older than the moment it was
-/// listed. A folder changed more recently than that is not listed; its names
-/// are checked directly with `access(2)`, as before.
+/// folder's times are more than ``racyInterval`` (``coarseRacyInterval`` for
+/// whole-second timestamps) older than the moment it was listed. A folder
+/// changed more recently than that is not cached; its names are checked
+/// directly with `access(2)`, or listed anew.
 final class JournalLookup: @unchecked Sendable {
     static let shared = JournalLookup()
 
-    /// How old a folder's last change must be before its listing is trusted.
-    static let racyInterval: Double = 1.0
+    /// How old a folder's last change must be before its listing is trusted:
+    /// longer than a timestamp tick (Linux stamps files from a clock that
+    /// ticks every 1–10 ms).
+    static let racyInterval: Double = 0.05
+    /// The same for file systems that keep whole seconds (FAT keeps two).
+    static let coarseRacyInterval: Double = 2.5
     /// Folders kept open at most (the oldest is closed beyond this).
     static let capacity = 32
 
@@ -53,6 +58,21 @@ final class JournalLookup: @unchecked Sendable {
     /// or `mdkit-journal-…`). `directory` is the folder's path without the
     /// trailing slash ("" for the current folder).
     func exists(directory: String, name: String) -> Bool {
+        if let names = cachedNames(in: directory) { return names.contains(name) }
+        return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
+    }
+
+    /// The journal names in `directory`: from the cached listing while it is
+    /// valid, else listed now (and cached when the folder has settled); nil
+    /// when the folder cannot be listed.
+    func names(in directory: String) -> Set<String>? {
+        if let names = cachedNames(in: directory) { return names }
+        return Self.journalNames(in: directory.isEmpty ? "." : directory)
+    }
+
+    /// The cached listing of `directory` if it is (or can now be made) valid;
+    /// nil when the folder changed too recently to trust a listing.
+    private func cachedNames(in directory: String) -> Set<String>? {
         lock.lock()
         defer { lock.unlock() }
         uses += 1
@@ -62,24 +82,20 @@ final class JournalLookup: @unchecked Sendable {
                Self.same(Self.modified(info), listing.modified), Self.same(Self.changed(info), listing.changed) {
                 listing.lastUse = uses
                 listings[directory] = listing
-                return listing.journals.contains(name)
+                return listing.journals
             }
             close(listing.descriptor)
             listings[directory] = nil
         }
-        if let until = racyUntil[directory], Self.now() < until {
-            return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
-        }
+        if let until = racyUntil[directory], Self.now() < until { return nil }
         racyUntil[directory] = nil
-        if let listing = list(directory) {
-            listings[directory] = listing
-            if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-                close(oldest.value.descriptor)
-                listings[oldest.key] = nil
-            }
-            return listing.journals.contains(name)
+        guard let listing = list(directory) else { return nil }
+        listings[directory] = listing
+        if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            close(oldest.value.descriptor)
+            listings[oldest.key] = nil
         }
-        return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
+        return listing.journals
     }
 
     /// Lists the journal names of `directory`, or nil when it changed too
@@ -95,9 +111,13 @@ final class JournalLookup: @unchecked Sendable {
             return nil
         }
         let lastChange = max(Self.seconds(Self.modified(info)), Self.seconds(Self.changed(info)))
-        guard Self.seconds(now) - lastChange > Self.racyInterval, let journals = Self.journalNames(in: path) else {
+        // Whole-second times (no nanoseconds at all): a file system with
+        // coarse timestamps; else they tick at least every ``racyInterval``.
+        let coarse = Self.modified(info).tv_nsec == 0 && Self.changed(info).tv_nsec == 0
+        let interval = coarse ? Self.coarseRacyInterval : Self.racyInterval
+        guard Self.seconds(now) - lastChange > interval, let journals = Self.journalNames(in: path) else {
             close(descriptor)
-            if racyUntil.count < Self.capacity { racyUntil[directory] = lastChange + Self.racyInterval }
+            if racyUntil.count < Self.capacity { racyUntil[directory] = lastChange + interval }
             return nil
         }
         // A change between the fstat and the listing is caught next time: the

@@ -1,0 +1,198 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The undo journals of saves without fsync, kept in RAM in a few slot files
+/// per process that are reused, instead of one new file per save.
+///
+/// A save without fsync only promises to survive a crashed process, so its
+/// journal lives in a RAM file system (`/dev/shm`), in a folder of the user's
+/// own (`mdkit-UID`, mode 0700). Creating and deleting a file per save was a
+/// large part of what such a save cost; a slot is created once, locked
+/// (`flock`) for as long as its process lives, and overwritten by every save
+/// that uses it.
+///
+/// Slot layout (big-endian): magic `MDKS`, u32 version 1, u64 device, u64
+/// inode (the file the journal belongs to), u64 length, then `length` bytes
+/// of an ``EditJournal`` (which carries its own checksum). A slot whose first
+/// four bytes are not the magic is empty; clearing a slot zeroes them.
+///
+/// On load, ``recoverPending(path:device:inode:)`` looks at the slots of other
+/// processes (the folder's listing is cached by ``JournalLookup``, and it only
+/// changes when a process creates or removes its slots): an empty slot whose
+/// lock is free belonged to a process that is gone and is removed; a slot
+/// holding this file's journal is applied when its process is gone (the save
+/// was interrupted), or waited for — through the file's own lock — when it is
+/// still saving.
+final class VolatileJournalStore: @unchecked Sendable {
+    /// The store, or nil when there is no usable RAM folder (saves without
+    /// fsync then journal beside the file, like the others).
+    static let shared: VolatileJournalStore? = VolatileJournalStore()
+
+    /// One slot file of this process.
+    final class Slot: @unchecked Sendable {
+        let descriptor: Int32
+        let name: String
+        init(descriptor: Int32, name: String) {
+            self.descriptor = descriptor
+            self.name = name
+        }
+    }
+
+    let directory: String
+    private let lock = NSLock()
+    private var free: [Slot] = []
+    private var own: [String: Slot] = [:]
+    static let magic: [UInt8] = Array("MDKS".utf8)
+    static let headerLength = 32
+
+    private init?() {
+        guard let base = EditJournal.volatileDirectory else { return nil }
+        let path = "\(base)/mdkit-\(geteuid())"
+        if mkdir(path, 0o700) != 0 && errno != EEXIST { return nil }
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(),
+              info.st_mode & 0o077 == 0 else { return nil }
+        directory = path
+        atexit { VolatileJournalStore.shared?.removeFreeSlots() }
+    }
+
+    // MARK: Saving
+
+    /// Writes `journal`, the undo journal of the file with this device and
+    /// inode, into a free slot of this process (made when there is none).
+    func write(_ journal: EditJournal, device: UInt64, inode: UInt64, url: URL) throws -> Slot {
+        let slot = try takeSlot(url: url)
+        let body = journal.encoded()
+        var writer = ByteWriter()
+        writer.write(Self.magic)
+        writer.write(UInt32(1))
+        writer.write(device)
+        writer.write(inode)
+        writer.write(UInt64(body.count))
+        writer.write(body)
+        do {
+            try FileEditor.write(slot.descriptor, writer.bytes, at: 0, url: URL(fileURLWithPath: "\(directory)/\(slot.name)", isDirectory: false))
+        } catch {
+            clear(slot)
+            throw error
+        }
+        return slot
+    }
+
+    /// Empties `slot` (its save is done or undone) and makes it free again.
+    func clear(_ slot: Slot) {
+        let zeros: [UInt8] = [0, 0, 0, 0]
+        guard (try? FileEditor.write(slot.descriptor, zeros, at: 0, url: URL(fileURLWithPath: directory, isDirectory: true))) != nil else {
+            return                                   // not cleared: stays taken, and stays for a later load
+        }
+        lock.lock()
+        free.append(slot)
+        lock.unlock()
+    }
+
+    /// Gives up `slot`, whose journal must stay (the old bytes could not be
+    /// put back): its lock is released, so the next load — in this process or
+    /// another — recovers the file from it as from a process that died.
+    func abandon(_ slot: Slot) {
+        lock.lock()
+        own[slot.name] = nil
+        lock.unlock()
+        close(slot.descriptor)
+    }
+
+    private func takeSlot(url: URL) throws -> Slot {
+        lock.lock()
+        defer { lock.unlock() }
+        if let slot = free.popLast() { return slot }
+        var random = SystemRandomNumberGenerator()
+        let name = "mdkit-journal-slot-" + String(random.next(), radix: 16)
+        let descriptor = open("\(directory)/\(name)", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else {
+            throw MediaError(.io, "cannot create a journal in \(directory): \(String(cString: strerror(errno)))", path: url.path)
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            unlink("\(directory)/\(name)")
+            throw MediaError(.io, "cannot lock a new journal in \(directory)", path: url.path)
+        }
+        let slot = Slot(descriptor: descriptor, name: name)
+        own[name] = slot
+        return slot
+    }
+
+    /// At exit: the empty slots of this process go (a slot still holding a
+    /// journal stays for the next load to recover from).
+    private func removeFreeSlots() {
+        lock.lock()
+        defer { lock.unlock() }
+        for slot in free where Self.header(of: slot.descriptor) == nil { unlink("\(directory)/\(slot.name)") }
+    }
+
+    // MARK: Recovering
+
+    /// Applies the journal another process left for the file at `path`
+    /// (device, inode) when it died while saving it; true when one was applied.
+    func recoverPending(path: String, device: UInt64, inode: UInt64) throws -> Bool {
+        guard let names = JournalLookup.shared.names(in: directory) else { return false }
+        lock.lock()
+        let foreign = names.filter { $0.hasPrefix("mdkit-journal-slot-") && own[$0] == nil }
+        lock.unlock()
+        var recovered = false
+        for name in foreign.sorted() {
+            let slotPath = "\(directory)/\(name)"
+            let descriptor = open(slotPath, O_RDWR | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            defer { close(descriptor) }
+            guard let header = Self.header(of: descriptor) else {
+                // Empty: its process is gone when its lock is free.
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(slotPath) }
+                continue
+            }
+            guard header.device == device, header.inode == inode else { continue }
+            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                Self.waitForSave(of: path)            // its process is saving this file right now
+                continue
+            }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, header.length <= UInt64(max(0, Int64(info.st_size) - Int64(Self.headerLength))) else {
+                unlink(slotPath)                     // torn: the patch never started
+                continue
+            }
+            let url = URL(fileURLWithPath: path, isDirectory: false)
+            let bytes = try FileEditor.read(descriptor, at: Int64(Self.headerLength), count: Int(header.length), url: url)
+            if let journal = EditJournal(decoding: bytes) {
+                let target = try FileEditor.open(url, flags: O_RDWR)
+                defer { close(target) }
+                guard flock(target, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
+                try journal.restore(into: target, url: url)
+                recovered = true
+            }
+            unlink(slotPath)
+        }
+        return recovered
+    }
+
+    /// Blocks until the save holding the file's lock is done.
+    private static func waitForSave(of path: String) {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = flock(descriptor, LOCK_SH)
+        close(descriptor)
+    }
+
+    /// The header of the slot, or nil when it is empty or unreadable.
+    private static func header(of descriptor: Int32) -> (device: UInt64, inode: UInt64, length: UInt64)? {
+        var bytes = [UInt8](repeating: 0, count: headerLength)
+        let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, headerLength, 0) }
+        guard got == headerLength, Array(bytes[0..<4]) == magic else { return nil }
+        var reader = ByteReader(bytes)
+        guard (try? reader.skip(4)) != nil, (try? reader.readUInt32()) == 1,
+              let device = try? reader.readUInt64(), let inode = try? reader.readUInt64(),
+              let length = try? reader.readUInt64() else { return nil }
+        return (device, inode, length)
+    }
+}
