@@ -422,7 +422,7 @@ echo "Values: $(( COUNT - ${#LONG[@]} )) files get short ones ($(short_length 1)
 echo "        ${#LONG[@]} files long ones ($(long_length 1)-$(long_length "$RUNS") characters each, the tag must grow); they change every run."
 echo "Each tool: best of $RUNS runs, each on a fresh copy of the corpus (page cache warm, copy synced first), two processes."
 echo "mdkit: $mdkit_origin; TagLib, mutagen and mdkit --no-sync do not fsync, mdkit (fsync) is mdkit's default."
-echo "Machine: $(nproc) cores, $(df -PT "$OUT" | awk 'NR == 2 { print $2 }') file system; all four write one file after another."
+echo "Machine: $(nproc) cores, $(df -PT "$OUT" | awk 'NR == 2 { print $2 }') file system; mdkit loads, plans and checks files on every core (its writes and syncs are per file or shared by a batch); TagLib and mutagen work one file after another."
 echo "Versions: TagLib $(pkg-config --modversion taglib), mutagen $(python3 -c 'import mutagen; print(mutagen.version_string)'), Python $(python3 -c 'import platform; print(platform.python_version())')"
 echo
 printf '%-16s %9s %10s %9s %8s\n' tool "wall s" "files/s" "x TagLib" "CPU s"
