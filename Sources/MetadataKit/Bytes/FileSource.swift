@@ -32,6 +32,8 @@ public final class FileSource {
     /// Small on purpose: most reads are box, frame and chunk headers close to
     /// each other, and a bigger window only copies bytes nobody asked for.
     static let windowSize = 4 * 1024
+    /// Bytes before a missed read that a refilled window also holds.
+    static let lookBehind = windowSize / 2
 
     /// Opens `url` for reading.
     public convenience init(url: URL) throws {
@@ -111,20 +113,24 @@ public final class FileSource {
     /// bytes (`count` ≤ one window, and known to be in the file).
     private func windowed(_ offset: Int64, _ count: Int) throws -> Int {
         if let start = windowIndex(of: offset, count: count) { return start }
-        let length = Int(min(Int64(Self.windowSize), size - offset))
+        // The window starts a little before `offset` (parsers often step back
+        // a little: the frame after a picture, just before the audio they
+        // looked at first) and never wastes room past the end of the file.
+        let start = max(0, min(offset - min(offset, Int64(Self.lookBehind)), size - Int64(Self.windowSize)))
+        let length = Int(min(Int64(Self.windowSize), size - start))
         let base = nextWindow * Self.windowSize
         try windows.withUnsafeMutableBytes { raw in
-            try fill(raw.baseAddress! + base, count: length, at: offset)
+            try fill(raw.baseAddress! + base, count: length, at: start)
         }
         if nextWindow == 0 {
-            windowStarts.0 = offset
+            windowStarts.0 = start
             windowCounts.0 = length
         } else {
-            windowStarts.1 = offset
+            windowStarts.1 = start
             windowCounts.1 = length
         }
         nextWindow = 1 - nextWindow
-        return base
+        return base + Int(offset - start)
     }
 
     /// Reads up to `count` bytes at `offset`, fewer at the end of the file.
