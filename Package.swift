@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "MetadataKit",
+    // macOS 15: the Swift 6 standard library and Foundation APIs used here
+    // (String(validating:as:), URL(filePath:directoryHint:)) need it.
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "MetadataKit", targets: ["MetadataKit"]),
         .executable(name: "mdkit", targets: ["mdkit"]),
