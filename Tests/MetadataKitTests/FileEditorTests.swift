@@ -120,6 +120,54 @@ import Testing
     @Test func journalRoundTrips() {
         let journal = EditJournal(fileSize: 99, regions: [(offset: 3, bytes: [1, 2]), (offset: 50, bytes: [])])
         #expect(EditJournal(decoding: journal.encoded()) == journal)
+        let withNewBytes = EditJournal(fileSize: 99, regions: [(offset: 3, bytes: [1, 2])], written: [(offset: 3, bytes: [5, 6, 7])],
+                                       newSize: 100)
+        #expect(EditJournal(decoding: withNewBytes.encoded()) == withNewBytes)
+        #expect(EditJournal(decoding: withNewBytes.encoded()) != journal)
+    }
+
+    /// A version 2 journal knows what the save wrote: a file whose region holds
+    /// only old and new bytes (the crash came mid-write) is restored; a file
+    /// someone changed after the crash is left as it is, and the journal goes.
+    @Test func aJournalIsOnlyAppliedToTheFileItsSaveLeft() throws {
+        let old = Array(original[100..<110]), new: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        let journal = EditJournal(fileSize: 4096, regions: [(offset: 100, bytes: old)], written: [(offset: 100, bytes: new)])
+        for (state, restored) in [(Array(new[..<4]) + Array(old[4...]), true), (new, true), (old, true),
+                                  (Array(new[..<9]) + [0xEE], false)] {
+            let (url, _) = try makeFile()
+            var file = original
+            file[100..<110] = state[...]
+            try Data(file).write(to: url)
+            try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+            try FileEditor.recoverIfNeeded(at: url)
+            #expect(try contents(url) == (restored ? original : file), "state \(state)")
+            #expect(try strayFiles(beside: url).isEmpty)
+        }
+        // A file of another size than the save's old and new ones is another file.
+        let (url, _) = try makeFile()
+        try Data(original + [0]).write(to: url)
+        try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+        try FileEditor.recoverIfNeeded(at: url)
+        #expect(try contents(url) == original + [0])
+    }
+
+    /// A tail replacement interrupted anywhere (the file between its old and
+    /// new size, the new tail partly written) is rolled back.
+    @Test func anInterruptedTailReplacementIsRolledBack() throws {
+        let oldTail = Array(original[4000...]), newTail = [UInt8](repeating: 0xAB, count: 300)
+        let journal = EditJournal(fileSize: 4096, regions: [(offset: 4000, bytes: oldTail)],
+                                  written: [(offset: 4000, bytes: newTail)], newSize: 4300)
+        for written in [0, 50, 96, 200, 300] {
+            let (url, _) = try makeFile()
+            var file = original
+            for index in 0..<written {
+                if 4000 + index < file.count { file[4000 + index] = 0xAB } else { file.append(0xAB) }
+            }
+            try Data(file).write(to: url)
+            try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+            try FileEditor.recoverIfNeeded(at: url)
+            #expect(try contents(url) == original, "\(written) bytes of the new tail written")
+        }
     }
 
     @Test func saveToAnotherFileLeavesTheOriginal() throws {

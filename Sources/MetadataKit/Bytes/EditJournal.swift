@@ -6,25 +6,43 @@ import Glibc
 import Darwin
 #endif
 
-/// The undo journal of an in-place save: the bytes about to be overwritten.
+/// The undo journal of an in-place save: the bytes about to be overwritten,
+/// and the bytes about to be written.
 ///
-/// Layout (big-endian): magic `MDKJ`, u32 version 1, u64 file size, u32
-/// region count, then per region u64 offset + u32 length + the old bytes, and
-/// last a u32 CRC-32 of everything before it. A journal whose checksum does
-/// not match was torn while being written — the file itself was not touched
-/// yet — and is discarded.
+/// Layout (big-endian): magic `MDKJ`, u32 version (1 or 2), u64 file size,
+/// u32 region count, then per region u64 offset + u32 length + the old bytes;
+/// version 2 goes on with u32 count, per region u64 offset + u32 length + the
+/// new bytes, and u64 the new file size (all ones: unchanged); last a u32
+/// CRC-32 of everything before it. A journal whose checksum does not match
+/// was torn while being written — the file itself was not touched yet — and
+/// is discarded.
+///
+/// The new bytes let a recovery tell an interrupted save (every byte of every
+/// region is old or new, the size between the old and the new one) from a
+/// file that someone else changed after the crash — or a file that took a
+/// dead file's inode: such a file is left alone (``matchesInterruptedSave(_:)``).
 struct EditJournal: Equatable {
     var fileSize: Int64
     var regions: [(offset: Int64, bytes: [UInt8])]
+    /// What the save writes, region by region (version 2); nil in version 1.
+    var written: [(offset: Int64, bytes: [UInt8])]?
+    /// The file's size after the save (version 2; nil: unchanged).
+    var newSize: Int64?
 
     static func == (a: EditJournal, b: EditJournal) -> Bool {
-        a.fileSize == b.fileSize && a.regions.count == b.regions.count
-            && zip(a.regions, b.regions).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
+        func same(_ x: [(offset: Int64, bytes: [UInt8])], _ y: [(offset: Int64, bytes: [UInt8])]) -> Bool {
+            x.count == y.count && zip(x, y).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
+        }
+        return a.fileSize == b.fileSize && same(a.regions, b.regions) && a.newSize == b.newSize
+            && (a.written == nil) == (b.written == nil) && same(a.written ?? [], b.written ?? [])
     }
 
-    init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])]) {
+    init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])],
+         written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil) {
         self.fileSize = fileSize
         self.regions = regions
+        self.written = written
+        self.newSize = newSize
     }
 
     /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
@@ -49,13 +67,20 @@ struct EditJournal: Equatable {
     func encoded() -> [UInt8] {
         var writer = ByteWriter()
         writer.write(Array("MDKJ".utf8))
-        writer.write(UInt32(1))
+        writer.write(UInt32(written == nil ? 1 : 2))
         writer.write(UInt64(fileSize))
-        writer.write(UInt32(regions.count))
-        for region in regions {
-            writer.write(UInt64(region.offset))
-            writer.write(UInt32(region.bytes.count))
-            writer.write(region.bytes)
+        func write(_ regions: [(offset: Int64, bytes: [UInt8])]) {
+            writer.write(UInt32(regions.count))
+            for region in regions {
+                writer.write(UInt64(region.offset))
+                writer.write(UInt32(region.bytes.count))
+                writer.write(region.bytes)
+            }
+        }
+        write(regions)
+        if let written {
+            write(written)
+            writer.write(newSize.map { UInt64($0) } ?? UInt64.max)
         }
         writer.write(Self.checksum(writer.bytes))
         return writer.bytes
@@ -68,15 +93,28 @@ struct EditJournal: Equatable {
         guard let stored = try? trailer.readUInt32(), stored == Self.checksum(bytes[..<(bytes.count - 4)]) else { return nil }
         var reader = ByteReader(Array(bytes[..<(bytes.count - 4)]))
         do {
-            guard try reader.readBytes(4) == Array("MDKJ".utf8), try reader.readUInt32() == 1 else { return nil }
+            guard try reader.readBytes(4) == Array("MDKJ".utf8) else { return nil }
+            let version = try reader.readUInt32()
+            guard version == 1 || version == 2 else { return nil }
             fileSize = Int64(bitPattern: try reader.readUInt64())
-            let count = Int(try reader.readUInt32())
-            guard count <= reader.remaining / 12 else { return nil }
-            regions = []
-            for _ in 0..<count {
-                let offset = Int64(bitPattern: try reader.readUInt64())
-                let length = Int(try reader.readUInt32())
-                regions.append((offset, try reader.readBytes(length)))
+            func readRegions() throws -> [(offset: Int64, bytes: [UInt8])]? {
+                let count = Int(try reader.readUInt32())
+                guard count <= reader.remaining / 12 else { return nil }
+                var regions: [(offset: Int64, bytes: [UInt8])] = []
+                for _ in 0..<count {
+                    let offset = Int64(bitPattern: try reader.readUInt64())
+                    let length = Int(try reader.readUInt32())
+                    regions.append((offset, try reader.readBytes(length)))
+                }
+                return regions
+            }
+            guard let old = try readRegions() else { return nil }
+            regions = old
+            if version == 2 {
+                guard let new = try readRegions(), new.count == old.count else { return nil }
+                written = new
+                let size = try reader.readUInt64()
+                newSize = size == UInt64.max ? nil : Int64(bitPattern: size)
             }
         } catch {
             return nil
@@ -120,6 +158,33 @@ struct EditJournal: Equatable {
             if String(decoding: name, as: UTF8.self) == fileName { return EditJournal(decoding: journal) }
         }
         return nil
+    }
+
+    /// Whether the file is as the journaled save could have left it: every
+    /// byte of every region old or new, and a size between the old and the
+    /// new one. Always true for a version 1 journal (it has no new bytes).
+    func matchesInterruptedSave(_ descriptor: Int32) -> Bool {
+        guard let written else { return true }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return false }
+        let size = Int64(info.st_size), after = newSize ?? fileSize
+        guard size >= min(fileSize, after), size <= max(fileSize, after) else { return false }
+        for (old, new) in zip(regions, written) {
+            guard old.offset == new.offset, old.offset >= 0 else { return false }
+            let length = Int64(max(old.bytes.count, new.bytes.count))
+            let count = Int(max(0, min(length, size - old.offset)))
+            guard count > 0 else { continue }
+            var current = [UInt8](repeating: 0, count: count)
+            let got = current.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(old.offset)) }
+            guard got == count else { return false }
+            for index in 0..<count {
+                let byte = current[index]
+                let wasOld = index < old.bytes.count && old.bytes[index] == byte
+                let isNew = index < new.bytes.count && new.bytes[index] == byte
+                if !wasOld && !isNew { return false }
+            }
+        }
+        return true
     }
 
     /// Writes the saved bytes back into the file and gives it its old size.

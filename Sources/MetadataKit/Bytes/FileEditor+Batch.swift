@@ -194,7 +194,7 @@ extension FileEditor {
                                                            size: size, url: url)
         guard !merged.isEmpty else { return }
         entry.patches = merged
-        entry.journal = EditJournal(fileSize: size, regions: originals)
+        entry.journal = EditJournal(fileSize: size, regions: originals, written: merged, newSize: writes.newSize)
     }
 
     /// Writes one batch journal per folder for the staged in-place edits and

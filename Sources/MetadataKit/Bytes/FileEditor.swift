@@ -114,7 +114,7 @@ struct FileEditor {
         guard !patches.isEmpty else { return }
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: size, url: url)
         guard !writes.isEmpty else { return }                  // nothing changes
-        let journal = EditJournal(fileSize: size, regions: originals)
+        let journal = EditJournal(fileSize: size, regions: originals, written: writes, newSize: newSize)
         if durability == .noSync, let store = VolatileJournalStore.shared, let identity = snapshotOfOpenFile(descriptor) {
             try patchInPlace(descriptor, url: url, journal: journal, writes: writes, newSize: newSize, verify: verify,
                              store: store, identity: identity)
@@ -268,6 +268,10 @@ struct FileEditor {
         guard let data = FileManager.default.contents(atPath: journalPath) else { return }
         guard let journal = EditJournal.decode([UInt8](data), fileName: url.lastPathComponent) else {
             unlink(journalPath)                     // torn journal: the patch never started
+            return
+        }
+        guard journal.matchesInterruptedSave(descriptor) else {
+            unlink(journalPath)                     // the file changed since (or is another file): leave it be
             return
         }
         try journal.restore(into: descriptor, url: url)

@@ -168,8 +168,10 @@ final class VolatileJournalStore: @unchecked Sendable {
                 let target = try FileEditor.open(url, flags: O_RDWR)
                 defer { close(target) }
                 guard flock(target, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
-                try journal.restore(into: target, url: url)
-                recovered = true
+                if journal.matchesInterruptedSave(target) {  // else changed since, or another file on that inode
+                    try journal.restore(into: target, url: url)
+                    recovered = true
+                }
             }
             unlink(slotPath)
         }
