@@ -119,6 +119,23 @@ import Testing
         #expect(try contents(second) == Array(original[..<100]) + [1, 2, 3] + Array(original[100...]))
     }
 
+    /// Journals store fingerprints: the function must not change between
+    /// versions (a journal left by a crash is read by the next version), and
+    /// must see every byte.
+    @Test func fingerprintsAreStableAndSeeEveryByte() {
+        let bytes = (0..<100).map { UInt8($0 * 7 % 256) }
+        let pinned = [Fingerprint.of([UInt8]()), Fingerprint.of(Array(bytes[..<3])), Fingerprint.of(bytes)]
+        #expect(pinned == [0x9CA066F1A4AB2EEA, 0xD1588ACC3CC39F91, 0x2C579943126D2094])
+        var seen: Set<UInt64> = [Fingerprint.of(bytes)]
+        for index in bytes.indices {
+            var changed = bytes
+            changed[index] ^= 1
+            seen.insert(Fingerprint.of(changed))
+        }
+        seen.insert(Fingerprint.of(bytes + [0]))
+        #expect(seen.count == bytes.count + 2, "every one-bit change and a trailing zero change the fingerprint")
+    }
+
     @Test func divergenceSkipsTheUnchangedStart() {
         let plan = FileEditPlan.rewrite([.original(offset: 0, length: 10), .original(offset: 10, length: 5),
                                          .bytes([1]), .original(offset: 15, length: 100)])

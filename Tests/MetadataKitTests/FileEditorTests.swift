@@ -126,21 +126,26 @@ import Testing
         #expect(EditJournal(decoding: withNewBytes.encoded()) != journal)
     }
 
-    /// A version 2 journal knows what the save wrote: a file whose region holds
-    /// only old and new bytes (the crash came mid-write) is restored; a file
-    /// someone changed after the crash is left as it is, and the journal goes.
+    /// A version 2 journal knows what the save wrote, sector by sector: a
+    /// file whose sectors each hold the old or the new bytes (the save was cut
+    /// at a page or sector boundary) is restored; a file someone changed after
+    /// the crash (or a write torn inside a sector) is left as it is, and the
+    /// journal goes.
     @Test func aJournalIsOnlyAppliedToTheFileItsSaveLeft() throws {
-        let old = Array(original[100..<110]), new: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
-        let journal = EditJournal(fileSize: 4096, regions: [(offset: 100, bytes: old)], written: [(offset: 100, bytes: new)])
-        for (state, restored) in [(Array(new[..<4]) + Array(old[4...]), true), (new, true), (old, true),
-                                  (Array(new[..<9]) + [0xEE], false)] {
+        let old = Array(original[500..<1600]), new = (0..<1100).map { UInt8(($0 * 13 + 7) % 256) }
+        let journal = EditJournal(fileSize: 4096, regions: [(offset: 500, bytes: old)], written: [(offset: 500, bytes: new)])
+        func mix(newUpTo cut: Int) -> [UInt8] { Array(new[..<cut]) + Array(old[cut...]) }
+        var foreign = new
+        foreign[700] ^= 0xFF
+        for (state, restored) in [(mix(newUpTo: 12), true), (mix(newUpTo: 524), true), (new, true), (old, true),
+                                  (mix(newUpTo: 300), false), (foreign, false)] {
             let (url, _) = try makeFile()
             var file = original
-            file[100..<110] = state[...]
+            file[500..<1600] = state[...]
             try Data(file).write(to: url)
             try Data(journal.encoded()).write(to: EditJournal.url(for: url))
             try FileEditor.recoverIfNeeded(at: url)
-            #expect(try contents(url) == (restored ? original : file), "state \(state)")
+            #expect(try contents(url) == (restored ? original : file))
             #expect(try strayFiles(beside: url).isEmpty)
         }
         // A file of another size than the save's old and new ones is another file.
@@ -151,23 +156,44 @@ import Testing
         #expect(try contents(url) == original + [0])
     }
 
-    /// A tail replacement interrupted anywhere (the file between its old and
-    /// new size, the new tail partly written) is rolled back.
+    /// A tail replacement interrupted at a page or sector boundary — the file
+    /// between its old and new size, the new tail partly written, or (after a
+    /// power cut) new space still zero — is rolled back; so is a shrinking one.
     @Test func anInterruptedTailReplacementIsRolledBack() throws {
         let oldTail = Array(original[4000...]), newTail = [UInt8](repeating: 0xAB, count: 300)
-        let journal = EditJournal(fileSize: 4096, regions: [(offset: 4000, bytes: oldTail)],
+        let growing = EditJournal(fileSize: 4096, regions: [(offset: 4000, bytes: oldTail)],
                                   written: [(offset: 4000, bytes: newTail)], newSize: 4300)
-        for written in [0, 50, 96, 200, 300] {
+        let grown = Array(original[..<4000]) + newTail
+        let states: [[UInt8]] = [
+            original,                                                    // nothing written yet
+            Array(original[..<4000]) + Array(newTail[..<96]),            // first sector written
+            grown,                                                       // all written, not yet cleaned up
+            Array(original[..<4000]) + Array(newTail[..<96]) + [UInt8](repeating: 0, count: 204),   // power cut: zeros
+        ]
+        for state in states {
             let (url, _) = try makeFile()
-            var file = original
-            for index in 0..<written {
-                if 4000 + index < file.count { file[4000 + index] = 0xAB } else { file.append(0xAB) }
-            }
-            try Data(file).write(to: url)
-            try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+            try Data(state).write(to: url)
+            try Data(growing.encoded()).write(to: EditJournal.url(for: url))
             try FileEditor.recoverIfNeeded(at: url)
-            #expect(try contents(url) == original, "\(written) bytes of the new tail written")
+            #expect(try contents(url) == original, "\(state.count) bytes")
         }
+        let shrinking = EditJournal(fileSize: 4096, regions: [(offset: 1000, bytes: Array(original[1000...]))],
+                                    written: [(offset: 1000, bytes: [1, 2, 3])], newSize: 1003)
+        var cut = original
+        cut[1000..<1003] = [1, 2, 3]
+        for state in [cut, Array(cut[..<1003])] {                        // before and after the truncation
+            let (url, _) = try makeFile()
+            try Data(state).write(to: url)
+            try Data(shrinking.encoded()).write(to: EditJournal.url(for: url))
+            try FileEditor.recoverIfNeeded(at: url)
+            #expect(try contents(url) == original, "\(state.count) bytes")
+        }
+    }
+
+    @Test func sectorsOfARegionFollowTheFilesSectors() {
+        #expect(EditJournal.blocks(at: 500, length: 1100) == [0..<12, 12..<524, 524..<1036, 1036..<1100])
+        #expect(EditJournal.blocks(at: 1024, length: 512) == [0..<512])
+        #expect(EditJournal.blocks(at: 7, length: 0).isEmpty)
     }
 
     @Test func saveToAnotherFileLeavesTheOriginal() throws {

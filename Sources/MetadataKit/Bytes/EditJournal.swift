@@ -7,42 +7,73 @@ import Darwin
 #endif
 
 /// The undo journal of an in-place save: the bytes about to be overwritten,
-/// and the bytes about to be written.
+/// and a fingerprint of the bytes about to be written.
 ///
 /// Layout (big-endian): magic `MDKJ`, u32 version (1 or 2), u64 file size,
 /// u32 region count, then per region u64 offset + u32 length + the old bytes;
-/// version 2 goes on with u32 count, per region u64 offset + u32 length + the
-/// new bytes, and u64 the new file size (all ones: unchanged); last a u32
-/// CRC-32 of everything before it. A journal whose checksum does not match
-/// was torn while being written — the file itself was not touched yet — and
-/// is discarded.
+/// version 2 goes on with, per region, u32 new length + u32 block count + a
+/// u32 checksum per block of the new bytes, and u64 the new file size (all
+/// ones: unchanged); last a u32 checksum of everything before it — CRC-32 in
+/// version 1, the low half of a ``Fingerprint`` in version 2, also for the
+/// blocks. A journal whose checksum does not match was torn while being
+/// written — the file itself was not touched yet — and is discarded.
 ///
-/// The new bytes let a recovery tell an interrupted save (every byte of every
-/// region is old or new, the size between the old and the new one) from a
-/// file that someone else changed after the crash — or a file that took a
-/// dead file's inode: such a file is left alone (``matchesInterruptedSave(_:)``).
+/// Blocks are the 512-byte sectors of the file that a region covers (the
+/// first and last cut to the region): a write torn by a killed process stops
+/// at a page boundary, one torn by a power cut at a sector boundary, so a
+/// sector of an interrupted save holds old bytes or new ones. That lets a
+/// recovery tell an interrupted save — every sector old, new, or (past the
+/// old end of the file) still zero, the size between the old and the new one
+/// — from a file that someone else changed after the crash, or another file
+/// that took a dead file's inode: such a file is left alone
+/// (``matchesInterruptedSave(_:)``).
 struct EditJournal: Equatable {
     var fileSize: Int64
     var regions: [(offset: Int64, bytes: [UInt8])]
-    /// What the save writes, region by region (version 2); nil in version 1.
-    var written: [(offset: Int64, bytes: [UInt8])]?
+    /// Per region, the length and the sector checksums of what the save
+    /// writes there (version 2); nil in version 1.
+    var written: [(length: Int, checksums: [UInt32])]?
     /// The file's size after the save (version 2; nil: unchanged).
     var newSize: Int64?
+    static let blockSize: Int64 = 512
 
     static func == (a: EditJournal, b: EditJournal) -> Bool {
-        func same(_ x: [(offset: Int64, bytes: [UInt8])], _ y: [(offset: Int64, bytes: [UInt8])]) -> Bool {
-            x.count == y.count && zip(x, y).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
-        }
-        return a.fileSize == b.fileSize && same(a.regions, b.regions) && a.newSize == b.newSize
-            && (a.written == nil) == (b.written == nil) && same(a.written ?? [], b.written ?? [])
+        a.fileSize == b.fileSize && a.regions.count == b.regions.count
+            && zip(a.regions, b.regions).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
+            && a.newSize == b.newSize && (a.written == nil) == (b.written == nil)
+            && zip(a.written ?? [], b.written ?? []).allSatisfy { $0.length == $1.length && $0.checksums == $1.checksums }
+            && (a.written?.count ?? 0) == (b.written?.count ?? 0)
     }
 
+    /// A journal of `regions` (old bytes); with `written` (the new bytes of
+    /// each region, at the same offsets) a version 2 journal.
     init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])],
          written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil) {
         self.fileSize = fileSize
         self.regions = regions
-        self.written = written
+        self.written = written.map { $0.map { ($0.bytes.count, Self.blockChecksums(of: $0.bytes, at: $0.offset)) } }
         self.newSize = newSize
+    }
+
+    /// The bounds, relative to `offset`, of the sectors that `length` bytes at
+    /// `offset` of the file cover (the first and last cut to those bytes).
+    static func blocks(at offset: Int64, length: Int64) -> [Range<Int64>] {
+        var blocks: [Range<Int64>] = []
+        var start: Int64 = 0
+        while start < length {
+            let end = min(length, (offset + start) / blockSize * blockSize + blockSize - offset)
+            blocks.append(start..<end)
+            start = end
+        }
+        return blocks
+    }
+
+    static func blockChecksums(of bytes: [UInt8], at offset: Int64) -> [UInt32] {
+        bytes.withUnsafeBytes { buffer in
+            blocks(at: offset, length: Int64(bytes.count)).map { block in
+                sectorChecksum(UnsafeRawBufferPointer(rebasing: buffer[Int(block.lowerBound)..<Int(block.upperBound)]))
+            }
+        }
     }
 
     /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
@@ -79,18 +110,24 @@ struct EditJournal: Equatable {
         }
         write(regions)
         if let written {
-            write(written)
+            for region in written {
+                writer.write(UInt32(region.length))
+                writer.write(UInt32(region.checksums.count))
+                for checksum in region.checksums { writer.write(checksum) }
+            }
             writer.write(newSize.map { UInt64($0) } ?? UInt64.max)
         }
-        writer.write(Self.checksum(writer.bytes))
+        writer.write(Self.checksum(writer.bytes, version: written == nil ? 1 : 2))
         return writer.bytes
     }
 
     /// Decodes a journal; nil when it is torn or not a journal.
     init?(decoding bytes: [UInt8]) {
-        guard bytes.count >= 24 else { return nil }
+        guard bytes.count >= 24, let version = Self.version(of: bytes) else { return nil }
         var trailer = ByteReader(Array(bytes[(bytes.count - 4)...]))
-        guard let stored = try? trailer.readUInt32(), stored == Self.checksum(bytes[..<(bytes.count - 4)]) else { return nil }
+        guard let stored = try? trailer.readUInt32(), stored == Self.checksum(bytes[..<(bytes.count - 4)], version: version) else {
+            return nil
+        }
         var reader = ByteReader(Array(bytes[..<(bytes.count - 4)]))
         do {
             guard try reader.readBytes(4) == Array("MDKJ".utf8) else { return nil }
@@ -111,7 +148,13 @@ struct EditJournal: Equatable {
             guard let old = try readRegions() else { return nil }
             regions = old
             if version == 2 {
-                guard let new = try readRegions(), new.count == old.count else { return nil }
+                var new: [(length: Int, checksums: [UInt32])] = []
+                for _ in old {
+                    let length = Int(try reader.readUInt32())
+                    let count = Int(try reader.readUInt32())
+                    guard count <= reader.remaining / 4 else { return nil }
+                    new.append((length, try (0..<count).map { _ in try reader.readUInt32() }))
+                }
                 written = new
                 let size = try reader.readUInt64()
                 newSize = size == UInt64.max ? nil : Int64(bitPattern: size)
@@ -124,12 +167,13 @@ struct EditJournal: Equatable {
     /// A batch journal: the journals of several files of one folder in one
     /// file, which is hard-linked under each file's journal name (one inode
     /// for the batch instead of one per file). Layout: magic `MDKB`, u32
-    /// version 1, u32 count, per file u16 name length + name + u32 length +
-    /// that file's journal; last a u32 CRC-32 of everything before it.
+    /// version (2; 1 is still read), u32 count, per file u16 name length +
+    /// name + u32 length + that file's journal; last a u32 checksum of
+    /// everything before it (as in a single journal of that version).
     static func encodeBatch(_ entries: [(name: String, journal: EditJournal)]) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(Array("MDKB".utf8))
-        writer.write(UInt32(1))
+        writer.write(UInt32(2))
         writer.write(UInt32(entries.count))
         for entry in entries {
             let name = Array(entry.name.utf8)
@@ -139,7 +183,7 @@ struct EditJournal: Equatable {
             writer.write(UInt32(journal.count))
             writer.write(journal)
         }
-        writer.write(checksum(writer.bytes))
+        writer.write(checksum(writer.bytes, version: 2))
         return writer.bytes
     }
 
@@ -147,11 +191,13 @@ struct EditJournal: Equatable {
     /// batch journal; nil when torn or when it holds nothing for that file.
     static func decode(_ bytes: [UInt8], fileName: String) -> EditJournal? {
         guard bytes.starts(with: Array("MDKB".utf8)) else { return EditJournal(decoding: bytes) }
-        guard bytes.count >= 16 else { return nil }
+        guard bytes.count >= 16, let version = Self.version(of: bytes) else { return nil }
         var trailer = ByteReader(Array(bytes[(bytes.count - 4)...]))
-        guard let stored = try? trailer.readUInt32(), stored == checksum(bytes[..<(bytes.count - 4)]) else { return nil }
-        var reader = ByteReader(Array(bytes[4..<(bytes.count - 4)]))
-        guard (try? reader.readUInt32()) == 1, let count = try? reader.readUInt32() else { return nil }
+        guard let stored = try? trailer.readUInt32(), stored == checksum(bytes[..<(bytes.count - 4)], version: version) else {
+            return nil
+        }
+        var reader = ByteReader(Array(bytes[8..<(bytes.count - 4)]))
+        guard let count = try? reader.readUInt32() else { return nil }
         for _ in 0..<count {
             guard let nameLength = try? reader.readUInt16(), let name = try? reader.readBytes(Int(nameLength)),
                   let length = try? reader.readUInt32(), let journal = try? reader.readBytes(Int(length)) else { return nil }
@@ -160,28 +206,45 @@ struct EditJournal: Equatable {
         return nil
     }
 
-    /// Whether the file is as the journaled save could have left it: every
-    /// byte of every region old or new, and a size between the old and the
-    /// new one. Always true for a version 1 journal (it has no new bytes).
+    /// Whether the file is as the journaled save could have left it: its
+    /// size between the old and the new one, and every sector of every
+    /// region holding the old bytes, the new ones (by checksum), or — past the
+    /// old end of the file — zeros (space a power cut left unwritten). Always
+    /// true for a version 1 journal.
     func matchesInterruptedSave(_ descriptor: Int32) -> Bool {
-        guard let written else { return true }
+        guard let written, written.count == regions.count else { return written == nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return false }
         let size = Int64(info.st_size), after = newSize ?? fileSize
         guard size >= min(fileSize, after), size <= max(fileSize, after) else { return false }
         for (old, new) in zip(regions, written) {
-            guard old.offset == new.offset, old.offset >= 0 else { return false }
-            let length = Int64(max(old.bytes.count, new.bytes.count))
-            let count = Int(max(0, min(length, size - old.offset)))
-            guard count > 0 else { continue }
-            var current = [UInt8](repeating: 0, count: count)
-            let got = current.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(old.offset)) }
-            guard got == count else { return false }
-            for index in 0..<count {
-                let byte = current[index]
-                let wasOld = index < old.bytes.count && old.bytes[index] == byte
-                let isNew = index < new.bytes.count && new.bytes[index] == byte
-                if !wasOld && !isNew { return false }
+            guard old.offset >= 0 else { return false }
+            let oldLength = Int64(old.bytes.count), newLength = Int64(new.length)
+            let present = max(0, min(max(oldLength, newLength), size - old.offset))
+            guard present > 0 else { continue }
+            var current = [UInt8](repeating: 0, count: Int(present))
+            let got = current.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(present), off_t(old.offset)) }
+            guard got == Int(present) else { return false }
+            let newBlocks = Self.blocks(at: old.offset, length: newLength)
+            for block in Self.blocks(at: old.offset, length: max(oldLength, newLength)) where block.lowerBound < present {
+                let here = block.lowerBound..<min(block.upperBound, present)
+                // Old: old bytes where the old region was, zeros past the old end of the file.
+                let isOld = here.allSatisfy { position in
+                    position < oldLength ? current[Int(position)] == old.bytes[Int(position)]
+                        : old.offset + position >= fileSize && current[Int(position)] == 0
+                }
+                if isOld { continue }
+                // New: the block's new bytes all there with the right checksum; any
+                // bytes past the new length (a shrinking tail not cut yet) old.
+                guard let index = newBlocks.firstIndex(where: { $0.lowerBound == block.lowerBound }),
+                      here.upperBound >= newBlocks[index].upperBound else { return false }
+                let newPart = newBlocks[index]
+                let sector = current.withUnsafeBytes {
+                    Self.sectorChecksum(UnsafeRawBufferPointer(rebasing: $0[Int(newPart.lowerBound)..<Int(newPart.upperBound)]))
+                }
+                guard sector == new.checksums[index],
+                      (newPart.upperBound..<here.upperBound).allSatisfy({ $0 < oldLength && current[Int($0)] == old.bytes[Int($0)] })
+                else { return false }
             }
         }
         return true
@@ -202,7 +265,23 @@ struct EditJournal: Equatable {
         }
     }
 
-    static func checksum<Bytes: Collection>(_ bytes: Bytes) -> UInt32 where Bytes.Element == UInt8 {
-        Array(bytes).withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    /// The checksum of a journal of `version`: CRC-32 (version 1) or the low
+    /// half of a ``Fingerprint`` (version 2).
+    static func checksum<Bytes: Collection>(_ bytes: Bytes, version: UInt32) -> UInt32 where Bytes.Element == UInt8 {
+        if version >= 2 { return UInt32(truncatingIfNeeded: Fingerprint.of(bytes)) }
+        if let crc = bytes.withContiguousStorageIfAvailable({ UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }) { return crc }
+        return Array(bytes).withUnsafeBufferPointer { UInt32(crc32(0, $0.baseAddress, uInt($0.count))) }
+    }
+
+    /// The checksum of one sector of new bytes (version 2).
+    static func sectorChecksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        UInt32(truncatingIfNeeded: Fingerprint.of(bytes))
+    }
+
+    /// The version field after the four-byte magic (1 or 2), or nil.
+    static func version(of bytes: [UInt8]) -> UInt32? {
+        guard bytes.count >= 8 else { return nil }
+        let version = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
+        return version == 1 || version == 2 ? version : nil
     }
 }
