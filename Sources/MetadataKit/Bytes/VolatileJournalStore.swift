@@ -46,6 +46,17 @@ final class VolatileJournalStore: @unchecked Sendable {
     private let lock = NSLock()
     private var free: [Slot] = []
     private var own: [String: Slot] = [:]
+    /// The store folder, kept open to `fstat` it.
+    private let directoryDescriptor: Int32
+    /// Whether the folder's size counts its entries, as tmpfs's does (40 bytes
+    /// plus 20 per entry): then a size that counts only this process's slots
+    /// says there is no other slot, without listing the folder (other
+    /// processes never remove a live slot, so this process's slots are all
+    /// there). Checked when this process makes its first slot — the size must
+    /// grow by one entry and count every entry listed — nil until then, false
+    /// if it does not hold (other file systems, or a slot made meanwhile).
+    private var sizeCountsEntries: Bool?
+    static let emptyFolderSize = 40, entrySize = 20
     static let magic: [UInt8] = Array("MDKS".utf8)
     static let headerLength = 32
 
@@ -56,7 +67,10 @@ final class VolatileJournalStore: @unchecked Sendable {
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(),
               info.st_mode & 0o077 == 0 else { return nil }
+        let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
         directory = path
+        directoryDescriptor = descriptor
         atexit { VolatileJournalStore.shared?.removeFreeSlots() }
     }
 
@@ -110,6 +124,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         if let slot = free.popLast() { return slot }
         var random = SystemRandomNumberGenerator()
         let name = "mdkit-journal-slot-" + String(random.next(), radix: 16)
+        let sizeBefore = folderSize()
         let descriptor = open("\(directory)/\(name)", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw MediaError(.io, "cannot create a journal in \(directory): \(String(cString: strerror(errno)))", path: url.path)
@@ -121,7 +136,29 @@ final class VolatileJournalStore: @unchecked Sendable {
         }
         let slot = Slot(descriptor: descriptor, name: name)
         own[name] = slot
+        if sizeCountsEntries == nil {
+            // The size must have grown by one entry and count every entry listed.
+            let sizeAfter = folderSize(), entries = Self.entryCount(of: directory)
+            sizeCountsEntries = sizeBefore.map { $0 + Self.entrySize } == sizeAfter && entries.map {
+                Self.emptyFolderSize + Self.entrySize * $0 } == sizeAfter
+        }
         return slot
+    }
+
+    private func folderSize() -> Int? {
+        var info = stat()
+        return fstat(directoryDescriptor, &info) == 0 ? Int(info.st_size) : nil
+    }
+
+    private static func entryCount(of path: String) -> Int? {
+        guard let stream = opendir(path) else { return nil }
+        defer { closedir(stream) }
+        var count = 0
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != [0x2E] && name != [0x2E, 0x2E] { count += 1 }
+        }
+        return count
     }
 
     /// At exit: the empty slots of this process go (a slot still holding a
@@ -137,6 +174,12 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// Applies the journal another process left for the file at `path`
     /// (device, inode) when it died while saving it; true when one was applied.
     func recoverPending(path: String, device: UInt64, inode: UInt64) throws -> Bool {
+        lock.lock()
+        let calibrated = sizeCountsEntries == true, mine = own.count
+        lock.unlock()
+        if calibrated, folderSize() == Self.emptyFolderSize + Self.entrySize * mine {
+            return false                               // no slot of another process
+        }
         guard let names = JournalLookup.shared.names(in: directory) else { return false }
         lock.lock()
         let foreign = names.filter { $0.hasPrefix("mdkit-journal-slot-") && own[$0] == nil }
