@@ -343,7 +343,11 @@ import Testing
 
 @Suite(.enabled(if: TestSupport.hasTool("ffmpeg"), "needs ffmpeg"))
 struct BatchSaveTests {
-    @Test func mediaItemsSaveTogether() async throws {
+    /// With the default budget the four files are one group (one set of
+    /// syncs); with a budget of one byte each file is its own group. Both save
+    /// every file.
+    @Test(arguments: [MediaItem.batchByteBudget, 1])
+    func mediaItemsSaveTogether(byteBudget: Int) async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var items: [MediaItem] = []
@@ -356,7 +360,7 @@ struct BatchSaveTests {
             item.metadata.title = "Batch \(name) " + String(repeating: "x", count: 2000)
             items.append(item)
         }
-        let errors = await MediaItem.save(&items)
+        let errors = await MediaItem.save(&items, options: SaveOptions(), byteBudget: byteBudget)
         #expect(errors.allSatisfy { $0 == nil }, "\(errors)")
         for item in items {
             var reread = MediaItem(url: item.url)

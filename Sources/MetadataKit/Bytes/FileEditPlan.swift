@@ -54,6 +54,19 @@ enum FileEditPlan: Sendable {
         }
     }
 
+    /// The new bytes the plan holds in memory (patches, tails, new segments).
+    var newByteCount: Int {
+        switch self {
+        case .inPlace(let patches): return patches.reduce(0) { $0 + $1.bytes.count }
+        case .patchedTail(let patches, _, let bytes): return patches.reduce(bytes.count) { $0 + $1.bytes.count }
+        case .rewrite(let segments):
+            return segments.reduce(0) { total, segment in
+                if case .bytes(let bytes) = segment { return total + bytes.count }
+                return total
+            }
+        }
+    }
+
     /// The size of the file after the edit, given its current size.
     func newSize(originalSize: Int64) -> Int64 {
         switch self {
