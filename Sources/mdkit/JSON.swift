@@ -107,9 +107,16 @@ struct JSONWriter {
     }
 
     private mutating func newline(spaces: Int) {
-        bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: spaces))
+        if spaces < Self.newlines.count - 1 {
+            bytes.append(contentsOf: Self.newlines[...spaces])
+        } else {
+            bytes.append(0x0A)
+            bytes.append(contentsOf: repeatElement(0x20, count: spaces))
+        }
     }
+
+    /// A line break and 64 spaces: every indentation up to 64 is a prefix.
+    private static let newlines: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 64)
 
     private mutating func append(_ text: String) {
         var text = text
