@@ -57,6 +57,9 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// if it does not hold (other file systems, or a slot made meanwhile).
     private var sizeCountsEntries: Bool?
     static let emptyFolderSize = 40, entrySize = 20
+    /// Slots of processes that are gone holding a journal of another file
+    /// (device, inode): looked at once, then skipped by later loads.
+    private var deadElsewhere: [String: (UInt64, UInt64)] = [:]
     static let magic: [UInt8] = Array("MDKS".utf8)
     static let headerLength = 32
 
@@ -182,7 +185,12 @@ final class VolatileJournalStore: @unchecked Sendable {
         }
         guard let names = JournalLookup.shared.names(in: directory) else { return false }
         lock.lock()
-        let foreign = names.filter { $0.hasPrefix("mdkit-journal-slot-") && own[$0] == nil }
+        let foreign = names.filter { name in
+            guard name.hasPrefix("mdkit-journal-slot-"), own[name] == nil else { return false }
+            // A dead process's journal of another file, seen before: it cannot change.
+            if let target = deadElsewhere[name], target != (device, inode) { return false }
+            return true
+        }
         lock.unlock()
         var recovered = false
         for name in foreign.sorted() {
@@ -195,7 +203,14 @@ final class VolatileJournalStore: @unchecked Sendable {
                 if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(slotPath) }
                 continue
             }
-            guard header.device == device, header.inode == inode else { continue }
+            guard header.device == device, header.inode == inode else {
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {   // its process is gone: remember whose it is
+                    lock.lock()
+                    if deadElsewhere.count < 1024 { deadElsewhere[name] = (header.device, header.inode) }
+                    lock.unlock()
+                }
+                continue
+            }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
                 Self.waitForSave(of: path)            // its process is saving this file right now
                 continue
