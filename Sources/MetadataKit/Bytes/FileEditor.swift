@@ -243,12 +243,11 @@ struct FileEditor {
 
     /// ``recoverIfNeeded(at:)`` for a path.
     static func recoverIfNeeded(path: String) throws {
-        let journalPath = EditJournal.path(for: path)
-        let slash = journalPath.lastIndex(of: "/")
-        let directory = slash.map { $0 == journalPath.startIndex ? "/" : String(journalPath[..<$0]) } ?? ""
-        let name = slash.map { String(journalPath[journalPath.index(after: $0)...]) } ?? journalPath
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
+        let name = "." + (slash.map { path[path.index(after: $0)...] } ?? path[...]) + ".mdkit-journal"
         guard JournalLookup.shared.exists(directory: directory, name: name) else { return }
-        try recover(path: path, journalPath: journalPath)
+        try recover(path: path, journalPath: EditJournal.path(for: path))
     }
 
     /// Recovers from the journal of a save without fsync that another process

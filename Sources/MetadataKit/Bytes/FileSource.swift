@@ -59,7 +59,8 @@ public final class FileSource {
         }
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
-        windows = [UInt8](repeating: 0, count: 2 * Self.windowSize)
+        // Not zeroed: a window's bytes are only read after a read filled them.
+        windows = [UInt8](unsafeUninitializedCapacity: 2 * Self.windowSize) { _, count in count = 2 * Self.windowSize }
     }
 
     deinit { close(descriptor) }
