@@ -80,7 +80,7 @@ struct ReadCommand {
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
         // Made by the workers, in parallel, as they take the paths.
-        let directory = FileManager.default.currentDirectoryPath
+        let directory = Self.workingDirectory()
         let queue = WorkQueue(count: paths.count)
         let workers = min(paths.count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
         var results = [Value?](repeating: nil, count: paths.count)
@@ -101,6 +101,16 @@ struct ReadCommand {
             }
         }
         return results.map { $0! }
+    }
+}
+
+extension ReadCommand {
+    /// The working directory (getcwd: making `FileManager.default` for it cost
+    /// a visible part of the tool's start-up).
+    static func workingDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return FileManager.default.currentDirectoryPath }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
