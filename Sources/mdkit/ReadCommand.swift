@@ -60,12 +60,12 @@ struct ReadCommand {
         var output: [UInt8] = []
         output.reserveCapacity(rendered.reduce(16) { $0 + $1.text.count + 4 })
         if json {
-            output += Array("[".utf8)
+            output.append(contentsOf: "[".utf8)
             for (index, piece) in rendered.enumerated() {
-                output += Array((index == 0 ? "\n  " : ",\n  ").utf8)
+                output.append(contentsOf: (index == 0 ? "\n  " : ",\n  ").utf8)
                 output += piece.text
             }
-            output += Array((rendered.isEmpty ? "]\n" : "\n]\n").utf8)
+            output.append(contentsOf: (rendered.isEmpty ? "]\n" : "\n]\n").utf8)
         } else {
             for piece in rendered { output += piece.text }
         }

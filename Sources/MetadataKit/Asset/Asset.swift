@@ -73,15 +73,7 @@ public struct Asset: Sendable {
                   MP4Reader.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
                 throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
             }
-            let layout = try MP4Reader.TopLevel(source)
-            guard let moovHeader = layout.moov else {
-                throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
-            }
-            var builder = MP4TreeBuilder(source: source)
-            let moov = try builder.build(moovHeader, depth: 0)
-            if let cmov = moov.child("cmov") {
-                throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
-            }
+            let (layout, moov) = try MP4Reader.movie(source)
             brands = layout.brands ?? []
             if let mvhd = moov.child("mvhd") {
                 var reader = try source.mp4Payload(of: mvhd.header, upTo: 32)

@@ -38,11 +38,10 @@ struct EditJournal: Equatable {
     static let blockSize: Int64 = 512
 
     static func == (a: EditJournal, b: EditJournal) -> Bool {
-        a.fileSize == b.fileSize && a.regions.count == b.regions.count
-            && zip(a.regions, b.regions).allSatisfy { $0.offset == $1.offset && $0.bytes == $1.bytes }
-            && a.newSize == b.newSize && (a.written == nil) == (b.written == nil)
-            && zip(a.written ?? [], b.written ?? []).allSatisfy { $0.length == $1.length && $0.checksums == $1.checksums }
-            && (a.written?.count ?? 0) == (b.written?.count ?? 0)
+        a.fileSize == b.fileSize && a.newSize == b.newSize
+            && a.regions.elementsEqual(b.regions) { $0.offset == $1.offset && $0.bytes == $1.bytes }
+            && (a.written == nil) == (b.written == nil)
+            && (a.written ?? []).elementsEqual(b.written ?? []) { $0.length == $1.length && $0.checksums == $1.checksums }
     }
 
     /// A journal of `regions` (old bytes); with `written` (the new bytes of
@@ -89,10 +88,19 @@ struct EditJournal: Equatable {
         return stat("/dev/shm", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : nil
     }()
 
-    /// The journal's path for the file at `path` (plain string work: this runs on every load).
+    /// The journal's path for the file at `path`.
     static func path(for path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return ".\(path).mdkit-journal" }
-        return "\(path[...slash]).\(path[path.index(after: slash)...]).mdkit-journal"
+        let (directory, name) = location(for: path)
+        return directory.isEmpty ? name : directory == "/" ? "/" + name : directory + "/" + name
+    }
+
+    /// The folder (without a trailing slash; "" for the current one) and the
+    /// name of the journal of the file at `path` (plain string work: this
+    /// runs on every load).
+    static func location(for path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", ".\(path).mdkit-journal") }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (directory, ".\(path[path.index(after: slash)...]).mdkit-journal")
     }
 
     func encoded() -> [UInt8] {

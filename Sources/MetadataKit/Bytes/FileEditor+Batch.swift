@@ -161,7 +161,7 @@ extension FileEditor {
 
     /// Writes the journal (in place) or the checked temporary file (rewrite) of `entry`.
     ///
-    /// A rewrite whose changed part is small (``FileEditor/smallTail(of:size:limit:in:url:)``)
+    /// A rewrite whose changed part is small (``FileEditor/inPlaceForm(of:size:in:url:allow:)``)
     /// is made a tail replacement in place while `tailBudget` (bytes of old and
     /// new tails held until the batch is done) lasts: its old tail goes into
     /// the batch journal, which every file of a folder shares, instead of each
@@ -169,14 +169,7 @@ extension FileEditor {
     /// spend their time on.
     private func stage(_ entry: Staged, tailBudget: TailBudget) throws {
         let url = entry.edit.url, size = entry.edit.snapshot.size
-        var plan = entry.edit.plan
-        if case .rewrite = plan, let divergence = plan.divergence() {
-            let oldTail = size - divergence.offset, newTail = plan.newSize(originalSize: size) - divergence.offset
-            if oldTail <= inPlaceTailLimit, newTail <= inPlaceTailLimit, tailBudget.take(oldTail + newTail),
-               let tail = try Self.smallTail(of: plan, size: size, limit: inPlaceTailLimit, in: entry.descriptor, url: url) {
-                plan = .tail(offset: tail.offset, bytes: tail.bytes)
-            }
-        }
+        let plan = try inPlaceForm(of: entry.edit.plan, size: size, in: entry.descriptor, url: url, allow: tailBudget.take)
         guard let writes = plan.inPlaceWrites else {
             guard case .rewrite(let segments) = plan else { return }
             let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)

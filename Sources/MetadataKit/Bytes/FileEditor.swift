@@ -50,12 +50,12 @@ struct FileEditor {
         let descriptor = try Self.open(url, flags: O_RDWR)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
+        var plan = plan
+        if durability == .noSync, VolatileJournalStore.shared != nil {
+            plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url)
+        }
         if let writes = plan.inPlaceWrites {
             try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
-        } else if durability == .noSync, VolatileJournalStore.shared != nil,
-                  let tail = try Self.smallTail(of: plan, size: snapshot.size, limit: inPlaceTailLimit, in: descriptor, url: url) {
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: [(tail.offset, tail.bytes)],
-                             newSize: tail.offset + Int64(tail.bytes.count), verify: verify)
         } else if case .rewrite(let segments) = plan {
             try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
@@ -78,17 +78,20 @@ struct FileEditor {
     /// the old tail, so a crash still leaves the file old or new.
     static let smallTailLimit: Int64 = 1 << 20
 
-    /// The limit this editor uses (tests set 0 to take the temporary-file path).
+    /// The limit this editor uses (``inPlaceForm(of:size:in:url:allow:)``;
+    /// tests set 0 to take the temporary-file path).
     var inPlaceTailLimit = FileEditor.smallTailLimit
 
-    /// The rewrite `plan` as one tail replacement (offset + new bytes, read
-    /// from the original where the plan copies it), when both the old and the
-    /// new tail are at most `limit` bytes; else nil.
-    static func smallTail(of plan: FileEditPlan, size: Int64, limit: Int64, in descriptor: Int32, url: URL) throws
-        -> (offset: Int64, bytes: [UInt8])? {
-        guard let (offset, rest) = plan.divergence() else { return nil }
-        let newLength = rest.reduce(Int64(0)) { $0 + $1.length }
-        guard size - offset <= limit, newLength <= limit else { return nil }
+    /// `plan` made a tail replacement in place when it is a rewrite whose old
+    /// and new tails (from the first changed byte to the end) are at most
+    /// ``inPlaceTailLimit`` bytes each and `allow` agrees to holding both
+    /// (their byte count); the new tail is read from the original where the
+    /// plan copies it. Any other plan is returned as it is.
+    func inPlaceForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL,
+                     allow: (Int64) -> Bool = { _ in true }) throws -> FileEditPlan {
+        guard let (offset, rest) = plan.divergence() else { return plan }
+        let oldLength = size - offset, newLength = rest.reduce(Int64(0)) { $0 + $1.length }
+        guard oldLength <= inPlaceTailLimit, newLength <= inPlaceTailLimit, allow(oldLength + newLength) else { return plan }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(newLength))
         for segment in rest {
@@ -98,10 +101,10 @@ struct FileEditor {
                 guard from >= 0, length >= 0, from <= size, length <= size - from else {
                     throw MediaError(.invalidValue, "plan copies bytes from outside the file", offset: from, path: url.path)
                 }
-                bytes += try read(descriptor, at: from, count: Int(length), url: url)
+                bytes += try Self.read(descriptor, at: from, count: Int(length), url: url)
             }
         }
-        return (offset, bytes)
+        return .tail(offset: offset, bytes: bytes)
     }
 
     // MARK: Same-size edits with an undo journal
@@ -243,9 +246,7 @@ struct FileEditor {
 
     /// ``recoverIfNeeded(at:)`` for a path.
     static func recoverIfNeeded(path: String) throws {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? ""
-        let name = "." + (slash.map { path[path.index(after: $0)...] } ?? path[...]) + ".mdkit-journal"
+        let (directory, name) = EditJournal.location(for: path)
         guard JournalLookup.shared.exists(directory: directory, name: name) else { return }
         try recover(path: path, journalPath: EditJournal.path(for: path))
     }

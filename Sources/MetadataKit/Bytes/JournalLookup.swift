@@ -126,14 +126,20 @@ final class JournalLookup: @unchecked Sendable {
     }
 
     private static func journalNames(in path: String) -> Set<String>? {
+        entryNames(in: path).map { Set($0.filter { $0.hasSuffix(".mdkit-journal") || $0.hasPrefix("mdkit-journal-") }) }
+    }
+
+    /// The names in the folder at `path`, without `.` and `..`; nil when it
+    /// can't be listed.
+    static func entryNames(in path: String) -> [String]? {
         guard let stream = opendir(path) else { return nil }
         defer { closedir(stream) }
-        var names = Set<String>()
+        var names: [String] = []
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name.hasSuffix(".mdkit-journal") || name.hasPrefix("mdkit-journal-") { names.insert(name) }
+            if name != "." && name != ".." { names.append(name) }
         }
         return names
     }

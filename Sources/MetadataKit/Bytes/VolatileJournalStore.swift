@@ -141,7 +141,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         own[name] = slot
         if sizeCountsEntries == nil {
             // The size must have grown by one entry and count every entry listed.
-            let sizeAfter = folderSize(), entries = Self.entryCount(of: directory)
+            let sizeAfter = folderSize(), entries = JournalLookup.entryNames(in: directory)?.count
             sizeCountsEntries = sizeBefore.map { $0 + Self.entrySize } == sizeAfter && entries.map {
                 Self.emptyFolderSize + Self.entrySize * $0 } == sizeAfter
         }
@@ -153,23 +153,12 @@ final class VolatileJournalStore: @unchecked Sendable {
         return fstat(directoryDescriptor, &info) == 0 ? Int(info.st_size) : nil
     }
 
-    private static func entryCount(of path: String) -> Int? {
-        guard let stream = opendir(path) else { return nil }
-        defer { closedir(stream) }
-        var count = 0
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
-            if name != [0x2E] && name != [0x2E, 0x2E] { count += 1 }
-        }
-        return count
-    }
-
     /// At exit: the empty slots of this process go (a slot still holding a
     /// journal stays for the next load to recover from).
     private func removeFreeSlots() {
         lock.lock()
         defer { lock.unlock() }
-        for slot in free where Self.header(of: slot.descriptor) == nil { unlink("\(directory)/\(slot.name)") }
+        for slot in free { unlink("\(directory)/\(slot.name)") }     // free slots were cleared
     }
 
     // MARK: Recovering

@@ -5,26 +5,11 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     case title, artist, albumArtist, album, grouping, composer, comments
     case artwork, genre, year, bpm, trackNumber, trackCount, discNumber, discCount
 
-    /// The field's index in `allCases` (without making that array).
-    var position: Int {
-        switch self {
-        case .title: 0
-        case .artist: 1
-        case .albumArtist: 2
-        case .album: 3
-        case .grouping: 4
-        case .composer: 5
-        case .comments: 6
-        case .artwork: 7
-        case .genre: 8
-        case .year: 9
-        case .bpm: 10
-        case .trackNumber: 11
-        case .trackCount: 12
-        case .discNumber: 13
-        case .discCount: 14
-        }
-    }
+    /// Every field, in declaration order (`allCases` makes a new array each time).
+    static let ordered = allCases
+
+    /// The field's index in ``ordered``.
+    var position: Int { Self.ordered.firstIndex(of: self)! }
 }
 
 /// The normalized metadata of a media file, plus every raw item it holds.

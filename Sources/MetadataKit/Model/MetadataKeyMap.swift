@@ -55,7 +55,6 @@ public struct MetadataKeyMap: Sendable {
     /// For each key string, where it holds a field. Keyed by the key alone so
     /// a lookup hashes one short string (this runs for every item read).
     private var index: [String: [IndexEntry]]
-    private static let fields = MetadataField.allCases
 
     public init(keys: [MetadataField: [RawKey]]) {
         self.keys = keys
@@ -64,7 +63,7 @@ public struct MetadataKeyMap: Sendable {
 
     private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [String: [IndexEntry]] {
         var index: [String: [IndexEntry]] = [:]
-        for (position, field) in fields.enumerated() {
+        for (position, field) in MetadataField.ordered.enumerated() {
             for (rank, key) in (keys[field] ?? []).enumerated() {
                 index[key.key, default: []].append((key.keySpace, position, rank))
             }
@@ -84,25 +83,22 @@ public struct MetadataKeyMap: Sendable {
     /// order, with that field's items (most preferred key first, file order
     /// within one key). No dictionary is made: this runs on every load.
     func forEachField(of items: [MetadataItem], _ body: (MetadataField, [MetadataItem]) -> Void) {
-        var ranked = [[(rank: Int, position: Int)]](repeating: [], count: Self.fields.count)
+        var ranked = [[(rank: Int, position: Int)]](repeating: [], count: MetadataField.ordered.count)
         for (position, item) in items.enumerated() {
             guard let entries = index[item.key] else { continue }
             for entry in entries where entry.keySpace == item.keySpace {
                 ranked[entry.field].append((entry.rank, position))
             }
         }
-        for (field, list) in zip(Self.fields, ranked) where !list.isEmpty {
-            if list.count == 1 {
-                body(field, [items[list[0].position]])
-            } else {
-                body(field, list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }.map { items[$0.position] })
-            }
+        for (field, list) in zip(MetadataField.ordered, ranked) where !list.isEmpty {
+            let ordered = list.count == 1 ? list : list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }
+            body(field, ordered.map { items[$0.position] })
         }
     }
 
     /// The field that `keySpace`/`key` maps to, if any.
     public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
-        (index[key]?.first { $0.keySpace == keySpace }).map { Self.fields[$0.field] }
+        (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
     }
 
     /// The standard table (see the type's documentation).

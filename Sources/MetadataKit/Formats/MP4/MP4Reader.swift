@@ -12,6 +12,17 @@ enum MP4Reader {
     static let topLevelTypes: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
 
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let (layout, moov) = try movie(source)
+        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
+            .properties(moov: moov, fileSize: source.size, mediaDataSize: layout.mediaDataSize)
+        let items = try MP4MetadataReader(source: source, url: url).items(in: moov)
+        let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: layout.brands, hasVideo: hasVideo))
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true)
+    }
+
+    /// The top-level layout and the `moov` tree of the file; throws when
+    /// there is no `moov` or it is compressed.
+    static func movie(_ source: FileSource) throws -> (layout: TopLevel, moov: MP4Box) {
         let layout = try TopLevel(source)
         guard let moovHeader = layout.moov else {
             throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
@@ -22,11 +33,7 @@ enum MP4Reader {
             // QTFF "Compressed movie resources": a zlib-compressed moov.
             throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
         }
-        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
-            .properties(moov: moov, fileSize: source.size, mediaDataSize: layout.mediaDataSize)
-        let items = try MP4MetadataReader(source: source, url: url).items(in: moov)
-        let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: layout.brands, hasVideo: hasVideo))
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true)
+        return (layout, moov)
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:

@@ -30,15 +30,13 @@ public struct MetadataConverterRegistry: Sendable {
 
     /// Uses `converter` for `field` from now on.
     public mutating func register(_ converter: any MetadataConverter, for field: MetadataField) {
-        converters[Self.position(of: field)] = converter
+        converters[field.position] = converter
     }
 
     /// The converter for `field`.
     public func converter(for field: MetadataField) -> any MetadataConverter {
-        converters[Self.position(of: field)]
+        converters[field.position]
     }
-
-    private static func position(of field: MetadataField) -> Int { field.position }
 
     /// Artwork, track, disc, comments, genre and year get their special converters;
     /// every other field uses ``DefaultMetadataConverter``.
