@@ -28,7 +28,7 @@ private typealias R = RIFFBuilder
         let url = try R.file(Self.simpleAIFF(text: [("NAME", "Name"), ("AUTH", "Author"), ("(c) ", "2020 Someone"),
                                                     ("ANNO", "First"), ("ANNO", "Second")], frames: 44_100), ext: "aiff")
         defer { R.remove(url) }
-        let item = try await R.load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(item.fileType == .aiff && item.isEditable)
         #expect(item.properties.codec == "PCM" && item.properties.channels == 2 && item.properties.sampleRate == 44_100)
         #expect(item.properties.bitsPerSample == 16 && item.properties.duration == 1 && item.properties.bitrate == 1_411_200)
@@ -90,7 +90,7 @@ private typealias R = RIFFBuilder
 
     func save(_ bytes: [UInt8], _ change: (inout Metadata) -> Void) async throws -> (url: URL, plan: FileEditPlan, item: MediaItem) {
         let url = try R.file(bytes, ext: "aiff")
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         let loaded = item.metadata
         change(&item.metadata)
         let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: item.metadata, keySpaces: AIFFWriter.keySpaces)

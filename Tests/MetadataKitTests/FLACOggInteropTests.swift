@@ -84,12 +84,6 @@ struct FLACOggInteropTests {
         return try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any])
     }
 
-    func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     /// The titles ffprobe sees: the audio stream's tags (Ogg) and the format's (FLAC).
     func ffprobeTitles(_ url: URL) throws -> [String] {
         let output = try TestSupport.runChecked("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
@@ -107,7 +101,7 @@ struct FLACOggInteropTests {
         let lengthBefore = try #require(try mutagen(url)["length"] as? Double)
 
         // Read exactly what mutagen wrote.
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         let items = item.metadata.items
         func value(_ key: String) -> MetadataValue? { items.first { $0.keySpace == .vorbis && $0.key == key }?.value }
         #expect(value("TITLE") == .string("Tïtle ✓ 日本"))
@@ -149,14 +143,14 @@ struct FLACOggInteropTests {
             let errors = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "null", "-"]).standardError
             #expect(errors.isEmpty, "\(errors)")
             if kind != "flac" { #expect(try B.pageProblems(url).isEmpty) }
-            item = try await load(url)
+            item = try await MediaItem.loaded(url)
         }
     }
 
     @Test func propertiesMatchMutagenAndFFprobe() async throws {
         for kind in ["flac", "vorbis", "opus"] {
             let url = try make(kind)
-            let item = try await load(url)
+            let item = try await MediaItem.loaded(url)
             let length = try #require(try mutagen(url)["length"] as? Double)
             #expect(abs((item.properties.duration ?? 0) - length) < 0.001, "\(kind)")
             #expect(item.properties.channels == 2)
@@ -175,7 +169,7 @@ struct FLACOggInteropTests {
                                               "-c:a", "libvorbis", "-metadata:s:a:0", "title=Before", url.path])
         let audio = try MediaChecks.decodedMD5(url)
         let video = try MediaChecks.decodedMD5(url, map: "0:v")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.properties.codec == "Vorbis")
         #expect(item.metadata.title == "Before")
         item.metadata.title = "After"

@@ -16,12 +16,6 @@ private typealias B = FLACOggBuilder
         try B.write(bytes, name, in: directory)
     }
 
-    func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     func read(_ bytes: [UInt8]) throws -> ParsedFile {
         let url = try file(bytes, "r.flac")
         return try FLACReader.read(FileSource(url: url), url)
@@ -37,7 +31,7 @@ private typealias B = FLACOggBuilder
     @Test func readsStreamInfoCommentAndPictures() async throws {
         let url = try file(B.flac(Self.tagged, info: B.streamInfo(sampleRate: 48000, channels: 6, bitsPerSample: 24, totalSamples: 96000),
                                   audio: B.fakeAudio(12000)))
-        let item = try await load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(item.fileType?.identifier == "flac" && item.fileType?.mimeType == "audio/flac")
         #expect(item.properties.codec == "FLAC")
         #expect(item.properties.sampleRate == 48000 && item.properties.channels == 6 && item.properties.bitsPerSample == 24)
@@ -57,7 +51,7 @@ private typealias B = FLACOggBuilder
     @Test(arguments: ["sample.flac", "sample.ogg", "sample.opus"])
     func validSamplesLoad(name: String) async throws {
         // Made by ffmpeg (8 kHz mono sine, 0.25 s, bitexact), tagged title and artist.
-        let item = try await load(TestSupport.fixtures.appendingPathComponent("valid/\(name)"))
+        let item = try await MediaItem.loaded(TestSupport.fixtures.appendingPathComponent("valid/\(name)"))
         #expect(item.metadata.title == "Sine in A" && item.metadata.artist == "MetadataKit")
         #expect(item.properties.channels == 1 && abs((item.properties.duration ?? 0) - 0.25) < 0.001)
         #expect(item.properties.codec == ["flac": "FLAC", "ogg": "Vorbis", "opus": "Opus"][String(name.split(separator: ".")[1])])
@@ -68,19 +62,19 @@ private typealias B = FLACOggBuilder
         builder.frames = [ID3Builder.frame("TIT2", ID3Builder.text(["id3 title"], encoding: 0), version: 3)]
         let id3 = builder.bytes()
         let url = try file(B.flac(Self.tagged, prefix: id3))
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.fileType?.identifier == "flac")
         #expect(item.metadata.title == "Tïtle")
         item.metadata.title = "New"
         try await item.save()
         let bytes = [UInt8](try Data(contentsOf: url))
         #expect(Array(bytes[..<id3.count]) == id3)
-        #expect(try await load(url).metadata.title == "New")
+        #expect(try await MediaItem.loaded(url).metadata.title == "New")
         // Removing all tags removes the ID3v2 tag too.
-        item = try await load(url)
+        item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true))
         #expect([UInt8](try Data(contentsOf: url)).starts(with: Array("fLaC".utf8)))
-        #expect(try await load(url).metadata.items.isEmpty)
+        #expect(try await MediaItem.loaded(url).metadata.items.isEmpty)
     }
 
     @Test func everyPrefixOfTheMetadataThrows() throws {
@@ -136,10 +130,10 @@ private typealias B = FLACOggBuilder
     @Test func smallChangeIsPatchedInPlaceUsingPadding() async throws {
         let url = try file(B.flac(Self.tagged, audio: B.fakeAudio(5000)))
         let audio = B.fakeAudio(5000)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "A longer title than before, still fits in the padding"
         item.metadata.album = "Album ✓"
-        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         let plan = try FLACWriter.plan(FileSource(url: url), items, SaveOptions())
         guard case .inPlace = plan else { Issue.record("expected an in-place plan, got \(plan)"); return }
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
@@ -147,7 +141,7 @@ private typealias B = FLACOggBuilder
         let bytes = [UInt8](try Data(contentsOf: url))
         #expect(bytes.count == size)
         #expect(Array(bytes.suffix(audio.count)) == audio)
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "A longer title than before, still fits in the padding")
         #expect(reread.metadata.album == "Album ✓")
         #expect(reread.metadata.artist == "One; Two")
@@ -162,7 +156,7 @@ private typealias B = FLACOggBuilder
                                           (5, cueSheet), (6, B.picture()), (1, [0, 0, 0, 0])]
         let audio = B.fakeAudio(3000)
         let url = try file(B.flac(blocks, audio: audio))
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.comments = String(repeating: "long comment ", count: 100)
         item.metadata.artwork.append(Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .artist, description: "new"))
         try await item.save()
@@ -178,7 +172,7 @@ private typealias B = FLACOggBuilder
         #expect(layout.audioStart + Int64(audio.count) == source.size)
         var reader = try source.reader(at: layout.blocks[2].bodyOffset, count: layout.blocks[2].length)
         #expect(try VorbisComment.parse(&reader).vendor == "keep me")
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.artwork.map(\.pictureType) == [.frontCover, .artist])
         #expect(reread.metadata.artwork.last?.description == "new")
         #expect(reread.metadata.title == "t")
@@ -188,7 +182,7 @@ private typealias B = FLACOggBuilder
         // depth 24 in the original block; a re-encoded block would have 0.
         let block = B.picture(type: 3, description: "d")
         let url = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, block)]))
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "b", count: 500)  // no padding: rewrite
         try await item.save()
         let source = try FileSource(url: url)
@@ -202,23 +196,23 @@ private typealias B = FLACOggBuilder
         other[other.count - 13] ^= 0xFF  // same length and header, other bytes
         let mine = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture())]), "mine.flac")
         let theirs = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture(data: other))]), "theirs.flac")
-        var item = try await load(mine)
-        item.metadata.artwork = try await load(theirs).metadata.artwork
-        #expect(item.metadata.artwork.first?.fileOffset == (try await load(mine)).metadata.artwork.first?.fileOffset)
+        var item = try await MediaItem.loaded(mine)
+        item.metadata.artwork = try await MediaItem.loaded(theirs).metadata.artwork
+        #expect(item.metadata.artwork.first?.fileOffset == (try await MediaItem.loaded(mine)).metadata.artwork.first?.fileOffset)
         try await item.save()
-        #expect(try await load(mine).metadata.artwork.first?.data() == Data(other))
+        #expect(try await MediaItem.loaded(mine).metadata.artwork.first?.data() == Data(other))
     }
 
     @Test func exactFitLeavesNoPaddingAndRemovingAllTagsKeepsTheVendor() async throws {
         let url = try file(B.flac([(4, B.comment(vendor: "v", ["TITLE=abcdef"])), (1, [0, 0, 0])], audio: B.fakeAudio(100)))
         // A 3-byte padding block takes 7 bytes: a value 7 characters longer fills them exactly.
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "abcdefghijklm"
         try await item.save()
         var layout = try FLACLayout.read(FileSource(url: url))
         #expect(layout.blocks.map(\.type) == [0, 4])
         #expect(layout.blocks.last?.isLast == true)
-        item = try await load(url)
+        item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true))
         let source = try FileSource(url: url)
         layout = try FLACLayout.read(source)
@@ -226,19 +220,19 @@ private typealias B = FLACOggBuilder
         var reader = try source.reader(at: comment.bodyOffset, count: comment.length)
         let parsed = try VorbisComment.parse(&reader)
         #expect(parsed.vendor == "v" && parsed.fields.isEmpty)
-        #expect(try await load(url).metadata.items.isEmpty)
+        #expect(try await MediaItem.loaded(url).metadata.items.isEmpty)
     }
 
     @Test func aFileWithoutTagsGetsACommentAfterStreamInfo() async throws {
         let url = try file(B.flac([(3, [UInt8](repeating: 1, count: 18))]))
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.items.isEmpty)
         item.metadata.title = "First"
         item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG))]
         try await item.save()
         let layout = try FLACLayout.read(FileSource(url: url))
         #expect(layout.blocks.map(\.type) == [0, 4, 6, 3, 1])
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "First" && reread.metadata.artwork.count == 1)
     }
 }

@@ -34,12 +34,6 @@ private typealias B = ID3Builder
 
     static func size(_ url: URL) throws -> Int { try bytes(url).count }
 
-    static func loaded(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     /// True when `needle` occurs in `haystack`.
     static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
         guard needle.count <= haystack.count else { return false }
@@ -116,13 +110,13 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: version))
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         let artwork = [Artwork(data: Data(B.tinyPNG), pictureType: .frontCover, description: "Front \(text)"),
                        Artwork(data: Data(Self.jpeg), mimeType: "image/jpeg", pictureType: .backCover)]
         Self.setEveryField(&item.metadata, text, artwork: artwork)
         try await item.save(options: Self.fast)
         try Self.checkEveryField(item.metadata, text, artwork: artwork)
-        let reread = try await Self.loaded(url)
+        let reread = try await MediaItem.loaded(url)
         try Self.checkEveryField(reread.metadata, text, artwork: artwork)
         #expect(try Self.audio(url) == audio)
         let written = try Self.bytes(url)
@@ -140,7 +134,7 @@ private typealias B = ID3Builder
     @Test func version22PictureBecomesAPICWithAMIMEType() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 2))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
         try await item.save(options: Self.fast)
         let apic = try #require(item.item("APIC"))
@@ -154,7 +148,7 @@ private typealias B = ID3Builder
     @Test func artworkAddReplaceRemove() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.artwork = [Artwork(data: Data(B.tinyPNG))]
         try await item.save(options: Self.fast)
         #expect(item.metadata.artwork.count == 1 && item.metadata.artwork[0].mimeType == "image/png")
@@ -178,7 +172,7 @@ private typealias B = ID3Builder
     @Test func rawItemEdits() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 3))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "TXXX:MOOD", value: .string("calm ☕"), dataType: .utf8))
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "WXXX:shop", value: .string("https://example.com/"), dataType: .latin1))
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "USLT", value: .string("la la"), dataType: .latin1, language: "deu"))
@@ -221,7 +215,7 @@ private typealias B = ID3Builder
         tag.padding = 64
         let url = try Self.makeFile(tag.bytes())
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "A new title that is longer than the padding of sixty-four bytes allows, so the tag grows"
         item.metadata.comments = "Hello"
         try await item.save(options: Self.fast)
@@ -251,7 +245,7 @@ private typealias B = ID3Builder
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
         let size = try Self.size(url), inode = try Self.inode(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Fits in the padding"
         try await item.save(options: Self.fast)
         #expect(try Self.size(url) == size && Self.inode(url) == inode, "in place")
@@ -280,7 +274,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 3, padding: 0))
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         var sizes: Set<Int> = []
         var inPlace = 0, rewrites = 0
         for round in 0..<100 {
@@ -299,7 +293,7 @@ private typealias B = ID3Builder
     @Test func shrinkingALotRewritesSmaller() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4, padding: 0))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.artwork = [Artwork(data: Data(B.tinyPNG + [UInt8](repeating: 0, count: 200_000)))]
         try await item.save(options: Self.fast)
         let big = try Self.size(url)
@@ -317,12 +311,12 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 3), trailer: B.id3v1(title: "Old"))
         defer { Self.remove(url) }
         let original = try Self.bytes(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Copy"
         let destination = url.deletingLastPathComponent().appendingPathComponent("copy.mp3")
         try await item.save(to: destination, options: Self.fast)
         #expect(try Self.bytes(url) == original)
-        let copy = try await Self.loaded(destination)
+        let copy = try await MediaItem.loaded(destination)
         #expect(copy.metadata.title == "Copy" && copy.item("title", .id3v1)?.value == .string("Copy"))
         #expect(try Self.audio(destination) == Self.audio(url) && Self.size(destination) == original.count)
     }
@@ -331,7 +325,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile([])
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
         try await item.save(options: Self.fast)
         #expect(try Self.bytes(url)[0..<4].elementsEqual(Array("ID3".utf8) + [4]))
@@ -347,7 +341,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 4), trailer: appended.bytes() + ape + B.id3v1(title: "v1"))
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.albumArtist == "Band")
         item.metadata.title = "Merged"
         try await item.save(options: Self.fast)
@@ -366,9 +360,9 @@ private typealias B = ID3Builder
         tag.padding = 100
         let url = try Self.makeFile(tag.bytes())
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
-        let items = try MetadataChanges().resolvedItems(loaded: try await Self.loaded(url).metadata, edited: item.metadata,
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
                                                        keySpaces: [.id3, .id3v1])
         guard case .inPlace(let patches) = try MP3Writer.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected an in-place plan"); return
@@ -391,7 +385,7 @@ private typealias B = ID3Builder
     @Test func version24To23To24KeepsEveryValue() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         let text = "Ünïcødé 日本語"
         let artwork = [Artwork(data: Data(B.tinyPNG), description: "Cover \(text)")]
         Self.setEveryField(&item.metadata, text, artwork: artwork)
@@ -434,7 +428,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 4), trailer: B.id3v1(title: "Old", genre: 17))
         defer { Self.remove(url) }
         let size = try Self.size(url), inode = try Self.inode(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Ünïcødé 日本 and a title far longer than thirty characters"
         item.metadata.trackNumber = 7
         item.metadata.year = "2024-05-01"
@@ -467,7 +461,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 3), trailer: ape + lyricsBlock + enhanced + B.id3v1(title: "v1"))
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true, durability: .noSync))
         #expect(try Self.bytes(url) == audio + ape + lyricsBlock)
         #expect(item.metadata.items.isEmpty)
@@ -479,7 +473,7 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 4))
         defer { Self.remove(url) }
         let original = try Self.bytes(url)
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.trackNumber = -1
         do {
             try await item.save(options: Self.fast)
@@ -487,10 +481,10 @@ private typealias B = ID3Builder
         } catch let error as MediaError {
             #expect(error.code == .invalidValue)
         }
-        var rating = try await Self.loaded(url)
+        var rating = try await MediaItem.loaded(url)
         rating.metadata.items.append(MetadataItem(keySpace: .id3, key: "POPM:x", value: .integer(300), dataType: .unsignedInteger))
         await #expect(throws: MediaError.self) { try await rating.save(options: Self.fast) }
-        var structured = try await Self.loaded(url)
+        var structured = try await MediaItem.loaded(url)
         structured.metadata.items.append(MetadataItem(keySpace: .id3, key: "ETCO", value: .string("x"), dataType: .latin1))
         await #expect(throws: MediaError.self) { try await structured.save(options: Self.fast) }
         #expect(try Self.bytes(url) == original)
@@ -499,7 +493,7 @@ private typealias B = ID3Builder
     @Test func changedFileIsRefused() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data([0]))
@@ -521,10 +515,10 @@ private typealias B = ID3Builder
     @Test func fullDateInAVersion23File() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 3))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.year = "2024-05-01T12:30"
         try await item.save(options: Self.fast)
-        let reread = try await Self.loaded(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.year == "2024-05-01T12:30")
         #expect(Set(reread.metadata.items.map(\.key)).isSuperset(of: ["TYER", "TDAT", "TIME"]))
     }
@@ -533,10 +527,10 @@ private typealias B = ID3Builder
     @Test func customGenreWithAnID3v1Genre() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4), trailer: B.id3v1(title: "Old", genre: 17))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.genre = Genre(name: "Chiptune Ünïcødé")
         try await item.save(options: Self.fast)
-        let reread = try await Self.loaded(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.genre?.name == "Chiptune Ünïcødé")
         #expect(reread.metadata.items.first { $0.keySpace == .id3v1 && $0.key == "genre" } == nil)
     }
@@ -545,12 +539,12 @@ private typealias B = ID3Builder
     @Test func yearEditKeepsOtherDates() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4))
         defer { Self.remove(url) }
-        var item = try await Self.loaded(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "TDOR", value: .string("1999"), dataType: .utf8))
         try await item.save(options: Self.fast)
         item.metadata.year = "2025"
         try await item.save(options: Self.fast)
-        let reread = try await Self.loaded(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.year == "2025")
         #expect(reread.metadata.items.contains { $0.key == "TDOR" && $0.value == .string("1999") })
     }

@@ -7,12 +7,6 @@ import Testing
     /// ffmpeg arguments that make one second of 44.1 kHz mono sine.
     static let sine = ["-hide_banner", "-loglevel", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1"]
 
-    static func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     /// Stream facts as mutagen reports them: bitrate, sample rate, channels, length.
     static func mutagenInfo(_ url: URL) throws -> (bitrate: Int, sampleRate: Int, channels: Int, length: Double) {
         let script = "import sys, mutagen.mp4\ni = mutagen.mp4.MP4(sys.argv[1]).info\nprint(i.bitrate, i.sample_rate, i.channels, i.length)"
@@ -30,7 +24,7 @@ import Testing
             "-metadata", "album=Album", "-metadata", "genre=Synthwave", "-metadata", "date=2024",
             "-metadata", "track=3/12", "-metadata", "disc=1/2", "-metadata", "comment=A comment",
             "-metadata", "composer=Composer", "-metadata", "grouping=Group", file.path])
-        let item = try await Self.load(file)
+        let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
         #expect(metadata.title == "Tïtle 日本")
         #expect(metadata.artist == "Artist")
@@ -98,7 +92,7 @@ import Testing
         f.save()
         """
         try MP4Tools.run("python3", ["-c", script, file.path, png.path, jpeg.path])
-        let item = try await Self.load(file)
+        let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
         #expect(metadata.title == "Ünïcödé 日本語 🎵")
         #expect(metadata.artist == "Ärtist; Second Artist")
@@ -146,7 +140,7 @@ import Testing
                                            "--album", "AP Album", "--genre", "Jazz", "--tracknum", "4/10", "--disk", "1/3",
                                            "--comment", "AP comment", "--year", "2023", "--bpm", "90", "--composer", "AP Comp",
                                            "--grouping", "AP Group", "--artwork", png.path, "--overWrite"])
-        let item = try await Self.load(file)
+        let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
         #expect(metadata.title == "AP Tïtle")
         #expect(metadata.artist == "AP Artist")
@@ -178,7 +172,7 @@ import Testing
         // Default .mov: udta ©-atoms.
         let mov = directory.appendingPathComponent("u.mov")
         try MP4Tools.run("ffmpeg", Self.sine + video + tags + [mov.path])
-        let item = try await Self.load(mov)
+        let item = try await MediaItem.loaded(mov)
         #expect(item.fileType?.mimeType == "video/quicktime")
         #expect(item.metadata.title == "Mov Tïtle")
         #expect(item.metadata.artist == "Mov Artist")
@@ -198,7 +192,7 @@ import Testing
         let keyed = directory.appendingPathComponent("k.mov")
         try MP4Tools.run("ffmpeg", Self.sine + video + tags + ["-metadata", "album_artist=Keyed AA",
                                                                "-movflags", "use_metadata_tags", keyed.path])
-        let keyedItem = try await Self.load(keyed)
+        let keyedItem = try await MediaItem.loaded(keyed)
         #expect(keyedItem.metadata.title == "Mov Tïtle")
         #expect(keyedItem.metadata.artist == "Mov Artist")
         #expect(keyedItem.metadata.albumArtist == "Keyed AA")
@@ -216,7 +210,7 @@ import Testing
         let first = try MP4BoxHeader.read(from: head, at: 0, containerEnd: head.size, isTopLevel: true)
         let second = try MP4BoxHeader.read(from: head, at: first.end, containerEnd: head.size, isTopLevel: true)
         #expect(second.type == "moov")
-        let item = try await Self.load(file)
+        let item = try await MediaItem.loaded(file)
         #expect(item.metadata.title == "Fast")
         #expect(item.fileType?.mimeType == "video/mp4")
         #expect(item.properties.codec == "AAC")
@@ -229,7 +223,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let alac = directory.appendingPathComponent("a.m4a")
         try MP4Tools.run("ffmpeg", Self.sine + ["-ar", "48000", "-c:a", "alac", "-sample_fmt", "s32p", alac.path])
-        let lossless = try await Self.load(alac).properties
+        let lossless = try await MediaItem.loaded(alac).properties
         #expect(lossless.codec == "ALAC")
         #expect(lossless.sampleRate == 48000)
         #expect(lossless.channels == 1)
@@ -238,7 +232,7 @@ import Testing
 
         let pcm = directory.appendingPathComponent("p.mov")
         try MP4Tools.run("ffmpeg", Self.sine + ["-ac", "2", "-c:a", "pcm_s24le", pcm.path])
-        let raw = try await Self.load(pcm)
+        let raw = try await MediaItem.loaded(pcm)
         #expect(raw.properties.codec == "PCM")
         #expect(raw.properties.bitsPerSample == 24)
         #expect(raw.properties.channels == 2)

@@ -28,17 +28,11 @@ struct MP4WriterTests {
                           "-c:v", "mpeg4", "-c:a", "aac", "-shortest"] + extra)
     }
 
-    func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     /// Sets every normalized field, saves, and checks the values, the payload and the decoded audio.
     func roundTrip(_ url: URL, expectLayout: String? = nil) async throws {
         let md5 = try MediaChecks.decodedMD5(url)
         let chunks = try MediaChecks.chunkSignatures(url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Ünïcödé title ✓"
         item.metadata.artist = "Björk"
         item.metadata.albumArtist = "Various"
@@ -55,7 +49,7 @@ struct MP4WriterTests {
         item.metadata.discCount = 2
         item.metadata.artwork = [Artwork(data: Data(ImageInfoTests.png))]
         try await item.save()
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "Ünïcödé title ✓")
         #expect(reread.metadata.artist == "Björk")
         #expect(reread.metadata.albumArtist == "Various")
@@ -94,11 +88,11 @@ struct MP4WriterTests {
         let url = try video("video.mp4", ["-movflags", "+faststart"])
         try await roundTrip(url)
         let md5 = try MediaChecks.decodedMD5(url, map: "0:V")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "long title ", count: 400)
         try await item.save()
         #expect(try MediaChecks.decodedMD5(url, map: "0:V") == md5)
-        #expect(try await load(url).metadata.title == String(repeating: "long title ", count: 400))
+        #expect(try await MediaItem.loaded(url).metadata.title == String(repeating: "long title ", count: 400))
     }
 
     /// A synthetic moov-first file whose two tracks use `stco` and `co64`.
@@ -121,16 +115,16 @@ struct MP4WriterTests {
         try Data(build(base: draft.count - payload.count)).write(to: url)
         let chunks = try MediaChecks.chunkSignatures(url)
         #expect(chunks.count == 5 && chunks[1] == Array(payload[100..<132]))
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Grows the movie box"
         try await item.save()
         #expect(try MediaChecks.chunkSignatures(url) == chunks)
-        #expect(try await load(url).metadata.title == "Grows the movie box")
+        #expect(try await MediaItem.loaded(url).metadata.title == "Grows the movie box")
     }
 
     @Test func secondSaveFitsThePaddingAndIsInPlace() async throws {
         let url = try audio("pad.m4a", ["-movflags", "+faststart"])
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "First"
         try await item.save()
         let inode = try MediaChecks.inode(url)
@@ -140,12 +134,12 @@ struct MP4WriterTests {
         try await item.save()
         #expect(try MediaChecks.inode(url) == inode)
         #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int == size)
-        #expect(try await load(url).metadata.album == "Added album")
+        #expect(try await MediaItem.loaded(url).metadata.album == "Added album")
     }
 
     @Test func repeatedSavesDoNotDrift() async throws {
         let url = try audio("drift.m4a", ["-movflags", "+faststart"])
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         var sizes = Set<Int>()
         for round in 0..<100 {
             item.metadata.title = round.isMultiple(of: 2) ? String(repeating: "x", count: 300) : "short"
@@ -158,20 +152,20 @@ struct MP4WriterTests {
     @Test func fragmentedFileKeepsItsFragments() async throws {
         let url = try audio("frag.mp4", ["-movflags", "frag_keyframe+empty_moov"])
         let md5 = try MediaChecks.decodedMD5(url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "fragmented ", count: 50)
         try await item.save()
-        #expect(try await load(url).metadata.title == String(repeating: "fragmented ", count: 50))
+        #expect(try await MediaItem.loaded(url).metadata.title == String(repeating: "fragmented ", count: 50))
         #expect(try MediaChecks.decodedMD5(url) == md5)
     }
 
     @Test func quickTimeMetadataOnlyFileIsUpdatedInMdta() async throws {
         let url = try audio("mdta.mov", ["-movflags", "use_metadata_tags", "-metadata", "title=Old title"])
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.key == "title" })
         item.metadata.title = "New title"
         try await item.save()
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "New title")
         #expect(reread.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.value == .string("New title") })
         #expect(!reread.metadata.items.contains { $0.keySpace == .iTunes })
@@ -181,11 +175,11 @@ struct MP4WriterTests {
 
     @Test func movUserDataIsUpdated() async throws {
         let url = try audio("udta.mov", ["-metadata", "title=Old", "-metadata", "artist=Someone"])
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.items.contains { $0.keySpace == .quickTimeUserData && $0.key == "©nam" })
         item.metadata.title = "Nouveau titre"
         try await item.save()
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.items.first { $0.keySpace == .quickTimeUserData && $0.key == "©nam" }?.value == .string("Nouveau titre"))
         #expect(reread.metadata.artist == "Someone")
         let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "default=nw=1:nk=1", url.path])
@@ -194,7 +188,7 @@ struct MP4WriterTests {
 
     @Test func artworkAddReplaceRemoveAndSeveral() async throws {
         let url = try audio("art.m4a")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 0, count: 14)
             + [0xFF, 0xC0, 0, 17, 8, 0, 2, 0, 3, 3] + [UInt8](repeating: 0, count: 15) + [0xFF, 0xD9]
         item.metadata.artwork = [Artwork(data: Data(ImageInfoTests.png)), Artwork(data: Data(jpeg))]
@@ -211,14 +205,14 @@ struct MP4WriterTests {
 
     @Test func unknownItemsSurviveByteForByte() async throws {
         let url = try audio("keep.m4a")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .iTunes, key: "----:com.example:MOOD", value: .string("Calm"), dataType: .utf8))
         item.metadata.items.append(MetadataItem(keySpace: .iTunes, key: "cpil", value: .integer(1), dataType: .signedInteger))
         try await item.save()
         let before = try TestSupport.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", url.path]).text
         item.metadata.title = "Only the title changes"
         try await item.save()
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.items.contains { $0.key == "----:com.example:MOOD" && $0.value == .string("Calm") })
         #expect(reread.metadata.items.contains { $0.key == "cpil" && $0.value == .integer(1) })
         let after = try TestSupport.run("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", url.path]).text
@@ -228,7 +222,7 @@ struct MP4WriterTests {
     @Test func valuesMP4CannotHoldLeaveTheFileUnchanged() async throws {
         let url = try audio("limits.m4a")
         let original = try Data(contentsOf: url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.trackNumber = 70000
         let error = await #expect(throws: MediaError.self) { try await item.save() }
         #expect(error?.code == .invalidValue)
@@ -237,20 +231,20 @@ struct MP4WriterTests {
 
     @Test func removingAllTags() async throws {
         let url = try audio("strip.m4a", ["-metadata", "title=T", "-metadata", "artist=A"])
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true))
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == nil && reread.metadata.artist == nil)
     }
 
     @Test func saveToAnotherFileLeavesTheOriginal() async throws {
         let url = try audio("orig.m4a")
         let original = try Data(contentsOf: url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "Copy"
         let copy = directory.appendingPathComponent("copy.m4a")
         try await item.save(to: copy)
         #expect(try Data(contentsOf: url) == original)
-        #expect(try await load(copy).metadata.title == "Copy")
+        #expect(try await MediaItem.loaded(copy).metadata.title == "Copy")
     }
 }

@@ -16,12 +16,6 @@ private typealias B = FLACOggBuilder
         try B.write(bytes, name, in: directory)
     }
 
-    func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     func read(_ bytes: [UInt8]) throws -> ParsedFile {
         let url = try file(bytes, "r.ogg")
         return try OggReader.read(FileSource(url: url), url)
@@ -56,7 +50,7 @@ private typealias B = FLACOggBuilder
 
     @Test func readsVorbisPropertiesAndComment() async throws {
         let url = try file(B.oggVorbis(fields: ["TITLE=Tïtle", "artist=A", "ARTIST=B", "DATE=2020"], rate: 44100))
-        let item = try await load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(item.fileType?.identifier == "ogg" && item.fileType?.mimeType == "audio/ogg")
         #expect(item.properties.codec == "Vorbis")
         #expect(item.properties.channels == 2 && item.properties.sampleRate == 44100)
@@ -67,7 +61,7 @@ private typealias B = FLACOggBuilder
 
     @Test func multiplexedStreamsPickTheVorbisStream() async throws {
         let url = try file(B.oggVorbis(fields: ["TITLE=mux"], otherStream: true, otherFirst: true))
-        let item = try await load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "mux")
         #expect(item.properties.duration == 4096.0 / 44100)  // from the Vorbis stream's last page, not the other's
     }
@@ -141,7 +135,7 @@ private typealias B = FLACOggBuilder
 
     @Test func opusDurationSubtractsPreSkipAndTrailingTagDataSurvives() async throws {
         let url = try file(Self.opus(tags: ["TITLE=op"]), "x.opus")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.properties.codec == "Opus" && item.properties.sampleRate == 48000 && item.properties.channels == 1)
         #expect(item.properties.duration == 1.0)
         #expect(item.metadata.title == "op")
@@ -150,7 +144,7 @@ private typealias B = FLACOggBuilder
         let scan = try OggHeaderScan.read(FileSource(url: url))
         #expect(scan.packets[1] == Array("OpusTags".utf8) + B.comment(vendor: "libopus", ["TITLE=opus title, longer"]) + [1, 0xAA, 0xBB])
         #expect(try B.pageProblems(url).isEmpty)
-        #expect(try await load(url).properties.duration == 1.0)
+        #expect(try await MediaItem.loaded(url).properties.duration == 1.0)
     }
 
     @Test func fakePageHeadersAtTheEndDoNotSlowTheDurationSearch() async throws {
@@ -162,7 +156,7 @@ private typealias B = FLACOggBuilder
         let url = try file(bytes)
         let clock = ContinuousClock()
         let start = clock.now
-        let item = try await load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(clock.now - start < .seconds(2))
         #expect(item.metadata.title == "x")
         #expect(item.properties.duration == nil)
@@ -185,7 +179,7 @@ private typealias B = FLACOggBuilder
     @Test func flacInOggReadsAndWritesBlocks() async throws {
         // Without PICTURE blocks, pictures become comment fields.
         var url = try file(Self.oggFLAC(blocks: [(4, B.comment(vendor: "v", ["TITLE=f"]))]), "a.oga")
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.properties.codec == "FLAC" && item.properties.sampleRate == 8000 && item.properties.duration == 2)
         #expect(item.metadata.title == "f")
         item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG))]
@@ -193,13 +187,13 @@ private typealias B = FLACOggBuilder
         try await item.save()
         var scan = try OggHeaderScan.read(FileSource(url: url))
         #expect(scan.packets.count == 2 && scan.packets[0][8] == 1)
-        item = try await load(url)
+        item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "g" && item.metadata.artwork.count == 1)
         #expect(item.metadata.items.contains { $0.key == "METADATA_BLOCK_PICTURE" })
         #expect(try B.pageProblems(url).isEmpty)
         // With PICTURE blocks, pictures stay blocks and the header count follows.
         url = try file(Self.oggFLAC(blocks: [(4, B.comment(["TITLE=f"])), (6, B.picture()), (1, [0, 0])]), "b.oga")
-        item = try await load(url)
+        item = try await MediaItem.loaded(url)
         #expect(item.metadata.artwork.count == 1)
         item.metadata.artwork.append(Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .backCover))
         try await item.save()
@@ -208,7 +202,7 @@ private typealias B = FLACOggBuilder
         #expect(scan.packets[0][8] == 3)
         #expect(scan.packets[3][0] & 0x80 != 0)  // last-block flag on the last
         #expect(Array(scan.packets[2].dropFirst(4)) == B.picture())  // unchanged picture kept as it was
-        #expect(try await load(url).metadata.artwork.map(\.pictureType) == [.frontCover, .backCover])
+        #expect(try await MediaItem.loaded(url).metadata.artwork.map(\.pictureType) == [.frontCover, .backCover])
         #expect(try B.pageProblems(url).isEmpty)
     }
 
@@ -236,15 +230,15 @@ private typealias B = FLACOggBuilder
     @Test func sameSizeCommentIsPatchedInPlace() async throws {
         let url = try file(B.oggVorbis(fields: ["TITLE=abc"]))
         let before = try audioPayloads(url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "xyz"
-        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .inPlace(let patches) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected an in-place plan"); return
         }
         #expect(patches.count == 1)
         try await item.save()
-        #expect(try await load(url).metadata.title == "xyz")
+        #expect(try await MediaItem.loaded(url).metadata.title == "xyz")
         #expect(try B.pageProblems(url).isEmpty)
         #expect(try audioPayloads(url) == before)
     }
@@ -254,7 +248,7 @@ private typealias B = FLACOggBuilder
         let before = try audioPayloads(url)
         let otherBefore = try audioPayloads(url, serial: 0x9999)
         let pagesBefore = try B.pages(url)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.comments = String(repeating: "a long comment ", count: 6000)  // 90 KB: two more pages
         item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .frontCover, description: "pic")]
         try await item.save()
@@ -263,7 +257,7 @@ private typealias B = FLACOggBuilder
         #expect(pagesAfter.count > pagesBefore.count)
         #expect(try audioPayloads(url) == before)
         #expect(try audioPayloads(url, serial: 0x9999) == otherBefore)
-        let reread = try await load(url)
+        let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.comments?.count == 90_000)
         #expect(reread.metadata.artwork.first?.description == "pic")
         #expect(reread.metadata.title == "abc")
@@ -280,7 +274,7 @@ private typealias B = FLACOggBuilder
         #expect(try B.pageProblems(url).isEmpty)
         #expect(try B.pages(url).count == pagesBefore.count)
         #expect(try audioPayloads(url) == before)
-        #expect(try await load(url).metadata.comments == nil)
+        #expect(try await MediaItem.loaded(url).metadata.comments == nil)
     }
 
     @Test func paddingAfterTheCommentAbsorbsASmallChangeInPlace() async throws {
@@ -293,9 +287,9 @@ private typealias B = FLACOggBuilder
         pages += B.setEOS(OggPage.paginate([[1, 2, 3]], serial: serial, firstSequence: UInt32(1 + headers.count), granule: 1000))
         let url = try file(pages.flatMap { $0 })
         let size = try Data(contentsOf: url).count
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "a longer title than before"
-        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .inPlace = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected an in-place plan")
             return
@@ -303,7 +297,7 @@ private typealias B = FLACOggBuilder
         try await item.save()
         #expect(try Data(contentsOf: url).count == size)
         #expect(try B.pageProblems(url).isEmpty)
-        #expect(try await load(url).metadata.title == "a longer title than before")
+        #expect(try await MediaItem.loaded(url).metadata.title == "a longer title than before")
     }
 
     @Test func smallPagesOfOtherMuxersKeepTheirCountOnASmallChange() async throws {
@@ -317,9 +311,9 @@ private typealias B = FLACOggBuilder
         let bytes = pages.flatMap { $0 }
         let url = try file(bytes)
         let audioPage = try #require(pages.last)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "abcdefgh"
-        let items = try MetadataChanges().resolvedItems(loaded: try await load(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .rewrite(let segments) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected a rewrite"); return
         }
@@ -329,19 +323,19 @@ private typealias B = FLACOggBuilder
         #expect(try B.pages(url).count == pages.count)
         #expect(Array([UInt8](try Data(contentsOf: url)).suffix(audioPage.count)) == audioPage)
         #expect(try B.pageProblems(url).isEmpty)
-        #expect(try await load(url).metadata.title == "abcdefgh")
+        #expect(try await MediaItem.loaded(url).metadata.title == "abcdefgh")
     }
 
     @Test func aChainedLinkReusingTheSerialIsLeftAlone() async throws {
         let second = B.oggVorbis(fields: ["TITLE=second link"])
         let url = try file(B.oggVorbis(fields: ["TITLE=first"]) + second)
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "first")
         item.metadata.comments = String(repeating: "more pages ", count: 9000)
         try await item.save()
         let bytes = [UInt8](try Data(contentsOf: url))
         #expect(Array(bytes.suffix(second.count)) == second)
-        #expect(try await load(url).metadata.comments?.count == 99_000)
+        #expect(try await MediaItem.loaded(url).metadata.comments?.count == 99_000)
     }
 
     @Test func headersNotEndingTheirPageAreRefusedOnWrite() async throws {
@@ -350,11 +344,11 @@ private typealias B = FLACOggBuilder
         var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
         pages += OggPage.paginate([B.vorbisComment(["TITLE=a"]), B.vorbisSetup(100), [1, 2, 3]], serial: serial, firstSequence: 1)
         let url = try file(pages.flatMap { $0 })
-        var item = try await load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "a")
         #expect(!item.isEditable)
         item.metadata.title = "b"
         await #expect(throws: MediaError.self) { try await item.save() }
-        #expect(try await load(url).metadata.title == "a")
+        #expect(try await MediaItem.loaded(url).metadata.title == "a")
     }
 }

@@ -16,7 +16,7 @@ private typealias R = RIFFBuilder
                                                 ("IGNR", "Jazz"), ("ICRD", "2021-04-05"), ("IPRT", "7"), ("ISFT", "Tool")],
                                          dataBytes: 44_100 * 4), ext: "wav")
         defer { R.remove(url) }
-        let item = try await R.load(url)
+        let item = try await MediaItem.loaded(url)
         #expect(item.fileType == .wav)
         #expect(item.isEditable)
         #expect(item.properties.codec == "PCM")
@@ -60,7 +60,7 @@ private typealias R = RIFFBuilder
         let url = try R.file(R.simpleWAV(info: [("INAM", "INFO title"), ("IPRD", "INFO album")], after: [R.chunk("id3 ", tag)]),
                              ext: "wav")
         defer { R.remove(url) }
-        let m = try await R.load(url).metadata
+        let m = try await MediaItem.loaded(url).metadata
         #expect(m.title == "ID3 title" && m.artist == "ID3 artist" && m.album == "INFO album")
         #expect(m.items.map(\.keySpace) == [.riff, .riff, .id3, .id3])
         // "ID3 " (upper case) is read the same.
@@ -123,7 +123,7 @@ private typealias R = RIFFBuilder
         // A truncated file is never written.
         let url = try R.file(Array(whole.prefix(dataPayload + 10)), ext: "wav")
         defer { R.remove(url) }
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
         await #expect(throws: MediaError.self) { try await item.save(options: Self.fast) }
     }
@@ -143,7 +143,7 @@ private typealias R = RIFFBuilder
     func rf64SizesComeFromDS64AndSurviveASave(form: String) async throws {
         let url = try R.file(Self.rf64(form: form, dataBytes: 4 * 4410), ext: "wav")
         defer { R.remove(url) }
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         #expect(item.properties.duration == 0.1)
         item.metadata.title = "Big"
         try await item.save(options: Self.fast)
@@ -197,10 +197,10 @@ private typealias R = RIFFBuilder
 
     func save(_ bytes: [UInt8], _ change: (inout Metadata) -> Void) async throws -> (url: URL, plan: FileEditPlan, item: MediaItem) {
         let url = try R.file(bytes, ext: "wav")
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         change(&item.metadata)
         let writer = try FormatWriter.writer(for: .wav)
-        let items = try MetadataChanges().resolvedItems(loaded: try await R.load(url).metadata, edited: item.metadata,
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
                                                         keySpaces: writer.keySpaces)
         let plan = try WAVWriter.plan(FileSource(url: url), items, Self.fast)
         try await item.save(options: Self.fast)
@@ -219,9 +219,9 @@ private typealias R = RIFFBuilder
         let url = try R.file(original, ext: "wav")
         defer { R.remove(url) }
         let before = try inode(url)
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "A much longer title than before"
-        let items = try MetadataChanges().resolvedItems(loaded: try await R.load(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
         guard case .patchedTail(let patches, let offset, _) = try WAVWriter.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected a tail edit"); return
         }
@@ -327,16 +327,16 @@ private typealias R = RIFFBuilder
         let original = R.simpleWAV(after: [R.chunk("id3 ", R.id3([("TIT2", "Old")])), R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", Array("Old\0".utf8)))])
         let url = try R.file(original, ext: "wav")
         defer { R.remove(url) }
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.title = "A title long enough to grow the tag"
-        let items = try MetadataChanges().resolvedItems(loaded: try await R.load(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
         guard case .patchedTail = try WAVWriter.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected a tail edit"); return
         }
         let copy = url.deletingLastPathComponent().appendingPathComponent("copy.wav")
         try await item.save(to: copy, options: Self.fast)
         #expect([UInt8](try Data(contentsOf: url)) == original)
-        let saved = try await R.load(copy)
+        let saved = try await MediaItem.loaded(copy)
         #expect(saved.metadata.title == "A title long enough to grow the tag")
         #expect(saved.metadata.items.filter { $0.key == "INAM" || $0.key == "TIT2" }.count == 2)
         #expect(try Self.dataPayload(copy) == R.samples(400))
@@ -346,7 +346,7 @@ private typealias R = RIFFBuilder
         let url = try R.file(R.simpleWAV(info: [("INAM", "x")], after: [R.chunk("id3 ", R.id3([("TIT2", "y")])), R.chunk("cue ", [0, 0, 0, 0])]),
                              ext: "wav")
         defer { R.remove(url) }
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true, durability: .noSync))
         #expect(item.metadata.items.isEmpty)
         #expect(try R.chunkIDs(url) == ["fmt ", "data", "cue "])
@@ -356,7 +356,7 @@ private typealias R = RIFFBuilder
     @Test func rawInfoItemsAndInvalidKeys() async throws {
         let url = try R.file(R.simpleWAV(), ext: "wav")
         defer { R.remove(url) }
-        var item = try await R.load(url)
+        var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .riff, key: "ISFT", value: .string("MetadataKit"), dataType: .utf8))
         try await item.save(options: Self.fast)
         #expect(item.metadata.items == [MetadataItem(keySpace: .riff, key: "ISFT", value: .string("MetadataKit"), dataType: .utf8)])

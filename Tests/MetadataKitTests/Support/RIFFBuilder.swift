@@ -108,12 +108,6 @@ enum RIFFBuilder {
 
     static func remove(_ url: URL) { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
 
-    static func load(_ url: URL) async throws -> MediaItem {
-        var item = MediaItem(url: url)
-        try await item.load()
-        return item
-    }
-
     /// Reads `bytes` through the format detector, for failure tests.
     static func parse(_ bytes: [UInt8], ext: String = "wav") throws -> ParsedFile {
         let url = try file(bytes, ext: ext)

@@ -1,4 +1,5 @@
 import Foundation
+import MetadataKit
 
 /// Paths and processes shared by the tests.
 enum TestSupport {
@@ -90,5 +91,14 @@ enum TestSupport {
 
     struct ToolFailure: Error, CustomStringConvertible {
         var description: String
+    }
+}
+
+extension MediaItem {
+    /// The item for `url`, loaded.
+    static func loaded(_ url: URL) async throws -> MediaItem {
+        var item = MediaItem(url: url)
+        try await item.load()
+        return item
     }
 }
