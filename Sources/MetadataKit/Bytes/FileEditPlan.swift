@@ -90,6 +90,31 @@ enum FileEditPlan: Sendable {
         return (position, segments[index...])
     }
 
+    /// The bytes of `segments`, read from `source` where they are original.
+    static func materialize(_ segments: [Segment], source: FileSource) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        for segment in segments {
+            switch segment {
+            case .original(let offset, let length): bytes += try source.read(at: offset, count: Int(length))
+            case .bytes(let run): bytes += run
+            }
+        }
+        return bytes
+    }
+
+    /// The part of `bytes` (to be written at `offset`) that differs from the
+    /// file, as a patch; nil when nothing differs; all of `bytes` when the
+    /// file ends before them. Keeps the undo journal and the writes small
+    /// when, say, only a title changes before a large picture.
+    static func changedPatch(of bytes: [UInt8], at offset: Int64, in source: FileSource) throws -> (offset: Int64, bytes: [UInt8])? {
+        guard !bytes.isEmpty else { return nil }
+        let old = try source.readAvailable(at: offset, count: bytes.count)
+        guard old.count == bytes.count else { return (offset, bytes) }
+        guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
+              let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }
+        return (offset + Int64(first), Array(bytes[first...last]))
+    }
+
     /// Merges neighbouring segments of the original so copies are as long as possible.
     static func coalesced(_ segments: [Segment]) -> [Segment] {
         var result: [Segment] = []

@@ -44,10 +44,7 @@ enum FLACWriter {
         let dropsID3 = options.removesAllTags && layout.markerOffset > 0
         if !dropsID3, fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(space: Int64(leftover + content), content: content)) {
             let bytes = serialize(region, padding: fitsExactly ? nil : leftover)
-            let old = try source.read(at: layout.markerOffset, count: bytes.count)
-            guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
-                  let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return .inPlace([]) }
-            return .inPlace([(layout.markerOffset + Int64(first), Array(bytes[first...last]))])
+            return .inPlace(try FileEditPlan.changedPatch(of: bytes, at: layout.markerOffset, in: source).map { [$0] } ?? [])
         }
         let bytes = serialize(region, padding: policy.padding(audioBytes: source.size - layout.audioStart))
         return .rewrite(FileEditPlan.coalesced([

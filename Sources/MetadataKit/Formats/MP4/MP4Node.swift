@@ -63,16 +63,4 @@ extension FileEditPlan {
         }
         return patches
     }
-
-    /// The bytes of `segments`, read from `source` where they are original.
-    static func materialize(_ segments: [Segment], source: FileSource) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        for segment in segments {
-            switch segment {
-            case .original(let offset, let length): bytes += try source.read(at: offset, count: Int(length))
-            case .bytes(let run): bytes += run
-            }
-        }
-        return bytes
-    }
 }

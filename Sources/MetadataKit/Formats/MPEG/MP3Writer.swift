@@ -86,8 +86,10 @@ enum MP3Writer {
         let layoutKept = removed == (v1Range.map { [$0] } ?? []) && (v1 != nil) == (v1Range != nil)
         if layoutKept, Int64(tag.count) == audioStart {
             var patches: [(offset: Int64, bytes: [UInt8])] = []
-            if let patch = try changedSpan(of: tag, at: 0, in: source) { patches.append(patch) }
-            if let v1, let v1Range, let patch = try changedSpan(of: v1, at: v1Range.lowerBound, in: source) { patches.append(patch) }
+            if let patch = try FileEditPlan.changedPatch(of: tag, at: 0, in: source) { patches.append(patch) }
+            if let v1, let v1Range, let patch = try FileEditPlan.changedPatch(of: v1, at: v1Range.lowerBound, in: source) {
+                patches.append(patch)
+            }
             return .inPlace(patches)
         }
 
@@ -101,16 +103,5 @@ enum MP3Writer {
         segments.append(.original(offset: position, length: source.size - position))
         if let v1 { segments.append(.bytes(v1)) }
         return .rewrite(FileEditPlan.coalesced(segments))
-    }
-
-    /// The part of `bytes` (to be written at `offset`) that differs from the
-    /// file, as a patch; nil when nothing differs. Keeps the undo journal and
-    /// the writes small when, say, only a title changes before a large picture.
-    private static func changedSpan(of bytes: [UInt8], at offset: Int64, in source: FileSource) throws -> (offset: Int64, bytes: [UInt8])? {
-        guard !bytes.isEmpty else { return nil }
-        let old = try source.read(at: offset, count: bytes.count)
-        guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
-              let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }
-        return (offset + Int64(first), Array(bytes[first...last]))
     }
 }

@@ -123,14 +123,15 @@ enum IFFEditPlanner {
             if newSize == source.size || position + segment.length <= fixedEnd {
                 inMemory += segment.length
                 guard inMemory <= maximumInMemory else { return .rewrite(segments) }
-                if let patch = try changedSpan(of: try materialize(segment, source), at: position, in: source) {
+                if let patch = try FileEditPlan.changedPatch(of: try FileEditPlan.materialize([segment], source: source),
+                                                             at: position, in: source) {
                     patches.append(patch)
                 }
                 continue
             }
             let rest = Array(segments[index...])
             guard rest.reduce(inMemory, { $0 + $1.length }) <= maximumInMemory else { return .rewrite(segments) }
-            let tail = try rest.flatMap { try materialize($0, source) }
+            let tail = try FileEditPlan.materialize(rest, source: source)
             return .patchedTail(patches: patches, offset: position, bytes: tail)
         }
         if newSize < source.size {
@@ -138,24 +139,6 @@ enum IFFEditPlanner {
             return .patchedTail(patches: patches, offset: newSize, bytes: [])
         }
         return .inPlace(patches)
-    }
-
-    private static func materialize(_ segment: FileEditPlan.Segment, _ source: FileSource) throws -> [UInt8] {
-        switch segment {
-        case .original(let offset, let length): return try source.read(at: offset, count: Int(length))
-        case .bytes(let bytes): return bytes
-        }
-    }
-
-    /// The part of `bytes` (to be written at `offset`) that differs from the
-    /// file, as a patch; nil when nothing differs.
-    static func changedSpan(of bytes: [UInt8], at offset: Int64, in source: FileSource) throws -> (offset: Int64, bytes: [UInt8])? {
-        guard !bytes.isEmpty else { return nil }
-        let old = try source.readAvailable(at: offset, count: bytes.count)
-        guard old.count == bytes.count else { return (offset, bytes) }
-        guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
-              let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }
-        return (offset + Int64(first), Array(bytes[first...last]))
     }
 
     /// The 32-bit container size for a container of `chunksLength` bytes of
