@@ -187,7 +187,7 @@ public struct MediaItem: Sendable {
             ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
         var info = stat()
         guard stat(url.path, &info) == 0 else {
-            throw MediaError(.io, "cannot stat the saved file: \(String(cString: strerror(errno)))", path: url.path)
+            throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: url.path)
         }
         metadata = Metadata(items: reread.items)
         loadedMetadata = metadata

@@ -105,7 +105,7 @@ final class SampleDataSource: @unchecked Sendable {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw MediaError(.io, "cannot open: \(String(cString: strerror(errno)))", path: path)
+            throw MediaError(.io, "cannot open: \(systemErrorText())", path: path)
         }
         var info = stat()
         fstat(descriptor, &info)
@@ -127,14 +127,8 @@ final class SampleDataSource: @unchecked Sendable {
                 let length = Int(min(Int64(max(count, Self.readAhead)), fileSize - offset))
                 if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
                 try buffer.withUnsafeMutableBytes { raw in
-                    var done = 0
-                    while done < length {
-                        let got = pread(descriptor, raw.baseAddress! + done, length - done, off_t(offset) + off_t(done))
-                        if got < 0, errno == EINTR { continue }
-                        guard got > 0 else {
-                            throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done), path: path)
-                        }
-                        done += got
+                    try readFully(descriptor, into: raw.baseAddress!, count: length, at: offset, path: path) { [path] end in
+                        MediaError(.io, "read failed: the file ended early", offset: end, path: path)
                     }
                 }
                 counter += Int64(length)

@@ -119,7 +119,7 @@ public final class ExportSession {
             }
             try await write(plans, timed: timed, metadata: items, into: writer, reportingProgress: true)
             guard rename(temporary.path, outputURL.path) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let reason = systemErrorText()
                 unlink(temporary.path)
                 throw MediaError(.io, "cannot move the exported file into place: \(reason)", path: outputURL.path)
             }

@@ -22,7 +22,7 @@ final class OutputFile {
         self.kernelCopies = kernelCopies
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw MediaError(.io, "cannot create: \(String(cString: strerror(errno)))", path: path)
+            throw MediaError(.io, "cannot create: \(systemErrorText())", path: path)
         }
     }
 
@@ -63,17 +63,7 @@ final class OutputFile {
     }
 
     private func rawWrite(_ bytes: [UInt8], at offset: Int64) throws {
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let wrote = pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
-                if wrote < 0, errno == EINTR { continue }
-                guard wrote > 0 else {
-                    throw MediaError(.io, "write failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done), path: path)
-                }
-                done += wrote
-            }
-        }
+        try bytes.withUnsafeBytes { try writeFully(descriptor, $0, at: offset, path: path) }
     }
 
     /// A copy from a source file not yet done: consecutive ranges are merged.
@@ -139,7 +129,7 @@ final class OutputFile {
             let length = Int(min(Int64(buffer.count), count - copied))
             let got = buffer.withUnsafeMutableBytes { pread(input, $0.baseAddress!, length, off_t(offset + copied)) }
             if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", path: source) }
+            guard got > 0 else { throw MediaError(.io, "read failed: \(systemErrorText())", path: source) }
             try rawWrite(Array(buffer[0..<got]), at: target + copied)
             copied += Int64(got)
         }
@@ -155,7 +145,7 @@ final class OutputFile {
     /// Appends `count` bytes of the file at `source` (from its start).
     func append(contentsOfFile source: String, count: Int64) throws {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw MediaError(.io, "cannot open: \(String(cString: strerror(errno)))", path: source) }
+        guard input >= 0 else { throw MediaError(.io, "cannot open: \(systemErrorText())", path: source) }
         defer { closeDescriptor(input) }
         try flush()
         try copyRange(from: input, path: source, offset: 0, count: count, to: position)
@@ -170,7 +160,7 @@ final class OutputFile {
         #endif
         let result = closeDescriptor(descriptor)
         descriptor = -1
-        guard result == 0 else { throw MediaError(.io, "close failed: \(String(cString: strerror(errno)))", path: path) }
+        guard result == 0 else { throw MediaError(.io, "close failed: \(systemErrorText())", path: path) }
     }
 
     func closeAndRemove() {

@@ -97,7 +97,7 @@ final class SplicePipe {
             } else if done < 0, [EINVAL, ENOSYS, EOPNOTSUPP, EXDEV].contains(errno) {
                 try readOut(into: output, path: path)     // the output can't be spliced into
             } else {
-                let reason = done < 0 ? String(cString: strerror(errno)) : "no progress"
+                let reason = done < 0 ? systemErrorText() : "no progress"
                 throw MediaError(.io, "write failed: \(reason)", offset: target, path: path)
             }
         }
@@ -109,16 +109,8 @@ final class SplicePipe {
         while count > 0 {
             let got = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress!, Int(min(Int64($0.count), count))) }
             if got < 0, errno == EINTR { continue }
-            guard got > 0 else { throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", path: path) }
-            var written = 0
-            while written < got {
-                let wrote = buffer.withUnsafeBytes { pwrite(output, $0.baseAddress! + written, got - written, off_t(target) + off_t(written)) }
-                if wrote < 0, errno == EINTR { continue }
-                guard wrote > 0 else {
-                    throw MediaError(.io, "write failed: \(String(cString: strerror(errno)))", offset: target + Int64(written), path: path)
-                }
-                written += wrote
-            }
+            guard got > 0 else { throw MediaError(.io, "read failed: \(systemErrorText())", path: path) }
+            try buffer.withUnsafeBytes { try writeFully(output, UnsafeRawBufferPointer(rebasing: $0[..<got]), at: target, path: path) }
             count -= Int64(got)
             target += Int64(got)
         }

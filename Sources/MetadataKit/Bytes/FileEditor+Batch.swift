@@ -94,7 +94,7 @@ extension FileEditor {
                 if let temporary = entry.temporary {
                     try step(.rename) {
                         guard posixRename(temporary.path, entry.edit.url.path) == 0 else {
-                            throw MediaError(.io, "cannot rename the new file into place: \(Self.errorText())", path: entry.edit.url.path)
+                            throw MediaError(.io, "cannot rename the new file into place: \(systemErrorText())", path: entry.edit.url.path)
                         }
                     }
                     close(temporary.descriptor)
@@ -104,7 +104,7 @@ extension FileEditor {
                     try step(.patchWrite) {
                         for patch in entry.patches { try Self.write(entry.descriptor, patch.bytes, at: patch.offset, url: entry.edit.url) }
                         if let newSize = entry.newSize, ftruncate(entry.descriptor, off_t(newSize)) != 0 {
-                            throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: entry.edit.url.path)
+                            throw MediaError(.io, "cannot set the file's new size: \(systemErrorText())", path: entry.edit.url.path)
                         }
                     }
                 }
@@ -202,7 +202,7 @@ extension FileEditor {
             do {
                 guard descriptor >= 0 else {
                     throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
-                                     "cannot create a journal in \(folder): \(Self.errorText())", path: folder)
+                                     "cannot create a journal in \(folder): \(systemErrorText())", path: folder)
                 }
                 defer { close(descriptor) }
                 let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
@@ -211,7 +211,7 @@ extension FileEditor {
                     let path = EditJournal.path(for: entry.edit.url.path)
                     unlink(path)                         // a stale journal of ours: replaced by this one
                     guard link(batchPath, path) == 0 else {
-                        entry.error = MediaError(.io, "cannot link the journal: \(Self.errorText())", path: entry.edit.url.path)
+                        entry.error = MediaError(.io, "cannot link the journal: \(systemErrorText())", path: entry.edit.url.path)
                         continue
                     }
                     entry.journalPath = path

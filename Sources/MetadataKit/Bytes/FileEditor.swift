@@ -173,7 +173,7 @@ struct FileEditor {
         try step(.patchWrite) {
             for patch in writes { try Self.write(descriptor, patch.bytes, at: patch.offset, url: url) }
             if let newSize, ftruncate(descriptor, off_t(newSize)) != 0 {
-                throw MediaError(.io, "cannot set the file's new size: \(Self.errorText())", path: url.path)
+                throw MediaError(.io, "cannot set the file's new size: \(systemErrorText())", path: url.path)
             }
         }
     }
@@ -299,7 +299,7 @@ struct FileEditor {
         }
         try step(.rename) {
             guard posixRename(temporaryPath, destination.path) == 0 else {
-                throw MediaError(.io, "cannot rename the new file into place: \(Self.errorText())", path: destination.path)
+                throw MediaError(.io, "cannot rename the new file into place: \(systemErrorText())", path: destination.path)
             }
         }
         renamed = true
@@ -316,7 +316,7 @@ struct FileEditor {
         let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard temporary >= 0 else {
             throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
-                             "cannot create a temporary file in \(directory.path): \(Self.errorText())", path: destination.path)
+                             "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
         }
         let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         do {
@@ -368,10 +368,10 @@ struct FileEditor {
 
     func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
         guard flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) == 0 else {
-            throw MediaError(.io, "cannot lock the file: \(Self.errorText())", path: url.path)
+            throw MediaError(.io, "cannot lock the file: \(systemErrorText())", path: url.path)
         }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat: \(Self.errorText())", path: url.path) }
+        guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat: \(systemErrorText())", path: url.path) }
         // After waiting for another saver, the path may name a new file: compare with the path too.
         var current = stat()
         let samePath = stat(url.path, &current) == 0 && current.st_ino == info.st_ino
@@ -383,16 +383,16 @@ struct FileEditor {
     private func sync(_ descriptor: Int32, url: URL) throws {
         guard durability == .full else { return }
         guard fsync(descriptor) == 0 else {
-            throw MediaError(.io, "fsync failed: \(Self.errorText())", path: url.path)
+            throw MediaError(.io, "fsync failed: \(systemErrorText())", path: url.path)
         }
     }
 
     private func sync(path: String) throws {
         guard durability == .full else { return }
         let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw MediaError(.io, "cannot open for sync: \(Self.errorText())", path: path) }
+        guard descriptor >= 0 else { throw MediaError(.io, "cannot open for sync: \(systemErrorText())", path: path) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(Self.errorText())", path: path) }
+        guard fsync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(systemErrorText())", path: path) }
     }
 
     private func syncDirectory(of url: URL) throws {
@@ -406,13 +406,12 @@ struct FileEditor {
                           path: url.path)
     }
 
-    static func errorText() -> String { String(cString: strerror(errno)) }
 
     static func open(_ url: URL, flags: Int32) throws -> Int32 {
         let descriptor = posixOpen(url.path, flags | O_CLOEXEC)
         guard descriptor >= 0 else {
             let code: MediaError.Code = (errno == EACCES || errno == EROFS || errno == EPERM) ? .readOnly : .io
-            throw MediaError(code, "cannot open for \(flags & O_RDWR != 0 ? "writing" : "reading"): \(errorText())", path: url.path)
+            throw MediaError(code, "cannot open for \(flags & O_RDWR != 0 ? "writing" : "reading"): \(systemErrorText())", path: url.path)
         }
         return descriptor
     }
@@ -424,40 +423,24 @@ struct FileEditor {
     }
 
     static func readInto(_ buffer: inout [UInt8], count: Int, from descriptor: Int32, at offset: Int64, url: URL) throws {
-        var done = 0
+        let path = url.path
         try buffer.withUnsafeMutableBytes { raw in
-            while done < count {
-                let got = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset + Int64(done)))
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else {
-                    throw MediaError(.io, got == 0 ? "the file ended early" : "read failed: \(errorText())",
-                                     offset: offset + Int64(done), path: url.path)
-                }
-                done += got
+            try readFully(descriptor, into: raw.baseAddress!, count: count, at: offset, path: path) { end in
+                MediaError(.io, "the file ended early", offset: end, path: path)
             }
         }
     }
 
     static func write<Bytes: Collection>(_ descriptor: Int32, _ bytes: Bytes, at offset: Int64, url: URL) throws
     where Bytes.Element == UInt8 {
-        try Array(bytes).withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let wrote = pwrite(descriptor, raw.baseAddress! + done, raw.count - done, off_t(offset + Int64(done)))
-                if wrote < 0 && errno == EINTR { continue }
-                guard wrote > 0 else {
-                    let reason = errno == ENOSPC ? "the disk is full" : "write failed: \(errorText())"
-                    throw MediaError(.io, reason, offset: offset + Int64(done), path: url.path)
-                }
-                done += wrote
-            }
-        }
+        let path = url.path
+        try Array(bytes).withUnsafeBytes { try writeFully(descriptor, $0, at: offset, path: path) }
     }
 
     static func writeFile(_ bytes: [UInt8], to url: URL) throws {
         let descriptor = posixOpen(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io, "cannot create \(url.lastPathComponent): \(errorText())", path: url.path)
+            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io, "cannot create \(url.lastPathComponent): \(systemErrorText())", path: url.path)
         }
         defer { close(descriptor) }
         try write(descriptor, bytes, at: 0, url: url)

@@ -45,11 +45,11 @@ public final class FileSource {
         self.path = path
         descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw MediaError(.io, "cannot open: \(String(cString: strerror(errno)))", path: path)
+            throw MediaError(.io, "cannot open: \(systemErrorText())", path: path)
         }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = systemErrorText()
             close(descriptor)
             throw MediaError(.io, "cannot stat: \(reason)", path: path)
         }
@@ -154,17 +154,8 @@ public final class FileSource {
 
     /// Reads exactly `count` bytes at `offset` into `destination`.
     private func fill(_ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
-        var done = 0
-        while done < count {
-            let got = pread(descriptor, destination + done, count - done, off_t(offset) + off_t(done))
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw MediaError(.io, "read failed: \(String(cString: strerror(errno)))", offset: offset + Int64(done), path: path)
-            }
-            if got == 0 {
-                throw MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: offset + Int64(done), path: path)
-            }
-            done += got
+        try readFully(descriptor, into: destination, count: count, at: offset, path: path) { [path] end in
+            MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: end, path: path)
         }
     }
 }

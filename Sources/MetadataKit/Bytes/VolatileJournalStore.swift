@@ -130,7 +130,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         let sizeBefore = folderSize()
         let descriptor = open("\(directory)/\(name)", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw MediaError(.io, "cannot create a journal in \(directory): \(String(cString: strerror(errno)))", path: url.path)
+            throw MediaError(.io, "cannot create a journal in \(directory): \(systemErrorText())", path: url.path)
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
