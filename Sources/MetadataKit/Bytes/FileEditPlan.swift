@@ -156,13 +156,19 @@ struct FileSnapshot: Sendable, Hashable {
     }
 
     init(_ info: stat) {
-        #if canImport(Darwin)
-        let time = info.st_mtimespec
-        #else
-        let time = info.st_mtim
-        #endif
+        let time = info.modificationTime
         self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
                   modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
         device = UInt64(info.st_dev)
     }
+}
+
+extension stat {
+    #if canImport(Darwin)
+    var modificationTime: timespec { st_mtimespec }
+    var changeTime: timespec { st_ctimespec }
+    #else
+    var modificationTime: timespec { st_mtim }
+    var changeTime: timespec { st_ctim }
+    #endif
 }

@@ -79,7 +79,7 @@ final class JournalLookup: @unchecked Sendable {
         if var listing = listings[directory] {
             var info = stat()
             if fstat(listing.descriptor, &info) == 0, info.st_nlink > 0,
-               Self.same(Self.modified(info), listing.modified), Self.same(Self.changed(info), listing.changed) {
+               Self.same(info.modificationTime, listing.modified), Self.same(info.changeTime, listing.changed) {
                 listing.lastUse = uses
                 listings[directory] = listing
                 return listing.journals
@@ -110,10 +110,10 @@ final class JournalLookup: @unchecked Sendable {
             close(descriptor)
             return nil
         }
-        let lastChange = max(Self.seconds(Self.modified(info)), Self.seconds(Self.changed(info)))
+        let lastChange = max(Self.seconds(info.modificationTime), Self.seconds(info.changeTime))
         // Whole-second times (no nanoseconds at all): a file system with
         // coarse timestamps; else they tick at least every ``racyInterval``.
-        let coarse = Self.modified(info).tv_nsec == 0 && Self.changed(info).tv_nsec == 0
+        let coarse = info.modificationTime.tv_nsec == 0 && info.changeTime.tv_nsec == 0
         let interval = coarse ? Self.coarseRacyInterval : Self.racyInterval
         guard Self.seconds(now) - lastChange > interval, let journals = Self.journalNames(in: path) else {
             close(descriptor)
@@ -122,7 +122,7 @@ final class JournalLookup: @unchecked Sendable {
         }
         // A change between the fstat and the listing is caught next time: the
         // times kept are the ones from before the listing.
-        return Listing(descriptor: descriptor, modified: Self.modified(info), changed: Self.changed(info), journals: journals, lastUse: uses)
+        return Listing(descriptor: descriptor, modified: info.modificationTime, changed: info.changeTime, journals: journals, lastUse: uses)
     }
 
     private static func journalNames(in path: String) -> Set<String>? {
@@ -144,13 +144,6 @@ final class JournalLookup: @unchecked Sendable {
         return names
     }
 
-    #if canImport(Darwin)
-    private static func modified(_ info: stat) -> timespec { info.st_mtimespec }
-    private static func changed(_ info: stat) -> timespec { info.st_ctimespec }
-    #else
-    private static func modified(_ info: stat) -> timespec { info.st_mtim }
-    private static func changed(_ info: stat) -> timespec { info.st_ctim }
-    #endif
     private static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
