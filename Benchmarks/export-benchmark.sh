@@ -50,18 +50,13 @@ mkdir -p "$BIN" "$EXP" "$OUTDIR"
 
 # --- Build ----------------------------------------------------------------------------------
 
+# shellcheck source=build.sh
+source "$BENCH/build.sh"
 if [[ -n $MDKIT ]]; then
     [[ -x $MDKIT ]] || die "MDKIT=$MDKIT is not an executable file"
     MDKIT_BIN=$MDKIT
 else
-    note "building mdkit (swift build -c release --static-swift-stdlib --product mdkit; log in $EXP/build-mdkit.log)"
-    if ! swift build -c release --static-swift-stdlib --product mdkit > "$EXP/build-mdkit.log" 2>&1; then
-        tail -n 30 "$EXP/build-mdkit.log" >&2
-        die "swift build failed (full log: $EXP/build-mdkit.log)"
-    fi
-    # Copy, then rename: another benchmark may be running bin/mdkit right now.
-    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit.tmp.$$"
-    mv -f "$BIN/mdkit.tmp.$$" "$BIN/mdkit"
+    build_mdkit "$EXP/build-mdkit.log"
     MDKIT_BIN=$BIN/mdkit
 fi
 

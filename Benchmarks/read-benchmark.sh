@@ -37,6 +37,8 @@ note() { printf '==> %s\n' "$*"; }
 
 # shellcheck source=corpus.sh
 source "$BENCH/corpus.sh"
+# shellcheck source=build.sh
+source "$BENCH/build.sh"
 KIND_LIST=$(resolve_kinds "$KINDS")
 kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
 [[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= kind_count )) || die "COUNT must be a number >= $kind_count, one file per kind (got '$COUNT')"
@@ -66,14 +68,7 @@ if [[ ! -x $BIN/taglib-read || $BENCH/taglib-read.cpp -nt $BIN/taglib-read ]]; t
 fi
 
 if (( ! SKIP_MDKIT )); then
-    note "building mdkit (swift build -c release --static-swift-stdlib --product mdkit; log in $WORK/build-mdkit.log)"
-    if ! swift build -c release --static-swift-stdlib --product mdkit > "$WORK/build-mdkit.log" 2>&1; then
-        tail -n 30 "$WORK/build-mdkit.log" >&2
-        die "swift build failed (full log: $WORK/build-mdkit.log)"
-    fi
-    # Copy, then rename: another benchmark may be running bin/mdkit right now ("Text file busy").
-    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit.tmp.$$"
-    mv -f "$BIN/mdkit.tmp.$$" "$BIN/mdkit"
+    build_mdkit "$WORK/build-mdkit.log"
 fi
 
 # --- Corpus ---------------------------------------------------------------------------------

@@ -44,6 +44,8 @@ note() { printf '==> %s\n' "$*"; }
 
 # shellcheck source=corpus.sh
 source "$BENCH/corpus.sh"
+# shellcheck source=build.sh
+source "$BENCH/build.sh"
 KIND_LIST=$(resolve_kinds "$KINDS")
 kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
 # Four files per kind, so that every kind has files of both value groups.
@@ -78,14 +80,7 @@ if [[ -n $MDKIT ]]; then
     mdkit_bin=$MDKIT
     mdkit_origin="MDKIT=$MDKIT"
 else
-    note "building mdkit (swift build -c release --static-swift-stdlib --product mdkit; log in $OUT/build-mdkit.log)"
-    if ! swift build -c release --static-swift-stdlib --product mdkit > "$OUT/build-mdkit.log" 2>&1; then
-        grep -m 20 -E 'error:|Error' "$OUT/build-mdkit.log" >&2 || tail -n 30 "$OUT/build-mdkit.log" >&2
-        die "swift build failed (full log: $OUT/build-mdkit.log)"
-    fi
-    # Copy, then rename: another benchmark may be running bin/mdkit right now ("Text file busy").
-    cp "$(swift build -c release --static-swift-stdlib --show-bin-path)/mdkit" "$BIN/mdkit.tmp.$$"
-    mv -f "$BIN/mdkit.tmp.$$" "$BIN/mdkit"
+    build_mdkit "$OUT/build-mdkit.log"
     mdkit_bin=$BIN/mdkit
     mdkit_origin="release build (swift build -c release --static-swift-stdlib)"
 fi
