@@ -76,35 +76,34 @@ public struct Artwork: Sendable, Hashable {
     let storage: Storage
 
     /// Where the image lies in its file, when it was read from one and not loaded.
-    let fileOffset: Int64?
+    var fileOffset: Int64? {
+        if case .file(_, let offset) = storage { return offset }
+        return nil
+    }
 
     /// A picture from image bytes in memory. The MIME type and pixel size are
     /// taken from the image header when `mimeType` is nil.
     public init(data: Data, mimeType: String? = nil, pictureType: PictureType = .frontCover, description: String = "") {
-        let info = ImageInfo(bytes: [UInt8](data))
-        self.mimeType = Self.normalizedMIMEType(mimeType) ?? info?.mimeType ?? "application/octet-stream"
-        self.pictureType = pictureType
-        self.description = description
-        self.width = info?.width
-        self.height = info?.height
-        self.byteCount = data.count
-        self.storage = .bytes(data)
-        self.fileOffset = nil
+        self.init(info: ImageInfo(bytes: [UInt8](data)), mimeType: mimeType, pictureType: pictureType, description: description,
+                  byteCount: data.count, storage: .bytes(data))
     }
 
     /// A picture stored in a file at `offset`, `byteCount` bytes long; the header is
     /// parsed from `source` now, the bytes are read later from `url`.
     init(source: FileSource, url: URL, offset: Int64, byteCount: Int, mimeType: String?,
          pictureType: PictureType, description: String) {
-        let info = ImageInfo(source: source, offset: offset, byteCount: byteCount)
+        self.init(info: ImageInfo(source: source, offset: offset, byteCount: byteCount), mimeType: mimeType,
+                  pictureType: pictureType, description: description, byteCount: byteCount, storage: .file(url, offset: offset))
+    }
+
+    private init(info: ImageInfo?, mimeType: String?, pictureType: PictureType, description: String, byteCount: Int, storage: Storage) {
         self.mimeType = Self.normalizedMIMEType(mimeType) ?? info?.mimeType ?? "application/octet-stream"
         self.pictureType = pictureType
         self.description = description
         self.width = info?.width
         self.height = info?.height
         self.byteCount = byteCount
-        self.storage = .file(url, offset: offset)
-        self.fileOffset = offset
+        self.storage = storage
     }
 
     /// The image bytes. Reads them from the file when the picture was not loaded yet.

@@ -35,18 +35,8 @@ enum AIFFWriter {
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
 
         var layout = IFFLayout(aiff.chunks)
-        func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
-            if let first = old.first, let index = layout.index(of: first) {
-                if let bytes { layout.elements[index] = .new(bytes) } else { layout.elements.remove(at: index) }
-            } else if let bytes {
-                layout.elements.append(.new(bytes))
-            }
-            for chunk in old.dropFirst() {
-                if let index = layout.index(of: chunk) { layout.elements.remove(at: index) }
-            }
-        }
-        replace(id3.map { [$0.chunk] } ?? [], with: try tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "ID3 ", $0, .big) })
-        replace(textChunks, with: text)
+        layout.replace(id3.map { [$0.chunk] } ?? [], with: try tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "ID3 ", $0, .big) })
+        layout.replace(textChunks, with: text)
 
         var header = ByteWriter()
         header.write(aiff.structure.form)

@@ -38,6 +38,24 @@ struct IFFLayout {
         elements.firstIndex { if case .original(let c) = $0 { return c == chunk } else { return false } }
     }
 
+    /// Puts `bytes` (a new chunk; nil: nothing) in the place of the first of
+    /// the `old` chunks — at the end when there are none — and drops the
+    /// others. Returns the chunk replaced in place, if any.
+    @discardableResult
+    mutating func replace(_ old: [IFFChunk], with bytes: [UInt8]?) -> IFFChunk? {
+        var replaced: IFFChunk?
+        if let first = old.first, let index = index(of: first) {
+            replaced = first
+            if let bytes { elements[index] = .new(bytes) } else { elements.remove(at: index) }
+        } else if let bytes {
+            elements.append(.new(bytes))
+        }
+        for chunk in old.dropFirst() {
+            if let index = index(of: chunk) { elements.remove(at: index) }
+        }
+        return replaced
+    }
+
     /// Where the element at `index` starts in the new file.
     func newOffset(ofElementAt index: Int) -> Int64 {
         elements[..<index].reduce(Self.firstChunkOffset) { $0 + $1.length + pad(after: $1, isLast: false) }

@@ -69,15 +69,7 @@ enum WAVWriter {
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
         func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
-            if let first = old.first, let index = layout.index(of: first) {
-                changedBeforeData = changedBeforeData || first.offset < data.offset
-                if let bytes { layout.elements[index] = .new(bytes) } else { layout.elements.remove(at: index) }
-            } else if let bytes {
-                layout.elements.append(.new(bytes))
-            }
-            for chunk in old.dropFirst() {
-                if let index = layout.index(of: chunk) { layout.elements.remove(at: index) }
-            }
+            if let replaced = layout.replace(old, with: bytes), replaced.offset < data.offset { changedBeforeData = true }
         }
         try replace(id3.map { [$0.chunk] } ?? [], with: tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "id3 ", $0, .little) })
         replace(infoChunks, with: info)
