@@ -21,6 +21,13 @@ resolve_kinds() {
     esac
 }
 
+# select_kinds KINDS: checks KINDS and sets KIND_LIST (resolve_kinds) and kind_count.
+select_kinds() {
+    [[ $1 =~ ^[a-z0-9,-]+$ ]] || die "KINDS must be mp3-m4a, all or a comma-separated list of kinds (got '$1')"
+    KIND_LIST=$(resolve_kinds "$1")
+    kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
+}
+
 make_corpus() {
     local corpus=$1 sources=$2 count=$3 kinds=$4
     local stamp

@@ -33,14 +33,11 @@ TARGET=0.5   # mdkit wall time must be at most TARGET × TagLib's
 die() { printf 'read-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-[[ $KINDS =~ ^[a-z0-9,-]+$ ]] || die "KINDS must be mp3-m4a, all or a comma-separated list of kinds (got '$KINDS')"
-
 # shellcheck source=corpus.sh
 source "$BENCH/corpus.sh"
 # shellcheck source=build.sh
 source "$BENCH/build.sh"
-KIND_LIST=$(resolve_kinds "$KINDS")
-kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
+select_kinds "$KINDS"
 [[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= kind_count )) || die "COUNT must be a number >= $kind_count, one file per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"
 [[ -z $BATCH || $BATCH =~ ^[1-9][0-9]*$ ]] || die "BATCH must be a positive number (got '$BATCH')"

@@ -40,14 +40,11 @@ long_length() { echo $(( 600 + 100 * $1 )); }   # 700, 800, 900, ...: 1.4-3.6 KB
 die() { printf 'write-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*"; }
 
-[[ $KINDS =~ ^[a-z0-9,-]+$ ]] || die "KINDS must be mp3-m4a, all or a comma-separated list of kinds (got '$KINDS')"
-
 # shellcheck source=corpus.sh
 source "$BENCH/corpus.sh"
 # shellcheck source=build.sh
 source "$BENCH/build.sh"
-KIND_LIST=$(resolve_kinds "$KINDS")
-kind_count=$(tr ',' '\n' <<< "$KIND_LIST" | grep -c .)
+select_kinds "$KINDS"
 # Four files per kind, so that every kind has files of both value groups.
 [[ $COUNT =~ ^[0-9]+$ ]] && (( COUNT >= 4 * kind_count )) || die "COUNT must be a number >= $(( 4 * kind_count )), four files per kind (got '$COUNT')"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive number (got '$RUNS')"

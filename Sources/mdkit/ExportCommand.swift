@@ -60,9 +60,7 @@ struct ExportCommand {
             case "--faststart": faststart = true
             case "--replace-metadata": replace = true
             case "--set":
-                let pair = try value(argument)
-                guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
-                edits.append(try WriteCommand.edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...])))
+                edits.append(try WriteCommand.edit(setting: try value(argument)))
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:

@@ -58,9 +58,7 @@ struct WriteCommand {
             let argument = arguments[index]
             switch argument {
             case "--set":
-                let pair = try value(argument)
-                guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
-                edits.append(try Self.edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...])))
+                edits.append(try Self.edit(setting: try value(argument)))
             case "--remove":
                 edits.append(try Self.edit(key: try value(argument), value: nil))
             case "--artwork":
@@ -99,6 +97,12 @@ struct WriteCommand {
         if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
         if output != nil && paths.count != 1 { throw UsageError("--output takes exactly one FILE") }
         if !artwork.isEmpty && removesArtwork { throw UsageError("--artwork and --remove-artwork exclude each other") }
+    }
+
+    /// Parses the KEY=VALUE of a `--set`.
+    static func edit(setting pair: String) throws(UsageError) -> Edit {
+        guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
+        return try edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]))
     }
 
     /// Parses one `--set`/`--remove` key (and value).
