@@ -75,11 +75,10 @@ public struct Artwork: Sendable, Hashable {
     public let byteCount: Int
     let storage: Storage
 
-    /// Where the image lies in its file, when it was read from one and not loaded.
-    var fileOffset: Int64? {
-        if case .file(_, let offset) = storage { return offset }
-        return nil
-    }
+    /// Where the image lies in its file, when it was read from one and not
+    /// loaded. (Stored, set from `storage`: a computed property pattern-matching
+    /// `storage`, inlined into the FLAC writer, crashed the Swift 6.3.1 optimizer.)
+    let fileOffset: Int64?
 
     /// A picture from image bytes in memory. The MIME type and pixel size are
     /// taken from the image header when `mimeType` is nil.
@@ -104,6 +103,10 @@ public struct Artwork: Sendable, Hashable {
         self.height = info?.height
         self.byteCount = byteCount
         self.storage = storage
+        switch storage {
+        case .file(_, let offset): fileOffset = offset
+        case .bytes: fileOffset = nil
+        }
     }
 
     /// The image bytes. Reads them from the file when the picture was not loaded yet.
