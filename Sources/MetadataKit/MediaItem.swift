@@ -21,6 +21,10 @@ public struct MediaItem: Sendable {
     public var metadata = Metadata()
     /// Duration, bit rate, sample rate, channels, codec.
     public private(set) var properties = MediaProperties()
+    /// Local damage that ``load()`` read around (empty for a sound file).
+    /// A damaged file may still be editable: ``isEditable`` says whether a
+    /// save can keep the damaged part as it is.
+    public private(set) var warnings: [MediaWarning] = []
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
 
@@ -56,6 +60,7 @@ public struct MediaItem: Sendable {
         fileType = parsed.fileType
         isEditable = parsed.isEditable
         properties = parsed.properties
+        warnings = parsed.warnings
         metadata = Metadata(items: parsed.items)
         loadedMetadata = metadata
         snapshot = source.snapshot
@@ -192,6 +197,7 @@ public struct MediaItem: Sendable {
         metadata = Metadata(items: reread.items)
         loadedMetadata = metadata
         properties = reread.properties
+        warnings = reread.warnings
         snapshot = FileSnapshot(info)
     }
 

@@ -30,6 +30,17 @@ enum Report {
             properties(item.properties, to: &json)
             json.key("metadata")
             metadata(item.metadata, to: &json)
+            if !item.warnings.isEmpty {
+                json.key("warnings")
+                json.beginArray()
+                for warning in item.warnings {
+                    json.beginObject()
+                    if let offset = warning.offset { json.member("offset", offset) }
+                    json.member("message", warning.message)
+                    json.end(array: false)
+                }
+                json.end(array: true)
+            }
             if includeItems {
                 json.key("items")
                 json.beginArray()
@@ -132,6 +143,7 @@ enum Report {
         case .success(let item):
             let type = item.fileType.map { "\($0.identifier), \($0.mimeType)" } ?? "unknown"
             rows.append(("format", type + (item.isEditable ? ", editable" : ", read-only")))
+            for warning in item.warnings { rows.append(("warning", warning.description)) }
             let p = item.properties
             if let value = p.duration { rows.append(("duration", String(format: "%.3f s", value))) }
             if let value = p.bitrate { rows.append(("bitrate", "\(value / 1000) kbit/s")) }

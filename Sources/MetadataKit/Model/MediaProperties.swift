@@ -43,4 +43,6 @@ struct ParsedFile: Sendable {
     var properties: MediaProperties
     /// Whether MetadataKit can write this file's metadata back.
     var isEditable: Bool
+    /// Local damage the reader read around, in file order.
+    var warnings: [MediaWarning] = []
 }
