@@ -238,6 +238,15 @@ public struct MediaItem: Sendable {
         let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
         let duration = properties.duration
         let check = CheckResult()
+        // Every item nobody changed must read back (changed fields are checked
+        // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
+        // frames when the version changes: 2.2 is always upgraded) are exempt.
+        let loadedItems = Set(loadedMetadata.items)
+        let untouched = items.filter { loadedItems.contains($0) }
+        var exempt = Set(writer.derivedKeySpaces)
+        if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 }) {
+            exempt.insert(.id3)
+        }
         let verify: (URL) throws -> Void = { written in
             let source = try FileSource(url: written)
             let reread = try writer.read(source, written)
@@ -247,6 +256,12 @@ public struct MediaItem: Sendable {
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
                 let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
                 throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(shown)")
+            }
+            if !options.removesAllTags {
+                let lost = ItemSurvival.missing(expected: untouched, actual: reread.items, exempt: exempt)
+                if !lost.isEmpty {
+                    throw MediaError(.verificationFailed, "the save would lose or alter items nobody changed: \(ItemSurvival.describe(lost))")
+                }
             }
             if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
                 throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
