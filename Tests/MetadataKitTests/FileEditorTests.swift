@@ -308,7 +308,9 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file0.bin", "file1.bin", "file2.bin"])
     }
 
-    @Test(arguments: [FileEditor.Step.journalWrite, .temporaryWrite, .patchWrite, .rename])
+    /// `journalSync` and `dataSync` are the batch's file-system syncs: a
+    /// failed `syncfs` fails the saves it should have made durable.
+    @Test(arguments: [FileEditor.Step.journalWrite, .journalSync, .temporaryWrite, .patchWrite, .dataSync, .rename])
     func aFailingStepLeavesThoseFilesAsTheyWere(step: FileEditor.Step) throws {
         let files = try makeFiles(3)
         var editor = FileEditor()

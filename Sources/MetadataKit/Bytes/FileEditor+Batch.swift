@@ -86,7 +86,7 @@ extension FileEditor {
                 close(entry.descriptor)
             }
         }
-        syncFileSystems(live.filter { $0.error == nil })
+        syncFileSystems(live.filter { $0.error == nil }, step: .journalSync)
 
         // Phase 2: patch in place, rename temporary files over their originals.
         for entry in live where entry.error == nil {
@@ -112,7 +112,7 @@ extension FileEditor {
                 entry.error = error
             }
         }
-        syncFileSystems(live)
+        syncFileSystems(live, step: .dataSync)
 
         // Phase 3: check the files patched in place (on every core: each check
         // parses its file); put the old bytes back where a step failed.
@@ -131,7 +131,10 @@ extension FileEditor {
         for entry in live {
             if let path = entry.journalPath { unlink(path) }
         }
-        syncFileSystems(live)
+        // The journals' removal made durable. A failure here is not an error,
+        // as in a single save: each file is new and checked, and a journal
+        // that comes back after a crash can only make it old again.
+        syncFileSystems(live, step: .directorySync, failing: false)
 
         for (index, entry) in staged.enumerated() {
             if let error = entry?.error { results[index] = .failure(error) }
@@ -225,16 +228,41 @@ extension FileEditor {
 
     /// One `syncfs` per file system the entries live on (all of it, when
     /// `syncfs` is missing): what the batch wrote so far becomes durable.
-    private func syncFileSystems(_ entries: [Staged]) {
-        var devices = Set<UInt64>()
+    /// When a file system's sync fails, every entry on it that had not failed
+    /// yet fails with an `io` error, as a failed `fsync` fails a single save
+    /// (unless `failing` is false).
+    private func syncFileSystems(_ entries: [Staged], step name: Step, failing: Bool = true) {
+        var failures: [UInt64: MediaError?] = [:]
         for entry in entries {
             var info = stat()
-            guard fstat(entry.descriptor, &info) == 0, devices.insert(UInt64(info.st_dev)).inserted else { continue }
-            if let syncfs = Self.syncFileSystem {
-                _ = syncfs(entry.descriptor)
-            } else {
-                sync()
+            guard fstat(entry.descriptor, &info) == 0 else {
+                if failing, entry.error == nil {
+                    entry.error = MediaError(.io, "cannot stat the file to sync it: \(systemErrorText())", path: entry.edit.url.path)
+                }
+                continue
             }
+            let device = UInt64(info.st_dev)
+            if failures[device] == nil {
+                failures[device] = .some(syncFileSystem(of: entry, step: name))
+            }
+            if failing, entry.error == nil, let failure = failures[device] ?? nil { entry.error = failure }
+        }
+    }
+
+    /// Syncs the file system `entry` lives on; the error, if it fails.
+    private func syncFileSystem(of entry: Staged, step name: Step) -> MediaError? {
+        do {
+            try step(name) {
+                guard let syncfs = Self.syncFileSystem else { return sync() }
+                guard syncfs(entry.descriptor) == 0 else {
+                    throw MediaError(.io, "cannot sync the file system: \(systemErrorText())", path: entry.edit.url.path)
+                }
+            }
+            return nil
+        } catch let error as MediaError {
+            return error
+        } catch {
+            return MediaError(.io, "\(error)", path: entry.edit.url.path)
         }
     }
 
