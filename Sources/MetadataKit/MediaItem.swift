@@ -45,14 +45,9 @@ public struct MediaItem: Sendable {
     /// a supported format, or is malformed.
     public mutating func load() async throws {
         let parsed: ParsedFile
-        var source: FileSource
+        let source: FileSource
         do {
-            let path = url.path
-            try FileEditor.recoverIfNeeded(path: path)  // finish an interrupted in-place save first
-            source = try FileSource(path: path)
-            if try FileEditor.recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) {
-                source = try FileSource(path: path)
-            }
+            source = try FileEditor.openRecovered(path: url.path)
             parsed = try FormatDetector.reader(for: source, url: url)(source, url)
         } catch let error as MediaError {
             throw error.naming(url.path)

@@ -237,6 +237,17 @@ struct FileEditor {
         return (originals, writes)
     }
 
+    /// Opens the file at `path` for reading after finishing any save of it
+    /// that was interrupted: from a journal beside the file, or from one a
+    /// dead process left in RAM (``VolatileJournalStore``). The one recovery
+    /// call a load makes.
+    static func openRecovered(path: String) throws -> FileSource {
+        try recoverIfNeeded(path: path)
+        let source = try FileSource(path: path)
+        guard try recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) else { return source }
+        return try FileSource(path: path)               // the recovery changed it: read it anew
+    }
+
     /// Restores a file whose in-place save was interrupted; removes a journal
     /// that was never completed (the file was not touched then). Does nothing
     /// when there is no journal.
