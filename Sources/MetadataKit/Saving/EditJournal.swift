@@ -80,13 +80,11 @@ struct EditJournal: Equatable {
         URL(fileURLWithPath: path(for: url.path), isDirectory: false)
     }
 
-    /// The RAM file system where journals of saves without fsync go (see
-    /// ``VolatileJournalStore``). Such a journal survives a crashed process,
-    /// not a crashed machine — which is all a save without fsync promises.
-    static let volatileDirectory: String? = {
-        var info = stat()
-        return stat("/dev/shm", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access("/dev/shm", W_OK) == 0 ? "/dev/shm" : nil
-    }()
+    /// The folder where journals of saves without fsync go (see
+    /// ``VolatileJournalStore`` and ``Platform/volatileFolder``). Such a
+    /// journal survives a crashed process, not a crashed machine — which is
+    /// all a save without fsync promises.
+    static let volatileDirectory: String? = Platform.volatileFolder
 
     /// The journal's path for the file at `path`.
     static func path(for path: String) -> String {

@@ -159,16 +159,11 @@ struct FileSnapshot: Sendable, Hashable {
         let time = info.modificationTime
         self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
                   modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
-        device = UInt64(info.st_dev)
+        device = Platform.deviceNumber(info.st_dev)
     }
 }
 
 extension stat {
-    #if canImport(Darwin)
-    var modificationTime: timespec { st_mtimespec }
-    var changeTime: timespec { st_ctimespec }
-    #else
-    var modificationTime: timespec { st_mtim }
-    var changeTime: timespec { st_ctim }
-    #endif
+    var modificationTime: timespec { Platform.modificationTime(self) }
+    var changeTime: timespec { Platform.changeTime(self) }
 }

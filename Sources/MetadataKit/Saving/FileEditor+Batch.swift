@@ -48,7 +48,9 @@ extension FileEditor {
     /// Applies every edit; one result per edit, in order. With `.noSync`
     /// durability each edit is simply applied on its own.
     func applyBatch(_ edits: [BatchEdit]) -> [Result<Void, any Error>] {
-        guard durability == .full, edits.count > 1 else {
+        // Group commit needs a file-system sync (Linux `syncfs`); without one
+        // (Darwin) each file is saved with its own full syncs.
+        guard durability == .full, edits.count > 1, Platform.syncFileSystem != nil else {
             return edits.map { edit in Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) } }
         }
         // Phase 1: lock, check, read the bytes to journal or write the
@@ -123,7 +125,7 @@ extension FileEditor {
                 do { try entry.edit.verify(entry.edit.url) } catch { entry.error = Self.verification(error, url: entry.edit.url) }
             }
             if entry.error != nil, let journal = entry.journal {
-                if (try? journal.restore(into: entry.descriptor, url: entry.edit.url)) == nil || fsync(entry.descriptor) != 0 {
+                if (try? journal.restore(into: entry.descriptor, url: entry.edit.url)) == nil || Platform.sync(entry.descriptor) != 0 {
                     entry.journalPath = nil                  // keep the journal for the next load to recover
                 }
             }
@@ -226,8 +228,8 @@ extension FileEditor {
         }
     }
 
-    /// One `syncfs` per file system the entries live on (all of it, when
-    /// `syncfs` is missing): what the batch wrote so far becomes durable.
+    /// One `syncfs` per file system the entries live on: what the batch wrote
+    /// so far becomes durable.
     /// When a file system's sync fails, every entry on it that had not failed
     /// yet fails with an `io` error, as a failed `fsync` fails a single save
     /// (unless `failing` is false).
@@ -241,7 +243,7 @@ extension FileEditor {
                 }
                 continue
             }
-            let device = UInt64(info.st_dev)
+            let device = Platform.deviceNumber(info.st_dev)
             if failures[device] == nil {
                 failures[device] = .some(syncFileSystem(of: entry, step: name))
             }
@@ -253,8 +255,7 @@ extension FileEditor {
     private func syncFileSystem(of entry: Staged, step name: Step) -> MediaError? {
         do {
             try step(name) {
-                guard let syncfs = Self.syncFileSystem else { return sync() }
-                guard syncfs(entry.descriptor) == 0 else {
+                guard let syncfs = Platform.syncFileSystem, syncfs(entry.descriptor) == 0 else {
                     throw MediaError(.io, "cannot sync the file system: \(systemErrorText())", path: entry.edit.url.path)
                 }
             }
@@ -265,7 +266,4 @@ extension FileEditor {
             return MediaError(.io, "\(error)", path: entry.edit.url.path)
         }
     }
-
-    /// `syncfs(2)`, looked up at run time: Swift's Glibc module doesn't declare it.
-    static let syncFileSystem = cLibraryFunction("syncfs", as: (@convention(c) (Int32) -> Int32).self)
 }

@@ -286,7 +286,7 @@ struct FileEditor {
             return
         }
         try journal.restore(into: descriptor, url: url)
-        guard fsync(descriptor) == 0 else { throw MediaError(.io, "cannot sync the recovered file", path: url.path) }
+        guard Platform.sync(descriptor) == 0 else { throw MediaError(.io, "cannot sync the recovered file", path: url.path) }
         unlink(journalPath)
     }
 
@@ -360,6 +360,7 @@ struct FileEditor {
             _ = fchown(temporary, info.st_uid, info.st_gid)  // best effort: only root may give files away
             fchmod(temporary, info.st_mode & 0o7777)
         }
+        Platform.copyExtendedAttributes(from: original, to: temporary)
         return (temporary, temporaryPath)
     }
 
@@ -393,7 +394,7 @@ struct FileEditor {
 
     private func sync(_ descriptor: Int32, url: URL) throws {
         guard durability == .full else { return }
-        guard fsync(descriptor) == 0 else {
+        guard Platform.sync(descriptor) == 0 else {
             throw MediaError(.io, "fsync failed: \(systemErrorText())", path: url.path)
         }
     }
@@ -403,7 +404,7 @@ struct FileEditor {
         let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw MediaError(.io, "cannot open for sync: \(systemErrorText())", path: path) }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(systemErrorText())", path: path) }
+        guard Platform.sync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(systemErrorText())", path: path) }
     }
 
     private func syncDirectory(of url: URL) throws {

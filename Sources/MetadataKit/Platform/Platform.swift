@@ -1,0 +1,133 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Every call that differs between Linux and Darwin (macOS, iOS), with both
+/// branches side by side, so the rest of the library has no `#if os(...)`.
+///
+/// The Darwin branches compile in this file but have not been run on a Mac:
+/// they follow Apple's man pages (`fcntl(2)` `F_FULLFSYNC`, `copyfile(3)`,
+/// `confstr(3)` `_CS_DARWIN_USER_TEMP_DIR`, `dlsym(3)` `RTLD_DEFAULT`).
+enum Platform {
+    // MARK: Durability
+
+    /// The ways to make a file's written bytes durable, strongest first.
+    enum SyncPrimitive: String, Sendable, CaseIterable {
+        /// Darwin `fcntl(F_FULLFSYNC)`: the data reaches the drive's platters,
+        /// past its cache. Plain `fsync` on Darwin doesn't flush that cache.
+        case fullFileSync
+        /// POSIX `fsync`: on Linux it flushes the drive's cache too.
+        case fileSync
+    }
+
+    /// The primitives a durable sync tries on this system, in order.
+    static var syncPrimitives: [SyncPrimitive] {
+        #if canImport(Darwin)
+        [.fullFileSync, .fileSync]       // F_FULLFSYNC fails on some file systems (e.g. SMB): fsync then
+        #else
+        [.fileSync]
+        #endif
+    }
+
+    /// Makes what was written to `descriptor` durable; 0 on success, else -1
+    /// with `errno` set by the last primitive tried.
+    static func sync(_ descriptor: Int32) -> Int32 {
+        sync(descriptor, trying: syncPrimitives, with: call)
+    }
+
+    /// Tries `primitives` in order until one succeeds (the order is the
+    /// portable logic, tested with a stand-in `call`).
+    static func sync(_ descriptor: Int32, trying primitives: [SyncPrimitive],
+                     with call: (SyncPrimitive, Int32) -> Int32) -> Int32 {
+        for primitive in primitives where call(primitive, descriptor) == 0 { return 0 }
+        return -1
+    }
+
+    private static func call(_ primitive: SyncPrimitive, _ descriptor: Int32) -> Int32 {
+        switch primitive {
+        case .fullFileSync:
+            #if canImport(Darwin)
+            return fcntl(descriptor, F_FULLFSYNC)
+            #else
+            errno = EINVAL
+            return -1
+            #endif
+        case .fileSync:
+            return fsync(descriptor)
+        }
+    }
+
+    /// `syncfs(2)`: one call makes everything written to a file system
+    /// durable. Linux only (looked up at run time: Swift's Glibc module
+    /// doesn't declare it); nil on Darwin, whose `sync(2)` returns before the
+    /// data is written, so batches there sync file by file instead.
+    static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
+        #if canImport(Darwin)
+        nil
+        #else
+        cLibraryFunction("syncfs", as: (@convention(c) (Int32) -> Int32).self)
+        #endif
+    }()
+
+    // MARK: File identity
+
+    /// A `stat` device number as an unsigned 64-bit value: Darwin's `dev_t`
+    /// is a signed 32-bit integer (a negative one would trap in `UInt64(_:)`),
+    /// Linux's an unsigned 64-bit one. Converted through its bit pattern.
+    static func deviceNumber<Device: BinaryInteger>(_ device: Device) -> UInt64 {
+        let value = UInt64(truncatingIfNeeded: device)
+        return device.bitWidth >= 64 ? value : value & ((1 << UInt64(device.bitWidth)) - 1)
+    }
+
+    /// The file's last modification time.
+    static func modificationTime(_ info: stat) -> timespec {
+        #if canImport(Darwin)
+        info.st_mtimespec
+        #else
+        info.st_mtim
+        #endif
+    }
+
+    /// The file's last status change time.
+    static func changeTime(_ info: stat) -> timespec {
+        #if canImport(Darwin)
+        info.st_ctimespec
+        #else
+        info.st_ctim
+        #endif
+    }
+
+    // MARK: Symbols, folders
+
+    /// `dlsym`'s handle for "search every loaded image": `RTLD_DEFAULT`, which
+    /// Swift doesn't import (a macro). It is 0 in glibc and -2 on Darwin.
+    static var defaultSymbolHandle: UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+        UnsafeMutableRawPointer(bitPattern: -2)
+        #else
+        UnsafeMutableRawPointer(bitPattern: 0)
+        #endif
+    }
+
+    /// Where journals of saves without fsync go: a folder that outlives the
+    /// process that writes there (not the machine). Linux: the RAM file
+    /// system `/dev/shm`. Darwin has none; its per-user temporary folder
+    /// (`confstr(_CS_DARWIN_USER_TEMP_DIR)`, on disk) serves instead. Nil
+    /// when the folder can't be written: journals then go beside the file.
+    static let volatileFolder: String? = {
+        #if canImport(Darwin)
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+        guard confstr(_CS_DARWIN_USER_TEMP_DIR, &buffer, buffer.count) > 0 else { return nil }
+        var folder = String(cString: buffer)
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        #else
+        let folder = "/dev/shm"
+        #endif
+        var info = stat()
+        guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(folder, W_OK) == 0 else { return nil }
+        return folder
+    }()
+}
