@@ -1,11 +1,14 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// MetadataKit — Apache License 2.0 (see LICENSE).
+
 let package = Package(
     name: "MetadataKit",
-    // macOS 15: the Swift 6 standard library and Foundation APIs used here
-    // (String(validating:as:), URL(filePath:directoryHint:)) need it.
-    platforms: [.macOS(.v15)],
+    // macOS 15 / iOS 18: the Swift 6 standard library and Foundation APIs used
+    // here (String(validating:as:), URL(filePath:directoryHint:)) need them.
+    // Only the library is meant for iOS (the tool and the tests run processes).
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "MetadataKit", targets: ["MetadataKit"]),
         .executable(name: "mdkit", targets: ["mdkit"]),

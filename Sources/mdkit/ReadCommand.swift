@@ -8,7 +8,11 @@ struct ReadCommand {
 
         Prints the metadata and properties of each FILE.
           --json    one JSON array, one object per FILE, in argument order
+                    (a file that can't be read is an object with "error")
           --items   also list every raw item (key space, key, value, data type)
+        Without --json, a file that can't be read is reported on stderr as
+        "FILE: error: <code>: <reason>". Local damage that was read around
+        is shown as "warning" lines (JSON: "warnings").
         Exit status: 0 when every file was read, 1 when any failed, 2 on a usage error.
         """
 
@@ -48,12 +52,16 @@ struct ReadCommand {
                 result = .failure(error)
             }
             var text: [UInt8] = []
-            if json {
+            switch (json, result) {
+            case (true, _):
                 var writer = JSONWriter(indent: 2, level: 1)
                 Report.json(path: path, result: result, includeItems: includeItems, to: &writer)
                 text = writer.bytes
-            } else {
-                text = Array(Report.table(path: path, result: result, includeItems: includeItems).utf8)
+            case (false, .success(let item)):
+                text = Array(Report.table(path: path, item: item, includeItems: includeItems).utf8)
+            case (false, .failure(let error)):
+                // Errors go to stderr in table mode, as `write` reports them.
+                text = Array("\(path): error: \(Report.errorMessage(error))\n".utf8)
             }
             return (text, result.isFailure)
         }
@@ -67,7 +75,11 @@ struct ReadCommand {
             }
             output.append(contentsOf: (rendered.isEmpty ? "]\n" : "\n]\n").utf8)
         } else {
-            for piece in rendered { output += piece.text }
+            var errors: [UInt8] = []
+            for piece in rendered {
+                if piece.failed { errors += piece.text } else { output += piece.text }
+            }
+            if !errors.isEmpty { FileHandle.standardError.write(Data(errors)) }
         }
         FileHandle.standardOutput.write(Data(output))
         return rendered.contains { $0.failed } ? 1 : 0

@@ -135,47 +135,42 @@ enum Report {
 
     // MARK: Table
 
-    static func table(path: String, result: Result<MediaItem, any Error>, includeItems: Bool) -> String {
+    static func table(path: String, item: MediaItem, includeItems: Bool) -> String {
         var rows: [(String, String)] = []
-        switch result {
-        case .failure(let error):
-            return "\(path)\n  error: \(errorMessage(error))\n\n"
-        case .success(let item):
-            let type = item.fileType.map { "\($0.identifier), \($0.mimeType)" } ?? "unknown"
-            rows.append(("format", type + (item.isEditable ? ", editable" : ", read-only")))
-            for warning in item.warnings { rows.append(("warning", warning.description)) }
-            let p = item.properties
-            if let value = p.duration { rows.append(("duration", String(format: "%.3f s", value))) }
-            if let value = p.bitrate { rows.append(("bitrate", "\(value / 1000) kbit/s")) }
-            if let value = p.sampleRate { rows.append(("sampleRate", "\(value) Hz")) }
-            if let value = p.channels { rows.append(("channels", String(value))) }
-            if let value = p.codec { rows.append(("codec", value)) }
-            if let width = p.width, let height = p.height { rows.append(("video", "\(width)×\(height)")) }
-            for field in MetadataField.allCases {
-                switch item.metadata[field] {
-                case nil: continue
-                case .artwork(let pictures)?:
-                    for picture in pictures {
-                        let size = picture.width.flatMap { w in picture.height.map { "\(w)×\($0), " } } ?? ""
-                        rows.append(("artwork", "\(picture.mimeType) \(size)\(picture.pictureType.name), \(picture.byteCount) bytes"))
-                    }
-                case let value?: rows.append((field.rawValue, value.text ?? ""))
+        let type = item.fileType.map { "\($0.identifier), \($0.mimeType)" } ?? "unknown"
+        rows.append(("format", type + (item.isEditable ? ", editable" : ", read-only")))
+        for warning in item.warnings { rows.append(("warning", warning.description)) }
+        let p = item.properties
+        if let value = p.duration { rows.append(("duration", String(format: "%.3f s", value))) }
+        if let value = p.bitrate { rows.append(("bitrate", "\(value / 1000) kbit/s")) }
+        if let value = p.sampleRate { rows.append(("sampleRate", "\(value) Hz")) }
+        if let value = p.channels { rows.append(("channels", String(value))) }
+        if let value = p.codec { rows.append(("codec", value)) }
+        if let width = p.width, let height = p.height { rows.append(("video", "\(width)×\(height)")) }
+        for field in MetadataField.allCases {
+            switch item.metadata[field] {
+            case nil: continue
+            case .artwork(let pictures)?:
+                for picture in pictures {
+                    let size = picture.width.flatMap { w in picture.height.map { "\(w)×\($0), " } } ?? ""
+                    rows.append(("artwork", "\(picture.mimeType) \(size)\(picture.pictureType.name), \(picture.byteCount) bytes"))
                 }
+            case let value?: rows.append((field.rawValue, value.text ?? ""))
             }
-            if includeItems {
-                for raw in item.metadata.items {
-                    var shown: String
-                    if let text = raw.value.stringValue, raw.value.stringValues.count <= 1 {
-                        shown = text
-                    } else {
-                        var json = JSONWriter()
-                        value(raw.value, to: &json)
-                        shown = String(decoding: json.bytes, as: UTF8.self)
-                    }
-                    if shown.count > 80 { shown = String(shown.prefix(77)) + "..." }
-                    let language = raw.language.map { " (\($0))" } ?? ""
-                    rows.append(("\(raw.keySpace.rawValue):\(raw.key)", "\(shown)  [\(raw.dataType.rawValue)]\(language)"))
+        }
+        if includeItems {
+            for raw in item.metadata.items {
+                var shown: String
+                if let text = raw.value.stringValue, raw.value.stringValues.count <= 1 {
+                    shown = text
+                } else {
+                    var json = JSONWriter()
+                    value(raw.value, to: &json)
+                    shown = String(decoding: json.bytes, as: UTF8.self)
                 }
+                if shown.count > 80 { shown = String(shown.prefix(77)) + "..." }
+                let language = raw.language.map { " (\($0))" } ?? ""
+                rows.append(("\(raw.keySpace.rawValue):\(raw.key)", "\(shown)  [\(raw.dataType.rawValue)]\(language)"))
             }
         }
         let width = rows.map(\.0.count).max() ?? 0

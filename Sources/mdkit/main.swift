@@ -30,7 +30,7 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
         "  " + command.name + String(repeating: " ", count: max(1, 9 - command.name.count))
             + "\(command.summary) (mdkit \(command.name) --help)"
     }
-    return "usage: mdkit <command> [options] FILE...\n\ncommands:\n" + lines.joined(separator: "\n")
+    return "usage: mdkit <command> [options] FILE...\n       mdkit --version\n\ncommands:\n" + lines.joined(separator: "\n")
 }
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -56,7 +56,7 @@ func run(_ type: any Command.Type, _ arguments: [String]) async -> Never {
 // per file. glibc maps each one anew past 128 KiB, so every file paid page
 // faults for them; keeping such buffers in the heap removes that.
 // (mallopt(3) is looked up at run time: Swift's Glibc module doesn't declare it.)
-if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") {
+if let symbol = dlsym(nil, "mallopt") {    // glibc's RTLD_DEFAULT is 0
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
     _ = mallopt(-3, 32 << 20)     // M_MMAP_THRESHOLD
@@ -68,6 +68,10 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else { fail(topUsage(), status: 2) }
 if ["--help", "-h", "help"].contains(name) {
     print(topUsage())
+    exit(0)
+}
+if ["--version", "version"].contains(name) {
+    print("mdkit \(MetadataKitVersion.current)")
     exit(0)
 }
 guard let command = commands.first(where: { $0.name == name }) else {

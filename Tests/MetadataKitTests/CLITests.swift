@@ -20,6 +20,15 @@ import Testing
         #expect(try mdkit(["read", "--help"]).status == 0)
     }
 
+    @Test func versionComesFromTheLibrary() throws {
+        for spelling in ["--version", "version"] {
+            let output = try mdkit([spelling])
+            #expect(output.status == 0)
+            #expect(output.text == "mdkit \(MetadataKitVersion.current)\n")
+        }
+        #expect(MetadataKitVersion.current.split(separator: ".").count == 3, "MAJOR.MINOR.PATCH")
+    }
+
     @Test func readsSamplesAsJSONInArgumentOrder() throws {
         let mp3 = TestSupport.fixtures.appendingPathComponent("valid/sample.mp3").path
         let m4a = TestSupport.fixtures.appendingPathComponent("valid/sample.m4a").path
@@ -104,7 +113,8 @@ import Testing
         #expect(output.status == 1)
         #expect(output.text.contains("title"))
         #expect(output.text.contains("Sine in A"))
-        #expect(output.text.contains("/nonexistent/file.mp3\n  error: io: cannot open"))
+        #expect(!output.text.contains("/nonexistent"), "errors go to stderr in table mode")
+        #expect(output.standardError.contains("/nonexistent/file.mp3: error: io: cannot open"))
     }
 }
 
