@@ -81,8 +81,8 @@ public struct MediaItem: Sendable {
         let save = try named { try prepareSave(options: options) }
         var editor = FileEditor()
         editor.durability = options.durability
-        try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
-        try await adopt(save)
+        let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
+        try await adopt(save, checked: checked)
     }
 
     /// Writes the file with the changed metadata to `destination` (replacing
@@ -92,7 +92,7 @@ public struct MediaItem: Sendable {
         let save = try named { try prepareSave(options: options) }
         var editor = FileEditor()
         editor.durability = options.durability
-        try named { try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify) }
+        _ = try named { try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify) }
     }
 
     /// Runs `body`; a ``MediaError`` it throws is made to name this item's file.
@@ -166,8 +166,8 @@ public struct MediaItem: Sendable {
         })
         for ((index, save), result) in zip(group, results) {
             do {
-                try items[index].named { try result.get() }
-                try await items[index].adopt(save)
+                let checked = try items[index].named { try result.get() }
+                try await items[index].adopt(save, checked: checked)
             } catch {
                 errors[index] = error
             }
@@ -176,14 +176,14 @@ public struct MediaItem: Sendable {
 
     /// After a successful save: the check's parse for an in-place edit (an
     /// empty plan wrote and checked nothing), else a new load.
-    private mutating func adopt(_ save: PreparedSave) async throws {
+    private mutating func adopt(_ save: PreparedSave, checked: CheckedSave?) async throws {
         // A rewrite checks the temporary file (its pictures would point there),
         // unless the editor did it in place (then the check read this file).
-        if case .rewrite = save.plan, save.check.checkedPath != url.path {
+        if case .rewrite = save.plan, checked?.path != url.path {
             try await load()                            // the file was replaced: read it from its new place
             return
         }
-        let reread = save.check.parsed
+        let reread = checked?.parsed
             ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
         var info = stat()
         guard stat(url.path, &info) == 0 else {
@@ -196,11 +196,11 @@ public struct MediaItem: Sendable {
         snapshot = FileSnapshot(info)
     }
 
-    /// The parse made by a save's check, kept for the item to adopt.
-    private final class CheckResult: @unchecked Sendable {
-        var parsed: ParsedFile?
-        /// The path of the file the check read.
-        var checkedPath: String?
+    /// What a save's check read: the parse, for the item to adopt, and the
+    /// path of the file it read.
+    private struct CheckedSave {
+        var parsed: ParsedFile
+        var path: String
     }
 
     /// Everything a save needs before any byte is written.
@@ -208,8 +208,7 @@ public struct MediaItem: Sendable {
         var plan: FileEditPlan
         var snapshot: FileSnapshot
         var fileType: FileType
-        var verify: (URL) throws -> Void
-        var check: CheckResult
+        var verify: (URL) throws -> CheckedSave
     }
 
     /// Resolves the changes into raw items, plans the edit, and makes the check
@@ -232,7 +231,6 @@ public struct MediaItem: Sendable {
         let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
         let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
         let duration = properties.duration
-        let check = CheckResult()
         // Every item nobody changed must read back (changed fields are checked
         // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
         // frames when the version changes: 2.2 is always upgraded) are exempt.
@@ -242,11 +240,9 @@ public struct MediaItem: Sendable {
         if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 }) {
             exempt.insert(.id3)
         }
-        let verify: (URL) throws -> Void = { written in
+        let verify: (URL) throws -> CheckedSave = { written in
             let source = try FileSource(url: written)
             let reread = try writer.read(source, written)
-            check.parsed = reread
-            check.checkedPath = written.path
             let actual = Metadata(items: reread.items)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
                 let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
@@ -261,8 +257,9 @@ public struct MediaItem: Sendable {
             if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
                 throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
             }
+            return CheckedSave(parsed: reread, path: written.path)
         }
-        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, verify: verify, check: check)
+        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, verify: verify)
     }
 
     /// Pictures compare by what they are, not by where their bytes are stored.

@@ -17,17 +17,19 @@ import Darwin
 /// changes are made in place with their old tails in the shared journal
 /// rather than through one temporary file each (``stage(_:tailBudget:)``).
 extension FileEditor {
-    /// One save of a batch.
-    struct BatchEdit {
+    /// One save of a batch; `verify` as for ``apply(_:to:expecting:verify:)``.
+    struct BatchEdit<Checked> {
         var plan: FileEditPlan
         var url: URL
         var snapshot: FileSnapshot
-        var verify: (URL) throws -> Void
+        var verify: (URL) throws -> Checked
     }
 
     /// An edit after its first phase.
-    private final class Staged {
-        let edit: BatchEdit
+    private final class Staged<Checked> {
+        let edit: BatchEdit<Checked>
+        /// What the check returned.
+        var checked: Checked?
         let descriptor: Int32
         var error: (any Error)?
         // In place: the patches, the file's new size (tail edits), the journal.
@@ -39,15 +41,16 @@ extension FileEditor {
         // Rewrite: the temporary file.
         var temporary: (descriptor: Int32, path: String)?
 
-        init(edit: BatchEdit, descriptor: Int32) {
+        init(edit: BatchEdit<Checked>, descriptor: Int32) {
             self.edit = edit
             self.descriptor = descriptor
         }
     }
 
-    /// Applies every edit; one result per edit, in order. With `.noSync`
+    /// Applies every edit; one result per edit, in order: what its check
+    /// returned, or nil when its plan changed nothing. With `.noSync`
     /// durability each edit is simply applied on its own.
-    func applyBatch(_ edits: [BatchEdit]) -> [Result<Void, any Error>] {
+    func applyBatch<Checked>(_ edits: [BatchEdit<Checked>]) -> [Result<Checked?, any Error>] {
         // Group commit needs a file-system sync (Linux `syncfs`); without one
         // (Darwin) each file is saved with its own full syncs.
         guard durability == .full, edits.count > 1, Platform.syncFileSystem != nil else {
@@ -55,9 +58,9 @@ extension FileEditor {
         }
         // Phase 1: lock, check, read the bytes to journal or write the
         // temporary file — each file on its own, so on every core.
-        var results = [Result<Void, any Error>](repeating: .success(()), count: edits.count)
+        var results = [Result<Checked?, any Error>](repeating: .success(nil), count: edits.count)
         let tailBudget = TailBudget(Self.batchTailBudget)
-        let opened = Parallel.map(edits.count) { index -> Result<Staged, any Error> in
+        let opened = Parallel.map(edits.count) { index -> Result<Staged<Checked>, any Error> in
             let edit = edits[index]
             return Result {
                 let descriptor = try Self.open(edit.url, flags: O_RDWR)
@@ -71,7 +74,7 @@ extension FileEditor {
                 return entry
             }
         }
-        var staged: [Staged?] = []
+        var staged: [Staged<Checked>?] = []
         for (index, result) in opened.enumerated() {
             switch result {
             case .success(let entry): staged.append(entry)
@@ -122,7 +125,11 @@ extension FileEditor {
         _ = Parallel.map(checked.count) { index in
             let entry = checked[index]
             if entry.error == nil {
-                do { try entry.edit.verify(entry.edit.url) } catch { entry.error = Self.verification(error, url: entry.edit.url) }
+                do {
+                    entry.checked = try entry.edit.verify(entry.edit.url)
+                } catch {
+                    entry.error = Self.verification(error, url: entry.edit.url)
+                }
             }
             if entry.error != nil, let journal = entry.journal {
                 if (try? journal.restore(into: entry.descriptor, url: entry.edit.url)) == nil || Platform.sync(entry.descriptor) != 0 {
@@ -139,7 +146,8 @@ extension FileEditor {
         syncFileSystems(live, step: .directorySync, failing: false)
 
         for (index, entry) in staged.enumerated() {
-            if let error = entry?.error { results[index] = .failure(error) }
+            guard let entry else { continue }
+            results[index] = entry.error.map { .failure($0) } ?? .success(entry.checked)
         }
         return results
     }
@@ -172,7 +180,7 @@ extension FileEditor {
     /// the batch journal, which every file of a folder shares, instead of each
     /// file getting a temporary file — allocating inodes is what such saves
     /// spend their time on.
-    private func stage(_ entry: Staged, tailBudget: TailBudget) throws {
+    private func stage<Checked>(_ entry: Staged<Checked>, tailBudget: TailBudget) throws {
         let url = entry.edit.url, size = entry.edit.snapshot.size
         let plan = try inPlaceForm(of: entry.edit.plan, size: size, in: entry.descriptor, url: url, allow: tailBudget.take)
         guard let writes = plan.inPlaceWrites else {
@@ -180,7 +188,7 @@ extension FileEditor {
             let temporary = try makeTemporary(from: entry.descriptor, segments: segments, for: url, permissionsFrom: entry.descriptor)
             entry.temporary = temporary
             do {
-                try entry.edit.verify(URL(fileURLWithPath: temporary.path, isDirectory: false))
+                entry.checked = try entry.edit.verify(URL(fileURLWithPath: temporary.path, isDirectory: false))
             } catch {
                 throw Self.verification(error, url: url)
             }
@@ -197,7 +205,7 @@ extension FileEditor {
 
     /// Writes one batch journal per folder for the staged in-place edits and
     /// links it under each file's journal name.
-    private func writeJournals(_ entries: [Staged]) {
+    private func writeJournals<Checked>(_ entries: [Staged<Checked>]) {
         let pending = entries.filter { $0.error == nil && $0.journal != nil }
         let folders = Dictionary(grouping: pending) { $0.edit.url.deletingLastPathComponent().path }
         for (folder, group) in folders {
@@ -233,7 +241,7 @@ extension FileEditor {
     /// When a file system's sync fails, every entry on it that had not failed
     /// yet fails with an `io` error, as a failed `fsync` fails a single save
     /// (unless `failing` is false).
-    private func syncFileSystems(_ entries: [Staged], step name: Step, failing: Bool = true) {
+    private func syncFileSystems<Checked>(_ entries: [Staged<Checked>], step name: Step, failing: Bool = true) {
         var failures: [UInt64: MediaError?] = [:]
         for entry in entries {
             var info = stat()
@@ -252,7 +260,7 @@ extension FileEditor {
     }
 
     /// Syncs the file system `entry` lives on; the error, if it fails.
-    private func syncFileSystem(of entry: Staged, step name: Step) -> MediaError? {
+    private func syncFileSystem<Checked>(of entry: Staged<Checked>, step name: Step) -> MediaError? {
         do {
             try step(name) {
                 guard let syncfs = Platform.syncFileSystem, syncfs(entry.descriptor) == 0 else {

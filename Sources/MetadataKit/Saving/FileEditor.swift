@@ -44,9 +44,12 @@ struct FileEditor {
     // MARK: Entry points
 
     /// Applies `plan` to the file at `url`, which must still match `snapshot`.
-    /// `verify` reads the changed file at the given URL and throws if it is wrong.
-    func apply(_ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
-               verify: (URL) throws -> Void) throws {
+    /// `verify` reads the changed file at the given URL (the file itself, or
+    /// the temporary file before it replaces it) and throws if it is wrong;
+    /// what it returns is returned, or nil when the plan changed nothing.
+    @discardableResult
+    func apply<Checked>(_ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
+                        verify: (URL) throws -> Checked) throws -> Checked? {
         let descriptor = try Self.open(url, flags: O_RDWR)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
@@ -55,19 +58,23 @@ struct FileEditor {
             plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url)
         }
         if let writes = plan.inPlaceWrites {
-            try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize, verify: verify)
+            return try patchInPlace(descriptor, url: url, size: snapshot.size, patches: writes.patches, newSize: writes.newSize,
+                                    verify: verify)
         } else if case .rewrite(let segments) = plan {
-            try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
+            return try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }
+        return nil
     }
 
-    /// Writes the file `plan` describes to `destination`, leaving `url` as it is.
-    func write(_ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
-               verify: (URL) throws -> Void) throws {
+    /// Writes the file `plan` describes to `destination`, leaving `url` as it
+    /// is; returns what `verify` returned for the new file.
+    @discardableResult
+    func write<Checked>(_ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
+                        verify: (URL) throws -> Checked) throws -> Checked {
         let descriptor = try Self.open(url, flags: O_RDONLY)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot, exclusive: false)
-        try rewrite(from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
+        return try rewrite(from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
                     permissionsFrom: descriptor, verify: verify)
     }
 
@@ -112,16 +119,15 @@ struct FileEditor {
     /// Same-size patches; with `newSize`, the first patch replaces the file
     /// from its offset to the end (the journal then keeps that whole old tail)
     /// and the others are same-size patches before it.
-    private func patchInPlace(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
-                              newSize: Int64?, verify: (URL) throws -> Void) throws {
-        guard !patches.isEmpty else { return }
+    private func patchInPlace<Checked>(_ descriptor: Int32, url: URL, size: Int64, patches: [(offset: Int64, bytes: [UInt8])],
+                                       newSize: Int64?, verify: (URL) throws -> Checked) throws -> Checked? {
+        guard !patches.isEmpty else { return nil }
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: size, url: url)
-        guard !writes.isEmpty else { return }                  // nothing changes
+        guard !writes.isEmpty else { return nil }              // nothing changes
         let journal = EditJournal(fileSize: size, regions: originals, written: writes, newSize: newSize)
         if durability == .noSync, let store = VolatileJournalStore.shared, let identity = snapshotOfOpenFile(descriptor) {
-            try patchInPlace(descriptor, url: url, journal: journal, writes: writes, newSize: newSize, verify: verify,
-                             store: store, identity: identity)
-            return
+            return try patchInPlace(descriptor, url: url, journal: journal, writes: writes, newSize: newSize, verify: verify,
+                                    store: store, identity: identity)
         }
         let journalURL = EditJournal.url(for: url)
         do {
@@ -131,10 +137,11 @@ struct FileEditor {
             unlink(journalURL.path)                 // the file was not touched
             throw error
         }
+        let checked: Checked
         do {
             try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
             try step(.dataSync) { try sync(descriptor, url: url) }
-            try verify(url)
+            checked = try verify(url)
         } catch {
             // Put the old bytes back; if even that fails, the journal stays for the next load.
             if (try? journal.restore(into: descriptor, url: url)) != nil, (try? sync(descriptor, url: url)) != nil {
@@ -144,20 +151,22 @@ struct FileEditor {
         }
         unlink(journalURL.path)
         try? syncDirectory(of: url)
+        return checked
     }
 
     /// ``patchInPlace(_:url:size:patches:newSize:verify:)`` without fsync: the
     /// journal goes into a reused RAM slot (``VolatileJournalStore``).
-    private func patchInPlace(_ descriptor: Int32, url: URL, journal: EditJournal, writes: [(offset: Int64, bytes: [UInt8])],
-                              newSize: Int64?, verify: (URL) throws -> Void, store: VolatileJournalStore,
-                              identity: FileSnapshot) throws {
+    private func patchInPlace<Checked>(_ descriptor: Int32, url: URL, journal: EditJournal, writes: [(offset: Int64, bytes: [UInt8])],
+                                       newSize: Int64?, verify: (URL) throws -> Checked, store: VolatileJournalStore,
+                                       identity: FileSnapshot) throws -> Checked? {
         var slot: VolatileJournalStore.Slot?
         try step(.journalWrite) { slot = try store.write(journal, device: identity.device, inode: identity.inode, url: url) }
-        guard let slot else { return }
+        guard let slot else { return nil }
+        let checked: Checked
         do {
             try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
             try step(.dataSync) { try sync(descriptor, url: url) }      // (no fsync: only the step)
-            try verify(url)
+            checked = try verify(url)
         } catch {
             if (try? journal.restore(into: descriptor, url: url)) != nil {
                 store.clear(slot)
@@ -167,6 +176,7 @@ struct FileEditor {
             throw Self.verification(error, url: url)
         }
         store.clear(slot)
+        return checked
     }
 
     private func applyWrites(_ writes: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, to descriptor: Int32, url: URL) throws {
@@ -292,8 +302,8 @@ struct FileEditor {
 
     // MARK: Layout changes through a temporary file
 
-    private func rewrite(from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
-                         permissionsFrom original: Int32, verify: (URL) throws -> Void) throws {
+    private func rewrite<Checked>(from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
+                                  permissionsFrom original: Int32, verify: (URL) throws -> Checked) throws -> Checked {
         let (temporary, temporaryPath) = try makeTemporary(from: source, segments: segments, for: destination,
                                                             permissionsFrom: original)
         let temporaryURL = URL(fileURLWithPath: temporaryPath, isDirectory: false)
@@ -303,8 +313,9 @@ struct FileEditor {
             if !renamed { unlink(temporaryPath) }
         }
         try step(.temporarySync) { try sync(temporary, url: destination) }
+        let checked: Checked
         do {
-            try verify(temporaryURL)
+            checked = try verify(temporaryURL)
         } catch {
             throw Self.verification(error, url: destination)
         }
@@ -315,6 +326,7 @@ struct FileEditor {
         }
         renamed = true
         try step(.directorySync) { try syncDirectory(of: destination) }
+        return checked
     }
 
     /// Writes `segments` (runs of `source` and new bytes) to a new temporary
