@@ -132,4 +132,11 @@ enum ID3Text {
         let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
         return decode(bytes[bytes.startIndex..<end], encoding: .latin1, byteOrder: &order)
     }
+
+    /// Every byte of `bytes` as the ISO-8859-1 character it is, zeros included.
+    static func latin1Scalars(_ bytes: ArraySlice<UInt8>) -> String {
+        var text = String()
+        text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return text
+    }
 }

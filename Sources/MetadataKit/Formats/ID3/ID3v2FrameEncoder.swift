@@ -13,9 +13,10 @@ import Foundation
 /// with a byte order mark in v2.3. Several values are null-separated in v2.4
 /// (frames §4.2) and joined with "/" in v2.3 (ID3v2.3.0 §4.2).
 ///
-/// Language codes (ID3v2.4.0 structure §4: ISO-639-2, lower case, "XXX" when
-/// unknown): a missing language becomes "eng"; anything that is not three
-/// ASCII letters becomes "XXX" rather than failing the save.
+/// Language codes (ID3v2.4.0 structure §4: ISO-639-2, "XXX" when unknown):
+/// a missing language becomes "eng"; a stored code is written back as it was
+/// read (see ``language(_:)``); anything longer becomes "XXX" rather than
+/// failing the save.
 enum ID3v2FrameEncoder {
     /// Largest frame payload written: a v2.4 frame size is a 28-bit syncsafe
     /// integer, and the whole tag must fit in one too (256 MiB).
@@ -169,14 +170,17 @@ enum ID3v2FrameEncoder {
         string.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }
     }
 
-    /// The three language bytes: "eng" when none is given, "XXX" for a code
-    /// that is not three ASCII letters.
+    /// The three language bytes: "eng" when none is given (a new comment),
+    /// three zero bytes for "", the code as given when it is three
+    /// ISO-8859-1 characters ("XXX", "xxx", "ENG" stay as they are), and
+    /// "XXX" for anything else.
     static func language(_ code: String?) -> [UInt8] {
         guard let code else { return Array("eng".utf8) }
-        let bytes = Array(code.utf8)
-        guard bytes.count == 3, bytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+        if code.isEmpty { return [0, 0, 0] }
+        let scalars = Array(code.unicodeScalars)
+        guard scalars.count == 3, scalars.allSatisfy({ $0.value <= 0xFF }) else {
             return Array("XXX".utf8)
         }
-        return Array(code.lowercased().utf8)
+        return scalars.map { UInt8($0.value) }
     }
 }
