@@ -86,7 +86,8 @@ struct ID3v2TagWriter {
                 output += bytes
                 continue
             }
-            output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version)
+            // An unchanged frame converted to another version keeps its encoding where it can.
+            output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version, keepingEncoding: entry.record != nil)
         }
         if let unparsed {
             guard unparsed.version == version, unparsed.isCopyable else {

@@ -59,6 +59,12 @@ struct MP3Layout {
 
     /// Fills ``frames`` and ``warnings`` from the tags.
     private mutating func merge() {
+        let tags = self.tags
+        if tags.count == 1 {
+            frames = tags[0].frames
+            warnings = tags[0].warnings
+            return
+        }
         var seen: Set<String> = []
         for (index, tag) in tags.enumerated() {
             warnings += tag.warnings
