@@ -275,4 +275,27 @@ private typealias B = ID3Builder
                 "the invalid frame and the junk are kept as they were")
         #expect(item.metadata.album == "Album" && item.warnings.count == 2)
     }
+
+    // MARK: ID3 inside a chunk
+
+    @Test func tagClaimingMoreThanItsChunkReadsWhatIsThere() throws {
+        // As in a WAV/AIFF chunk: the reader is given the chunk's end as its limit.
+        var tag = B(version: 4)
+        tag.frames = [B.frame("TIT2", B.text(["In the chunk"], encoding: 0)),
+                      B.frame("TPE1", B.text(["Cut off by the chunk end"], encoding: 0))]
+        tag.sizeOverride = 1000
+        let bytes = tag.bytes()
+        let limit = Int64(10 + tag.frames[0].count + 4)
+        try B.withFile(bytes + [UInt8](repeating: 0x55, count: 2000)) { url in
+            let source = try FileSource(url: url)
+            let header = try #require(try ID3v2Header.parse(from: source, at: 0))
+            let reader = ID3v2TagReader(source: source, url: url, header: header, limit: limit)
+            let read = try reader.tag()
+            #expect(read.items.map(\.key) == ["TIT2"] && read.isTruncated)
+            #expect(read.warnings.first?.code == .truncated && read.warnings.first?.offset == 6)
+            // A writer given only the frames would lose the rest: frames() refuses.
+            let error = #expect(throws: MediaError.self) { try reader.frames() }
+            #expect(error?.code == .truncated)
+        }
+    }
 }

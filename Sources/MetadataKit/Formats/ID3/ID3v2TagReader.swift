@@ -59,8 +59,20 @@ struct ID3v2TagReader {
 
     /// The tag's frames, in order, with where they lie in the file: what the
     /// writer needs to copy unchanged frames byte for byte.
+    /// - Throws: `unsupportedFeature` (or `truncated`) when the tag has bytes
+    ///   that are no frames, is cut, or is of a version that is not read: a
+    ///   writer given only the frames would lose them. Use ``tag()`` and
+    ///   ``ID3v2TagWriter/init(source:version:tag:)`` to keep them.
     func frames() throws -> [ID3v2FrameRecord] {
-        try tag().frames
+        let tag = try tag()
+        if tag.isTruncated {
+            throw MediaError(.truncated, "the ID3v2 tag runs past the space it is given: a save could not keep it", offset: header.offset + 6)
+        }
+        if tag.isUnreadable || tag.unparsed != nil {
+            throw MediaError(.unsupportedFeature, "the ID3v2 tag holds bytes that could not be read as frames: a save could not keep them",
+                             offset: tag.unparsed?.lowerBound ?? header.offset)
+        }
+        return tag.frames
     }
 
     /// The whole tag: frames, unparsed bytes and warnings.
