@@ -298,4 +298,62 @@ private typealias B = ID3Builder
             #expect(error?.code == .truncated)
         }
     }
+
+    // MARK: Random damage
+
+    /// SplitMix64, so a failure can be replayed from its seed.
+    struct SeededGenerator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Damaged tags that load as editable save without losing a frame: every
+    /// item but the edited one reads back the same from the saved copy.
+    @Test(arguments: [UInt8(3), 4])
+    func randomlyDamagedTagsKeepEveryFrameThroughASave(version: UInt8) async throws {
+        var tag = B(version: version)
+        tag.frames = [B.frame("TIT2", B.text(["Title"], encoding: 1), version: version),
+                      B.frame("TALB", B.text(["Album"], encoding: 0), version: version),
+                      B.frame("COMM", B.comment("note", language: "XXX", encoding: 0), version: version),
+                      B.frame("TXXX", B.text(["K", "V"], encoding: 0), version: version),
+                      B.frame("PRIV", Array("owner".utf8) + [0, 1, 2, 3], version: version),
+                      B.frame("TRCK", B.text(["4/9"], encoding: 0), version: version)]
+        tag.padding = 24
+        let original = tag.bytes()
+        let folder = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("damaged.mp3"), copy = folder.appendingPathComponent("saved.mp3")
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var generator = SeededGenerator(state: seed)
+        var saved = 0
+        for round in 0..<300 {
+            var bytes = original
+            for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                bytes[Int.random(in: 10..<original.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+            }
+            try Data(bytes + B.mpegFrames(3)).write(to: url)
+            var item = MediaItem(url: url)
+            do { try await item.load() } catch is MediaError { continue }
+            guard item.isEditable else { continue }
+            let before = item.metadata.items.filter { $0.key != "TPE1" }
+            item.metadata.artist = "Edited"
+            do {
+                try await item.save(to: copy, options: Self.fast)
+            } catch let error as MediaError {
+                Issue.record("seed \(seed), round \(round): an editable file failed to save: \(error)")
+                continue
+            }
+            saved += 1
+            let after = try await MediaItem.loaded(copy)
+            #expect(after.metadata.items.filter { $0.key != "TPE1" } == before, "seed \(seed), round \(round)")
+            #expect(after.metadata.artist == "Edited", "seed \(seed), round \(round)")
+        }
+        #expect(saved > 50, "seed \(seed): only \(saved) damaged files were editable")
+    }
 }

@@ -81,7 +81,11 @@ enum MP3Writer {
         var tag: [UInt8] = []
         if !frames.isEmpty {
             let reuses = audioStart > 0 && policy.reuses(space: leadingBody, content: frames.count)
-            let padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
+            var padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
+            // Bytes that could not be read end the tag, with no padding after them:
+            // a frame size there that ran past the old end runs past the new one too,
+            // so they read back as they did (and are kept again by the next save).
+            if !options.removesAllTags, layout.leading.first?.unparsed != nil { padding = 0 }
             tag = try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)
         }
 
