@@ -246,7 +246,9 @@ struct WriteCommand {
     private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
         var (item, changes) = try await edited(url: url, pictures: pictures)
         if dryRun {
-            return changes.isEmpty ? "no changes" : "would change\n" + changes.map { "  " + $0 }.joined(separator: "\n")
+            // ID3v1 fields that can't hold the new value (MP3 only).
+            let losses = try item.id3v1Updates(options: options).filter { $0.loss != nil }.map { "id3v1: \($0)" }
+            return changes.isEmpty ? "no changes" : "would change\n" + (changes + losses).map { "  " + $0 }.joined(separator: "\n")
         }
         if let output {
             try await item.save(to: URL(fileURLWithPath: output), options: options)

@@ -122,11 +122,11 @@ private typealias B = ID3Builder
         ]
         let parsed = try B.parse(tag.bytes())
         #expect(parsed.item("COMM:iTunNORM")?.language == "eng")
-        #expect(parsed.item("COMM")?.language == nil)
+        #expect(parsed.item("COMM")?.language == "XXX", "kept as stored")
         #expect(parsed.item("COMM")?.value == .string("kein"))
         #expect(parsed.item("USLT")?.value == .string("la la"))
         #expect(parsed.item("USLT")?.language == "deu")
-        #expect(parsed.item("USLT:desc")?.language == nil)
+        #expect(parsed.item("USLT:desc")?.language == "", "three zero bytes")
         #expect(Metadata(items: parsed.items).comments == "kein")
     }
 
@@ -406,28 +406,41 @@ private typealias B = ID3Builder
         return tag.bytes()
     }
 
-    @Test func everyPrefixOfTheTagThrowsUntilItIsComplete() async throws {
+    @Test func everyPrefixOfTheTagLoadsWhatIsThere() async throws {
         let tag = Self.sampleTag()
         let file = tag + B.mpegFrames(3)
+        let full = try B.parse(file).items.map(\.key)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-prefix-\(UUID().uuidString).mp3")
         defer { try? FileManager.default.removeItem(at: url) }
-        for length in 0...tag.count {
+        for length in 0..<tag.count {
             try Data(file[0..<length]).write(to: url)
             var item = MediaItem(url: url)
             do {
                 try await item.load()
-                #expect(length == tag.count, "prefix of \(length) bytes loaded")
+                // A cut tag: the frames that are there, a warning, read-only.
+                #expect(length >= 10, "prefix of \(length) bytes loaded")
+                #expect(item.warnings.first?.code == .truncated && item.warnings.first?.offset == 6)
+                #expect(!item.isEditable)
+                let keys = item.metadata.items.map(\.key)
+                #expect(Array(full.prefix(keys.count)) == keys, "prefix \(length): \(keys)")
             } catch let error as MediaError {
-                #expect(length < tag.count, "complete tag failed: \(error)")
-                if length >= 10 { #expect(error.code == .truncated && error.offset == 6) }
+                // Only a cut header leaves nothing to read.
+                #expect(length < 10, "prefix of \(length) bytes failed: \(error)")
             }
         }
+        // A cut tag is never saved: the save is refused and the file left as it is.
+        try Data(file[0..<150]).write(to: url)
+        var cut = try await MediaItem.loaded(url)
+        cut.metadata.title = "x"
+        let error = await #expect(throws: MediaError.self) { try await cut.save(options: SaveOptions(durability: .noSync)) }
+        #expect(error?.code == .truncated)
+        #expect(try Data(contentsOf: url) == Data(file[0..<150]))
         // Cuts inside the audio always load, with the tag intact.
-        for length in stride(from: tag.count + 1, through: file.count, by: 97) {
+        for length in stride(from: tag.count, through: file.count, by: 97) {
             try Data(file[0..<length]).write(to: url)
             var item = MediaItem(url: url)
             try await item.load()
-            #expect(item.metadata.artist == "Björk")
+            #expect(item.metadata.artist == "Björk" && item.warnings.isEmpty && item.isEditable)
         }
     }
 
@@ -435,28 +448,48 @@ private typealias B = ID3Builder
         var tag = B(version: 3)
         tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0), version: 3)]
         tag.sizeOverride = 100_000
-        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
-        #expect(error?.code == .truncated)
-        #expect(error?.offset == 6)
+        let parsed = try B.parse(tag.bytes())
+        #expect(parsed.item("TIT2")?.value == .string("x"))
+        #expect(parsed.warnings.map(\.code) == [.truncated] && parsed.warnings.first?.offset == 6)
+        #expect(!parsed.isEditable)
     }
 
     @Test(arguments: [UInt8(2), 3, 4])
-    func frameSizePastTagEnd(version: UInt8) throws {
+    func frameSizePastTagEnd(version: UInt8) async throws {
         var tag = B(version: version)
         let id = version == 2 ? "TT2" : "TIT2"
         tag.frames = [B.frame(version == 2 ? "TAL" : "TALB", B.text(["ok"], encoding: 0), version: version),
                       B.frame(id, B.text(["x"], encoding: 0), version: version, sizeOverride: 500)]
+        tag.padding = 40
         let frameOffset = Int64(10 + tag.frames[0].count)
-        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
-        #expect(error?.code == .sizeOutOfRange)
-        #expect(error?.offset == frameOffset)
+        let bytes = tag.bytes() + B.mpegFrames(2)
+        let parsed = try B.parse(bytes)
+        #expect(parsed.items.map(\.key) == [version == 2 ? "TAL" : "TALB"])
+        #expect(parsed.warnings.map(\.code) == [.sizeOutOfRange] && parsed.warnings.first?.offset == frameOffset)
+        // v2.3/v2.4 keep the damaged frame byte for byte; a v2.2 tag must be upgraded, which can't keep it.
+        #expect(parsed.isEditable == (version != 2))
+        let url = try B.file(bytes)
+        defer { try? FileManager.default.removeItem(at: url) }
+        var item = try await MediaItem.loaded(url)
+        item.metadata.artist = "New artist"
+        if version == 2 {
+            await #expect(throws: MediaError.self) { try await item.save(options: SaveOptions(durability: .noSync)) }
+            #expect(try [UInt8](Data(contentsOf: url)) == bytes)
+            return
+        }
+        try await item.save(options: SaveOptions(durability: .noSync))
+        let written = [UInt8](try Data(contentsOf: url))
+        #expect(ID3WriterTests.contains(written, tag.frames[1]), "the damaged frame is kept as it was")
+        #expect(item.metadata.artist == "New artist" && item.metadata.album == "ok")
+        #expect(item.warnings.map(\.code) == [.sizeOutOfRange])
     }
 
     @Test(arguments: [UInt8(3), 4])
     func frameSizeAllOnes(version: UInt8) throws {
         var tag = B(version: version)
         tag.frames = [B.frame("TIT2", B.text(["x"], encoding: 0), version: version, sizeOverride: 0xFFFF_FFFF)]
-        #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+        let parsed = try B.parse(tag.bytes())
+        #expect(parsed.items.isEmpty && parsed.warnings.first?.offset == 10)
     }
 
     @Test func decompressedSizeOfTwoGigabytes() throws {
@@ -466,17 +499,20 @@ private typealias B = ID3Builder
         var v4 = B(version: 4)
         v4.frames = [B.frame("TIT2", B.syncsafe(0x0FFF_FFFF) + B.compress(text), flags: 0x0009)]
         for tag in [v3, v4] {
-            let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
-            #expect(error?.code == .sizeOutOfRange)
-            #expect(error?.offset == 20)
+            // Kept as stored (raw), reported.
+            let parsed = try B.parse(tag.bytes())
+            #expect(parsed.item("TIT2")?.dataType == .binary)
+            #expect(parsed.warnings.map(\.code) == [.sizeOutOfRange] && parsed.warnings.first?.offset == 20)
+            #expect(parsed.isEditable)
         }
     }
 
     @Test func brokenZlibStream() throws {
         var tag = B(version: 3)
         tag.frames = [B.frame("TIT2", B.be32(10) + [0x78, 0x9C, 1, 2, 3, 4, 5], version: 3, flags: 0x0080)]
-        let error = #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
-        #expect(error?.code == .malformed)
+        let parsed = try B.parse(tag.bytes())
+        #expect(parsed.item("TIT2")?.value == .data(Data(tag.frames[0][10...])))
+        #expect(parsed.warnings.map(\.code) == [.malformed])
     }
 
     @Test func understatedDecompressedSizeStillInflates() throws {
@@ -504,15 +540,20 @@ private typealias B = ID3Builder
         var v4 = B(version: 4)
         v4.extendedHeader = B.syncsafe(3) + [1, 0]
         for tag in [v3, v4] {
-            #expect(throws: MediaError.self) { try B.parse(tag.bytes()) }
+            let parsed = try B.parse(tag.bytes())
+            #expect(parsed.items.isEmpty)
+            #expect(parsed.warnings.map(\.code) == [.sizeOutOfRange] && parsed.warnings.first?.offset == 10)
         }
     }
 
-    @Test func emptyAndFlagOnlyFramesAreIgnored() throws {
+    @Test func emptyAndFlagOnlyFramesAreKept() throws {
         var tag = B(version: 4)
         tag.frames = [B.frame("TIT2", []), B.frame("TPE1", B.syncsafe(0), flags: 0x0001), B.frame("TALB", B.text(["a"], encoding: 0))]
         let parsed = try B.parse(tag.bytes())
-        #expect(parsed.items.map(\.key) == ["TALB"])
+        #expect(parsed.items.map(\.key) == ["TIT2", "TPE1", "TALB"])
+        #expect(parsed.item("TIT2")?.value == .data(Data()) && parsed.item("TPE1")?.value == .data(Data()))
+        #expect(Metadata(items: parsed.items).title == nil && Metadata(items: parsed.items).album == "a")
+        #expect(parsed.warnings.isEmpty)
     }
 
     @Test func unknownVersionIsSkipped() throws {
@@ -531,7 +572,8 @@ private typealias B = ID3Builder
 
     @Test func randomMutationsNeverCrash() async throws {
         let original = Self.sampleTag() + B.mpegFrames(3)
-        var generator = SystemRandomNumberGenerator()
+        let seed = UInt64.random(in: 0...UInt64.max)
+        var generator = ID3FidelityTests.SeededGenerator(state: seed)
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-fuzz-\(UUID().uuidString).mp3")
         defer { try? FileManager.default.removeItem(at: url) }
         for _ in 0..<400 {
@@ -542,7 +584,11 @@ private typealias B = ID3Builder
             }
             try Data(bytes).write(to: url)
             var item = MediaItem(url: url)
-            do { try await item.load() } catch is MediaError {}
+            do {
+                try await item.load()
+            } catch let error as MediaError {
+                #expect(error.path == url.path, "seed \(seed)")
+            }
         }
     }
 }

@@ -111,6 +111,19 @@ private typealias B = ID3Builder
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
         var item = try await MediaItem.loaded(url)
+        if version == 2 {
+            // CRM has no v2.3/v2.4 equivalent: the upgrade can't keep it, so the
+            // file is read-only and the save is refused until the item is removed.
+            #expect(!item.isEditable)
+            let before = try Self.bytes(url)
+            item.metadata.title = "x"
+            let error = await #expect(throws: MediaError.self) { try await item.save(options: Self.fast) }
+            #expect(error?.code == .unsupportedFeature)
+            #expect(try Self.bytes(url) == before)
+            item.metadata.items.removeAll { $0.key == "CRM" }
+        } else {
+            #expect(item.isEditable)
+        }
         let artwork = [Artwork(data: Data(B.tinyPNG), pictureType: .frontCover, description: "Front \(text)"),
                        Artwork(data: Data(Self.jpeg), mimeType: "image/jpeg", pictureType: .backCover)]
         Self.setEveryField(&item.metadata, text, artwork: artwork)
@@ -123,7 +136,7 @@ private typealias B = ID3Builder
         #expect(written[3] == (version == 3 ? 3 : 4), "v2.2 is upgraded to v2.4, the others kept")
         if version == 2 {
             #expect(reread.item("TT2") == nil && reread.item("TIT2") != nil)
-            #expect(reread.item("CRM") == nil, "CRM has no v2.3 equivalent and is dropped")
+            #expect(reread.item("CRM") == nil, "CRM was removed by the user")
             #expect(reread.item("TYER")?.value == nil && reread.item("TDRC")?.value == .string("2024"))
         }
         let title = reread.item("TIT2")
@@ -136,6 +149,7 @@ private typealias B = ID3Builder
         defer { Self.remove(url) }
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
+        item.metadata.items.removeAll { $0.key == "CRM" }
         try await item.save(options: Self.fast)
         let apic = try #require(item.item("APIC"))
         guard case .picture(let artwork) = apic.value else { Issue.record("no picture"); return }
@@ -226,7 +240,15 @@ private typealias B = ID3Builder
         #expect(item.metadata.album == "Compressed album")
         #expect(item.item("COMM:iTunNORM")?.value == .string(" 0000044E 00000211"))
 
-        // Converting to v2.3: the encrypted frame can't be re-encoded and goes; the others are re-encoded.
+        // Converting to v2.3: the encrypted frame can't be re-encoded, so the save is
+        // refused (nothing written) until the item is removed; the others are re-encoded.
+        let before = try Self.bytes(url)
+        let error = await #expect(throws: MediaError.self) {
+            try await item.save(options: SaveOptions(id3v2Version: .v2_3, durability: .noSync))
+        }
+        #expect(error?.code == .unsupportedFeature && error?.offset != nil)
+        #expect(try Self.bytes(url) == before)
+        item.metadata.items.removeAll { $0.key == "TPE3" }
         try await item.save(options: SaveOptions(id3v2Version: .v2_3, durability: .noSync))
         let converted = try Self.bytes(url)
         #expect(converted[3] == 3)
@@ -436,8 +458,8 @@ private typealias B = ID3Builder
         try await item.save(options: Self.fast)
         #expect(try Self.size(url) == size && Self.inode(url) == inode, "both tags patched in place")
         let tail = Array(try Self.bytes(url).suffix(128))
-        #expect(tail == B.id3v1(title: "Ünïcødé ?? and a title far lon", artist: "Old artist", year: "2024",
-                                comment: "Old comment", track: 7, genre: 8))
+        // Only the changed fields: the artist and comment (unchanged) stay empty in ID3v1.
+        #expect(tail == B.id3v1(title: "Ünïcødé ?? and a title far lon", year: "2024", track: 7, genre: 8))
 
         try await item.save(options: SaveOptions(id3v1: .remove, durability: .noSync))
         #expect(try Self.size(url) == size - 128 && item.item("title", .id3v1) == nil)
@@ -448,7 +470,7 @@ private typealias B = ID3Builder
         try await item.save(options: SaveOptions(id3v1: .add, durability: .noSync))
         #expect(item.item("artist", .id3v1)?.value == .string("Again"))
         #expect(item.item("title", .id3v1)?.value == .string("Ünïcødé ?? and a title far lon"))
-        // The genre went into ID3v2 (ID3v1 is rebuilt from the normalized fields), so it survived.
+        // The genre went into ID3v2 (a new ID3v1 tag gets every normalized field), so it survived.
         #expect(item.item("TCON")?.value == .string("Jazz"))
         #expect(item.item("genre", .id3v1)?.value == .integer(8))
     }
@@ -551,8 +573,11 @@ private typealias B = ID3Builder
 
     @Test func languageCodes() {
         #expect(ID3v2FrameEncoder.language(nil) == Array("eng".utf8))
-        #expect(ID3v2FrameEncoder.language("DEU") == Array("deu".utf8))
+        #expect(ID3v2FrameEncoder.language("DEU") == Array("DEU".utf8), "kept as read")
+        #expect(ID3v2FrameEncoder.language("XXX") == Array("XXX".utf8))
+        #expect(ID3v2FrameEncoder.language("") == [0, 0, 0])
         #expect(ID3v2FrameEncoder.language("en") == Array("XXX".utf8))
+        #expect(ID3v2FrameEncoder.language("日本語") == Array("XXX".utf8))
     }
 }
 

@@ -19,6 +19,17 @@ enum ID3TextEncoding: UInt8, Sendable {
     /// Width of a code unit, and so of the terminator, in bytes.
     var unitWidth: Int { self == .utf16 || self == .utf16BigEndian ? 2 : 1 }
 
+    /// The encoding a data type names; nil for non-text types.
+    init?(_ dataType: MetadataDataType) {
+        switch dataType {
+        case .latin1: self = .latin1
+        case .utf16: self = .utf16
+        case .utf16BigEndian: self = .utf16BigEndian
+        case .utf8: self = .utf8
+        default: return nil
+        }
+    }
+
     /// The data type items in this encoding report.
     var dataType: MetadataDataType {
         switch self {
@@ -131,5 +142,12 @@ enum ID3Text {
         var order: Endianness?
         let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
         return decode(bytes[bytes.startIndex..<end], encoding: .latin1, byteOrder: &order)
+    }
+
+    /// Every byte of `bytes` as the ISO-8859-1 character it is, zeros included.
+    static func latin1Scalars(_ bytes: ArraySlice<UInt8>) -> String {
+        var text = String()
+        text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
+        return text
     }
 }

@@ -20,12 +20,8 @@ enum ID3v1Reader {
         guard bytes.count == length, bytes.starts(with: "TAG".utf8) else { return nil }
         var items: [MetadataItem] = []
         func text(_ key: String, _ range: Range<Int>) {
-            var field = bytes[range]
-            if let zero = field.firstIndex(of: 0) { field = field[..<zero] }
-            while let last = field.last, last == 0x20 { field = field.dropLast() }
-            guard !field.isEmpty else { return }
-            var value = String()
-            value.unicodeScalars.append(contentsOf: field.map { Unicode.Scalar($0) })
+            let value = Self.text(bytes[range])
+            guard !value.isEmpty else { return }
             items.append(MetadataItem(keySpace: .id3v1, key: key, value: .string(value), dataType: .latin1))
         }
         text("title", 3..<33)
@@ -41,6 +37,16 @@ enum ID3v1Reader {
             items.append(MetadataItem(keySpace: .id3v1, key: "genre", value: .integer(Int64(bytes[127])), dataType: .unsignedInteger))
         }
         return items
+    }
+
+    /// A text field's value: ISO-8859-1 up to the first zero byte, trailing spaces removed.
+    static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        var field = bytes
+        if let zero = field.firstIndex(of: 0) { field = field[..<zero] }
+        while let last = field.last, last == 0x20 { field = field.dropLast() }
+        var value = String()
+        value.unicodeScalars.append(contentsOf: field.map { Unicode.Scalar($0) })
+        return value
     }
 }
 

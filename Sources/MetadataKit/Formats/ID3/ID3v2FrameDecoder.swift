@@ -94,12 +94,14 @@ enum ID3v2FrameDecoder {
     }
 
     /// `COMM` and `USLT` (frames §4.10, §4.8; v2.2 `COM`, `ULT`): encoding,
-    /// language (3 bytes), short description, text.
+    /// language (3 bytes), short description, text. The item's language is
+    /// the three bytes as stored ("" for three zero bytes).
     private static func comment(_ id: String, _ payload: [UInt8]) -> MetadataItem? {
         guard let encoding = encoding(payload), payload.count >= 4 else { return nil }
+        // The three bytes as stored ("XXX", "xxx" and zeros included: a save
+        // that re-encodes the frame writes them back); all zeros read as "".
         let code = payload[1..<4]
-        let language: String? = code.contains(0) || code.elementsEqual("XXX".utf8) || code.elementsEqual("xxx".utf8)
-            ? nil : ID3Text.latin1(code)
+        let language = code.allSatisfy { $0 == 0 } ? "" : ID3Text.latin1Scalars(code)
         var index = 4
         var order: Endianness?
         guard let description = ID3Text.readTerminated(payload, at: &index, encoding: encoding, byteOrder: &order) else {

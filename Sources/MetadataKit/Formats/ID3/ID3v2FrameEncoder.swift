@@ -13,9 +13,10 @@ import Foundation
 /// with a byte order mark in v2.3. Several values are null-separated in v2.4
 /// (frames §4.2) and joined with "/" in v2.3 (ID3v2.3.0 §4.2).
 ///
-/// Language codes (ID3v2.4.0 structure §4: ISO-639-2, lower case, "XXX" when
-/// unknown): a missing language becomes "eng"; anything that is not three
-/// ASCII letters becomes "XXX" rather than failing the save.
+/// Language codes (ID3v2.4.0 structure §4: ISO-639-2, "XXX" when unknown):
+/// a missing language becomes "eng"; a stored code is written back as it was
+/// read (see ``language(_:)``); anything longer becomes "XXX" rather than
+/// failing the save.
 enum ID3v2FrameEncoder {
     /// Largest frame payload written: a v2.4 frame size is a 28-bit syncsafe
     /// integer, and the whole tag must fit in one too (256 MiB).
@@ -32,8 +33,14 @@ enum ID3v2FrameEncoder {
     ///   POPM rating outside 0–255, a picture whose bytes can't be read, or a
     ///   typed value for a frame whose structure the encoder doesn't build
     ///   (e.g. `ETCO` from a string: such frames are written from `.data`).
-    static func frame(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8] {
-        try frame(id: id, payload: try payload(id: id, item: item, version: version), version: version)
+    ///
+    /// With `keepingEncoding`, text is written in the encoding the item's
+    /// ``MetadataItem/dataType`` names when the version has it (an unchanged
+    /// frame converted to another version keeps its encoding); otherwise the
+    /// rule above applies.
+    static func frame(id: String, item: MetadataItem, version: UInt8, keepingEncoding: Bool = false) throws -> [UInt8] {
+        let preferred = keepingEncoding ? ID3TextEncoding(item.dataType) : nil
+        return try frame(id: id, payload: try payload(id: id, item: item, version: version, preferred: preferred), version: version)
     }
 
     /// A frame header with no flags (ID3v2.4.0 structure §4.1, ID3v2.3.0
@@ -51,7 +58,7 @@ enum ID3v2FrameEncoder {
     }
 
     /// The payload of frame `id` holding `item`.
-    static func payload(id: String, item: MetadataItem, version: UInt8) throws -> [UInt8] {
+    static func payload(id: String, item: MetadataItem, version: UInt8, preferred: ID3TextEncoding? = nil) throws -> [UInt8] {
         let key = split(item.key)
         let description = key.description ?? ""
         switch item.value {
@@ -65,14 +72,14 @@ enum ID3v2FrameEncoder {
         }
         switch id {
         case "TXXX":
-            return text([description] + values(item), version: version, separateFirst: true)
+            return text([description] + values(item), version: version, separateFirst: true, preferred: preferred)
         case "WXXX":
-            let encoding = self.encoding(for: [description], version: version)
+            let encoding = self.encoding(for: [description], version: version, preferred: preferred)
             return [encoding.rawValue] + encode(description, encoding) + terminator(encoding)
                 + latin1(item.value.stringValue ?? "")
         case "COMM", "USLT":
             let body = values(item).joined(separator: "\n")
-            let encoding = self.encoding(for: [description, body], version: version)
+            let encoding = self.encoding(for: [description, body], version: version, preferred: preferred)
             return [encoding.rawValue] + language(item.language) + encode(description, encoding)
                 + terminator(encoding) + encode(body, encoding)
         case "PRIV", "UFID":
@@ -81,7 +88,7 @@ enum ID3v2FrameEncoder {
         case "GEOB":
             guard case .data(let data) = item.value else { throw cannotHold(item, id) }
             // The item keeps only the description and the object: MIME type and file name are left empty.
-            let encoding = self.encoding(for: [description], version: version)
+            let encoding = self.encoding(for: [description], version: version, preferred: preferred)
             return [encoding.rawValue] + [0] + terminator(encoding) + encode(description, encoding)
                 + terminator(encoding) + [UInt8](data)
         case "POPM":
@@ -90,7 +97,7 @@ enum ID3v2FrameEncoder {
             }
             return latin1(description) + [0, UInt8(rating)]
         case _ where id.hasPrefix("T"):
-            return text(values(item), version: version, separateFirst: false)
+            return text(values(item), version: version, separateFirst: false, preferred: preferred)
         case _ where id.hasPrefix("W"):
             return latin1(item.value.stringValue ?? "")
         default:
@@ -115,13 +122,13 @@ enum ID3v2FrameEncoder {
     /// Encoding byte and strings of a text frame (frames §4.2). With
     /// `separateFirst`, the first string is a description (TXXX) that is
     /// always terminated; the values after it follow the version's list rule.
-    private static func text(_ strings: [String], version: UInt8, separateFirst: Bool) -> [UInt8] {
+    private static func text(_ strings: [String], version: UInt8, separateFirst: Bool, preferred: ID3TextEncoding?) -> [UInt8] {
         var strings = strings
         if version < 4 {
             let head = separateFirst ? [strings.removeFirst()] : []
             strings = head + [strings.joined(separator: "/")]
         }
-        let encoding = self.encoding(for: strings, version: version)
+        let encoding = self.encoding(for: strings, version: version, preferred: preferred)
         var payload: [UInt8] = [encoding.rawValue]
         for (index, string) in strings.enumerated() {
             if index > 0 { payload += terminator(encoding) }
@@ -143,10 +150,18 @@ enum ID3v2FrameEncoder {
             + encode(artwork.description, encoding) + terminator(encoding) + [UInt8](data)
     }
 
-    /// ISO-8859-1 when every string fits, else UTF-8 (v2.4) or UTF-16 (v2.3).
-    static func encoding(for strings: [String], version: UInt8) -> ID3TextEncoding {
+    /// `preferred` when the version has it and it holds the strings;
+    /// otherwise ISO-8859-1 when every string fits, else UTF-8 (v2.4) or
+    /// UTF-16 (v2.3).
+    static func encoding(for strings: [String], version: UInt8, preferred: ID3TextEncoding? = nil) -> ID3TextEncoding {
         let fits = strings.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value <= 0xFF } }
-        return fits ? .latin1 : (version >= 4 ? .utf8 : .utf16)
+        switch preferred {
+        case .utf16?: return .utf16
+        case .utf8? where version >= 4: return .utf8
+        case .utf16BigEndian? where version >= 4: return .utf16BigEndian
+        case .utf16BigEndian?: return .utf16
+        default: return fits ? .latin1 : (version >= 4 ? .utf8 : .utf16)
+        }
     }
 
     static func terminator(_ encoding: ID3TextEncoding) -> [UInt8] {
@@ -169,14 +184,17 @@ enum ID3v2FrameEncoder {
         string.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }
     }
 
-    /// The three language bytes: "eng" when none is given, "XXX" for a code
-    /// that is not three ASCII letters.
+    /// The three language bytes: "eng" when none is given (a new comment),
+    /// three zero bytes for "", the code as given when it is three
+    /// ISO-8859-1 characters ("XXX", "xxx", "ENG" stay as they are), and
+    /// "XXX" for anything else.
     static func language(_ code: String?) -> [UInt8] {
         guard let code else { return Array("eng".utf8) }
-        let bytes = Array(code.utf8)
-        guard bytes.count == 3, bytes.allSatisfy({ (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else {
+        if code.isEmpty { return [0, 0, 0] }
+        let scalars = Array(code.unicodeScalars)
+        guard scalars.count == 3, scalars.allSatisfy({ $0.value <= 0xFF }) else {
             return Array("XXX".utf8)
         }
-        return Array(code.lowercased().utf8)
+        return scalars.map { UInt8($0.value) }
     }
 }

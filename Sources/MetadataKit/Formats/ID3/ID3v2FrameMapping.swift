@@ -4,16 +4,19 @@ import Foundation
 ///
 /// - v2.2 three-letter IDs become their v2.3/v2.4 IDs (ID3v2.3.0 appendix
 ///   / ID3v2.2.0 §4 list, plus the iTunes extensions `TCP`, `TST`, `TSP`,
-///   `TSA`, `TS2`, `TSC`, `GP1`, `MVN`, `MVI`). v2.2 frames without an
-///   equivalent whose payload keeps its meaning — `CRM` (encrypted meta
-///   frame), `LNK` (links name three-letter frame IDs) and anything not in
-///   the table — are **dropped** when a v2.2 tag is upgraded.
+///   `TSA`, `TS2`, `TSC`, `GP1`, `MVN`, `MVI`). The obsolete `RVA` becomes
+///   `RVAD` with its payload (kept in v2.4 as a frame readers may not know,
+///   rather than lost). v2.2 frames without an equivalent whose payload
+///   keeps its meaning — `CRM` (encrypted meta frame), `LNK` (links name
+///   three-letter frame IDs) and anything not in the table — can't be
+///   upgraded: a save that would have to is refused (remove the item first).
 /// - Dates (ID3v2.4.0 frames §4.2.5, ID3v2.3.0 §4.2.1): v2.3 stores the
 ///   recording date as `TYER` "yyyy", `TDAT` "DDMM" and `TIME` "HHMM";
 ///   v2.4 as one `TDRC` timestamp "yyyy-MM-ddTHH:mm". `TORY` (v2.3 original
-///   year) and `TDOR` (v2.4 original date) likewise. Converting to v2.4 also
-///   drops the deprecated `TRDA` and `TSIZ` (ID3v2.4.0 changes §3), as
-///   other writers do.
+///   year) and `TDOR` (v2.4 original date) likewise. A year frame that holds
+///   no date ("Test Year") is carried over whole, never cut to four
+///   characters; `TDAT`/`TIME` that can't be combined with a year, and the
+///   deprecated `TRDA` and `TSIZ` (ID3v2.4.0 changes §3), stay as they are.
 enum ID3v2FrameMapping {
     /// v2.2 ID → v2.3/v2.4 ID.
     static let upgradedIDs: [String: String] = [
@@ -33,7 +36,8 @@ enum ID3v2FrameMapping {
         "GP1": "GRP1", "MVN": "MVNM", "MVI": "MVIN",
     ]
 
-    /// The v2.3/v2.4 frame ID for an item key's ID; nil when the frame is dropped.
+    /// The v2.3/v2.4 frame ID for an item key's ID; nil when a v2.2 frame has
+    /// no equivalent (the caller refuses the save).
     /// - Throws: `invalidValue` for an ID that is no frame ID at all.
     static func targetID(_ id: String, item: MetadataItem) throws -> String? {
         let valid = id.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
@@ -42,7 +46,7 @@ enum ID3v2FrameMapping {
         }
         guard id.utf8.count == 3 else { return id }
         guard let upgraded = upgradedIDs[id] else { return nil }
-        // A v2.2 picture that could not be parsed holds a v2.2 payload: dropped.
+        // A v2.2 picture that could not be parsed holds a v2.2 payload: no equivalent.
         if upgraded == "APIC", case .data = item.value { return nil }
         return upgraded
     }
@@ -54,6 +58,8 @@ enum ID3v2FrameMapping {
         var item: MetadataItem
         /// The item as given, before any renaming or conversion.
         var original: MetadataItem
+        /// Index of the existing frame the item was read from, if any.
+        var record: Int?
     }
 
     /// Applies the date conversions for `version` to `entries` (IDs already mapped).
@@ -85,10 +91,12 @@ enum ID3v2FrameMapping {
                 }
                 replace(["TDRC", "TYER", "TDAT", "TIME"], with: frames)
             } else if let source, entries[source].id == "TDRC" {
-                replace(["TDRC", "TYER"], with: [make("TYER", String(text(source).prefix(4)))])
+                // Not a timestamp: the text is kept whole.
+                let kept = first("TYER").map { entries[$0] }.flatMap { $0.item.value.stringValue == text(source) ? $0 : nil }
+                replace(["TDRC", "TYER"], with: [kept ?? make("TYER", text(source))])
             }
             if let original = first("TDOR") {
-                let year = Timestamp(text(original))?.year ?? String(text(original).prefix(4))
+                let year = Timestamp(text(original))?.year ?? text(original)
                 let kept = first("TORY").map { entries[$0] }.flatMap { $0.item.value == .string(year) ? $0 : nil }
                 replace(["TDOR", "TORY"], with: [kept ?? make("TORY", year)])
             }
@@ -96,23 +104,28 @@ enum ID3v2FrameMapping {
             if first("TDRC") != nil {
                 replace(["TYER", "TDAT", "TIME"], with: [])
             } else if let year = first("TYER") {
-                var value = String(text(year).prefix(4))
-                if let date = first("TDAT").map(text), date.count == 4, date.allSatisfy(\.isASCIIDigit) {
-                    value += "-\(date.suffix(2))-\(date.prefix(2))"
-                    if let time = first("TIME").map(text), time.count == 4, time.allSatisfy(\.isASCIIDigit) {
-                        value += "T\(time.prefix(2)):\(time.suffix(2))"
+                var value = text(year)
+                if value.count == 4, value.allSatisfy(\.isASCIIDigit) {
+                    var combined: Set<String> = ["TYER"]
+                    if let date = first("TDAT").map(text), date.count == 4, date.allSatisfy(\.isASCIIDigit) {
+                        value += "-\(date.suffix(2))-\(date.prefix(2))"
+                        combined.insert("TDAT")
+                        if let time = first("TIME").map(text), time.count == 4, time.allSatisfy(\.isASCIIDigit) {
+                            value += "T\(time.prefix(2)):\(time.suffix(2))"
+                            combined.insert("TIME")
+                        }
                     }
+                    replace(combined, with: [make("TDRC", value)])
+                } else {
+                    // Not a year ("Test Year", "2024-05-01"): carried over whole.
+                    replace(["TYER"], with: [make("TDRC", value)])
                 }
-                replace(["TYER", "TDAT", "TIME"], with: [make("TDRC", value)])
-            } else {
-                replace(["TDAT", "TIME"], with: [])     // meaningless without a year
             }
             if first("TDOR") != nil {
                 replace(["TORY"], with: [])
             } else if let year = first("TORY") {
-                replace(["TORY"], with: [make("TDOR", String(text(year).prefix(4)))])
+                replace(["TORY"], with: [make("TDOR", text(year))])
             }
-            replace(["TRDA", "TSIZ"], with: [])
         }
         return entries
     }

@@ -69,17 +69,25 @@ struct ID3v2Header: Sendable, Equatable {
     /// Throws `truncated` when the header or the tag it announces runs past the
     /// end of the file (the size is checked before anything else is read).
     static func read(from source: FileSource, at offset: Int64) throws -> ID3v2Header? {
-        let bytes = try source.readAvailable(at: offset, count: length)
-        guard bytes.starts(with: "ID3".utf8) else { return nil }
-        guard bytes.count == length else {
-            throw MediaError(.truncated, "ID3v2 header needs 10 bytes, the file ends at byte \(source.size)", offset: offset)
-        }
-        guard let header = try ID3v2Header(bytes: bytes, offset: offset) else { return nil }
+        guard let header = try parse(from: source, at: offset) else { return nil }
         guard header.totalSize <= source.size - offset else {
             throw MediaError(.truncated, "ID3v2 tag of \(header.totalSize) bytes runs past the end of the file (\(source.size) bytes)",
                              offset: offset + 6)
         }
         return header
+    }
+
+    /// Reads the header at `offset` of `source` without checking that the tag
+    /// it announces fits in the file (a forgiving reader reads the frames that
+    /// are there). Nil when there is no "ID3" there; throws `truncated` when
+    /// the 10 header bytes themselves are cut.
+    static func parse(from source: FileSource, at offset: Int64) throws -> ID3v2Header? {
+        let bytes = try source.readAvailable(at: offset, count: length)
+        guard bytes.starts(with: "ID3".utf8) else { return nil }
+        guard bytes.count == length else {
+            throw MediaError(.truncated, "ID3v2 header needs 10 bytes, the file ends at byte \(source.size)", offset: offset)
+        }
+        return try ID3v2Header(bytes: bytes, offset: offset)
     }
 
     /// The tag whose v2.4 footer ("3DI") ends at `end`, for tags appended to the

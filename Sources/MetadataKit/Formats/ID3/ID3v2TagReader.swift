@@ -9,10 +9,24 @@ import Foundation
 /// frames are not read at all — the ``Artwork`` records where they are. Only
 /// a v2.2/v2.3 tag with whole-tag unsynchronisation is read into memory and
 /// decoded there (its bytes no longer match the file's).
+///
+/// The read is forgiving (see ``ID3v2Tag``): damage inside the tag is read
+/// around and reported as warnings; only a header that can't be read throws.
 struct ID3v2TagReader {
     let source: FileSource
     let url: URL
     let header: ID3v2Header
+    /// File offset the tag's bytes end at, at most (the end of the chunk
+    /// holding it); the end of the file when nil. A tag claiming more is read
+    /// as far as it goes and marked truncated.
+    var limit: Int64?
+
+    init(source: FileSource, url: URL, header: ID3v2Header, limit: Int64? = nil) {
+        self.source = source
+        self.url = url
+        self.header = header
+        self.limit = limit
+    }
 
     /// Where the tag's bytes are read from. Offsets are absolute file offsets;
     /// for a de-unsynchronised tag held in memory they are offsets into the
@@ -38,25 +52,54 @@ struct ID3v2TagReader {
         var isFile: Bool { if case .file = self { return true } else { return false } }
     }
 
-    /// The tag's items, in frame order. Tags of unknown versions and v2.2 tags
-    /// with the undefined compression flag give no items.
-    /// - Throws: ``MediaError`` for a frame or extended header that runs past
-    ///   the end of the tag, and for broken compressed frames.
+    /// The tag's items, in frame order.
     func read() throws -> [MetadataItem] {
-        try frames().compactMap(\.item)
+        try tag().items
     }
 
     /// The tag's frames, in order, with where they lie in the file: what the
-    /// writer needs to copy unchanged frames byte for byte. Frames that decode
-    /// to no item (empty frames) are listed with a nil ``ID3v2FrameRecord/item``.
+    /// writer needs to copy unchanged frames byte for byte.
+    /// - Throws: `unsupportedFeature` (or `truncated`) when the tag has bytes
+    ///   that are no frames, is cut, or is of a version that is not read: a
+    ///   writer given only the frames would lose them. Use ``tag()`` and
+    ///   ``ID3v2TagWriter/init(source:version:tag:)`` to keep them.
     func frames() throws -> [ID3v2FrameRecord] {
-        guard header.isSupportedVersion, !header.isV22Compressed, header.size > 0 else { return [] }
-        var position = header.bodyOffset
+        let tag = try tag()
+        if tag.isTruncated {
+            throw MediaError(.truncated, "the ID3v2 tag runs past the space it is given: a save could not keep it", offset: header.offset + 6)
+        }
+        if tag.isUnreadable || tag.unparsed != nil {
+            throw MediaError(.unsupportedFeature, "the ID3v2 tag holds bytes that could not be read as frames: a save could not keep them",
+                             offset: tag.unparsed?.lowerBound ?? header.offset)
+        }
+        return tag.frames
+    }
+
+    /// The whole tag: frames, unparsed bytes and warnings.
+    func tag() throws -> ID3v2Tag {
+        var tag = ID3v2Tag(header: header)
+        guard header.isSupportedVersion, !header.isV22Compressed else {
+            tag.isUnreadable = true
+            tag.warnings.append(MediaWarning(.unsupportedFeature, header.isV22Compressed
+                ? "ID3v2.2 tag with the undefined compression flag is not read"
+                : "ID3v2.\(header.majorVersion) tag is not read (unknown version)", offset: header.offset))
+            return tag
+        }
+        let available = min(limit ?? source.size, source.size)
         var end = header.bodyEnd
+        if end > available {
+            tag.isTruncated = true
+            tag.warnings.append(MediaWarning(.truncated, "ID3v2 tag of \(header.totalSize) bytes runs past the end of the "
+                + "\(limit == nil ? "file" : "space it is given") (\(available - header.offset) bytes): the frames there were read",
+                offset: header.offset + 6))
+            end = max(header.bodyOffset, available)
+        }
+        guard end > header.bodyOffset else { return tag }
+        var position = header.bodyOffset
         let bytes: Bytes
         if header.isUnsynchronised && header.majorVersion < 4 {
             // ID3v2.3.0 §5 / ID3v2.2.0 §5: the whole body (extended header included) is unsynchronised.
-            let raw = try source.read(at: position, count: Int(header.size))
+            let raw = try source.read(at: position, count: Int(end - position))
             let decoded = ID3v2Transforms.removeUnsynchronisation(raw)
             bytes = .memory(decoded, base: position)
             end = position + Int64(decoded.count)
@@ -64,33 +107,66 @@ struct ID3v2TagReader {
             bytes = .file(source)
         }
         if header.hasExtendedHeader {
-            position += try extendedHeaderLength(bytes, at: position, end: end)
+            guard let start = try framesStart(bytes, at: position, end: end, warnings: &tag.warnings) else {
+                tag.unparsed = position..<end
+                return tag
+            }
+            position = start
         }
-        return try readFrames(bytes, from: position, to: end)
+        try readFrames(bytes, from: position, to: end, into: &tag)
+        return tag
     }
 
-    /// Length of the extended header at `offset`, to be skipped.
+    // MARK: Extended header
+
+    /// Where the frames start after the extended header at `offset`; nil when
+    /// no frame can be found.
     ///
     /// v2.3 (ID3v2.3.0 §3.2): a 4-byte size that excludes itself (6 or 10).
     /// v2.4 (ID3v2.4.0 structure §3.2): a syncsafe size that includes itself (≥ 6).
-    private func extendedHeaderLength(_ bytes: Bytes, at offset: Int64, end: Int64) throws -> Int64 {
+    /// Some taggers (EasyTag) set the flag without writing an extended header:
+    /// as mutagen does, a frame ID where the size should be means there is none.
+    /// A size that is nonsense (beyond the tag, or not landing on a frame) is
+    /// skipped with a warning, and the frames are looked for in the first
+    /// bytes after it.
+    private func framesStart(_ bytes: Bytes, at offset: Int64, end: Int64, warnings: inout [MediaWarning]) throws -> Int64? {
         guard end - offset >= 4 else {
-            throw MediaError(.truncated, "extended header does not fit in the ID3v2 tag", offset: offset)
+            warnings.append(MediaWarning(.truncated, "extended header does not fit in the ID3v2 tag", offset: offset))
+            return nil
         }
-        var reader = ByteReader(try bytes.read(at: offset, count: 4), fileOffset: offset)
+        let field = try bytes.read(at: offset, count: 4)
+        if Self.isValidID(field[...]) {
+            warnings.append(MediaWarning(.malformed, "the extended header flag is set but a frame follows the header: read as no extended header",
+                                         offset: offset))
+            return offset
+        }
         let length: Int64
         if header.majorVersion == 3 {
-            length = Int64(try reader.readUInt32()) + 4
+            length = (Int64(field[0]) << 24 | Int64(field[1]) << 16 | Int64(field[2]) << 8 | Int64(field[3])) + 4
         } else {
-            length = Int64(try reader.readSyncSafeUInt32())
-            guard length >= 6 else {
-                throw MediaError(.malformed, "v2.4 extended header size \(length) is below 6", offset: offset)
+            length = field.allSatisfy { $0 & 0x80 == 0 }
+                ? field.reduce(Int64(0)) { $0 << 7 | Int64($1) } : -1
+        }
+        if length >= 6, length <= end - offset, try isFrameBoundary(bytes, at: offset + length, end: end) {
+            return offset + length
+        }
+        // Nonsense: look for the first frame in the next bytes.
+        let searchEnd = min(end - Int64(frameHeaderLength), offset + 64)
+        var candidate = offset + 4
+        while candidate <= searchEnd {
+            let head = try bytes.read(at: candidate, count: frameHeaderLength)
+            if Self.isValidID(head[0..<idLength]),
+               let size = try? frameSize(head, bytes, dataStart: candidate + Int64(frameHeaderLength), end: end),
+               size <= end - candidate - Int64(frameHeaderLength) {
+                warnings.append(MediaWarning(.sizeOutOfRange, "extended header size \(length) is nonsense: skipped, frames read from byte \(candidate)",
+                                             offset: offset))
+                return candidate
             }
+            candidate += 1
         }
-        guard length <= end - offset else {
-            throw MediaError(.sizeOutOfRange, "extended header of \(length) bytes runs past the end of the ID3v2 tag", offset: offset)
-        }
-        return length
+        warnings.append(MediaWarning(.sizeOutOfRange, "extended header size \(length) is nonsense and no frame follows it: the tag's frames are not read (kept as they are)",
+                                     offset: offset))
+        return nil
     }
 
     // MARK: Frames
@@ -100,41 +176,107 @@ struct ID3v2TagReader {
     private var idLength: Int { header.majorVersion == 2 ? 3 : 4 }
 
     /// Frame IDs are made of `A-Z` and `0-9` (ID3v2.4.0 structure §4).
-    private static func isValidID(_ bytes: ArraySlice<UInt8>) -> Bool {
+    static func isValidID(_ bytes: ArraySlice<UInt8>) -> Bool {
         bytes.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
     }
 
-    /// Walks the frames in `start..<end`. Padding (a zero byte where a frame ID
-    /// should be) or bytes that can't be a frame ID end the list.
-    private func readFrames(_ bytes: Bytes, from start: Int64, to end: Int64) throws -> [ID3v2FrameRecord] {
-        var frames: [ID3v2FrameRecord] = []
+    /// Walks the frames in `start..<end`. A zero byte where a frame ID should be
+    /// starts the padding. A frame with an invalid ID is skipped by its size
+    /// and kept as stored; a frame whose size runs past `end` ends the walk,
+    /// and the bytes from it up to the padding are kept as ``ID3v2Tag/unparsed``.
+    private func readFrames(_ bytes: Bytes, from start: Int64, to end: Int64, into tag: inout ID3v2Tag) throws {
         var position = start
         let headerLength = Int64(frameHeaderLength)
+        var legacyIDs: [String] = []
+        var legacyOffset: Int64 = 0
         while end - position >= headerLength {
             let head = try bytes.read(at: position, count: frameHeaderLength)
-            guard head[0] != 0, Self.isValidID(head[0..<idLength]) else { break }
-            let id = String(decoding: head[0..<idLength], as: UTF8.self)
+            guard head[0] != 0 else { break }
+            var id: String
+            var isValid = true, isLegacy = false
+            if Self.isValidID(head[0..<idLength]) {
+                id = String(decoding: head[0..<idLength], as: UTF8.self)
+            } else if header.majorVersion >= 3, head[3] == 0, Self.isValidID(head[0..<3]) {
+                id = String(decoding: head[0..<3], as: UTF8.self)
+                isLegacy = true
+                if legacyIDs.isEmpty { legacyOffset = position }
+                legacyIDs.append(id)
+            } else {
+                id = ID3Text.latin1Scalars(head[0..<idLength])
+                isValid = false
+            }
             let dataStart = position + headerLength
             let size = try frameSize(head, bytes, dataStart: dataStart, end: end)
             guard size <= end - dataStart else {
-                throw MediaError(.sizeOutOfRange, "frame '\(id)' of \(size) bytes runs past the end of the ID3v2 tag (\(end - dataStart) bytes left)",
-                                 offset: position)
+                tag.unparsed = position..<(try contentEnd(bytes, from: position, to: end))
+                tag.warnings.append(MediaWarning(.sizeOutOfRange,
+                    "\(isValid ? "frame '\(id)'" : "bytes that are no frame") (size \(size), \(end - dataStart) bytes left in the tag): "
+                        + "the rest of the tag is not read (kept as it is)", offset: position))
+                return
             }
-            let item = try frameItem(id: id, head: head, bytes, dataStart: dataStart, size: Int(size))
             let flags = ID3v2FrameFlags(version: header.majorVersion, head: head, tagUnsynchronised: header.isUnsynchronised)
-            let payloadStart = dataStart + Int64(flags.extraLength)
-            frames.append(ID3v2FrameRecord(
-                id: id, version: header.majorVersion, range: position..<dataStart + size,
+            let range = position..<dataStart + size
+            var record = ID3v2FrameRecord(
+                id: id, version: header.majorVersion, range: range,
                 // A whole-tag unsynchronised tag (v2.2/v2.3 in memory, or v2.4 with the
                 // tag flag) has frame bytes that only mean something under that flag.
                 isCopyable: bytes.isFile && !header.isUnsynchronised,
-                isEncrypted: flags.isEncrypted,
-                plainPayload: bytes.isFile && !flags.isTransformed && !flags.hasGroup && payloadStart <= dataStart + size
-                    ? payloadStart..<dataStart + size : nil,
-                item: item))
-            position = dataStart + size
+                isEncrypted: flags.isEncrypted, plainPayload: nil, item: nil, isLegacyID: isLegacy)
+            let payloadStart = dataStart + Int64(flags.extraLength)
+            if bytes.isFile, !flags.isTransformed, !flags.hasGroup, payloadStart <= range.upperBound {
+                record.plainPayload = payloadStart..<range.upperBound
+            }
+            if !isValid {
+                record.isRaw = true
+                record.item = ID3v2FrameDecoder.binary(id, try bytes.read(at: dataStart, count: Int(size)))
+                tag.warnings.append(MediaWarning(.malformed, "frame ID '\(Self.printable(id))' is not valid (A–Z, 0–9): frame of \(size) bytes skipped, kept as it is",
+                                                 offset: position))
+            } else {
+                do {
+                    record.item = try frameItem(id: id, flags: flags, bytes, dataStart: dataStart, size: Int(size))
+                } catch let error as MediaError {
+                    record.isRaw = true
+                    record.item = ID3v2FrameDecoder.binary(id, try bytes.read(at: dataStart, count: Int(size)))
+                    tag.warnings.append(MediaWarning(error.code, "frame '\(id)' not decoded (\(error.reason)): kept as it is",
+                                                     offset: error.offset ?? position))
+                }
+            }
+            tag.frames.append(record)
+            position = range.upperBound
         }
-        return frames
+        // Too few bytes left for a frame header, and not all zero: no frame, kept.
+        // (Bytes after a zero where a frame ID should be are padding, as for
+        // mutagen and TagLib, whatever they hold.)
+        if position < end, end - position < headerLength {
+            let stop = try contentEnd(bytes, from: position, to: end)
+            if stop > position, try bytes.read(at: position, count: 1)[0] != 0 {
+                tag.unparsed = position..<stop
+                tag.warnings.append(MediaWarning(.malformed, "\(stop - position) bytes after the frames are no frame: kept as they are", offset: position))
+            }
+        }
+        if !legacyIDs.isEmpty {
+            tag.warnings.append(MediaWarning(.malformed,
+                "\(legacyIDs.count) frame\(legacyIDs.count == 1 ? " has a" : "s have") three-letter ID3v2.2 ID\(legacyIDs.count == 1 ? "" : "s") in a v2.\(header.majorVersion) tag "
+                    + "(\(legacyIDs.prefix(6).joined(separator: ", "))\(legacyIDs.count > 6 ? ", …" : "")): read as v2.2 frames", offset: legacyOffset))
+        }
+    }
+
+    /// The end of the bytes in `start..<end` that are not trailing zeros (padding).
+    private func contentEnd(_ bytes: Bytes, from start: Int64, to end: Int64) throws -> Int64 {
+        var stop = end
+        let chunk: Int64 = 4096
+        while stop > start {
+            let from = max(start, stop - chunk)
+            let block = try bytes.read(at: from, count: Int(stop - from))
+            if let last = block.lastIndex(where: { $0 != 0 }) { return from + Int64(last) + 1 }
+            stop = from
+        }
+        return start
+    }
+
+    /// An ID for messages: control characters shown as `\u{…}`.
+    static func printable(_ id: String) -> String {
+        id.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
     }
 
     /// The size of the frame whose header is `head`.
@@ -170,16 +312,14 @@ struct ID3v2TagReader {
         return count == idLength && Self.isValidID(next[...])
     }
 
-    /// Decodes the frame `id` whose `size` bytes start at `dataStart`; nil for
-    /// an empty frame.
-    private func frameItem(id: String, head: [UInt8], _ bytes: Bytes, dataStart: Int64, size: Int) throws -> MetadataItem? {
-        let flags = ID3v2FrameFlags(version: header.majorVersion, head: head,
-                                    tagUnsynchronised: header.isUnsynchronised)
+    /// Decodes the frame `id` whose `size` bytes start at `dataStart`. An
+    /// empty frame (no payload after its flag fields) gives empty `.data`.
+    private func frameItem(id: String, flags: ID3v2FrameFlags, _ bytes: Bytes, dataStart: Int64, size: Int) throws -> MetadataItem {
         guard size > flags.extraLength else {
             if size < flags.extraLength {
                 throw MediaError(.malformed, "frame '\(id)' is shorter than its flag fields", offset: dataStart)
             }
-            return nil
+            return ID3v2FrameDecoder.binary(id, [])
         }
         var declaredSize: Int?
         if flags.extraLength > 0 {
@@ -211,7 +351,7 @@ struct ID3v2TagReader {
                                   pictureType: .init(rawValue: picture.pictureType), description: picture.description)
             return ID3v2PictureHeader.item(id: id, artwork: artwork)
         }
-        return payload.isEmpty ? nil : ID3v2FrameDecoder.item(id: id, payload: payload)
+        return payload.isEmpty ? ID3v2FrameDecoder.binary(id, []) : ID3v2FrameDecoder.item(id: id, payload: payload)
     }
 
     /// A picture frame stored as is: reads the fields before the image (growing
@@ -229,83 +369,5 @@ struct ID3v2TagReader {
             if count == size { return ID3v2FrameDecoder.binary(id, prefix) }
             count = min(size, count * 8)
         }
-    }
-}
-
-/// One frame of a tag as read: where it lies and what it decodes to.
-struct ID3v2FrameRecord: Sendable {
-    /// The frame ID as stored (three letters in v2.2).
-    var id: String
-    /// The major version of the tag holding the frame.
-    var version: UInt8
-    /// File offsets of the frame: header, flag fields and payload.
-    var range: Range<Int64>
-    /// True when the bytes in `range` are the frame as it would be written
-    /// into another tag of the same version (the tag is not unsynchronised as
-    /// a whole).
-    var isCopyable: Bool
-    /// True for an encrypted frame: its item holds the encrypted bytes.
-    var isEncrypted: Bool
-    /// File offsets of the payload when it is stored as is (no compression,
-    /// encryption, unsynchronisation or group byte); for copying the payload
-    /// under a new frame header.
-    var plainPayload: Range<Int64>?
-    /// The decoded item; nil for an empty frame.
-    var item: MetadataItem?
-}
-
-/// The per-frame flags of v2.3 (ID3v2.3.0 §3.3.1) and v2.4 (ID3v2.4.0
-/// structure §4.1.2), and the fields they add after the frame header.
-struct ID3v2FrameFlags {
-    var isCompressed = false
-    var isEncrypted = false
-    var isUnsynchronised = false
-    var hasGroup = false
-    var hasDataLengthIndicator = false
-    let version: UInt8
-
-    /// Reads the flags from a frame header (no flags in v2.2). In v2.4 the
-    /// tag-level unsynchronisation flag means every frame is unsynchronised.
-    init(version: UInt8, head: [UInt8], tagUnsynchronised: Bool) {
-        self.version = version
-        switch version {
-        case 3:
-            isCompressed = head[9] & 0x80 != 0      // i
-            isEncrypted = head[9] & 0x40 != 0       // j
-            hasGroup = head[9] & 0x20 != 0          // k
-        case 4:
-            hasGroup = head[9] & 0x40 != 0          // h
-            isCompressed = head[9] & 0x08 != 0      // k
-            isEncrypted = head[9] & 0x04 != 0       // m
-            isUnsynchronised = head[9] & 0x02 != 0 || tagUnsynchronised   // n
-            hasDataLengthIndicator = head[9] & 0x01 != 0                   // p
-        default:
-            break
-        }
-    }
-
-    /// Bytes the flags add between the frame header and the payload, in the
-    /// order of the flags: v2.3 decompressed size (4), encryption method (1),
-    /// group (1); v2.4 group (1), encryption method (1), data length (4).
-    var extraLength: Int {
-        (isCompressed && version == 3 ? 4 : 0) + (isEncrypted ? 1 : 0) + (hasGroup ? 1 : 0)
-            + (hasDataLengthIndicator ? 4 : 0)
-    }
-
-    /// True when the payload bytes in the file are not the frame's content.
-    var isTransformed: Bool { isCompressed || isEncrypted || isUnsynchronised }
-
-    /// The decompressed size the extra fields declare: v2.3's 32-bit size,
-    /// v2.4's syncsafe data length indicator (nil when its bytes aren't syncsafe).
-    func declaredSize(_ extra: [UInt8]) -> Int? {
-        if version == 3 && isCompressed && extra.count >= 4 {
-            return Int(extra[0]) << 24 | Int(extra[1]) << 16 | Int(extra[2]) << 8 | Int(extra[3])
-        }
-        if version == 4 && hasDataLengthIndicator && extra.count >= 4 {
-            let field = extra[(extra.count - 4)...]
-            guard field.allSatisfy({ $0 & 0x80 == 0 }) else { return nil }
-            return field.reduce(0) { $0 << 7 | Int($1) }
-        }
-        return nil
     }
 }

@@ -8,16 +8,23 @@ import Foundation
 /// decoded item equals the item wins). A matched frame is then written:
 /// 1. **byte for byte** from the file when its tag has the target version and
 ///    is not unsynchronised as a whole — so unknown, private, compressed,
-///    encrypted and grouped frames keep their bytes and flags;
+///    encrypted, grouped and empty frames, frames that could not be decoded
+///    (an invalid ID, a broken compressed payload) and v2.2 IDs inside a v2.3
+///    tag keep their bytes and flags;
 /// 2. otherwise, for `POPM` and `GEOB` whose payload is stored plainly, as
 ///    the file's payload under a new header (their items don't hold every
 ///    field: the play counter, the MIME type and file name);
-/// 3. otherwise encoded from its item (``ID3v2FrameEncoder``). An encrypted
-///    frame can't be re-encoded and is **dropped** when the version changes
-///    (or its tag was unsynchronised as a whole).
+/// 3. otherwise encoded from its item (``ID3v2FrameEncoder``), with its
+///    language and, where the version allows, its values as read.
 ///
-/// Items with no matching frame (new or edited values) are encoded. Empty
-/// frames (which decode to no item) are not kept. The
+/// A frame that can only be written as stored (encrypted, not decoded) but
+/// would have to change — the version changes, or its tag was unsynchronised
+/// as a whole — makes the save **fail** with `unsupportedFeature` before
+/// anything is written, and so does a v2.2 frame with no v2.3/v2.4
+/// equivalent: a save never writes fewer frames than it read, except those
+/// whose items were removed. The same holds for ``unparsed`` bytes.
+///
+/// Items with no matching frame (new or edited values) are encoded. The
 /// writer never sets tag-level unsynchronisation, compression, an extended
 /// header or a footer (ID3v2.4.0 structure §3), nor frame flags on frames it
 /// encodes.
@@ -27,35 +34,67 @@ struct ID3v2TagWriter {
     let version: UInt8
     /// The frames of the file's tags, leading tag first.
     let existing: [ID3v2FrameRecord]
+    /// The bytes of the leading tag that could not be walked
+    /// (``ID3v2Tag/unparsed``), written after the frames as they are.
+    var unparsed: (range: Range<Int64>, version: UInt8, isCopyable: Bool)?
+
+    init(source: FileSource, version: UInt8, existing: [ID3v2FrameRecord]) {
+        self.source = source
+        self.version = version
+        self.existing = existing
+    }
+
+    /// A writer for the frames of `tag` (its frames and its unparsed bytes).
+    init(source: FileSource, version: UInt8, tag: ID3v2Tag) {
+        self.init(source: source, version: version, existing: tag.frames)
+        unparsed = tag.unparsed.map { ($0, tag.header.majorVersion, tag.isCopyable) }
+    }
 
     /// The concatenated frames for `items` (the `.id3` items are used).
-    /// - Throws: `invalidValue` for an item that can't be a frame.
+    /// - Throws: `invalidValue` for an item that can't be a frame;
+    ///   `unsupportedFeature` for a frame the save can't keep (see above).
     func frames(for items: [MetadataItem]) throws -> [UInt8] {
+        var used = [Bool](repeating: false, count: existing.count)
         var entries: [ID3v2FrameMapping.Entry] = []
         for item in items where item.keySpace == .id3 {
-            let id = ID3v2FrameEncoder.split(item.key).id
-            guard let target = try ID3v2FrameMapping.targetID(id, item: item) else { continue }
-            var renamed = item
-            if target != id { renamed.key = target + item.key.dropFirst(id.count) }
-            entries.append(.init(id: target, item: renamed, original: item))
-        }
-        entries = ID3v2FrameMapping.convertDates(entries, version: version)
-
-        var used = [Bool](repeating: false, count: existing.count)
-        var output: [UInt8] = []
-        for entry in entries {
             let match = existing.indices.first { index in
-                !used[index] && existing[index].item.map { Self.same($0, entry.original) } == true
+                !used[index] && existing[index].item.map { Self.same($0, item) } == true
             }
             if let match {
                 used[match] = true
-                if let bytes = try copy(existing[match], as: entry.id) {
-                    output += bytes
+                let record = existing[match]
+                if record.isRaw || record.isEncrypted || (record.isLegacyID && canCopy(record)) {
+                    if let problem = obstacle(record) { throw problem }
+                    entries.append(.init(id: record.id, item: item, original: item, record: match))
                     continue
                 }
-                if existing[match].isEncrypted { continue }
             }
-            output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version)
+            let id = ID3v2FrameEncoder.split(item.key).id
+            guard let target = try ID3v2FrameMapping.targetID(id, item: item) else {
+                throw MediaError(.unsupportedFeature, "the ID3v2.2 frame '\(id)' has no ID3v2.\(version) equivalent; "
+                                 + "remove the item 'id3:\(item.key)' to save", offset: match.map { existing[$0].range.lowerBound })
+            }
+            var renamed = item
+            if target != id { renamed.key = target + item.key.dropFirst(id.count) }
+            entries.append(.init(id: target, item: renamed, original: item, record: match))
+        }
+        entries = ID3v2FrameMapping.convertDates(entries, version: version)
+
+        var output: [UInt8] = []
+        for entry in entries {
+            if let index = entry.record, let bytes = try copy(existing[index], as: entry.id) {
+                output += bytes
+                continue
+            }
+            // An unchanged frame converted to another version keeps its encoding where it can.
+            output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version, keepingEncoding: entry.record != nil)
+        }
+        if let unparsed {
+            guard unparsed.version == version, unparsed.isCopyable else {
+                throw MediaError(.unsupportedFeature, "\(unparsed.range.count) bytes of the ID3v2.\(unparsed.version) tag could not be read as frames; "
+                                 + "they are kept only in a v2.\(unparsed.version) tag that is not unsynchronised", offset: unparsed.range.lowerBound)
+            }
+            output += try source.read(at: unparsed.range.lowerBound, count: Int(unparsed.range.count))
         }
         guard output.count <= Int(ID3v2Header.maximumSize) else {
             throw MediaError(.invalidValue, "the ID3v2 tag would be \(output.count) bytes; it holds at most \(ID3v2Header.maximumSize)")
@@ -63,10 +102,48 @@ struct ID3v2TagWriter {
         return output
     }
 
+    /// Whether the frame's bytes can go into the new tag unchanged.
+    private func canCopy(_ record: ID3v2FrameRecord) -> Bool {
+        record.version == version && record.isCopyable
+    }
+
+    /// Why a frame that can only be written as stored can't be kept; nil when it can.
+    func obstacle(_ record: ID3v2FrameRecord) -> MediaError? {
+        guard record.isRaw || record.isEncrypted, !canCopy(record) else { return nil }
+        let what = record.isEncrypted ? "encrypted" : "could not be decoded and"
+        let reason = record.version != version
+            ? "it is kept only in an ID3v2.\(record.version) tag, and this save writes v2.\(version)"
+            : "its tag is unsynchronised as a whole"
+        return MediaError(.unsupportedFeature, "frame '\(ID3v2TagReader.printable(record.id))' is \(what) can't be rewritten: \(reason); "
+                          + "keep the version, or remove the item 'id3:\(record.item?.key ?? record.id)' to save",
+                          offset: record.range.lowerBound)
+    }
+
+    /// The first problem a save keeping every existing frame would meet,
+    /// without building the frames (for ``ParsedFile/isEditable``).
+    func obstacleKeepingEveryFrame() -> MediaError? {
+        do {
+            for record in existing {
+                if let problem = obstacle(record) { throw problem }
+                if record.id.utf8.count == 3, !(record.isLegacyID && canCopy(record)), let item = record.item,
+                   try ID3v2FrameMapping.targetID(record.id, item: item) == nil {
+                    throw MediaError(.unsupportedFeature, "the ID3v2.2 frame '\(record.id)' has no ID3v2.\(version) equivalent",
+                                     offset: record.range.lowerBound)
+                }
+            }
+            if let unparsed, unparsed.version != version || !unparsed.isCopyable {
+                throw MediaError(.unsupportedFeature, "bytes of the ID3v2 tag that could not be read can't be kept", offset: unparsed.range.lowerBound)
+            }
+            return nil
+        } catch {
+            return error as? MediaError
+        }
+    }
+
     /// The frame's bytes taken from the file (cases 1 and 2 above); nil when
     /// it must be encoded from its item.
     private func copy(_ record: ID3v2FrameRecord, as id: String) throws -> [UInt8]? {
-        if record.version == version, record.isCopyable, record.id == id {
+        if canCopy(record), record.id == id || record.isRaw || record.isLegacyID || record.isEncrypted {
             return try source.read(at: record.range.lowerBound, count: Int(record.range.count))
         }
         if ["POPM", "GEOB"].contains(id), let payload = record.plainPayload {

@@ -6,42 +6,55 @@ import Foundation
 ///
 ///     [new ID3v2 tag] audio [APEv2] [Lyrics3v2] [TAG+] [ID3v1]
 ///
-/// - The leading ID3v2 tag (with any further tags right after it, which the
-///   reader skips) is replaced by one new tag of the target version
+/// - The leading ID3v2 tag, with the tags stacked after it (``MP3Layout``),
+///   is replaced by one new tag of the target version
 ///   (``SaveOptions/id3v2Version``; `.keep` keeps 2.3/2.4 and turns 2.2 and
-///   untagged files into 2.4). Its frames come from ``ID3v2TagWriter``. No
-///   ID3v2 tag is written when no `.id3` item is left.
+///   untagged files into 2.4) holding the merged frames. Its frames come from
+///   ``ID3v2TagWriter``, which keeps every frame it can't re-encode byte for
+///   byte or refuses the save. No ID3v2 tag is written when no `.id3` item
+///   is left.
 /// - An ID3v2 tag appended at the end (v2.4 with a footer, structure §5) is
 ///   merged into the leading tag — its items are part of the file's items —
 ///   and removed.
 /// - Audio bytes (from the end of the leading tags, junk included), APEv2
 ///   tags, Lyrics3 blocks and an Enhanced TAG are copied untouched.
-/// - ID3v1 follows ``SaveOptions/id3v1``, written by ``ID3v1Writer`` from the
-///   normalized metadata of the final items. Removing ID3v1 removes an
-///   Enhanced TAG in front of it too.
+/// - ID3v1 follows ``SaveOptions/id3v1``; ``ID3v1Writer`` updates only the
+///   fields whose value changes. Removing ID3v1 removes an Enhanced TAG in
+///   front of it too.
 /// - When the new tag fits the old space (``ID3v2PaddingPolicy``) and no block
 ///   is added or removed, the save is a set of same-size in-place patches;
 ///   otherwise a rewrite.
 ///
-/// Values the tags can't hold throw `invalidValue` here, before anything is written.
+/// Values the tags can't hold throw `invalidValue`, and tags that can't be
+/// kept (a tag cut by the end of the file, frames that can only be copied
+/// into a tag of their version) `unsupportedFeature` or `truncated`, here,
+/// before anything is written.
 enum MP3Writer {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         try plan(source, items, options, padding: .standard)
     }
 
+    /// The ID3v1 fields a save of `items` changes, with what they can hold;
+    /// nil when the save writes no ID3v1 tag.
+    static func id3v1Update(_ source: FileSource, _ layout: MP3Layout, _ items: [MetadataItem],
+                            _ options: SaveOptions) throws -> ID3v1Writer.Update? {
+        let hasV1 = layout.trailer.id3v1Items != nil
+        guard !options.removesAllTags, options.id3v1 != .remove, hasV1 || options.id3v1 == .add else { return nil }
+        let existing = hasV1 ? try source.read(at: source.size - Int64(ID3v1Reader.length), count: ID3v1Reader.length) : nil
+        let loaded = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
+        return ID3v1Writer.update(existing, loaded: loaded, items: items)
+    }
+
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
                      padding policy: ID3v2PaddingPolicy) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        // The layout, found as MP3Reader finds it.
-        let leading = try ID3v2Header.read(from: source, at: 0)
-        var audioStart = leading?.end ?? 0
-        if leading != nil {
-            for _ in 0..<8 {
-                guard let next = try? ID3v2Header.read(from: source, at: audioStart) else { break }
-                audioStart = next.end
-            }
+        let layout = try MP3Layout.scan(source, url: url)
+        if let truncated = layout.tags.first(where: \.isTruncated) {
+            throw MediaError(.truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
+                             offset: truncated.header.offset + 6)
         }
-        let trailer = try MP3Trailer.scan(source, floor: audioStart)
+        let audioStart = layout.audioStart
+        let trailer = layout.trailer
         let v1Range: Range<Int64>? = trailer.id3v1Items != nil ? source.size - Int64(ID3v1Reader.length)..<source.size : nil
         let enhanced = trailer.skippedRanges.first { range in
             v1Range.map { range.upperBound == $0.lowerBound && range.count == ID3v1Reader.enhancedLength } ?? false
@@ -51,26 +64,16 @@ enum MP3Writer {
         var removed: [Range<Int64>] = []
         if let appended = trailer.appendedID3v2 { removed.append(appended.offset..<appended.end) }
         let keepsV1 = !options.removesAllTags && options.id3v1 != .remove
-        let writesV1 = keepsV1 && (v1Range != nil || options.id3v1 == .add)
         if let v1Range { removed.append(v1Range) }
         if !keepsV1, let enhanced { removed.append(enhanced) }
 
         var frames: [UInt8] = []
-        var version: UInt8 = 4
+        let version = layout.version(for: options.id3v2Version)
         if !options.removesAllTags {
-            switch options.id3v2Version {
-            case .v2_3: version = 3
-            case .v2_4: version = 4
-            case .keep: version = leading?.majorVersion == 3 ? 3 : 4
-            }
-            var records: [ID3v2FrameRecord] = []
-            if let leading { records += try ID3v2TagReader(source: source, url: url, header: leading).frames() }
-            if let appended = trailer.appendedID3v2 {
-                records += try ID3v2TagReader(source: source, url: url, header: appended).frames()
-            }
-            frames = try ID3v2TagWriter(source: source, version: version, existing: records).frames(for: items)
+            if let problem = layout.tagObstacle() { throw problem }
+            frames = try layout.tagWriter(source, version: version).frames(for: items)
         }
-        let v1 = writesV1 ? ID3v1Writer.tag(for: Metadata(items: items)) : nil
+        let v1 = try id3v1Update(source, layout, items, options)?.bytes
 
         // The tag keeps the old space when it fits there (even when the file is
         // rewritten for another reason), else gets the standard padding.
@@ -78,7 +81,11 @@ enum MP3Writer {
         var tag: [UInt8] = []
         if !frames.isEmpty {
             let reuses = audioStart > 0 && policy.reuses(space: leadingBody, content: frames.count)
-            let padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
+            var padding = reuses ? Int(leadingBody) - frames.count : policy.padding(audioBytes: trailer.audioEnd - audioStart)
+            // Bytes that could not be read end the tag, with no padding after them:
+            // a frame size there that ran past the old end runs past the new one too,
+            // so they read back as they did (and are kept again by the next save).
+            if !options.removesAllTags, layout.leading.first?.unparsed != nil { padding = 0 }
             tag = try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)
         }
 

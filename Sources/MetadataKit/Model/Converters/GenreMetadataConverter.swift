@@ -3,7 +3,8 @@ import Foundation
 /// Genre. ID3 `TCON` holds names, numbers ("17"), numbers in parentheses
 /// ("(17)", "(17)Rock" — the text refines the number), the special "(RX)"
 /// Remix and "(CR)" Cover, and several values (null-separated in v2.4,
-/// "(17)(18)" in v2.3). MP4 `©gen` holds a name and `gnre` the ID3 index + 1.
+/// "(17)(18)" in v2.3). Only the numeric references are mapped to names; a
+/// name is shown as stored ("NEW AGE" stays "NEW AGE"). MP4 `©gen` holds a name and `gnre` the ID3 index + 1.
 /// ID3v1 holds an index. Several genres display as one name joined by "; ".
 public struct GenreMetadataConverter: MetadataConverter {
     public init() {}
@@ -35,12 +36,20 @@ public struct GenreMetadataConverter: MetadataConverter {
             if let number = Int(name), let genre = Genre(id3Index: number) {
                 genres.append(genre)
             } else if genres.count == 1 {
-                genres[0] = Genre(name: name)      // "(17)Rock": the refinement is the name
+                genres[0] = stored(name)      // "(17)Rock": the refinement is the name
             } else {
-                genres.append(Genre(name: name))
+                genres.append(stored(name))
             }
         }
         return genres
+    }
+
+    /// A genre named as stored ("NEW AGE" stays "NEW AGE"), with the index
+    /// of the listed genre it spells, if any.
+    static func stored(_ name: String) -> Genre {
+        var genre = Genre(name: name)
+        genre.name = name
+        return genre
     }
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
@@ -54,7 +63,7 @@ public struct GenreMetadataConverter: MetadataConverter {
             case (.id3, _):
                 genres = item.value.stringValues.flatMap(Self.parseID3)
             default:
-                genres = item.value.stringValues.filter { !$0.isEmpty }.map { Genre(name: $0) }
+                genres = item.value.stringValues.filter { !$0.isEmpty }.map(Self.stored)
             }
             if genres.count == 1 { return .genre(genres[0]) }
             if genres.count > 1 { return .genre(Genre(name: genres.map(\.name).joined(separator: "; "))) }

@@ -5,13 +5,16 @@ import Foundation
 public struct PositionMetadataConverter: MetadataConverter {
     public init() {}
 
-    /// Parses "n", "n/N", " n / N " (and "/N"); nil when neither part is a number.
+    /// Parses "n", "n/N", " n / N " (and "/N"); nil when neither part is a
+    /// number. A part that starts with digits gives its leading number
+    /// ("90000A" → 90000, "3 of 12" → 3), as TagLib and mutagen read them;
+    /// the stored text is not changed.
     public static func parse(_ text: String) -> (number: Int?, total: Int?)? {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         func number(_ part: Substring?) -> Int? {
             guard let part else { return nil }
-            let trimmed = part.trimmingSpaces
-            return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+            let digits = part.trimmingSpaces.prefix { $0.isASCIIDigit }
+            return Int(digits).flatMap { $0 >= 0 ? $0 : nil }
         }
         let result = (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
         return result.0 == nil && result.1 == nil ? nil : result
