@@ -116,6 +116,8 @@ enum IFFChunkWalker {
                 // The file ends inside this chunk.
                 if id == audioID, containerEnd > fileEnd {
                     walk.chunks.append(IFFChunk(id: id, offset: position, size: size))
+                    walk.warnings.append(MediaWarning(.truncated, "the file ends inside \(name) (\(fileEnd - payload) bytes left); "
+                                                      + "the file is read-only", offset: position))
                     walk.truncated = true
                     walk.end = containerEnd
                     return walk

@@ -67,8 +67,8 @@ enum IFFID3Chunk {
         let isCut = header.totalSize > chunk.size
         if isCut {
             let place = header.end > source.size ? "the file" : "its chunk '\(chunk.id)' (\(chunk.size) bytes)"
-            warnings.append(MediaWarning(.sizeOutOfRange, "ID3v2 tag of \(header.totalSize) bytes runs past \(place); read within the chunk, and a save writes the tag with its right size",
-                                         offset: chunk.payloadOffset + 6))
+            warnings.append(MediaWarning(.sizeOutOfRange, "ID3v2 tag of \(header.totalSize) bytes runs past \(place); read within "
+                                         + "the chunk, and a save writes the tag with its right size", offset: chunk.payloadOffset + 6))
             header.flags &= ~0x10                                  // a footer can't be inside the chunk any more
             header.size = chunk.size - Int64(ID3v2Header.length)
         }
