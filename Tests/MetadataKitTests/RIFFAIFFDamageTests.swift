@@ -45,7 +45,8 @@ private typealias R = RIFFBuilder
     /// that the saved file has no warning left and reads in ffprobe.
     /// Returns the saved file's URL (the caller removes its folder).
     func loadAndSave(_ bytes: [UInt8], ext: String, warnings expected: [(MediaError.Code, Int64)],
-                     title: String = "Saved Title", after: [MediaError.Code] = [], audio expectedAudio: [UInt8]? = nil) async throws -> (url: URL, loaded: MediaItem, saved: MediaItem) {
+                     title: String = "Saved Title", after: [MediaError.Code] = [],
+                     audio expectedAudio: [UInt8]? = nil) async throws -> (url: URL, loaded: MediaItem, saved: MediaItem) {
         let audioID = ext == "wav" ? "data" : "SSND"
         let url = try R.file(bytes, ext: ext)
         let audio = try expectedAudio ?? R.payload(of: audioID, in: url)

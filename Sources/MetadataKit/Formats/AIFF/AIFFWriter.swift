@@ -17,7 +17,10 @@ import Foundation
 ///   tags before it are patched in place when their size is unchanged, and
 ///   otherwise the file is rewritten (AIFF has no padding chunk to absorb a
 ///   change).
-/// - Text is written in ISO 8859-1 when it fits, else UTF-8 (``IFFText``).
+/// - Text is written in ISO 8859-1 when it fits, else UTF-8 (``IFFText``);
+///   a field whose new text isn't ASCII also goes to the ID3 chunk when that
+///   doesn't hold it (``IFFID3Chunk/exactCopies(of:isNew:)``): ffmpeg reads
+///   the chunk read last, exiftool reads text chunks as Mac Roman.
 /// - Damaged files (``IFFChunkWalker``, ``IFFID3Chunk``): the FORM size is
 ///   written for the chunks present, a missing pad byte is added (the chunks
 ///   after it move, so the file is rewritten), a chunk cut off at the end of
@@ -38,7 +41,12 @@ enum AIFFWriter {
         let id3 = try IFFID3Chunk.read(in: aiff.chunks, source: source, url: URL(fileURLWithPath: source.path, isDirectory: false))
         let textChunks = aiff.chunks.filter { AIFFText.ids.contains($0.id) }
         let existingText = try textChunks.map { (chunk: $0, item: try AIFFText.item($0, source: source)) }
-        let tag = try IFFID3Chunk.edit(id3, items: kept, newID: "ID3 ", endianness: .big, source: source, options: options,
+        var tagItems = kept
+        if id3?.isWritable ?? true {
+            let old = existingText.compactMap(\.item)
+            tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
+        }
+        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "ID3 ", endianness: .big, source: source, options: options,
                                        audioBytes: sound?.size ?? 0)
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
 

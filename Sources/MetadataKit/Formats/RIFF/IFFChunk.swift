@@ -133,8 +133,8 @@ enum IFFChunkWalker {
             var chunk = IFFChunk(id: id, offset: position, size: size)
             if size > containerEnd - payload {
                 walk.warnings.append(MediaWarning(.sizeOutOfRange, "\(name) runs past the end of the \(container) container "
-                                                  + "(\(containerEnd - payload) bytes left); read whole, and a save writes the \(container) size "
-                                                  + "of the chunks", offset: position))
+                                                  + "(\(containerEnd - payload) bytes left); read whole, and a save writes the "
+                                                  + "\(container) size of the chunks", offset: position))
                 sizeWarned = true
                 end = min(chunk.end, fileEnd)
                 if size & 1 == 1, chunk.payloadEnd >= end { chunk.hasPadByte = false }

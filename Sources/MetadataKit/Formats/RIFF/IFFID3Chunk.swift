@@ -120,6 +120,30 @@ enum IFFID3Chunk {
         return (tag.map { [$0.chunk] } ?? [], try payload.map { try IFFChunkBuilder.chunk(tag?.chunk.id ?? newID, $0, endianness) })
     }
 
+    /// ID3 items carrying the exact value of each field whose INFO or AIFF
+    /// text item in `items` is new (`isNew`) and not ASCII, for the fields no
+    /// ID3 item of `items` holds: readers decode such text differently
+    /// (``IFFText``), ID3 readers (TagLib, mutagen, exiftool, ffmpeg for
+    /// AIFF) then get the value right.
+    static func exactCopies(of items: [MetadataItem], isNew: (MetadataItem) -> Bool) throws -> [MetadataItem] {
+        let map = MetadataKeyMap.standard
+        let held = Set(items.filter { $0.keySpace == .id3 }.compactMap { map.field(for: .id3, key: $0.key) })
+        var fields: [MetadataField] = []
+        for item in items where [.riff, .aiff].contains(item.keySpace) && isNew(item) {
+            guard item.value.stringValues.contains(where: { $0.unicodeScalars.contains { !$0.isASCII } }),
+                  let field = map.field(for: item.keySpace, key: item.key), !held.contains(field), !fields.contains(field) else { continue }
+            fields.append(field)
+        }
+        guard !fields.isEmpty else { return [] }
+        let metadata = Metadata(items: items)
+        var copies: [MetadataItem] = []
+        for field in fields {
+            guard let value = metadata[field], let key = map.keys[field]?.first(where: { $0.keySpace == .id3 }) else { continue }
+            copies += try MetadataConverterRegistry.standard.converter(for: field).items(for: field, value: value, key: key, existing: [])
+        }
+        return copies
+    }
+
     /// The new chunk payload (a whole ID3v2 tag) for the `.id3` items of
     /// `items`; nil when there are none (the chunk is then removed).
     ///

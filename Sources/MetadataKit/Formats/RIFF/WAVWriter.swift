@@ -22,7 +22,9 @@ import Foundation
 ///   lists are merged into the first one.
 ///
 /// INFO text is written in ISO 8859-1 when it fits, else UTF-8
-/// (``IFFText``); the ID3 chunk holds the exact value either way.
+/// (``IFFText``); a field whose new INFO text isn't ASCII also goes to the
+/// ID3 chunk when that doesn't hold it, so the exact value is there
+/// (``IFFID3Chunk/exactCopies(of:isNew:)``).
 ///
 /// Damaged files (see ``IFFChunkWalker``, ``IFFID3Chunk``): the RIFF size is
 /// written for the chunks present, a missing pad byte is added, a chunk cut
@@ -69,7 +71,12 @@ enum WAVWriter {
             infoChunks.append(chunk)
             infoEntries += try RIFFInfo.entries(in: chunk, source: source)
         }
-        let tag = try IFFID3Chunk.edit(id3, items: kept, newID: "id3 ", endianness: .little, source: source, options: options,
+        var tagItems = kept
+        if id3?.isWritable ?? true {
+            let old = infoEntries.compactMap(\.item)
+            tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
+        }
+        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "id3 ", endianness: .little, source: source, options: options,
                                        audioBytes: data.size)
         var infoItems = kept
         if id3 == nil, infoChunks.isEmpty, !kept.contains(where: { $0.keySpace == .riff }) {
