@@ -18,7 +18,8 @@ struct IFFChunk: Sendable, Equatable {
     var offset: Int64
     /// Payload length (from `ds64` for an RF64 chunk whose 32-bit size is 0xFFFFFFFF).
     var size: Int64
-    /// False only for a last chunk of odd size written without its pad byte.
+    /// False for a chunk of odd size written without its pad byte (usually
+    /// the last one; elsewhere ``IFFChunkWalker`` warns about it).
     var hasPadByte = true
 
     static let headerLength: Int64 = 8
