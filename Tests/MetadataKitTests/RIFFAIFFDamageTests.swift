@@ -207,6 +207,21 @@ private typealias R = RIFFBuilder
         #expect(try R.chunkIDs(url) == ["fmt ", "data"])
     }
 
+    /// An odd chunk before `data` without its pad byte. The byte after the
+    /// next chunk's ID is printable here ('d', the low byte of 100), so
+    /// only the sizes tell the two alignments apart.
+    @Test func wavMissingPadByte() async throws {
+        let bytes = R.wave([R.fmt(), Self.info, R.chunk("abcd", [1, 2, 3], pad: false), R.chunk("data", R.samples(100))])
+        let offset = Int64(12 + 24 + Self.info.count)
+        let (url, loaded, _) = try await loadAndSave(bytes, ext: "wav", warnings: [(.malformed, offset)],
+                                                     audio: R.samples(100))
+        defer { R.remove(url) }
+        #expect(loaded.metadata.title == "Info Title" && loaded.properties.duration == 25.0 / 44_100)
+        let ids = try R.chunkIDs(url)
+        #expect(ids == ["fmt ", "LIST", "JUNK", "abcd", "data"], "\(ids)")         // rewritten, with padding for the next save
+        #expect(try R.payload(of: "abcd", in: url) == [1, 2, 3])
+    }
+
     // MARK: AIFF
 
     /// An odd-sized text chunk written without its pad byte: in the middle

@@ -146,7 +146,7 @@ enum IFFChunkWalker {
             if size & 1 == 1 {
                 if chunk.payloadEnd >= end {
                     chunk.hasPadByte = false
-                } else if try isMissingPadByte(after: chunk, source: source, end: end) {
+                } else if try isMissingPadByte(after: chunk, source: source, end: end, endianness: endianness) {
                     chunk.hasPadByte = false
                     walk.warnings.append(MediaWarning(.malformed, "\(name) has odd size but no pad byte after it; a save adds the pad byte",
                                                       offset: position))
@@ -167,13 +167,28 @@ enum IFFChunkWalker {
         return walk
     }
 
-    /// True when the next chunk ID starts right after the odd payload of
-    /// `chunk` rather than one pad byte later.
-    private static func isMissingPadByte(after chunk: IFFChunk, source: FileSource, end: Int64) throws -> Bool {
+    /// Chunk IDs of WAV and AIFF files (RIFF, EBU, AIFF 1.3, AIFF-C), for
+    /// telling where a chunk starts.
+    static let knownIDs: Set<FourCC> = ["fmt ", "data", "fact", "LIST", "JUNK", "junk", "PAD ", "pad ", "id3 ", "ID3 ", "bext", "iXML",
+                                        "cue ", "smpl", "inst", "acid", "CSET", "DISP", "axml", "chna", "ds64", "_PMX", "FVER", "COMM",
+                                        "SSND", "NAME", "AUTH", "(c) ", "ANNO", "MARK", "INST", "COMT", "APPL", "MIDI", "AESD", "CHAN"]
+
+    /// True when the next chunk starts right after the odd payload of
+    /// `chunk` rather than one pad byte later: there is a printable chunk ID
+    /// with a size that fits before `end`, and one byte later there is none,
+    /// or only an unknown ID where a known one starts without the pad.
+    private static func isMissingPadByte(after chunk: IFFChunk, source: FileSource, end: Int64,
+                                         endianness: Endianness) throws -> Bool {
         guard end - chunk.payloadEnd >= IFFChunk.headerLength + 1 else { return false }
-        let bytes = try source.read(at: chunk.payloadEnd, count: 5)
-        let isID = { (slice: ArraySlice<UInt8>) in slice.allSatisfy { (0x20...0x7E).contains($0) } }
-        return isID(bytes[0..<4]) && !isID(bytes[1..<5])
+        var reader = try source.reader(at: chunk.payloadEnd, count: 9)
+        let bytes = try reader.readBytes(9)
+        func isChunk(at index: Int) throws -> Bool {
+            guard bytes[index..<index + 4].allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
+            var size = ByteReader(Array(bytes[index + 4..<index + 8]), fileOffset: chunk.payloadEnd + Int64(index) + 4)
+            return Int64(try size.readUInt32(endianness)) <= end - chunk.payloadEnd - Int64(index) - IFFChunk.headerLength
+        }
+        let isKnown = { (index: Int) in knownIDs.contains(FourCC(bytes[index..<index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })) }
+        return try isChunk(at: 0) && (!isChunk(at: 1) || isKnown(0) && !isKnown(1))
     }
 }
 
