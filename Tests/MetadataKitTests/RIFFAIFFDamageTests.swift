@@ -193,6 +193,7 @@ private typealias R = RIFFBuilder
         #expect(item.metadata.artist == "New Artist")
         #expect(try R.payload(of: "id3 ", in: url) == tag)
         #expect(try R.payload(of: "data", in: url) == R.samples(400))
+        if Self.hasFFprobe { #expect(try Self.ffprobe(url)?.tags["artist"] == "New Artist") }
 
         // A field only ID3 can hold: refused before anything is written.
         let before = try Data(contentsOf: url)
@@ -260,6 +261,30 @@ private typealias R = RIFFBuilder
         defer { R.remove(url) }
         #expect(loaded.properties.duration == 0.1 && loaded.properties.sampleRate == 44_100 && loaded.properties.channels == 2)
         #expect(loaded.metadata.comments == "note" && saved.metadata.comments == "note")
+    }
+
+    /// Random 1–3 byte corruptions of a small WAV and AIFF (fixed seed, see
+    /// ``FLACOggBuilder/corruptionOutcomes``): every read and every planned
+    /// save ends in a result or a MediaError, never a crash or another error.
+    @Test(arguments: ["wav", "aiff"])
+    func randomCorruptionsFailCleanlyOrWarn(ext: String) throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let isWAV = ext == "wav"
+        let file = isWAV
+            ? R.wave([R.fmt(), Self.info, R.chunk("abcd", [1, 2, 3]), R.chunk("data", R.samples(64)), Self.id3Chunk])
+            : R.aiff([R.text("NAME", "Odd"), R.comm(frames: 16), R.ssnd(64), R.chunk("ID3 ", R.id3([("TPE1", "A")]), bigEndian: true)])
+        let edits = [MetadataItem(keySpace: isWAV ? .riff : .aiff, key: isWAV ? "INAM" : "NAME", value: .string("Fuzzed é"), dataType: .utf8),
+                     MetadataItem(keySpace: .id3, key: "TIT2", value: .string("Fuzzed"), dataType: .utf8)]
+        let outcomes = try FLACOggBuilder.corruptionOutcomes(
+            file, range: 0..<file.count, count: 1500, in: directory,
+            read: isWAV ? WAVReader.read : AIFFReader.read,
+            plan: { source, items in
+                try (isWAV ? WAVWriter.plan : AIFFWriter.plan)(source, items.filter { $0.key != "INAM" && $0.key != "NAME" && $0.key != "TIT2" }
+                                                                + edits, Self.fast)
+            })
+        #expect(outcomes["non-MediaError"] == nil, "\(outcomes) (SplitMix64, the helper's fixed seed)")
+        #expect(outcomes["parsed", default: 0] > 100 && outcomes["planned", default: 0] > 100, "\(outcomes)")
     }
 
     /// Files that used to be in hostile/ and now read with warnings.
