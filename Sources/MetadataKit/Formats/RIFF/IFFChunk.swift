@@ -127,7 +127,8 @@ enum IFFChunkWalker {
                 if id == audioID { throw error }
                 walk.cutChunk = error
                 walk.warnings.append(MediaWarning(.truncated, "\(name) is cut off by the end of the file (\(fileEnd - payload) bytes left); "
-                                                  + "its \(fileEnd - position) bytes are not read and are kept as they are", offset: position))
+                                                  + "its \(fileEnd - position) bytes are not read, and a save keeps them after the "
+                                                  + "\(container) container", offset: position))
                 sizeWarned = true
                 break
             }
