@@ -42,17 +42,17 @@ enum IFFID3Chunk {
     static func read(in chunks: [IFFChunk], source: FileSource, url: URL) throws -> Tag? {
         for chunk in chunks where ids.contains(chunk.id) && chunk.size >= Int64(ID3v2Header.length) {
             let head = try source.read(at: chunk.payloadOffset, count: ID3v2Header.length)
-            guard head.starts(with: "ID3".utf8) else { continue }
-            return try read(chunk, head: head, source: source, url: url)
+            if let tag = try read(chunk, head: head, source: source, url: url) { return tag }
         }
         return nil
     }
 
-    private static func read(_ chunk: IFFChunk, head: [UInt8], source: FileSource, url: URL) throws -> Tag {
+    /// The tag in `chunk` whose first 10 payload bytes are `head`; nil when they don't start with "ID3".
+    private static func read(_ chunk: IFFChunk, head: [UInt8], source: FileSource, url: URL) throws -> Tag? {
         let keptRaw = "its items are not read and a save keeps the chunk as it is"
         var header: ID3v2Header
         do {
-            guard let parsed = try ID3v2Header(bytes: head, offset: chunk.payloadOffset) else { preconditionFailure("checked magic") }
+            guard let parsed = try ID3v2Header(bytes: head, offset: chunk.payloadOffset) else { return nil }
             header = parsed
         } catch let error as MediaError {
             return Tag(chunk: chunk, header: nil, items: [], isWritable: false,
