@@ -223,6 +223,21 @@ private typealias R = RIFFBuilder
         #expect(try R.payload(of: "abcd", in: url) == [1, 2, 3])
     }
 
+    /// ID3 chunks whose header can't be used: version bytes 0xFF, an
+    /// unknown version. Read with a warning, no items, kept by a save.
+    @Test(arguments: [(0xFF, MediaError.Code.malformed), (5, .unsupportedFeature)])
+    func id3HeaderThatCantBeUsed(version: Int, code: MediaError.Code) async throws {
+        var tag = R.id3([("TIT2", "Hidden")])
+        tag[3] = UInt8(version)
+        let bytes = R.wave([R.fmt(), Self.info, R.chunk("data", R.samples(400)), R.chunk("id3 ", tag)])
+        let parsed = try R.parse(bytes)
+        #expect(parsed.warnings.map(\.code) == [code] && (parsed.warnings[0].offset ?? 0) >= Int64(bytes.count - tag.count - 8))
+        #expect(parsed.items.map(\.keySpace) == [.riff, .riff] && parsed.isEditable)
+        let (url, _, _) = try await loadAndSave(bytes, ext: "wav", warnings: [(code, parsed.warnings[0].offset ?? -1)], after: [code])
+        defer { R.remove(url) }
+        #expect(try R.payload(of: "id3 ", in: url) == tag)
+    }
+
     // MARK: AIFF
 
     /// An odd-sized text chunk written without its pad byte: in the middle
