@@ -60,10 +60,7 @@ private typealias R = RIFFBuilder
     @Test func wrongAndHostileSizesFailCleanly() throws {
         let cases: [(String, [UInt8], MediaError.Code)] = [
             ("COMM 0xFFFFFFFF", R.aiff([R.chunk("COMM", [0, 1], bigEndian: true, size: 0xFFFF_FFFF), R.ssnd(8)]), .truncated),
-            ("chunk past FORM", R.aiff([R.comm(), R.ssnd(400)], formSize: 40), .sizeOutOfRange),
-            ("FORM past EOF", R.aiff([R.comm(), R.ssnd(400)], formSize: 0x7FFF_FFFF), .truncated),
             ("no COMM", R.aiff([R.ssnd(400)]), .malformed),
-            ("frames but no SSND", R.aiff([R.comm()]), .malformed),
             ("zero rate", R.aiff([R.comm(rate: 0), R.ssnd(400)]), .malformed),
             ("AIFC COMM without type", R.aiff([R.comm(), R.ssnd(400)], type: "AIFC"), .malformed),
         ]
@@ -71,8 +68,21 @@ private typealias R = RIFFBuilder
             #expect(R.code { try R.parse(bytes, ext: "aiff") } == code, "\(name)")
         }
         #expect(try R.parse(R.aiff([R.comm(frames: 0)]), ext: "aiff").properties.duration == 0)
+        // Damage that is read around (RIFFAIFFDamageTests has a test per class).
+        let damaged: [(String, [UInt8], MediaError.Code, Int64)] = [
+            ("chunk past FORM", R.aiff([R.comm(), R.ssnd(400)], formSize: 40), .sizeOutOfRange, 38),
+            ("FORM past EOF", R.aiff([R.comm(), R.ssnd(400)], formSize: 0x7FFF_FFFF), .sizeOutOfRange, 4),
+            ("frames but no SSND", R.aiff([R.comm()]), .malformed, 12),
+        ]
+        for (name, bytes, code, offset) in damaged {
+            let parsed = try R.parse(bytes, ext: "aiff")
+            #expect(parsed.warnings.map(\.code) == [code] && parsed.warnings.first?.offset == offset, "\(name)")
+            #expect(parsed.isEditable && parsed.properties.duration == 100.0 / 44_100, "\(name)")
+        }
     }
 
+    /// Every prefix of a small file fails or loads with a warning: cuts
+    /// inside `SSND` load read-only; cuts after `COMM` load editable.
     @Test func everyPrefixOfASmallFile() throws {
         let whole = R.aiff([R.text("NAME", "Odd"), R.comm(frames: 16), R.ssnd(64), R.chunk("ID3 ", R.id3([("TPE1", "A")]), bigEndian: true)])
         let soundPayload = 12 + 12 + 26 + 8
@@ -82,6 +92,12 @@ private typealias R = RIFFBuilder
             if (soundPayload..<soundPayload + 72).contains(length) {
                 let parsed = try R.parse(prefix, ext: "aiff")
                 #expect(!parsed.isEditable && parsed.items.count == 1)
+                #expect(parsed.warnings.map(\.code) == [.truncated])
+            } else if length >= soundPayload - 8 {
+                // After COMM: a chunk cut off, a FORM size past the end, frames without SSND.
+                let parsed = try R.parse(prefix, ext: "aiff")
+                #expect(parsed.isEditable && !parsed.warnings.isEmpty, "prefix of \(length) bytes")
+                #expect(parsed.items.count == 1, "prefix of \(length) bytes")
             } else {
                 #expect(R.code { try R.parse(prefix, ext: "aiff") } != nil, "prefix of \(length) bytes")
             }

@@ -82,13 +82,9 @@ private typealias R = RIFFBuilder
     @Test func wrongAndHostileSizesFailCleanly() throws {
         let data = R.chunk("data", R.samples(40))
         let cases: [(String, [UInt8], MediaError.Code)] = [
-            ("chunk past RIFF end", R.wave([R.fmt(), data], riffSize: 40), .sizeOutOfRange),
             ("fmt 0xFFFFFFFF", R.wave([R.chunk("fmt ", R.samples(16), size: 0xFFFF_FFFF), data]), .truncated),
             ("INFO entry past its list", R.wave([R.fmt(), R.chunk("LIST", Array("INFO".utf8) + R.le32(0) + Array("INAM".utf8)
                 + R.le32(100) + [65, 0]), data]), .sizeOutOfRange),
-            ("ID3 tag larger than its chunk", R.simpleWAV(after: [R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
-                                                                   R.chunk("zzzz", R.samples(64))]), .sizeOutOfRange),
-            ("RIFF size past EOF", R.wave([R.fmt(), data], riffSize: 0x7FFF_FFFF), .truncated),
             ("no fmt", R.wave([data]), .malformed),
             ("no data", R.wave([R.fmt()]), .malformed),
             ("zero channels", R.wave([R.fmt(channels: 0), data]), .malformed),
@@ -98,12 +94,28 @@ private typealias R = RIFFBuilder
         for (name, bytes, code) in cases {
             #expect(R.code { try R.parse(bytes) } == code, "\(name)")
         }
+        // Damage that is read around (RIFFAIFFDamageTests has a test per class): a warning, the code, its offset.
+        let damaged: [(String, [UInt8], [MediaError.Code], Int64, Int)] = [
+            ("chunk past RIFF end", R.wave([R.fmt(), data], riffSize: 40), [.sizeOutOfRange], 36, 10),
+            // The 2 bytes of the tag's body in the chunk are not padding: the chunk is kept as it is.
+            ("ID3 tag larger than its chunk", R.simpleWAV(after: [R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
+                                                                   R.chunk("zzzz", R.samples(64))]),
+             [.sizeOutOfRange, .malformed], 12 + 24 + 408 + 8 + 6, 100),
+            ("RIFF size past EOF", R.wave([R.fmt(), data], riffSize: 0x7FFF_FFFF), [.sizeOutOfRange], 4, 10),
+        ]
+        for (name, bytes, codes, offset, frames) in damaged {
+            let parsed = try R.parse(bytes)
+            #expect(parsed.warnings.map(\.code) == codes, "\(name)")
+            #expect(parsed.warnings.first?.offset == offset, "\(name)")
+            #expect(parsed.isEditable && parsed.properties.duration == Double(frames) / 44_100, "\(name)")
+        }
         // 0xFFFFFFFF sizes on the data chunk of a file whose RIFF size is right: refused too.
         #expect(R.code { try R.parse(R.wave([R.fmt(), R.chunk("data", R.samples(40), size: 0xFFFF_FFFF)])) } == .truncated)
     }
 
-    /// Every prefix of a small file fails, except cuts inside `data`, which
-    /// load read-only with the frames present.
+    /// Every prefix of a small file fails or loads with a warning: cuts
+    /// inside `data` load read-only with the frames present; cuts after it
+    /// (a RIFF size larger than the file, a chunk cut off) load editable.
     @Test func everyPrefixOfASmallFile() async throws {
         let whole = R.simpleWAV(info: [("INAM", "Title"), ("IART", "A")], dataBytes: 64,
                                 after: [R.chunk("id3 ", R.id3([("TALB", "Album")]))])
@@ -116,6 +128,11 @@ private typealias R = RIFFBuilder
                 #expect(!parsed.isEditable)
                 #expect(parsed.properties.duration == Double((length - dataPayload) / 4) / 44_100)
                 #expect(parsed.items.count == 2)
+                #expect(parsed.warnings.map(\.code) == [.truncated])
+            } else if length >= dataPayload + 64 {
+                let parsed = try R.parse(prefix)
+                #expect(parsed.isEditable && parsed.items.count == 2, "prefix of \(length) bytes")
+                #expect(!parsed.warnings.isEmpty, "prefix of \(length) bytes")
             } else {
                 #expect(R.code { try R.parse(prefix) } != nil, "prefix of \(length) bytes")
             }

@@ -122,6 +122,30 @@ enum RIFFBuilder {
         return nil
     }
 
+    /// The payload of the first top-level chunk `id` of a RIFF or FORM file
+    /// (walked here, not by the library), nil when there is none.
+    static func payload(of id: String, in url: URL) throws -> [UInt8]? {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let little = !bytes.starts(with: Array("FORM".utf8))
+        var offset = 12
+        while offset + 8 <= bytes.count {
+            let raw = Array(bytes[offset + 4..<offset + 8])
+            let size = little ? raw.reversed().reduce(0) { $0 << 8 | Int($1) } : raw.reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset..<offset + 4], as: UTF8.self) == id {
+                return Array(bytes[offset + 8..<min(bytes.count, offset + 8 + size)])
+            }
+            offset += 8 + size + (size & 1)
+        }
+        return nil
+    }
+
+    /// The 32-bit container size of a RIFF or FORM file.
+    static func containerSize(_ url: URL) throws -> Int {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let raw = Array(bytes[4..<8])
+        return bytes.starts(with: Array("FORM".utf8)) ? raw.reduce(0) { $0 << 8 | Int($1) } : raw.reversed().reduce(0) { $0 << 8 | Int($1) }
+    }
+
     /// The top-level chunk IDs of a RIFF (little-endian) or FORM file.
     static func chunkIDs(_ url: URL) throws -> [String] {
         let bytes = [UInt8](try Data(contentsOf: url))

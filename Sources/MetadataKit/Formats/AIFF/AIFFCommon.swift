@@ -108,7 +108,9 @@ struct AIFFCommon: Sendable, Equatable {
 ///
 /// Read as ``MetadataKeySpace/aiff`` items keyed by chunk ID, decoded by
 /// ``IFFText`` (the text ends at a NUL, which ffmpeg counts in the size).
-/// Written as UTF-8 without a NUL, padded to even length; a chunk whose item
+/// Written without a NUL, padded to even length, in ISO 8859-1 when the
+/// text fits, else UTF-8 (``IFFText``; exiftool reads AIFF text as Mac
+/// Roman, so non-ASCII Latin-1 text looks wrong there); a chunk whose item
 /// is unchanged is copied byte for byte.
 enum AIFFText {
     static let ids: Set<FourCC> = ["NAME", "AUTH", "(c) ", "ANNO"]

@@ -21,9 +21,10 @@ struct AIFFStructure {
             throw MediaError(.unsupportedFormat, "not an AIFF or AIFF-C file", offset: 0)
         }
         let containerEnd = 8 + Int64(size)
-        let walk = try IFFChunkWalker.chunks(in: source, from: 12, containerEnd: containerEnd, endianness: .big, audioID: "SSND")
-        return AIFFStructure(structure: IFFStructure(form: form, formType: type, containerEnd: containerEnd,
-                                                     chunks: walk.chunks, isTruncated: walk.truncated))
+        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .big, audioID: "SSND",
+                                           container: "FORM")
+        return AIFFStructure(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
+                                                     isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk))
     }
 
     var chunks: [IFFChunk] { structure.chunks }
@@ -35,29 +36,37 @@ struct AIFFStructure {
 ///   rate; bit rate = rate × channels × sample size for uncompressed
 ///   formats, else the `SSND` sound bytes over the duration. `SSND` (AIFF
 ///   1.3 §"Sound Data Chunk": offset 4, blockSize 4, then the samples) may be
-///   absent only when there are no sample frames.
+///   absent only when there are no sample frames; a file without it whose
+///   `COMM` counts frames is read with a warning (as ffmpeg and mutagen do),
+///   its properties from `COMM`.
 /// - Tags: `NAME`, `AUTH`, `(c) `, `ANNO` chunks as ``MetadataKeySpace/aiff``
 ///   items (``AIFFText``), the first `ID3 `/`id3 ` chunk as
 ///   ``MetadataKeySpace/id3`` items (``IFFID3Chunk``), in chunk order. Where
 ///   both hold a field, ID3 wins (``MetadataKeyMap``).
 /// - A file that ends inside `SSND` loads read-only (``IFFChunkWalker``).
+///   Other damage (a FORM size that disagrees with the file, a missing pad
+///   byte, a chunk cut off at the end, an ID3 tag larger than its chunk) is
+///   read around and reported in ``ParsedFile/warnings``.
 enum AIFFReader {
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let aiff = try AIFFStructure.read(source)
         guard let comm = aiff.structure.first("COMM") else {
-            throw MediaError(.malformed, "the AIFF file has no 'COMM' chunk", offset: 12)
+            throw aiff.structure.cutChunk ?? MediaError(.malformed, "the AIFF file has no 'COMM' chunk", offset: 12)
         }
         let common = try AIFFCommon(source.reader(at: comm.payloadOffset, count: Int(min(comm.size, 64))), isAIFC: aiff.isAIFC)
+        var warnings = aiff.structure.warnings
         let sound = aiff.structure.first("SSND")
-        guard sound != nil || common.sampleFrames == 0 else {
-            throw MediaError(.malformed, "the AIFF file has \(common.sampleFrames) sample frames but no 'SSND' chunk", offset: 12)
+        if sound == nil, common.sampleFrames > 0 {
+            warnings.append(MediaWarning(.malformed, "'COMM' announces \(common.sampleFrames) sample frames but there is no 'SSND' chunk; "
+                                         + "the properties come from 'COMM'", offset: comm.offset))
         }
 
         var items: [MetadataItem] = []
-        let id3 = try IFFID3Chunk.find(in: aiff.chunks, source: source)
+        let id3 = try IFFID3Chunk.read(in: aiff.chunks, source: source, url: url)
         for chunk in aiff.chunks {
             if let id3, chunk == id3.chunk {
-                items += try IFFID3Chunk.items(id3.header, source: source, url: url)
+                items += id3.items
+                warnings += id3.warnings
             } else if AIFFText.ids.contains(chunk.id), let item = try AIFFText.item(chunk, source: source) {
                 items.append(item)
             }
@@ -76,6 +85,8 @@ enum AIFFReader {
             let bytes = max(0, min(sound.size, source.size - sound.payloadOffset) - 8)
             properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
         }
-        return ParsedFile(fileType: .aiff, items: items, properties: properties, isEditable: !aiff.structure.isTruncated)
+        warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return ParsedFile(fileType: .aiff, items: items, properties: properties, isEditable: !aiff.structure.isTruncated,
+                          warnings: warnings)
     }
 }

@@ -17,6 +17,16 @@ import Foundation
 ///   tags before it are patched in place when their size is unchanged, and
 ///   otherwise the file is rewritten (AIFF has no padding chunk to absorb a
 ///   change).
+/// - Text is written in ISO 8859-1 when it fits, else UTF-8 (``IFFText``);
+///   a field whose new text isn't ASCII also goes to the ID3 chunk when that
+///   doesn't hold it (``IFFID3Chunk/exactCopies(of:isNew:)``): ffmpeg reads
+///   the chunk read last, exiftool reads text chunks as Mac Roman.
+/// - Damaged files (``IFFChunkWalker``, ``IFFID3Chunk``): the FORM size is
+///   written for the chunks present, a missing pad byte is added (the chunks
+///   after it move, so the file is rewritten), a chunk cut off at the end of
+///   the file is kept byte for byte after the FORM, an ID3 chunk that couldn't
+///   be read whole is kept as it is, and a file without `SSND` keeps `COMM`
+///   as it is.
 enum AIFFWriter {
     static let keySpaces: [MetadataKeySpace] = [.id3, .aiff]
 
@@ -28,14 +38,20 @@ enum AIFFWriter {
         let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
         let sound = aiff.structure.first("SSND")
 
-        let id3 = try IFFID3Chunk.find(in: aiff.chunks, source: source)
+        let id3 = try IFFID3Chunk.read(in: aiff.chunks, source: source, url: URL(fileURLWithPath: source.path, isDirectory: false))
         let textChunks = aiff.chunks.filter { AIFFText.ids.contains($0.id) }
         let existingText = try textChunks.map { (chunk: $0, item: try AIFFText.item($0, source: source)) }
-        let tag = try IFFID3Chunk.payload(for: kept, existing: id3, source: source, options: options, audioBytes: sound?.size ?? 0)
+        var tagItems = kept
+        if id3?.isWritable ?? true {
+            let old = existingText.compactMap(\.item)
+            tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
+        }
+        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "ID3 ", endianness: .big, source: source, options: options,
+                                       audioBytes: sound?.size ?? 0)
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
 
         var layout = IFFLayout(aiff.chunks)
-        layout.replace(id3.map { [$0.chunk] } ?? [], with: try tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "ID3 ", $0, .big) })
+        layout.replace(tag.old, with: tag.bytes)
         layout.replace(textChunks, with: text)
 
         var header = ByteWriter()

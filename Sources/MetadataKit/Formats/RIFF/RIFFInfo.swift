@@ -25,13 +25,24 @@ struct RIFFInfoEntry: Sendable {
 /// text is decoded by ``IFFText``. Empty subchunks give no item. Every size
 /// is checked against the list; an odd last subchunk may lack its pad byte.
 ///
-/// Written: one subchunk per item, in item order, each a UTF-8 string with
-/// its terminating NUL counted in the size (as ffmpeg and the spec's ZSTR
-/// do), padded to even length. A subchunk whose item is unchanged is copied
-/// byte for byte, so text in another code page survives a save.
+/// Written: one subchunk per item, in item order, each a string with its
+/// terminating NUL counted in the size (as ffmpeg and the spec's ZSTR do),
+/// padded to even length: ISO 8859-1 when the text fits, else UTF-8, or as
+/// the file's `CSET` chunk says (``IFFText``). A subchunk whose item is
+/// unchanged is copied byte for byte, so text in another code page survives
+/// a save.
 enum RIFFInfo {
     /// Largest `INFO` list read into memory.
     static let maximumSize: Int64 = 16 << 20
+
+    /// The character set named by the file's `CSET` chunk (RIFF spec
+    /// §"CSET": wCodePage, wCountryCode, wLanguageCode, wDialect, 16-bit
+    /// little-endian each); ``IFFText/CharacterSet/latin1`` without one.
+    static func characterSet(of chunks: [IFFChunk], source: FileSource) throws -> IFFText.CharacterSet {
+        guard let cset = chunks.first(where: { $0.id == "CSET" }), cset.size >= 2 else { return .latin1 }
+        var reader = try source.reader(at: cset.payloadOffset, count: 2)
+        return IFFText.CharacterSet(codePage: try reader.readUInt16(.little))
+    }
 
     /// True when `chunk` is a `LIST` whose form type is `INFO`.
     static func isInfoList(_ chunk: IFFChunk, source: FileSource) throws -> Bool {
@@ -66,7 +77,8 @@ enum RIFFInfo {
     /// The whole new `LIST` chunk for the `.riff` items of `items`; nil when
     /// there are none. `existing` are the subchunks of the file's INFO lists,
     /// whose bytes are reused for unchanged items.
-    static func chunk(for items: [MetadataItem], existing: [RIFFInfoEntry], source: FileSource) throws -> [UInt8]? {
+    static func chunk(for items: [MetadataItem], existing: [RIFFInfoEntry], source: FileSource,
+                      characterSet: IFFText.CharacterSet = .latin1) throws -> [UInt8]? {
         let wanted = items.filter { $0.keySpace == .riff }
         guard !wanted.isEmpty else { return nil }
         var used = [Bool](repeating: false, count: existing.count)
@@ -81,7 +93,7 @@ enum RIFFInfo {
                 continue
             }
             let id = try IFFText.chunkID(item)
-            payload += try IFFChunkBuilder.chunk(id, try IFFText.encode(item) + [0], .little)
+            payload += try IFFChunkBuilder.chunk(id, try IFFText.encode(item, in: characterSet) + [0], .little)
         }
         return try IFFChunkBuilder.chunk("LIST", payload, .little)
     }

@@ -32,10 +32,10 @@ struct WAVStructure {
             ds64 = table
             containerEnd = 8 + table.riffSize
         }
-        let walk = try IFFChunkWalker.chunks(in: source, from: 12, containerEnd: containerEnd, endianness: .little,
-                                             audioID: "data", resolve: { id in ds64?.size(of: id) })
-        return WAVStructure(structure: IFFStructure(form: form, formType: type, containerEnd: containerEnd,
-                                                    chunks: walk.chunks, isTruncated: walk.truncated),
+        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .little,
+                                           audioID: "data", container: String(describing: form), resolve: { id in ds64?.size(of: id) })
+        return WAVStructure(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
+                                                    isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk),
                             ds64: ds64)
     }
 
@@ -55,22 +55,29 @@ struct WAVStructure {
 ///   Items are listed in chunk order. Where both hold a field, ID3 wins
 ///   (``MetadataKeyMap``).
 /// - A file that ends inside `data` loads read-only (``IFFChunkWalker``).
+///   Other damage — a RIFF size that disagrees with the file, a chunk past
+///   the RIFF end, a chunk cut off after `data`, a missing pad byte, an ID3
+///   tag larger than its chunk — is read around and reported in
+///   ``ParsedFile/warnings``; such files stay editable (the save keeps the
+///   damaged bytes or writes the sizes right, as each warning says).
 enum WAVReader {
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let wav = try WAVStructure.read(source)
         guard let fmtChunk = wav.structure.first("fmt ") else {
-            throw MediaError(.malformed, "the WAVE file has no 'fmt ' chunk", offset: 12)
+            throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'fmt ' chunk", offset: 12)
         }
         guard let data = wav.structure.first("data") else {
-            throw MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
+            throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
         }
         let format = try WAVFormat(source.reader(at: fmtChunk.payloadOffset, count: Int(min(fmtChunk.size, 64))))
 
         var items: [MetadataItem] = []
-        let id3 = try IFFID3Chunk.find(in: wav.chunks, source: source)
+        var warnings = wav.structure.warnings
+        let id3 = try IFFID3Chunk.read(in: wav.chunks, source: source, url: url)
         for chunk in wav.chunks {
             if let id3, chunk == id3.chunk {
-                items += try IFFID3Chunk.items(id3.header, source: source, url: url)
+                items += id3.items
+                warnings += id3.warnings
             } else if try RIFFInfo.isInfoList(chunk, source: source) {
                 items += try RIFFInfo.entries(in: chunk, source: source).compactMap(\.item)
             }
@@ -94,7 +101,9 @@ enum WAVReader {
         } else if format.averageBytesPerSecond > 0 {
             properties.duration = Double(dataBytes) / Double(format.averageBytesPerSecond)
         }
-        return ParsedFile(fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated)
+        warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return ParsedFile(fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated,
+                          warnings: warnings)
     }
 
     /// The sample count of the `fact` chunk (the `ds64` one when `fact` holds 0xFFFFFFFF).

@@ -21,6 +21,17 @@ import Foundation
 /// - A chunk kind that disappears (no items left) is removed; several INFO
 ///   lists are merged into the first one.
 ///
+/// INFO text is written in ISO 8859-1 when it fits, else UTF-8
+/// (``IFFText``); a field whose new INFO text isn't ASCII also goes to the
+/// ID3 chunk when that doesn't hold it, so the exact value is there
+/// (``IFFID3Chunk/exactCopies(of:isNew:)``).
+///
+/// Damaged files (see ``IFFChunkWalker``, ``IFFID3Chunk``): the RIFF size is
+/// written for the chunks present, a missing pad byte is added, a chunk cut
+/// off at the end of the file and bytes after the last chunk are kept byte
+/// for byte after the RIFF container, and an ID3 chunk that couldn't be read
+/// whole is kept as it is (ID3 items for such a file are refused).
+///
 /// What is kept: every other chunk byte for byte and in order (`fmt `,
 /// `fact`, `bext`, `iXML`, `cue `, `LIST`/`adtl`, unknown ones, a second ID3
 /// chunk), the `data` chunk untouched and bytes after the RIFF container.
@@ -52,26 +63,34 @@ enum WAVWriter {
         }
         let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
 
-        let id3 = try IFFID3Chunk.find(in: wav.chunks, source: source)
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
+        let id3 = try IFFID3Chunk.read(in: wav.chunks, source: source, url: url)
         var infoChunks: [IFFChunk] = []
         var infoEntries: [RIFFInfoEntry] = []
         for chunk in wav.chunks where try RIFFInfo.isInfoList(chunk, source: source) {
             infoChunks.append(chunk)
             infoEntries += try RIFFInfo.entries(in: chunk, source: source)
         }
-        let tag = try IFFID3Chunk.payload(for: kept, existing: id3, source: source, options: options, audioBytes: data.size)
+        var tagItems = kept
+        if id3?.isWritable ?? true {
+            let old = infoEntries.compactMap(\.item)
+            tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
+        }
+        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "id3 ", endianness: .little, source: source, options: options,
+                                       audioBytes: data.size)
         var infoItems = kept
         if id3 == nil, infoChunks.isEmpty, !kept.contains(where: { $0.keySpace == .riff }) {
             infoItems += try mirroredInfo(kept)
         }
-        let info = try RIFFInfo.chunk(for: infoItems, existing: infoEntries, source: source)
+        let info = try RIFFInfo.chunk(for: infoItems, existing: infoEntries, source: source,
+                                      characterSet: try RIFFInfo.characterSet(of: wav.chunks, source: source))
 
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
         func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
             if let replaced = layout.replace(old, with: bytes), replaced.offset < data.offset { changedBeforeData = true }
         }
-        try replace(id3.map { [$0.chunk] } ?? [], with: tag.map { try IFFChunkBuilder.chunk(id3?.chunk.id ?? "id3 ", $0, .little) })
+        replace(tag.old, with: tag.bytes)
         replace(infoChunks, with: info)
 
         // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
