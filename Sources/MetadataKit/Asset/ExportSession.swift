@@ -100,7 +100,7 @@ public final class ExportSession {
         let items = try resolvedMetadata()
         let outputDuration = (timeRange?.end ?? asset.durationSeconds) - (timeRange?.start ?? 0)
         let timed = try timedMetadata.map { document in
-            (document, try TimedMetadataTrack.samples(for: document.groups, movieDuration: outputDuration))
+            (document, try TimedMetadataTrack.layout(for: document, movieDuration: outputDuration, movieTimescale: timescale))
         }
 
         let temporary = outputURL.deletingLastPathComponent()
@@ -141,7 +141,7 @@ public final class ExportSession {
 
     /// Feeds the samples of `plans` (and the timed metadata) to `writer`,
     /// interleaved by decode time, from its start to its finish.
-    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, [Sample])], metadata items: [MetadataItem],
+    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, TimedLayout)], metadata items: [MetadataItem],
                        into writer: AssetWriter, reportingProgress: Bool = false) async throws {
         let reader = try AssetReader(asset: asset)
         let kept = Set(plans.map(\.track.id))
@@ -162,11 +162,12 @@ public final class ExportSession {
         await writer.setMetadata(items)
         var timedInputs: [(AssetWriterInput, [Sample])] = []
         let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
-        for (document, samples) in timed {
+        for (document, layout) in timed {
             let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
-            let input = TimedMetadataTrack.input(for: document.groups, describing: described)
+            let input = TimedMetadataTrack.input(for: document.groups, describing: described, timescale: layout.timescale,
+                                                 editList: layout.editList)
             try await writer.add(input)
-            timedInputs.append((input, samples))
+            timedInputs.append((input, layout.samples))
         }
         let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
 
@@ -234,6 +235,9 @@ public final class ExportSession {
             return track
         }
     }
+
+    /// The samples, edit list and timescale of a timed metadata track.
+    typealias TimedLayout = (samples: [Sample], editList: [EditListEntry], timescale: UInt32)
 
     // MARK: Time ranges
 

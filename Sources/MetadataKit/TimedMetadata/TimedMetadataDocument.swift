@@ -11,7 +11,11 @@ import Foundation
 ///                         "value": [320, 180]}]}]}
 /// ```
 /// `duration` may be left out (open-ended: until the next group, the last
-/// until the end of the movie). Data types may be given short (`PointF32`,
+/// until the end of the movie). Times are seconds on the movie timeline;
+/// `timescale` (optional) gives the ticks per second they are exact in — the
+/// track is written in it, so that times such as 1/15 s come back exactly;
+/// `mediaStart` (optional, per group) is the group's start in the track's
+/// media time when an edit list moves it. Data types may be given short (`PointF32`,
 /// `UTF-8`). Values: strings for UTF-8/UTF-16, numbers for integers and
 /// floats, arrays for PointF32 [x, y], DimensionsF32 [w, h], RectF32
 /// [x, y, w, h] and AffineTransformF64 (9 numbers), base64 strings for JPEG,
@@ -20,10 +24,15 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     /// The track ID of the track the metadata describes.
     public var describes: Int?
     public var groups: [TimedMetadataGroup]
+    /// Ticks per second in which the times are exact (the track's media
+    /// timescale, or the one shared with the movie timescale when an edit
+    /// list moves the track); nil to let the writer choose.
+    public var timescale: UInt32?
 
-    public init(describes: Int?, groups: [TimedMetadataGroup]) {
+    public init(describes: Int?, groups: [TimedMetadataGroup], timescale: UInt32? = nil) {
         self.describes = describes
         self.groups = groups
+        self.timescale = timescale
     }
 
     /// Parses the JSON form. Throws `invalidValue` naming the group and item
@@ -33,6 +42,12 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             throw MediaError(.invalidValue, "annotations must be a JSON object with \"groups\"")
         }
         describes = root["describes"] as? Int
+        if let value = root["timescale"] {
+            guard let number = value as? NSNumber, !(value is Bool), let ticks = UInt32(exactly: number.doubleValue), ticks > 0 else {
+                throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
+            }
+            timescale = ticks
+        }
         guard let groups = root["groups"] as? [[String: Any]] else {
             throw MediaError(.invalidValue, "annotations need a \"groups\" array")
         }
@@ -41,8 +56,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
                 throw MediaError(.invalidValue, "group \(index): \"start\" must be a number of seconds ≥ 0")
             }
             let duration = (group["duration"] as? NSNumber)?.doubleValue
-            if let duration, duration <= 0 {
+            if let duration, !(duration > 0 && duration.isFinite) {
                 throw MediaError(.invalidValue, "group \(index): \"duration\" must be positive")
+            }
+            guard start.isFinite else { throw MediaError(.invalidValue, "group \(index): \"start\" must be finite") }
+            let mediaStart = (group["mediaStart"] as? NSNumber)?.doubleValue
+            if let mediaStart, !(mediaStart >= 0 && mediaStart.isFinite) {
+                throw MediaError(.invalidValue, "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
             }
             let items = try (group["items"] as? [[String: Any]] ?? []).enumerated().map { itemIndex, item in
                 do {
@@ -51,7 +71,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
                     throw MediaError(.invalidValue, "group \(index), item \(itemIndex): \(error.reason)")
                 }
             }
-            return TimedMetadataGroup(items: items, start: start, duration: duration)
+            return TimedMetadataGroup(items: items, start: start, duration: duration, mediaStart: mediaStart)
         }
     }
 
@@ -89,16 +109,19 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         return try TimedMetadataItem(identifier: identifier, dataType: type, value: value)
     }
 
-    /// The JSON form (full data type names, sorted keys).
+    /// The JSON form (full data type names, sorted keys). Times are printed
+    /// as the shortest decimals that read back as the same `Double`s.
     public func jsonData() -> Data {
         var root: [String: Any] = ["groups": groups.map(Self.object)]
         if let describes { root["describes"] = describes }
+        if let timescale { root["timescale"] = Int(timescale) }
         return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
     static func object(_ group: TimedMetadataGroup) -> [String: Any] {
         var object: [String: Any] = ["start": group.start, "items": group.items.map(object)]
         if let duration = group.duration { object["duration"] = duration }
+        if let mediaStart = group.mediaStart { object["mediaStart"] = mediaStart }
         return object
     }
 
