@@ -35,15 +35,16 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         self.timescale = timescale
     }
 
-    /// Parses the JSON form. Throws `invalidValue` naming the group and item
-    /// that are wrong.
+    /// Parses the JSON form. Numbers are read exactly (the nearest `Double`
+    /// to each decimal), so what ``jsonData()`` prints reads back unchanged.
+    /// Throws `invalidValue` naming the group and item that are wrong.
     public init(json: Data) throws {
-        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+        guard let root = try TimedMetadataJSON.parse(json) as? [String: Any] else {
             throw MediaError(.invalidValue, "annotations must be a JSON object with \"groups\"")
         }
         describes = root["describes"] as? Int
         if let value = root["timescale"] {
-            guard let number = value as? NSNumber, !(value is Bool), let ticks = UInt32(exactly: number.doubleValue), ticks > 0 else {
+            guard let number = value as? NSNumber, !Self.isBoolean(value), let ticks = UInt32(exactly: number.doubleValue), ticks > 0 else {
                 throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
             }
             timescale = ticks
@@ -75,6 +76,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         }
     }
 
+    /// True for JSON `true`/`false`. (`is Bool` is also true of the numbers
+    /// 0 and 1 that JSONSerialization returns as NSNumber.)
+    static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return value is Bool }
+        return String(cString: number.objCType) == "c"
+    }
+
     private static func item(_ object: [String: Any]) throws -> TimedMetadataItem {
         guard let identifier = object["identifier"] as? String else { throw MediaError(.invalidValue, "\"identifier\" is missing") }
         guard let typeName = object["dataType"] as? String else { throw MediaError(.invalidValue, "\"dataType\" is missing") }
@@ -86,7 +94,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             guard let text = raw as? String else { throw MediaError(.invalidValue, "\(type.shortName) needs a string value") }
             value = .string(text)
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64:
-            guard let number = raw as? NSNumber, !(raw is Bool) else {
+            guard let number = raw as? NSNumber, !Self.isBoolean(number) else {
                 throw MediaError(.invalidValue, "\(type.shortName) needs a number value")
             }
             value = [.float32, .float64].contains(type) ? .number(number.doubleValue) : .integer(number.int64Value)
