@@ -141,6 +141,37 @@ import Testing
         }
     }
 
+    /// Edit lists with times near 2^63 (version 1) are read around, never trapped on: by
+    /// `timed` (groups outside what is shown are left out) and by a cut export.
+    @Test(arguments: [[EditListEntry(segmentDuration: .max, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 1 << 62)],
+                      [EditListEntry(segmentDuration: 1 << 62, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 0)],
+                      [EditListEntry(segmentDuration: 600, mediaTime: .max)], [EditListEntry(segmentDuration: -600, mediaTime: -5)]])
+    func hostileEditListsAreReadAround(entries: [EditListEntry]) async throws {
+        let edits = entries.map { (duration: $0.segmentDuration, mediaTime: $0.mediaTime) }
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var meta = try MovieBuilder.metadataTrack(id: 2, groups: [group(1), group(2)], timescale: 600, durations: [300, 300])
+        meta.editList = edits
+        meta.version = 1
+        var clip = video
+        clip.version = 1
+        clip.editList = edits
+        let url = try MovieBuilder.write(MovieBuilder.movie([clip, meta], movieTimescale: 600, movieDuration: 1200, mvhdVersion: 1),
+                                         to: directory, name: "edits.mov")
+        let asset = try await Asset.load(url: url)
+        let groups = try TimedMetadataTrack.document(of: asset).groups
+        #expect(groups.count <= 2)
+        // Copied whole, the edit lists come back as they were.
+        let whole = ExportSession(asset: asset)
+        whole.outputURL = directory.appendingPathComponent("whole.mov")
+        try await whole.export()
+        #expect(try await Asset.load(url: whole.outputURL!).tracks.map(\.editList) == [entries, entries])
+        let cut = ExportSession(asset: asset)
+        cut.outputURL = directory.appendingPathComponent("cut.mov")
+        cut.timeRange = ExportTimeRange(start: 0.5, end: 1.5)
+        do { try await cut.export() } catch is MediaError {}
+    }
+
     @Test func layoutErrorsAreInvalidValues() throws {
         let late = [TimedMetadataGroup(items: try group(1).items, start: 3)]
         let error = #expect(throws: MediaError.self) { try TimedMetadataTrack.samples(for: late, movieDuration: 2) }

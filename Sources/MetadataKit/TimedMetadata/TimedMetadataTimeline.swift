@@ -33,7 +33,9 @@ struct TimedMetadataTimeline: Sendable, Hashable {
             }
         }
         let movieTimescale = Int64(movieTimescale)
-        guard let segment, movieTimescale > 0, empty >= 0, segment.mediaTime >= 0, segment.segmentDuration >= 0,
+        let limit = Self.limit
+        guard let segment, movieTimescale > 0, (0..<limit).contains(empty), (0..<limit).contains(segment.mediaTime),
+              (0..<limit).contains(segment.segmentDuration),
               empty != 0 || segment.mediaTime != 0 || segment.segmentDuration != 0 else {
             // No edit list (or one that moves nothing): media time is movie time.
             (timescale, mediaScale, offset, showFrom, showUntil) = (mediaTimescale, 1, 0, 0, nil)
@@ -45,15 +47,25 @@ struct TimedMetadataTimeline: Sendable, Hashable {
         func fromMovie(_ units: Int64) -> Int64 {
             let (ticks, overflow) = units.multipliedReportingOverflow(by: scale / movieTimescale)
             if scale % movieTimescale == 0, !overflow { return ticks }
-            return Int64(clamping: Int64((Double(units) * Double(scale) / Double(movieTimescale)).rounded()))
+            return Self.clamped(Double(units) * Double(scale) / Double(movieTimescale))
         }
         timescale = scale
         mediaScale = scale / mediaTimescale
-        showFrom = fromMovie(empty)
+        // Every time is kept within ±2^61 ticks, so sums and differences of two can't overflow.
+        showFrom = min(fromMovie(empty), limit)
         let mediaStart = segment.mediaTime.multipliedReportingOverflow(by: mediaScale)
-        offset = mediaStart.overflow ? showFrom : showFrom - mediaStart.partialValue
+        offset = showFrom - (mediaStart.overflow ? limit : min(mediaStart.partialValue, limit))
         // A zero-length segment is read as "to the end", as players do.
-        showUntil = segment.segmentDuration > 0 ? showFrom.addingReportingOverflow(fromMovie(segment.segmentDuration)).partialValue : nil
+        showUntil = segment.segmentDuration > 0 ? showFrom + min(fromMovie(segment.segmentDuration), limit) : nil
+    }
+
+    /// Times from a file beyond this (2^61 ticks) are not followed.
+    static let limit: Int64 = 1 << 61
+
+    /// `value` rounded, within ±``limit``.
+    static func clamped(_ value: Double) -> Int64 {
+        guard value.isFinite else { return value > 0 ? limit : -limit }
+        return Int64(max(-Double(limit), min(Double(limit), value.rounded())))
     }
 
     static func leastCommonMultiple(_ a: Int64, _ b: Int64) -> Int64? {
@@ -75,8 +87,9 @@ struct TimedMetadataTimeline: Sendable, Hashable {
         guard !startOverflow, !endOverflow else { return nil }
         let shownStart = max(start, showFrom)
         let shownEnd = showUntil.map { min(end, $0) } ?? end
-        guard shownEnd > shownStart else { return nil }
-        return (shownStart, shownEnd, shownStart - offset)
+        let (mediaStart, mediaOverflow) = shownStart.subtractingReportingOverflow(offset)
+        guard shownEnd > shownStart, !mediaOverflow else { return nil }
+        return (shownStart, shownEnd, mediaStart)
     }
 
     func seconds(_ ticks: Int64) -> Double { Double(ticks) / Double(timescale) }

@@ -125,7 +125,7 @@ public enum TimedMetadataTrack {
         }
         guard offset != 0, let firstShown else { return (samples, []) }
         // An edit list showing media time `firstShown` at movie time `firstShown + offset`.
-        func movieUnits(_ ticks: Int64) -> Int64 { Int64((Double(ticks) * Double(movieTimescale) / scale).rounded()) }
+        func movieUnits(_ ticks: Int64) -> Int64 { TimedMetadataTimeline.clamped(Double(ticks) * Double(movieTimescale) / scale) }
         var edits: [EditListEntry] = []
         if firstShown + offset > 0 { edits.append(EditListEntry(segmentDuration: movieUnits(firstShown + offset), mediaTime: -1)) }
         edits.append(EditListEntry(segmentDuration: movieUnits(time - firstShown), mediaTime: firstShown))
@@ -162,9 +162,10 @@ public enum TimedMetadataTrack {
             lastEnd = placed.end
         }
         // A last group that lasts until the end of the movie (to the tick) is open-ended.
-        let movieEnd: Int64 = asset.movieTimescale > 0 && asset.movieDuration > 0 && timeline.timescale % Int64(asset.movieTimescale) == 0
-            ? asset.movieDuration.multipliedReportingOverflow(by: timeline.timescale / Int64(asset.movieTimescale)).partialValue
-            : Int64((asset.durationSeconds * Double(timeline.timescale)).rounded())
+        let exact = asset.movieTimescale > 0 && timeline.timescale % Int64(asset.movieTimescale) == 0
+            ? asset.movieDuration.multipliedReportingOverflow(by: timeline.timescale / Int64(asset.movieTimescale)) : nil
+        let movieEnd = exact.flatMap { $0.overflow || asset.movieDuration <= 0 ? nil : $0.partialValue }
+            ?? TimedMetadataTimeline.clamped(asset.durationSeconds * Double(timeline.timescale))
         if !groups.isEmpty, lastEnd >= movieEnd - 1 { groups[groups.count - 1].duration = nil }
         return (groups, UInt32(timeline.timescale))
     }

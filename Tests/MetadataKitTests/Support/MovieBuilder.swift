@@ -68,11 +68,11 @@ enum MovieBuilder {
             chunkOffsets.append(offsets)
         }
         let duration = movieDuration ?? tracks.map { track -> Int64 in
-            if !track.editList.isEmpty { return track.editList.reduce(0) { $0 + $1.duration } }
+            if !track.editList.isEmpty { return track.editList.reduce(0) { $0 &+ $1.duration } }
             return track.mediaDuration * Int64(movieTimescale) / Int64(track.timescale)
         }.max() ?? 0
         let traks = zip(tracks, chunkOffsets).map { trak($0, offsets: $1, movieTimescale: movieTimescale) }
-        let moov = B.box("moov", children: [B.mvhd(timescale: movieTimescale, duration: UInt64(duration), version: mvhdVersion)] + traks)
+        let moov = B.box("moov", children: [B.mvhd(timescale: movieTimescale, duration: UInt64(bitPattern: duration), version: mvhdVersion)] + traks)
         return ftyp + B.box("mdat", media) + moov
     }
 
@@ -80,18 +80,18 @@ enum MovieBuilder {
         let v1 = track.version == 1
         let trackDuration = track.editList.isEmpty
             ? UInt64(track.mediaDuration * Int64(movieTimescale) / Int64(track.timescale))
-            : UInt64(track.editList.reduce(0) { $0 + $1.duration })
+            : UInt64(bitPattern: track.editList.reduce(0) { $0 &+ $1.duration })
         // tkhd (§8.3.2).
         let times = v1 ? B.u64(3_600_000_000) + B.u64(3_600_000_001) + B.u32(track.id) + B.u32(0) + B.u64(trackDuration)
-                       : B.u32(1) + B.u32(2) + B.u32(track.id) + B.u32(0) + B.u32(UInt32(trackDuration))
+                       : B.u32(1) + B.u32(2) + B.u32(track.id) + B.u32(0) + B.u32(UInt32(truncatingIfNeeded: trackDuration))
         let matrix = B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x4000_0000)
         let tkhd = B.fullBox("tkhd", version: track.version, flags: 3, times + B.u32(0) + B.u32(0) + B.u16(0) + B.u16(0)
                              + B.u16(0) + B.u16(0) + matrix + B.u32(UInt32(track.width << 16)) + B.u32(UInt32(track.height << 16)))
         var children = [tkhd]
         if !track.editList.isEmpty {
             let entries = track.editList.flatMap { edit -> [UInt8] in
-                (v1 ? B.u64(UInt64(edit.duration)) + B.u64(UInt64(bitPattern: edit.mediaTime))
-                    : B.u32(UInt32(edit.duration)) + B.u32(UInt32(truncatingIfNeeded: edit.mediaTime))) + B.u16(1) + B.u16(0)
+                (v1 ? B.u64(UInt64(bitPattern: edit.duration)) + B.u64(UInt64(bitPattern: edit.mediaTime))
+                    : B.u32(UInt32(truncatingIfNeeded: edit.duration)) + B.u32(UInt32(truncatingIfNeeded: edit.mediaTime))) + B.u16(1) + B.u16(0)
             }
             children.append(B.box("edts", B.fullBox("elst", version: track.version, B.u32(track.editList.count) + entries)))
         }
