@@ -44,7 +44,7 @@ extension SampleTable {
                 sizes32.reserveCapacity(count)
                 for _ in 0..<count { sizes32.append(try reader.readUInt32()) }
             }
-            // With a default size, the count is bounded below by the file's size.
+            // With a default size, the count is checked against the file's size with the chunk offsets.
             sampleCount = count
         } else if case (var reader, let header)? = try payload("stz2") {
             sizesHeader = header

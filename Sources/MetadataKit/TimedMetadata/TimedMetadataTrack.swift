@@ -64,7 +64,7 @@ public enum TimedMetadataTrack {
         let format = MetadataSampleFormat(groups: groups)
         let scale = Double(timescale)
         func ticks(_ seconds: Double) throws -> Int64 {
-            guard let value = Int64(exactly: (seconds * scale).rounded()), value < 1 << 62 else {
+            guard let value = Int64(exactly: (seconds * scale).rounded()), value.magnitude < 1 << 62 else {
                 throw MediaError(.invalidValue, "\(seconds) s is out of range")
             }
             return value
