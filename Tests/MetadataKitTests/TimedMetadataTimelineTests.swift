@@ -24,8 +24,10 @@ import Testing
     }
 
     /// `timed --json` of `url`; then `annotate` of its output onto `url` and
-    /// `timed` again must print the same bytes. Returns the first output and the annotated file.
-    func roundTrip(_ url: URL, in directory: URL) throws -> (json: Data, annotated: URL) {
+    /// `timed` again of the new track (the last: the source's are copied
+    /// first) must print the same bytes. Returns the first output and the
+    /// annotated file.
+    func roundTrip(_ url: URL, in directory: URL) async throws -> (json: Data, annotated: URL) {
         let first = try mdkit(["timed", "--json", url.path])
         #expect(first.status == 0, "\(first.standardError)")
         let json = directory.appendingPathComponent("timed.json")
@@ -33,7 +35,9 @@ import Testing
         let annotated = directory.appendingPathComponent("annotated.mov")
         let annotate = try mdkit(["annotate", url.path, annotated.path, "--annotations", json.path])
         #expect(annotate.status == 0, "\(annotate.standardError)")
-        let second = try mdkit(["timed", "--json", annotated.path])
+        let written = try #require(try await Asset.load(url: annotated).tracks.last)
+        #expect(written.mediaType == .metadata && written.handlerName == "Core Media Metadata")
+        let second = try mdkit(["timed", "--json", "--track", String(written.id), annotated.path])
         #expect(second.status == 0, "\(second.standardError)")
         #expect(second.text == first.text)
         return (first.standardOutput, annotated)
@@ -47,14 +51,14 @@ import Testing
         let meta = try MovieBuilder.metadataTrack(id: 2, groups: groups, timescale: 600, durations: Array(repeating: 40, count: 29))
         let url = try MovieBuilder.write(MovieBuilder.movie([video, meta], movieTimescale: 600), to: directory, name: "iphone.mov")
 
-        let (json, annotated) = try roundTrip(url, in: directory)
+        let (json, annotated) = try await roundTrip(url, in: directory)
         let document = try TimedMetadataDocument(json: json)
         #expect(document.timescale == 600 && document.describes == 1)
         #expect(document.groups.map(\.start) == (0..<29).map { Double(40 * $0) / 600 })
         #expect(document.groups.allSatisfy { $0.duration == 40.0 / 600 && $0.mediaStart == nil })
         #expect(document.groups.map(\.items) == groups.map(\.items))
         // Written in the same timescale, sample for sample.
-        let track = try #require(try await Asset.load(url: annotated).tracks.first { $0.mediaType == .metadata })
+        let track = try #require(try await Asset.load(url: annotated).tracks.last)
         #expect(track.timescale == 600 && track.sampleCount == 29 && track.editList.isEmpty)
         var cursor = track.sampleTable.makeCursor()
         while let sample = cursor.next() { #expect(sample.duration == 40) }
@@ -78,8 +82,8 @@ import Testing
         let step: Double = 40.0 / 600
         #expect(document.groups.map(\.duration) == [step, step])
 
-        let (_, annotated) = try roundTrip(url, in: directory)
-        let track = try #require(try await Asset.load(url: annotated).tracks.first { $0.mediaType == .metadata })
+        let (_, annotated) = try await roundTrip(url, in: directory)
+        let track = try #require(try await Asset.load(url: annotated).tracks.last)
         #expect(track.editList == [EditListEntry(segmentDuration: 288, mediaTime: -1), EditListEntry(segmentDuration: 80, mediaTime: 0)])
     }
 
@@ -98,8 +102,8 @@ import Testing
         #expect(document.groups.map(\.start) == [0, 0.5])
         #expect(document.groups.map(\.mediaStart) == [0.5, 1])
 
-        let (_, annotated) = try roundTrip(url, in: directory)
-        let track = try #require(try await Asset.load(url: annotated).tracks.first { $0.mediaType == .metadata })
+        let (_, annotated) = try await roundTrip(url, in: directory)
+        let track = try #require(try await Asset.load(url: annotated).tracks.last)
         #expect(track.editList == [EditListEntry(segmentDuration: 600, mediaTime: 300)])
     }
 
@@ -121,7 +125,7 @@ import Testing
         #expect(asset.durationSeconds == 2)
         let back = try TimedMetadataTrack.document(of: asset)
         #expect(back.groups == input.groups && back.timescale == 1000)
-        _ = try roundTrip(movie, in: directory)
+        _ = try await roundTrip(movie, in: directory)
     }
 
     @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
