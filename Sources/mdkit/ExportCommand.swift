@@ -80,6 +80,9 @@ struct ExportCommand {
         let terminal = isatty(STDERR_FILENO) == 1
         do {
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
+            for warning in asset.warnings {
+                FileHandle.standardError.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
+            }
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
             session.trackIDs = trackIDs

@@ -10,7 +10,9 @@ struct AnnotateCommand {
         metadata track made from FILE.json, tied (cdsc) to the track it describes.
           --annotations FILE  the groups, as JSON: {"describes": 1, "groups": [{"start": 1.5,
                               "duration": 0.5, "items": [{"identifier": "mdta/com.example.key",
-                              "dataType": "PointF32", "value": [320, 180]}]}]} (see README)
+                              "dataType": "PointF32", "value": [320, 180]}]}]} (see README);
+                              what mdkit timed prints. Groups must start and end within the
+                              movie.
           --describes ID      the described track (default: FILE's "describes", else the
                               first video track)
         Exit status: 0 when written, 1 when it failed, 2 on a usage error.
@@ -84,7 +86,12 @@ struct TimedCommand {
 
         Prints the groups of FILE's timed metadata track (the first, or --track ID):
           --json     (default) the JSON that mdkit annotate takes, so a round trip is the
-                     identity; every group has its duration, gaps have no group
+                     identity: times in seconds on the movie timeline (the track's edit
+                     list applied), printed so they read back exactly; "timescale", the
+                     ticks per second they are exact in; "mediaStart", a group's start in
+                     the track's media time when an edit list moves it. Every group has
+                     its duration but a last one lasting until the end of the movie
+                     (open-ended); gaps have no group. Warnings go to standard error.
           --webvtt   a WebVTT metadata track: one cue per group, the items as JSON
         Exit status: 0 when printed, 1 when FILE has no readable timed metadata, 2 on a usage error.
         """
@@ -118,6 +125,9 @@ struct TimedCommand {
     func run() async -> Int32 {
         do {
             let asset = try await Asset.load(url: URL(fileURLWithPath: path))
+            for warning in asset.warnings {
+                FileHandle.standardError.write(Data("mdkit timed: \(path): warning: \(warning.description)\n".utf8))
+            }
             let document = try TimedMetadataTrack.document(of: asset, trackID: trackID)
             if webVTT {
                 FileHandle.standardOutput.write(Data(document.webVTT(movieDuration: asset.durationSeconds).utf8))

@@ -10,7 +10,9 @@ struct TracksCommand {
           --json    one JSON array with one object per FILE:
                       path, brands [string], timescale (movie units/s), duration (s),
                       fragmented (bool), moovFirst (bool), metadata (normalized fields),
-                      tracks [object], or error (string) when the file can't be read.
+                      tracks [object], warnings [{offset, message}] (only when there are any:
+                      local damage read around, such as samples left out of sample tables whose
+                      counts disagree), or error (string) when the file can't be read.
                     Each track object:
                       id              tkhd track ID
                       mediaType       audio, video, text, subtitle, closedCaption, timecode,
@@ -86,6 +88,14 @@ struct TracksCommand {
         }
         object.append(("metadata", .object(fields)))
         object.append(("tracks", .array(asset.tracks.map(track))))
+        if !asset.warnings.isEmpty {
+            object.append(("warnings", .array(asset.warnings.map { warning in
+                var fields: [(String, JSON)] = []
+                if let offset = warning.offset { fields.append(("offset", .integer(offset))) }
+                fields.append(("message", .string(warning.message)))
+                return .object(fields)
+            })))
+        }
         return .object(object)
     }
 
@@ -129,6 +139,7 @@ struct TracksCommand {
     static func table(path: String, asset: Asset) -> String {
         var text = "\(path): \(asset.brands.first?.description ?? "qt") \(String(format: "%.3f", asset.durationSeconds)) s"
         text += asset.isFragmented ? ", fragmented" : ""
+        for warning in asset.warnings { text += "\n  warning: \(warning.description)" }
         text += "\n  id  type       codec  timescale  duration  samples       bytes  lang  details\n"
         for track in asset.tracks {
             var details: [String] = []

@@ -51,7 +51,8 @@ struct AnnotateTests {
         // mdkit timed gives the groups back, and its JSON round-trips to identical output.
         let timed = try mdkit(["timed", movie.path])
         #expect(timed.status == 0, "\(timed.standardError)")
-        #expect(try TimedMetadataDocument(json: timed.standardOutput) == document)
+        let back = try TimedMetadataDocument(json: timed.standardOutput)
+        #expect(back.groups == document.groups && back.describes == document.describes && back.timescale == 1000)
         let again = directory.appendingPathComponent("again.\(container)")
         let json = directory.appendingPathComponent("out.json")
         try timed.standardOutput.write(to: json)

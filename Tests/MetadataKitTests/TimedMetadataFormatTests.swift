@@ -83,6 +83,49 @@ import Testing
         #expect(vtt.contains("8\n00:00:03.500 --> 00:00:04.000\n[{"))
     }
 
+    /// JSONSerialization gives 0 and 1 as NSNumbers that `is Bool`: they are still numbers; `true` is not.
+    @Test func zeroAndOneAreNumbersAndBooleansAreNot() throws {
+        for (type, text, value) in [("float64", "0", TimedMetadataValue.number(0)), ("float32", "1", .number(1)),
+                                    ("int8", "1", .integer(1)), ("uint8", "0", .integer(0))] {
+            let json = Data(#"{"timescale": 600, "groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "\#(type)", "value": \#(text)}]}]}"#.utf8)
+            let document = try TimedMetadataDocument(json: json)
+            #expect(document.groups[0].items[0].value == value && document.timescale == 600, "\(type) \(text)")
+        }
+        for json in [#"{"groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "int8", "value": true}]}]}"#,
+                     #"{"timescale": true, "groups": []}"#, #"{"timescale": 0, "groups": []}"#, #"{"timescale": 1.5, "groups": []}"#] {
+            let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: Data(json.utf8)) }
+            #expect(error?.code == .invalidValue, "\(json)")
+        }
+    }
+
+    /// Every Double and string the JSON form prints reads back unchanged (seeded; the seed is in the failure).
+    @Test func printedNumbersAndStringsReadBackExactly() throws {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var state = seed
+        func next() -> UInt64 {                                    // SplitMix64
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var groups: [TimedMetadataGroup] = []
+        var start = 0.0
+        for index in 0..<200 {
+            start += Double(next() % 1000 + 1) / Double(next() % 997 + 1)
+            let value = Double(bitPattern: next() >> 2 | 0x3000_0000_0000_0000) * (index % 2 == 0 ? 1 : -1)
+            let text = String(decoding: (0..<8).map { _ in UInt8(next() % 0x7F + 1) }, as: UTF8.self) + "é➜😀\"\\/"
+            groups.append(TimedMetadataGroup(items: [try item(.float64, .number(value)), try item(.utf8, .string(text), key: "com.example.text")],
+                                             start: start, duration: Double(next() % 100 + 1) / 1e3, mediaStart: start / 3))
+        }
+        let document = TimedMetadataDocument(describes: 1, groups: groups, timescale: 90000)
+        #expect(try TimedMetadataDocument(json: document.jsonData()) == document, "seed \(seed)")
+        for bad in ["{", #"{"groups": [1,]}"#, #"{"groups": []} x"#, #"{"a": "\ud800"}"#, #"{"a": 01}"#, #"{"a": 1e999}"#,
+                    String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
+            #expect(throws: MediaError.self, "\(bad)") { try TimedMetadataDocument(json: Data(bad.utf8)) }
+        }
+    }
+
     @Test func documentErrorsNameTheGroupAndItem() {
         let bad = Data(#"{"groups": [{"start": 0, "items": [{"identifier": "mdta/x", "dataType": "PointF32", "value": "oops"}]}]}"#.utf8)
         let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: bad) }

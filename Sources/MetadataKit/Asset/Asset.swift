@@ -31,6 +31,10 @@ public struct Asset: Sendable {
     public private(set) var metadataItems: [MetadataItem] = []
     /// True when the movie has fragments (`mvex` or `moof`).
     public private(set) var isFragmented = false
+    /// Local damage loading read around, with byte offsets: today the
+    /// samples left out of inconsistent sample tables (see ``SampleTable``),
+    /// track by track.
+    public var warnings: [MediaWarning] { tracks.flatMap(\.warnings) }
     /// True once ``load()`` succeeded.
     public private(set) var isLoaded = false
     /// Where `moov` and the first `mdat` lie (`moov` first means "fast start").

@@ -94,7 +94,13 @@ struct AssetMovieBuilder {
 
     /// A track's duration in the movie timescale: its edit list's length, or its media duration.
     func movieDuration(of track: Track) -> Int64 {
-        if !track.input.editList.isEmpty { return track.input.editList.reduce(0) { $0 + $1.segmentDuration } }
+        if !track.input.editList.isEmpty {
+            // Saturating: an edit list copied from a damaged file may hold anything.
+            return track.input.editList.reduce(0) { total, entry in
+                let (sum, overflow) = total.addingReportingOverflow(max(0, entry.segmentDuration))
+                return overflow ? .max : sum
+            }
+        }
         let scale = Double(movieTimescale) / Double(max(1, track.input.timescale))
         return Int64((Double(track.tables.mediaDuration) * scale).rounded())
     }
@@ -165,13 +171,13 @@ struct AssetMovieBuilder {
 
     /// `elst` (§8.6.6), version 1 only when a value needs 64 bits.
     private func elst(_ entries: [EditListEntry]) -> [UInt8] {
-        let long = entries.contains { $0.segmentDuration > Int64(UInt32.max) || $0.mediaTime > Int64(Int32.max) }
+        let long = entries.contains { !(0...Int64(UInt32.max)).contains($0.segmentDuration) || Int32(exactly: $0.mediaTime) == nil }
         var writer = ByteWriter()
         writer.write(UInt32(long ? 0x0100_0000 : 0))
         writer.write(UInt32(entries.count))
         for entry in entries {
             if long {
-                writer.write(UInt64(entry.segmentDuration)); writer.write(UInt64(bitPattern: entry.mediaTime))
+                writer.write(UInt64(bitPattern: entry.segmentDuration)); writer.write(UInt64(bitPattern: entry.mediaTime))
             } else {
                 writer.write(UInt32(entry.segmentDuration)); writer.write(UInt32(bitPattern: Int32(entry.mediaTime)))
             }

@@ -103,6 +103,11 @@ public struct AssetTrack: Sendable, Identifiable {
     public var channels: Int?
     /// The sample tables.
     public var sampleTable: SampleTable
+    /// What loading read around in this track (samples left out of
+    /// inconsistent sample tables), each naming the track.
+    public var warnings: [MediaWarning] {
+        sampleTable.warnings.map { MediaWarning($0.code, "track \(id): \($0.message)", offset: $0.offset) }
+    }
 
     /// Number of samples.
     public var sampleCount: Int { sampleTable.sampleCount }
@@ -123,7 +128,7 @@ struct AssetTrackParser {
         // tkhd (§8.3.2): FullBox; v1: u64 creation, u64 modification, u32 track_ID, u32 reserved, u64 duration;
         // v0: 32-bit times and duration; then u32[2] reserved, i16 layer, i16 alternate_group, i16 volume,
         // u16 reserved, i32[9] matrix, u32 width (16.16), u32 height (16.16).
-        var header = try source.mp4Payload(of: tkhd.header, upTo: 92)
+        var header = try source.mp4Payload(of: tkhd.header, upTo: 96)
         let version = try header.readUInt8()
         let flags = try header.readUInt24()
         try header.skip(version == 1 ? 16 : 8)

@@ -100,7 +100,7 @@ public final class ExportSession {
         let items = try resolvedMetadata()
         let outputDuration = (timeRange?.end ?? asset.durationSeconds) - (timeRange?.start ?? 0)
         let timed = try timedMetadata.map { document in
-            (document, try TimedMetadataTrack.samples(for: document.groups, movieDuration: outputDuration))
+            (document, try TimedMetadataTrack.layout(for: document, movieDuration: outputDuration, movieTimescale: timescale))
         }
 
         let temporary = outputURL.deletingLastPathComponent()
@@ -141,7 +141,7 @@ public final class ExportSession {
 
     /// Feeds the samples of `plans` (and the timed metadata) to `writer`,
     /// interleaved by decode time, from its start to its finish.
-    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, [Sample])], metadata items: [MetadataItem],
+    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, TimedLayout)], metadata items: [MetadataItem],
                        into writer: AssetWriter, reportingProgress: Bool = false) async throws {
         let reader = try AssetReader(asset: asset)
         let kept = Set(plans.map(\.track.id))
@@ -162,11 +162,12 @@ public final class ExportSession {
         await writer.setMetadata(items)
         var timedInputs: [(AssetWriterInput, [Sample])] = []
         let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
-        for (document, samples) in timed {
+        for (document, layout) in timed {
             let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
-            let input = TimedMetadataTrack.input(for: document.groups, describing: described)
+            let input = TimedMetadataTrack.input(for: document.groups, describing: described, timescale: layout.timescale,
+                                                 editList: layout.editList)
             try await writer.add(input)
-            timedInputs.append((input, samples))
+            timedInputs.append((input, layout.samples))
         }
         let total = Double(max(1, plans.reduce(0) { $0 + $1.samples.count }))
 
@@ -235,6 +236,9 @@ public final class ExportSession {
         }
     }
 
+    /// The samples, edit list and timescale of a timed metadata track.
+    typealias TimedLayout = (samples: [Sample], editList: [EditListEntry], timescale: UInt32)
+
     // MARK: Time ranges
 
     struct TrackPlan {
@@ -256,9 +260,13 @@ public final class ExportSession {
         var emptyDuration: Int64 = 0
         var mediaStart: Int64 = 0
         var segment: Int64?
+        let limit: Int64 = 1 << 53                   // edit times beyond this are not cut (nor added up)
+        guard track.editList.allSatisfy({ (0..<limit).contains($0.segmentDuration) && (-1..<limit).contains($0.mediaTime) }) else {
+            throw MediaError(.unsupportedFeature, "track \(track.id): cutting an edit list with times beyond 2^53 is not supported")
+        }
         for entry in track.editList {
             if entry.isEmpty, segment == nil {
-                emptyDuration += entry.segmentDuration
+                emptyDuration = min(emptyDuration + entry.segmentDuration, limit)
             } else if segment == nil, entry.rate == 1 {
                 mediaStart = entry.mediaTime
                 segment = entry.segmentDuration
@@ -272,8 +280,12 @@ public final class ExportSession {
         let end = min(range.end ?? .infinity, trackEnd)
         let start = max(range.start, trackStart)
         guard start < end else { return nil }
-        let mediaFrom = mediaStart + Int64(((start - trackStart) * ts).rounded())
-        let mediaTo = mediaStart + Int64(((end - trackStart) * ts).rounded())
+        // Media times within ±2^62 (the sample tables keep decode times below that).
+        func mediaTime(_ seconds: Double) -> Int64 {
+            mediaStart + Int64(max(-Double(limit), min(Double(SampleTable.decodeTimeLimit), ((seconds - trackStart) * ts).rounded())))
+        }
+        let mediaFrom = mediaTime(start)
+        let mediaTo = mediaTime(end)
 
         var cursor = track.sampleTable.makeCursor()
         var first: SampleInfo?
@@ -292,12 +304,12 @@ public final class ExportSession {
             first = again.next() ?? first
         }
         guard last >= first.index else { return nil }
+        func movieUnits(_ seconds: Double) -> Int64 { Int64(max(0, min(Double(SampleTable.decodeTimeLimit), (seconds * mts).rounded()))) }
         var edits: [EditListEntry] = []
         if start > range.start {
-            edits.append(EditListEntry(segmentDuration: Int64(((start - range.start) * mts).rounded()), mediaTime: -1))
+            edits.append(EditListEntry(segmentDuration: movieUnits(start - range.start), mediaTime: -1))
         }
-        edits.append(EditListEntry(segmentDuration: Int64(((end - start) * mts).rounded()),
-                                   mediaTime: mediaFrom - first.decodeTime))
+        edits.append(EditListEntry(segmentDuration: movieUnits(end - start), mediaTime: mediaFrom - first.decodeTime))
         return TrackPlan(track: track, samples: first.index..<(last + 1), editList: edits, decodeShift: first.decodeTime)
     }
 

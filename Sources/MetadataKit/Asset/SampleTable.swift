@@ -34,6 +34,15 @@ public struct SampleInfo: Sendable, Hashable {
 /// `stsc` §8.7.4, `stsz`/`stz2` §8.7.3, `stco`/`co64` §8.7.5). No per-sample
 /// array larger than the table it comes from is ever built: `stz2` sizes
 /// stay packed and are decoded on access.
+///
+/// Loading checks the tables against each other and against the file, and
+/// keeps the longest consistent prefix of samples (as ffprobe does), with a
+/// ``MediaWarning`` in ``warnings`` for what was left out: samples that
+/// `stsc` and the chunk offsets can't hold, samples whose bytes lie past the
+/// end of the file, samples beyond the file's size in total (chunks that
+/// overlap), and decode times past 2^62. So every sample the ``Cursor``
+/// gives lies inside the file, the sample count is bounded by what the file
+/// stores, and no arithmetic on the tables can overflow.
 public struct SampleTable: Sendable {
     struct Run: Sendable { var count: UInt32; var value: Int64 }
     struct ChunkRun: Sendable { var firstChunk: UInt32; var samplesPerChunk: UInt32; var descriptionIndex: UInt32 }
@@ -53,13 +62,15 @@ public struct SampleTable: Sendable {
     var offsets64: [UInt64] = []
 
     /// Number of samples (`stsz`/`stz2` sample_count).
-    public private(set) var sampleCount = 0
+    public internal(set) var sampleCount = 0
     /// Number of chunks (`stco`/`co64` entry_count).
     public var chunkCount: Int { offsets64.isEmpty ? offsets32.count : offsets64.count }
     /// Sum of the sample sizes.
-    public private(set) var totalSampleBytes: Int64 = 0
+    public internal(set) var totalSampleBytes: Int64 = 0
     /// Sum of the sample durations.
-    public private(set) var totalDuration: Int64 = 0
+    public internal(set) var totalDuration: Int64 = 0
+    /// What loading left out or read around (see the type's documentation).
+    public internal(set) var warnings: [MediaWarning] = []
 
     /// An empty table (a track without samples).
     public init() {}
@@ -138,147 +149,22 @@ public struct SampleTable: Sendable {
                 leftInChunk = table.sampleToChunk[stscRun].samplesPerChunk
                 offsetInChunk = 0
             }
-            let size = table.size(of: index)
+            // Loading checked that every kept sample lies inside the file and that decode
+            // times stay below 2^62, so these sums can't overflow; stop rather than trap.
+            let size = Int64(table.size(of: index))
+            let (offset, offsetOverflow) = table.chunkOffset(chunk).addingReportingOverflow(offsetInChunk)
+            let (nextOffset, sizeOverflow) = offsetInChunk.addingReportingOverflow(size)
+            let (nextTime, timeOverflow) = decodeTime.addingReportingOverflow(duration)
+            guard !offsetOverflow, !sizeOverflow, !timeOverflow else { index = table.sampleCount; return nil }
             let info = SampleInfo(
-                index: index, offset: table.chunkOffset(chunk) + offsetInChunk, size: Int(size),
+                index: index, offset: offset, size: Int(size),
                 decodeTime: decodeTime, compositionOffset: composition, duration: duration, isSync: isSync,
                 sampleDescriptionIndex: Int(table.sampleToChunk[stscRun].descriptionIndex), chunkIndex: chunk)
             leftInChunk -= 1
-            offsetInChunk += Int64(size)
-            decodeTime += duration
+            offsetInChunk = nextOffset
+            decodeTime = nextTime
             index += 1
             return info
         }
-    }
-}
-
-// MARK: Parsing
-
-extension SampleTable {
-    /// Reads the tables of an `stbl` box. Every entry count is checked against
-    /// its box's size before anything is allocated.
-    init(stbl: MP4Box, source: FileSource) throws {
-        func payload(_ type: FourCC) throws -> (reader: ByteReader, header: MP4BoxHeader)? {
-            guard let box = stbl.child(type) else { return nil }
-            var reader = try source.mp4Payload(of: box.header)
-            guard reader.remaining >= 8 else {
-                throw MediaError(.malformed, "'\(type)' too small for its header", offset: box.header.offset)
-            }
-            _ = try reader.readUInt32()                       // version + flags, read again by callers that need them
-            return (reader, box.header)
-        }
-        func entryCount(_ reader: inout ByteReader, entrySize: Int, _ header: MP4BoxHeader) throws -> Int {
-            let count = Int(try reader.readUInt32())
-            guard count <= reader.remaining / max(1, entrySize) else {
-                throw MediaError(.sizeOutOfRange, "'\(header.type)' claims \(count) entries of \(entrySize) bytes; its box holds \(reader.remaining / max(1, entrySize))", offset: header.offset)
-            }
-            return count
-        }
-
-        // Sizes: stsz or stz2.
-        if case (var reader, let header)? = try payload("stsz") {
-            defaultSize = try reader.readUInt32()
-            let count = Int(try reader.readUInt32())
-            if defaultSize == 0 {
-                guard count <= reader.remaining / 4 else {
-                    throw MediaError(.sizeOutOfRange, "'stsz' claims \(count) sizes; its box holds \(reader.remaining / 4)", offset: header.offset)
-                }
-                sizes32.reserveCapacity(count)
-                for _ in 0..<count { sizes32.append(try reader.readUInt32()) }
-                totalSampleBytes = sizes32.reduce(0) { $0 + Int64($1) }
-            } else {
-                guard count <= 1 << 31 else {
-                    throw MediaError(.sizeOutOfRange, "'stsz' claims \(count) samples", offset: header.offset)
-                }
-                totalSampleBytes = Int64(defaultSize) * Int64(count)
-            }
-            sampleCount = count
-        } else if case (var reader, let header)? = try payload("stz2") {
-            try reader.skip(3)
-            packedFieldSize = Int(try reader.readUInt8())
-            guard [4, 8, 16].contains(packedFieldSize) else {
-                throw MediaError(.malformed, "'stz2' field size \(packedFieldSize) is not 4, 8 or 16", offset: header.offset)
-            }
-            let count = Int(try reader.readUInt32())
-            let bytes = (count * packedFieldSize + 7) / 8
-            guard count >= 0, bytes <= reader.remaining else {
-                throw MediaError(.sizeOutOfRange, "'stz2' claims \(count) sizes; its box holds fewer", offset: header.offset)
-            }
-            packedSizes = try reader.readBytes(bytes)
-            sampleCount = count
-            for index in 0..<count { totalSampleBytes += Int64(size(of: index)) }
-        }
-        guard sampleCount > 0 else { return }
-
-        if case (var reader, let header)? = try payload("stts") {
-            let count = try entryCount(&reader, entrySize: 8, header)
-            timeToSample.reserveCapacity(count)
-            for _ in 0..<count {
-                timeToSample.append(Run(count: try reader.readUInt32(), value: Int64(try reader.readUInt32())))
-            }
-        }
-        if case (var reader, let header)? = try payload("ctts") {
-            // Version 0 offsets are unsigned in the spec but read as signed, as players do.
-            let count = try entryCount(&reader, entrySize: 8, header)
-            compositionOffsets.reserveCapacity(count)
-            for _ in 0..<count {
-                compositionOffsets.append(Run(count: try reader.readUInt32(), value: Int64(try reader.readInt32())))
-            }
-        }
-        if case (var reader, let header)? = try payload("stss") {
-            let count = try entryCount(&reader, entrySize: 4, header)
-            var numbers: [UInt32] = []
-            numbers.reserveCapacity(count)
-            for _ in 0..<count { numbers.append(try reader.readUInt32()) }
-            if zip(numbers, numbers.dropFirst()).contains(where: { $0 >= $1 }) { numbers.sort() }
-            syncSamples = numbers
-        }
-        guard case (var stsc, let stscHeader)? = try payload("stsc") else {
-            throw MediaError(.malformed, "a track with samples has no 'stsc'", offset: stbl.header.offset)
-        }
-        let runs = try entryCount(&stsc, entrySize: 12, stscHeader)
-        sampleToChunk.reserveCapacity(runs)
-        for _ in 0..<runs {
-            let run = ChunkRun(firstChunk: try stsc.readUInt32(), samplesPerChunk: try stsc.readUInt32(),
-                               descriptionIndex: try stsc.readUInt32())
-            guard run.firstChunk >= 1, run.firstChunk > (sampleToChunk.last?.firstChunk ?? 0) else {
-                throw MediaError(.malformed, "'stsc' first chunks are not ascending from 1", offset: stscHeader.offset)
-            }
-            sampleToChunk.append(run)
-        }
-        if case (var reader, let header)? = try payload("stco") {
-            let count = try entryCount(&reader, entrySize: 4, header)
-            offsets32.reserveCapacity(count)
-            for _ in 0..<count { offsets32.append(try reader.readUInt32()) }
-        } else if case (var reader, let header)? = try payload("co64") {
-            let count = try entryCount(&reader, entrySize: 8, header)
-            offsets64.reserveCapacity(count)
-            for _ in 0..<count { offsets64.append(try reader.readUInt64()) }
-        } else {
-            throw MediaError(.malformed, "a track with samples has no 'stco' or 'co64'", offset: stbl.header.offset)
-        }
-        // The chunks must hold every sample.
-        var capacity = 0
-        for (position, run) in sampleToChunk.enumerated() {
-            let end = position + 1 < sampleToChunk.count ? Int(sampleToChunk[position + 1].firstChunk) - 1 : chunkCount
-            let chunks = max(0, min(end, chunkCount) - (Int(run.firstChunk) - 1))
-            capacity += chunks * Int(run.samplesPerChunk)
-            if capacity >= sampleCount { break }
-        }
-        guard capacity >= sampleCount else {
-            throw MediaError(.malformed, "'stsc' and the chunk offsets hold \(capacity) samples; 'stsz' lists \(sampleCount)", offset: stscHeader.offset)
-        }
-        guard !timeToSample.isEmpty else {
-            throw MediaError(.malformed, "a track with samples has no 'stts' entries", offset: stbl.header.offset)
-        }
-        // The duration of the samples that exist (a sample past the table keeps the last delta).
-        totalDuration = 0
-        var left = sampleCount
-        for run in timeToSample where left > 0 {
-            let used = min(left, Int(run.count))
-            totalDuration += Int64(used) * run.value
-            left -= used
-        }
-        totalDuration += Int64(left) * timeToSample[timeToSample.count - 1].value
     }
 }

@@ -11,7 +11,11 @@ import Foundation
 ///                         "value": [320, 180]}]}]}
 /// ```
 /// `duration` may be left out (open-ended: until the next group, the last
-/// until the end of the movie). Data types may be given short (`PointF32`,
+/// until the end of the movie). Times are seconds on the movie timeline;
+/// `timescale` (optional) gives the ticks per second they are exact in — the
+/// track is written in it, so that times such as 1/15 s come back exactly;
+/// `mediaStart` (optional, per group) is the group's start in the track's
+/// media time when an edit list moves it. Data types may be given short (`PointF32`,
 /// `UTF-8`). Values: strings for UTF-8/UTF-16, numbers for integers and
 /// floats, arrays for PointF32 [x, y], DimensionsF32 [w, h], RectF32
 /// [x, y, w, h] and AffineTransformF64 (9 numbers), base64 strings for JPEG,
@@ -20,19 +24,31 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     /// The track ID of the track the metadata describes.
     public var describes: Int?
     public var groups: [TimedMetadataGroup]
+    /// Ticks per second in which the times are exact (the track's media
+    /// timescale, or the one shared with the movie timescale when an edit
+    /// list moves the track); nil to let the writer choose.
+    public var timescale: UInt32?
 
-    public init(describes: Int?, groups: [TimedMetadataGroup]) {
+    public init(describes: Int?, groups: [TimedMetadataGroup], timescale: UInt32? = nil) {
         self.describes = describes
         self.groups = groups
+        self.timescale = timescale
     }
 
-    /// Parses the JSON form. Throws `invalidValue` naming the group and item
-    /// that are wrong.
+    /// Parses the JSON form. Numbers are read exactly (the nearest `Double`
+    /// to each decimal), so what ``jsonData()`` prints reads back unchanged.
+    /// Throws `invalidValue` naming the group and item that are wrong.
     public init(json: Data) throws {
-        guard let root = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
+        guard let root = try TimedMetadataJSON.parse(json) as? [String: Any] else {
             throw MediaError(.invalidValue, "annotations must be a JSON object with \"groups\"")
         }
         describes = root["describes"] as? Int
+        if let value = root["timescale"] {
+            guard let number = value as? NSNumber, !Self.isBoolean(value), let ticks = UInt32(exactly: number.doubleValue), ticks > 0 else {
+                throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
+            }
+            timescale = ticks
+        }
         guard let groups = root["groups"] as? [[String: Any]] else {
             throw MediaError(.invalidValue, "annotations need a \"groups\" array")
         }
@@ -41,8 +57,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
                 throw MediaError(.invalidValue, "group \(index): \"start\" must be a number of seconds ≥ 0")
             }
             let duration = (group["duration"] as? NSNumber)?.doubleValue
-            if let duration, duration <= 0 {
+            if let duration, !(duration > 0 && duration.isFinite) {
                 throw MediaError(.invalidValue, "group \(index): \"duration\" must be positive")
+            }
+            guard start.isFinite else { throw MediaError(.invalidValue, "group \(index): \"start\" must be finite") }
+            let mediaStart = (group["mediaStart"] as? NSNumber)?.doubleValue
+            if let mediaStart, !(mediaStart >= 0 && mediaStart.isFinite) {
+                throw MediaError(.invalidValue, "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
             }
             let items = try (group["items"] as? [[String: Any]] ?? []).enumerated().map { itemIndex, item in
                 do {
@@ -51,8 +72,15 @@ public struct TimedMetadataDocument: Sendable, Hashable {
                     throw MediaError(.invalidValue, "group \(index), item \(itemIndex): \(error.reason)")
                 }
             }
-            return TimedMetadataGroup(items: items, start: start, duration: duration)
+            return TimedMetadataGroup(items: items, start: start, duration: duration, mediaStart: mediaStart)
         }
+    }
+
+    /// True for JSON `true`/`false`. (`is Bool` is also true of the numbers
+    /// 0 and 1 that JSONSerialization returns as NSNumber.)
+    static func isBoolean(_ value: Any) -> Bool {
+        guard let number = value as? NSNumber else { return value is Bool }
+        return String(cString: number.objCType) == "c"
     }
 
     private static func item(_ object: [String: Any]) throws -> TimedMetadataItem {
@@ -66,7 +94,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             guard let text = raw as? String else { throw MediaError(.invalidValue, "\(type.shortName) needs a string value") }
             value = .string(text)
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64:
-            guard let number = raw as? NSNumber, !(raw is Bool) else {
+            guard let number = raw as? NSNumber, !Self.isBoolean(number) else {
                 throw MediaError(.invalidValue, "\(type.shortName) needs a number value")
             }
             value = [.float32, .float64].contains(type) ? .number(number.doubleValue) : .integer(number.int64Value)
@@ -89,16 +117,19 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         return try TimedMetadataItem(identifier: identifier, dataType: type, value: value)
     }
 
-    /// The JSON form (full data type names, sorted keys).
+    /// The JSON form (full data type names, sorted keys). Times are printed
+    /// as the shortest decimals that read back as the same `Double`s.
     public func jsonData() -> Data {
         var root: [String: Any] = ["groups": groups.map(Self.object)]
         if let describes { root["describes"] = describes }
+        if let timescale { root["timescale"] = Int(timescale) }
         return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
     }
 
     static func object(_ group: TimedMetadataGroup) -> [String: Any] {
         var object: [String: Any] = ["start": group.start, "items": group.items.map(object)]
         if let duration = group.duration { object["duration"] = duration }
+        if let mediaStart = group.mediaStart { object["mediaStart"] = mediaStart }
         return object
     }
 
