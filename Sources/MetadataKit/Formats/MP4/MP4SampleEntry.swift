@@ -190,7 +190,7 @@ struct MP4SampleEntryReader {
     /// substreams). The channels are those of the first independent
     /// substream (the main program) with its dependent substreams'.
     private func applyEnhancedAC3(_ dec3: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
-        var reader = try source.mp4Payload(of: dec3, upTo: 5)
+        var reader = try source.mp4Payload(of: dec3, upTo: 6)
         var bits = MP4BitReader(reader.readRemainingBytes())
         guard let rate = bits.read(13), bits.read(3) != nil else { return }
         if rate > 0 { info.bitrate = rate * 1000 }
