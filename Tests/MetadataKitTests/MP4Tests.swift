@@ -386,7 +386,17 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         let esds = B.fullBox("esds", [0x03, 0x7F, 0x00])
         let entry = B.audioEntry("mp4a", children: [esds])
         let movie = B.box("moov", children: [B.trak(handler: "soun", timescale: 1000, duration: 1000, entry: entry)])
-        #expect(try parseError(B.ftyp() + movie) == .sizeOutOfRange)
+        #expect(try parseWarnings(B.ftyp() + movie).warnings.map(\.code) == [.sizeOutOfRange])
+        // A movie header too short for its fields: no duration, the rest is read.
+        let shortHeader = B.box("moov", children: [B.fullBox("mvhd", [0, 0, 0, 0]), Self.udtaList("Still read")])
+        let (parsed, url) = try B.parse(B.ftyp() + shortHeader)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(parsed.warnings.map(\.code) == [.truncated] && parsed.properties.duration == nil)
+        #expect(Metadata(items: parsed.items).title == "Still read")
+    }
+
+    static func udtaList(_ title: String) -> [UInt8] {
+        B.box("udta", children: [B.meta(handler: "mdir", [B.box("ilst", children: [B.item("©nam", B.text(title))])])])
     }
 
     @Test func fragmentedMovieDurationFromMehd() async throws {

@@ -17,9 +17,9 @@ enum MP4Reader {
     /// nothing a save would refuse, and a warning says why when it is not.
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let movie = try MP4Movie(source)
-        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
-            .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize)
         var warnings = movie.warnings
+        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
+            .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
         let items = try MP4MetadataReader(source: source, url: url).items(in: movie.moov, warnings: &warnings)
         let refusal = try movie.saveRefusal()
         if let refusal {
