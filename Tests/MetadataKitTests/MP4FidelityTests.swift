@@ -117,13 +117,16 @@ private typealias B = MP4Builder
         }
     }
 
-    /// `udta` text with a Macintosh language code is Mac OS Roman; with an
-    /// ISO language it is UTF-8.
-    @Test func userDataTextByLanguage() async throws {
+    /// `udta` text that is not UTF-8 is Mac OS Roman (old QuickTime writers,
+    /// Macintosh language code 0); UTF-8 text is UTF-8 with an ISO language
+    /// and with code 0 (as exiftool writes it).
+    @Test func userDataTextInMacOSRomanOrUTF8() async throws {
         let high = [UInt8](0x80...0xFF)
         let mac = B.box("©nam", B.u16(high.count) + B.u16(0) + high)
         let utf8 = B.box("©ART", B.userDataText("Café", language: "fra"))
-        let item = try await B.load(Self.udtaFile([mac, utf8]), ext: "mov")
+        let exiftool = B.box("©alb", B.userDataText("Zoë", language: nil, macLanguage: 0))
+        let item = try await B.load(Self.udtaFile([mac, utf8, exiftool]), ext: "mov")
+        #expect(item.metadata.album == "Zoë")
         let title = try #require(item.metadata.items.first { $0.key == "©nam" }?.value.stringValue)
         #expect(title.unicodeScalars.count == 128)
         #expect(title.hasPrefix("ÄÅÇÉÑÖÜá"))

@@ -238,9 +238,12 @@ struct MP4MetadataReader {
     // MARK: User data (udta ©-atoms)
 
     /// The strings of a `udta` ©-atom (QTFF "User data text"): a run of
-    /// { u16 length, u16 language, text }. The text is Mac OS Roman when the
-    /// language is a Macintosh language code (below 0x400, or 0x7FFF), as
-    /// ffmpeg and exiftool read it, else UTF-8. When an atom holds `data`
+    /// { u16 length, u16 language, text }. QTFF says the text is in the Mac
+    /// script of a Macintosh language code (below 0x400) and UTF-8 with an
+    /// ISO code, but exiftool writes UTF-8 with code 0; so, as exiftool reads
+    /// it, text that is valid UTF-8 is UTF-8 and other text Mac OS Roman
+    /// (ffmpeg takes every Macintosh-code text as Mac OS Roman, and shows
+    /// exiftool's "Café" as "Caf√©"). When an atom holds `data`
     /// atoms instead (some writers do that), those are read. Atoms not
     /// starting with © are not text atoms; a © atom in neither layout is
     /// skipped with a warning (a save keeps it as it is).
@@ -281,9 +284,7 @@ struct MP4MetadataReader {
                   let text = try? reader.readBytes(length) else {
                 return skipped("has a text longer than the atom")
             }
-            let isMacLanguage = language < 0x400 || language == 0x7FFF
-            let value = isMacLanguage ? MP4Text.macOSRoman(MP4Text.trimmingNULs(text)) : MP4Text.utf8(text)
-            items.append(MetadataItem(keySpace: .quickTimeUserData, key: key, value: .string(value),
+            items.append(MetadataItem(keySpace: .quickTimeUserData, key: key, value: .string(MP4Text.utf8(text)),
                                       dataType: .utf8, language: MP4Text.packedLanguage(language)))
         }
         // A tail of fewer than 4 bytes is padding (zeros) or a broken atom.
