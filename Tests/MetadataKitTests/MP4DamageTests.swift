@@ -23,6 +23,13 @@ private typealias B = MP4Builder
         return head + moov + moof + mdat
     }
 
+    /// A `moov` whose last child, `udta`, claims 6 bytes more than `moov` holds.
+    static var longUserData: [UInt8] {
+        var udta = list("Longer")
+        udta.replaceSubrange(0..<4, with: B.u32(udta.count + 6))
+        return B.audioMovie(extra: [udta])
+    }
+
     /// A sound track whose `stco` claims more entries than it holds.
     static var badChunkOffsets: [UInt8] {
         let entry = B.audioEntry("mp4a", children: [B.esds(averageBitrate: 128_000)])
@@ -39,11 +46,12 @@ private typealias B = MP4Builder
     /// Files a save must refuse, each with the code of its refusal.
     static let refused: [(name: String, bytes: [UInt8], code: MediaError.Code)] = {
         let movie = B.ftyp() + B.box("mdat", [1, 2, 3, 4]) + B.audioMovie(extra: [list("Cut short")])
-        let strayBytes = B.box("moov", Array(B.audioMovie(extra: [list("Stray")]).dropFirst(8)) + [0xFF, 0xFF, 0xFF, 0xFF, 9, 9, 9, 9, 9])
+        let strayBytes = B.box("moov", Array(B.audioMovie(extra: [list("Stray")]).dropFirst(8)) + [9, 9, 9, 9, 9])
         return [
             ("fragmented movie, cut mdat", fragmented(mdat: B.box("mdat", [1, 2, 3], declaredSize: 1000)), .truncated),
             ("moov cut by the end of the file", Array(movie.dropLast(6)), .truncated),
             ("stray bytes in moov", B.ftyp() + strayBytes + B.box("mdat", [1]), .malformed),
+            ("udta longer than moov", B.ftyp() + longUserData + B.box("mdat", [1, 2]), .sizeOutOfRange),
             ("stco count past its box", badChunkOffsets, .sizeOutOfRange),
             ("tfhd too small for its base offset", fragmented(tfhd: B.fullBox("tfhd", flags: 1, B.u32(1)), mdat: B.box("mdat", [5])), .truncated),
         ]
@@ -76,6 +84,11 @@ private typealias B = MP4Builder
         #expect(item.properties.duration == 10)
         #expect(item.warnings.first?.code == .truncated)
         #expect(item.warnings.first?.offset == Int64(B.ftyp().count + 12))
+        // A udta a few bytes longer than its moov is read up to the end of moov.
+        let long = try await B.load(B.ftyp() + Self.longUserData + B.box("mdat", [1, 2]))
+        #expect(long.metadata.title == "Longer")
+        #expect(long.warnings.first?.code == .sizeOutOfRange)
+        #expect(!long.isEditable)
     }
 
     /// A cut `mdat` in a movie that is not fragmented: editable; the save

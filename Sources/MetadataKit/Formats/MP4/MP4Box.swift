@@ -243,9 +243,10 @@ struct MP4ChildWalk {
 /// Strict by default: any box that doesn't fit throws. A lenient builder
 /// (the metadata reader's and writer's) reads around damage in the metadata
 /// containers (`moov`, `udta`, `meta`): the unreadable rest of such a box is
-/// its damaged tail, reported in ``warnings``; and in a box already cut
-/// short (a `moov` running past the end of the file), children are cut at
-/// its end as well.
+/// its damaged tail, reported in ``warnings``. A child of `moov` that runs
+/// past it, and in a box already cut short (a `moov` running past the end
+/// of the file) any child that runs past it, is cut at its end and read as
+/// far as it goes, as ffmpeg does (such a movie is not editable).
 struct MP4TreeBuilder {
     let source: FileSource
     private var boxCount = 0
@@ -279,7 +280,7 @@ struct MP4TreeBuilder {
             throw MediaError(.malformed, "box '\(header.type)' is too small for its fields", offset: header.offset)
         }
         let walk = try source.mp4ReadableChildren(from: header.payloadOffset + prefix, to: header.end, depth: depth + 1,
-                                                  clipping: isLenient && isClipped)
+                                                  clipping: isLenient && (isClipped || header.type == "moov"))
         if let damage = walk.damage {
             guard isLenient, Self.metadataContainers.contains(header.type) else { throw damage.error }
             box.damagedTailOffset = damage.offset
@@ -288,8 +289,8 @@ struct MP4TreeBuilder {
                                          offset: damage.offset))
         }
         for clipped in walk.clipped {
-            warnings.append(MediaWarning(.truncated, "box '\(clipped.type)' runs past the end of its container, which was cut "
-                                         + "short; read up to where it ends", offset: clipped.offset))
+            warnings.append(MediaWarning(.sizeOutOfRange, "box '\(clipped.type)' runs past the end of its container "
+                                         + "'\(header.type)': read up to where that ends", offset: clipped.offset))
         }
         boxCount += walk.headers.count
         guard boxCount <= MP4Limits.maxTreeBoxes else {

@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Read around (each a ``MediaWarning``):
 /// - a `moov` that runs past the end of the file: cut there, and its last
-///   boxes with it (as ffmpeg reads them);
+///   boxes with it (as ffmpeg reads them); a child of `moov` that runs past
+///   it: cut at its end;
 /// - a box in `moov`, `udta` or `meta` that can't be read: that box and the
 ///   rest of its container are its damaged tail, kept byte for byte;
 /// - a top-level box after `moov` that can't be read (a cut `mdat`): the
@@ -54,7 +55,8 @@ struct MP4Movie {
     /// planned; nil when a save can be made. ``MP4Reader`` reports it as
     /// `isEditable = false` with a warning; ``MP4Writer`` throws it.
     ///
-    /// - a cut `moov`: what is missing can't be kept byte for byte;
+    /// - a cut `moov`, or a box cut at the end of `moov`: what is missing
+    ///   can't be kept byte for byte;
     /// - unreadable bytes in `moov` itself: they may be a track whose chunk
     ///   offsets a save would have to move;
     /// - a fragmented movie whose top-level boxes can't all be read, or
@@ -66,6 +68,10 @@ struct MP4Movie {
         if layout.isMovieClipped {
             return MediaError(.truncated, "the 'moov' box runs past the end of the file; a save can't keep what is missing",
                               offset: moovHeader.offset)
+        }
+        if let clipped = Self.firstClipped(in: moov) {
+            return MediaError(.sizeOutOfRange, "box '\(clipped.type)' runs past the end of its container; a save can't keep "
+                              + "what is missing", offset: clipped.offset)
         }
         if let tail = moov.damagedTailOffset {
             return MediaError(.malformed, "bytes in the 'moov' box that are not boxes could hold chunk offsets a save would "
@@ -95,6 +101,15 @@ struct MP4Movie {
                                       + "\(table.header.payloadSize - 8) bytes", offset: table.header.offset)
                 }
             }
+        }
+        return nil
+    }
+
+    /// The first box below `box` that was cut to fit its container.
+    static func firstClipped(in box: MP4Box) -> MP4BoxHeader? {
+        for child in box.children {
+            if child.isClipped { return child.header }
+            if let inner = firstClipped(in: child) { return inner }
         }
         return nil
     }
