@@ -15,6 +15,13 @@ import Foundation
 ///    temporary file, with padding, and every `stco`/`co64` chunk offset —
 ///    and the `tfhd` base data offsets of a fragmented file — moved by the
 ///    change in size.
+///
+/// A file that ``MP4Movie/saveRefusal()`` finds unsafe to save (the reader
+/// loads it with `isEditable == false`) is refused before anything is
+/// planned. Damage the reader read around is kept byte for byte: the
+/// damaged tail of a `udta`, `meta` or `ilst`, an item atom that can't be
+/// read (unless a new item of its type replaces it), and the unreadable rest
+/// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
 enum MP4Writer {
     static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
 
