@@ -18,6 +18,14 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
     return errorCode { _ = try MP4Reader.read(source, url) }
 }
 
+/// Parses `bytes` as an MP4 file that must parse; returns its warnings and editability.
+private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning], isEditable: Bool) {
+    let url = try B.write(bytes)
+    defer { try? FileManager.default.removeItem(at: url) }
+    let parsed = try MP4Reader.read(try FileSource(url: url), url)
+    return (parsed.warnings, parsed.isEditable)
+}
+
 @Suite struct MP4Tests {
     static let cover = B.png(width: 3, height: 2)
 
@@ -290,7 +298,9 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
 
     // MARK: Hostile input
 
-    @Test func everyPrefixInsideMoovFails() throws {
+    /// A file cut inside `moov` either fails or is read up to the cut, with
+    /// a warning and not editable.
+    @Test func everyPrefixInsideMoovFailsOrWarns() throws {
         let moov = B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [B.box("ilst", children: [
             B.item("©nam", B.text("x")), B.item("trkn", B.data(0, B.u16(0) + B.u16(1) + B.u16(2) + B.u16(0))),
         ])])])])
@@ -302,26 +312,38 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
         for length in head.count..<file.count {
             try Data(file[0..<length]).write(to: url)
             let source = try FileSource(url: url)
-            let code = errorCode { _ = try MP4Reader.read(source, url) }
-            #expect(code != nil && code != MediaError.Code(rawValue: "non-MediaError"), "prefix of \(length) bytes parsed")
+            var parsed: ParsedFile?
+            let code = errorCode { parsed = try MP4Reader.read(source, url) }
+            #expect(code != MediaError.Code(rawValue: "non-MediaError"))
+            if let parsed {
+                #expect(!parsed.isEditable && parsed.warnings.contains { $0.code == .truncated }, "prefix of \(length) bytes")
+            } else {
+                #expect(code != nil)
+            }
         }
     }
 
+    /// A bad child of `udta` is read around: a warning at its offset, the
+    /// file stays editable (a save keeps the bad bytes).
     @Test func childLargerThanParent() throws {
-        let bad = B.box("udta", children: [B.box("©nam", B.userDataText("x"), declaredSize: 400)])
-        #expect(try parseError(B.ftyp() + B.audioMovie(extra: [bad])) == .sizeOutOfRange)
+        let bad = B.box("udta", children: [B.box("©ART", B.userDataText("kept")), B.box("©nam", B.userDataText("x"), declaredSize: 400)])
+        let file = B.ftyp() + B.audioMovie(extra: [bad])
+        let (warnings, isEditable) = try parseWarnings(file)
+        #expect(warnings.map(\.code) == [.sizeOutOfRange])
+        #expect(warnings.first?.offset == Int64(file.count - bad.count + 8 + B.box("©ART", B.userDataText("kept")).count))
+        #expect(isEditable)
     }
 
     @Test func sizeSmallerThanHeader() throws {
         let bad = B.box("udta", children: [B.box("©nam", B.userDataText("x"), declaredSize: 4)])
-        #expect(try parseError(B.ftyp() + B.audioMovie(extra: [bad])) == .malformed)
+        #expect(try parseWarnings(B.ftyp() + B.audioMovie(extra: [bad])).warnings.map(\.code) == [.malformed])
         #expect(try parseError(B.ftyp() + B.largeBox("moov", [], declaredSize: 12)) == .malformed)
     }
 
     @Test func largeSizeBeyondTheEnd() throws {
         #expect(try parseError(B.ftyp() + B.largeBox("moov", Array(B.audioMovie().dropFirst(8)), declaredSize: .max)) == .truncated)
         let inner = B.box("udta", children: [B.largeBox("©nam", [1, 2, 3], declaredSize: 1 << 40)])
-        #expect(try parseError(B.ftyp() + B.audioMovie(extra: [inner])) == .sizeOutOfRange)
+        #expect(try parseWarnings(B.ftyp() + B.audioMovie(extra: [inner])).warnings.map(\.code) == [.sizeOutOfRange])
     }
 
     @Test func deepNesting() throws {
@@ -333,7 +355,7 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
     @Test func hugeKeyCount() throws {
         let keys = B.fullBox("keys", B.u32(UInt32.max) + B.u32(12) + Array("mdtatitle".utf8))
         let meta = B.meta(handler: "mdta", versionAndFlags: false, [keys, B.box("ilst", children: [B.indexedItem(1, B.text("x"))])])
-        #expect(try parseError(B.ftyp() + B.audioMovie(extra: [meta])) == .sizeOutOfRange)
+        #expect(try parseWarnings(B.ftyp() + B.audioMovie(extra: [meta])).warnings.map(\.code) == [.sizeOutOfRange])
     }
 
     @Test func manyEmptyBoxesEndQuickly() throws {
@@ -353,16 +375,28 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
         #expect(try parseError(B.ftyp("qt  ", []) + B.box("moov", children: [B.box("cmov", [0, 0, 0, 0])])) == .unsupportedFeature)
         #expect(try parseError(B.ftyp() + B.box("mdat", [1, 2, 3])) == .malformed)
         #expect(try parseError(B.ftyp() + [0, 0, 0]) == .truncated)
-        // Bytes after moov that are not boxes are ignored.
-        #expect(try parseError(B.ftyp() + B.audioMovie() + [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4, 5]) == nil)
-        // A data atom too small for its type and locale.
+        // Bytes after moov that are not boxes are not read (a warning; kept by a save).
+        let garbage = try parseWarnings(B.ftyp() + B.audioMovie() + [0xFF, 0xFF, 0xFF, 0xFF, 1, 2, 3, 4, 5])
+        #expect(garbage.warnings.map(\.code) == [.truncated] && garbage.isEditable)
+        // A data atom too small for its type and locale: the item is skipped.
         let ilst = B.box("ilst", children: [B.item("©nam", B.box("data", [0, 0, 0, 1]))])
-        #expect(try parseError(B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])) == .malformed)
+        #expect(try parseWarnings(B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])]))
+                    .warnings.map(\.code) == [.malformed])
         // A descriptor length longer than its esds.
         let esds = B.fullBox("esds", [0x03, 0x7F, 0x00])
         let entry = B.audioEntry("mp4a", children: [esds])
         let movie = B.box("moov", children: [B.trak(handler: "soun", timescale: 1000, duration: 1000, entry: entry)])
-        #expect(try parseError(B.ftyp() + movie) == .sizeOutOfRange)
+        #expect(try parseWarnings(B.ftyp() + movie).warnings.map(\.code) == [.sizeOutOfRange])
+        // A movie header too short for its fields: no duration, the rest is read.
+        let shortHeader = B.box("moov", children: [B.fullBox("mvhd", [0, 0, 0, 0]), Self.udtaList("Still read")])
+        let (parsed, url) = try B.parse(B.ftyp() + shortHeader)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(parsed.warnings.map(\.code) == [.truncated] && parsed.properties.duration == nil)
+        #expect(Metadata(items: parsed.items).title == "Still read")
+    }
+
+    static func udtaList(_ title: String) -> [UInt8] {
+        B.box("udta", children: [B.meta(handler: "mdir", [B.box("ilst", children: [B.item("©nam", B.text(title))])])])
     }
 
     @Test func fragmentedMovieDurationFromMehd() async throws {

@@ -119,27 +119,54 @@ extension FileSource {
     /// accepted when it is all zeros (QuickTime ends some atom lists with a
     /// 32-bit zero terminator) and is an error otherwise.
     func mp4Children(from start: Int64, to end: Int64, depth: Int) throws -> [MP4BoxHeader] {
+        let walk = try mp4ReadableChildren(from: start, to: end, depth: depth)
+        if let damage = walk.damage { throw damage.error }
+        return walk.headers
+    }
+
+    /// The children of `start..<end` up to the first one that can't be read,
+    /// and where that one starts with why (the bytes from there to `end` are
+    /// the container's damaged tail). Only the limits (depth, box count)
+    /// throw.
+    ///
+    /// With `clipping`, a child that runs past `end` is cut to end there (the
+    /// container itself was cut short, as ffmpeg reads such boxes); each cut
+    /// box is listed in `clipped`.
+    func mp4ReadableChildren(from start: Int64, to end: Int64, depth: Int, clipping: Bool = false) throws -> MP4ChildWalk {
         guard depth <= MP4Limits.maxDepth else {
             throw MediaError(.tooDeep, "boxes nested deeper than \(MP4Limits.maxDepth) levels", offset: start)
         }
-        var headers: [MP4BoxHeader] = []
+        var walk = MP4ChildWalk()
         var offset = start
         while offset < end {
             if end - offset < 8 {
                 let tail = try read(at: offset, count: Int(end - offset))
-                guard tail.allSatisfy({ $0 == 0 }) else {
-                    throw MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset)
+                if !tail.allSatisfy({ $0 == 0 }) {
+                    walk.damage = (offset, MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset))
                 }
                 break
             }
-            guard headers.count < MP4Limits.maxChildren else {
+            guard walk.headers.count < MP4Limits.maxChildren else {
                 throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) boxes in one container", offset: offset)
             }
-            let header = try MP4BoxHeader.read(from: self, at: offset, containerEnd: end)
-            headers.append(header)
+            var header: MP4BoxHeader
+            do {
+                header = try MP4BoxHeader.read(from: self, at: offset, containerEnd: end)
+            } catch let error as MediaError {
+                guard clipping, error.code == .sizeOutOfRange,
+                      var whole = try? MP4BoxHeader.read(from: self, at: offset, containerEnd: Int64.max / 2),
+                      end - offset >= Int64(whole.headerSize) else {
+                    walk.damage = (offset, error)
+                    break
+                }
+                whole.size = end - offset
+                header = whole
+                walk.clipped.append(header)
+            }
+            walk.headers.append(header)
             offset = header.end
         }
-        return headers
+        return walk
     }
 
     /// The child boxes of `box`'s payload.
@@ -166,6 +193,12 @@ extension FileSource {
 struct MP4Box: Sendable {
     var header: MP4BoxHeader
     var children: [MP4Box] = []
+    /// Where the bytes after the last readable child begin, when a child
+    /// could not be read (they run to the end of the box and are kept as
+    /// they are by a save). Only the metadata containers are read this way.
+    var damagedTailOffset: Int64?
+    /// True when the box's size ran past its container and it was cut there.
+    var isClipped = false
 
     var type: FourCC { header.type }
 
@@ -179,6 +212,11 @@ struct MP4Box: Sendable {
         children.filter { $0.type == type }
     }
 
+    /// The damaged tail as a node to write back unchanged.
+    var damagedTail: MP4Node? {
+        damagedTailOffset.map { .originalBytes(offset: $0, length: header.end - $0) }
+    }
+
     /// The first box along `path` of child types.
     func descendant(_ path: FourCC...) -> MP4Box? {
         var box = self
@@ -190,35 +228,77 @@ struct MP4Box: Sendable {
     }
 }
 
+/// What ``FileSource/mp4ReadableChildren(from:to:depth:clipping:)`` found.
+struct MP4ChildWalk {
+    var headers: [MP4BoxHeader] = []
+    /// The first child that could not be read: its offset and why.
+    var damage: (offset: Int64, error: MediaError)?
+    /// Children cut to the end of their container.
+    var clipped: [MP4BoxHeader] = []
+}
+
 /// Builds the box tree of `moov`: containers are descended, every other box
 /// is kept as a header whose payload stays on disk.
+///
+/// Strict by default: any box that doesn't fit throws. A lenient builder
+/// (the metadata reader's and writer's) reads around damage in the metadata
+/// containers (`moov`, `udta`, `meta`): the unreadable rest of such a box is
+/// its damaged tail, reported in ``warnings``. A child of `moov` that runs
+/// past it, and in a box already cut short (a `moov` running past the end
+/// of the file) any child that runs past it, is cut at its end and read as
+/// far as it goes, as ffmpeg does (such a movie is not editable).
 struct MP4TreeBuilder {
     let source: FileSource
     private var boxCount = 0
+    /// Read around damage in the metadata containers instead of throwing.
+    var isLenient = false
+    /// What a lenient build read around, in file order.
+    private(set) var warnings: [MediaWarning] = []
+    /// Containers whose damaged tail a lenient build keeps.
+    static let metadataContainers: Set<FourCC> = ["moov", "udta", "meta"]
 
     /// Container boxes (ISO/IEC 14496-12 §8.2–8.11, QTFF "Movie atoms").
     static let containers: Set<FourCC> = [
         "moov", "trak", "mdia", "minf", "stbl", "udta", "meta", "edts", "dinf", "mvex", "tref",
     ]
 
-    init(source: FileSource) {
+    init(source: FileSource, isLenient: Bool = false) {
         self.source = source
+        self.isLenient = isLenient
     }
 
     /// The tree under `header`, which sits `depth` levels below the file.
-    mutating func build(_ header: MP4BoxHeader, depth: Int, parent: FourCC? = nil) throws -> MP4Box {
-        var box = MP4Box(header: header)
+    /// `isClipped` says that `header` was cut to fit its container.
+    mutating func build(_ header: MP4BoxHeader, depth: Int, parent: FourCC? = nil, isClipped: Bool = false) throws -> MP4Box {
+        var box = MP4Box(header: header, isClipped: isClipped)
         guard Self.containers.contains(header.type) else { return box }
         // Track-level user data and metadata are not read; not descending them
         // also keeps odd camera atoms in them from failing the whole file.
         if parent == "trak", header.type == "udta" || header.type == "meta" { return box }
         let prefix = header.type == "meta" ? try metaPrefix(header) : 0
-        let headers = try source.mp4Children(of: header, skipping: prefix, depth: depth + 1)
-        boxCount += headers.count
+        guard prefix <= header.payloadSize else {
+            throw MediaError(.malformed, "box '\(header.type)' is too small for its fields", offset: header.offset)
+        }
+        let walk = try source.mp4ReadableChildren(from: header.payloadOffset + prefix, to: header.end, depth: depth + 1,
+                                                  clipping: isLenient && (isClipped || header.type == "moov"))
+        if let damage = walk.damage {
+            guard isLenient, Self.metadataContainers.contains(header.type) else { throw damage.error }
+            box.damagedTailOffset = damage.offset
+            warnings.append(MediaWarning(damage.error.code, "'\(header.type)' box: \(damage.error.reason); its last "
+                                         + "\(header.end - damage.offset) bytes were not read and are kept as they are",
+                                         offset: damage.offset))
+        }
+        for clipped in walk.clipped {
+            warnings.append(MediaWarning(.sizeOutOfRange, "box '\(clipped.type)' runs past the end of its container "
+                                         + "'\(header.type)': read up to where that ends", offset: clipped.offset))
+        }
+        boxCount += walk.headers.count
         guard boxCount <= MP4Limits.maxTreeBoxes else {
             throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxTreeBoxes) boxes in the movie box", offset: header.offset)
         }
-        box.children = try headers.map { try build($0, depth: depth + 1, parent: header.type) }
+        box.children = try walk.headers.map { child in
+            try build(child, depth: depth + 1, parent: header.type, isClipped: walk.clipped.contains(child))
+        }
         return box
     }
 

@@ -6,7 +6,15 @@ import Foundation
 ///
 /// - iTunes items go to `moov/udta/meta/ilst` (made when missing). An item
 ///   atom whose items are unchanged is copied as it is; atoms the reader
-///   can't map to items (unknown layouts) are always kept.
+///   can't map to items (unknown layouts, damaged atoms) are kept unless a
+///   new item of the same type replaces them.
+/// - Where readers look: mutagen and TagLib take the first `moov/udta`, its
+///   first `meta`, and that one's `ilst`; mutagen also loses every box after
+///   a `moov/meta` without version and flags (QuickTime's layout). So when
+///   `moov` is rebuilt, its `udta` goes before such a `meta`, and the iTunes
+///   `meta` is the first `meta` of `udta` (before an `mdta` one).
+/// - The damaged tail of a container (see ``MP4Box/damagedTailOffset``) is
+///   kept, byte for byte, at its end.
 /// - QuickTime `mdta` items: when they changed, the first `mdta` `meta` gets a
 ///   new `keys` and `ilst` (other children kept); a second `mdta` `meta` is
 ///   dropped (its items were merged into the first). When there is none, a
@@ -42,10 +50,15 @@ struct MP4MoovRebuilder {
         var wroteQuickTime = false
         var children: [MP4Node] = []
         var sawUserData = false
+        // Where the udta must go at the latest: before the first QuickTime-layout meta.
+        var firstPlainMeta: Int?
+        var userDataIndex: Int?
         for child in moov.children {
+            if child.type == "meta", firstPlainMeta == nil, try isPlainMeta(child) { firstPlainMeta = children.count }
             switch child.type {
             case "udta" where !sawUserData:
                 sawUserData = true
+                userDataIndex = children.count
                 children.append(try userDataBox(child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime))
             case "meta" where try isQuickTimeMeta(child):
                 if let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime) { children.append(node) }
@@ -58,14 +71,26 @@ struct MP4MoovRebuilder {
         if !sawUserData {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
-            if !udta.isEmpty { children.append(.container("udta", prefix: [], children: udta)) }
+            if !udta.isEmpty {
+                userDataIndex = children.count
+                children.append(.container("udta", prefix: [], children: udta))
+            }
         }
         if quickTimeChanged && !wroteQuickTime && !quickTime.isEmpty {
             let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
             children.append(.container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
         }
         if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
+        if let from = userDataIndex, let to = firstPlainMeta, from > to {
+            children.insert(children.remove(at: from), at: to)
+        }
+        if let tail = moov.damagedTail { children.append(tail) }
         return .container("moov", prefix: [], children: children)
+    }
+
+    /// A `meta` in QuickTime's layout: no version and flags before its first child.
+    private func isPlainMeta(_ meta: MP4Box) throws -> Bool {
+        try MP4TreeBuilder(source: source).metaPrefix(meta.header) == 0
     }
 
     private func isQuickTimeMeta(_ meta: MP4Box) throws -> Bool {
@@ -75,6 +100,10 @@ struct MP4MoovRebuilder {
     /// The first `mdta` `meta` gets the new items; later ones are dropped.
     private func quickTimeMeta(_ meta: MP4Box, changed: Bool, wrote: inout Bool) throws -> MP4Node? {
         guard changed else { return .original(meta.header) }
+        if let keys = meta.child("keys"), (try? reader.keys(keys.header)) == nil {
+            throw MediaError(.unsupportedFeature, "the 'keys' atom can't be read, so its metadata can't be rewritten",
+                             offset: keys.header.offset)
+        }
         guard !wrote, !quickTime.isEmpty else { return nil }
         wrote = true
         let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
@@ -84,6 +113,7 @@ struct MP4MoovRebuilder {
             if child.type == "hdlr" { children += [.bytes(keys), .bytes(ilst)] }
         }
         if meta.child("hdlr") == nil { children = [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)] + children }
+        if let tail = meta.damagedTail { children.append(tail) }
         return .container("meta", prefix: try prefix(of: meta), children: children)
     }
 
@@ -104,14 +134,18 @@ struct MP4MoovRebuilder {
         var children: [MP4Node] = []
         var changed = false
         var wroteITunes = false
+        var firstMeta: Int?
+        var iTunesIndex: Int?
         for child in udta.children {
             if child.type == "meta" {
+                if firstMeta == nil { firstMeta = children.count }
                 if try isQuickTimeMeta(child) {
                     let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime)
                     if let node { children.append(node) }
                     changed = changed || quickTimeChanged
                 } else if !wroteITunes, try reader.handlerType(of: child) ?? "mdir" == "mdir" {
                     wroteITunes = true
+                    iTunesIndex = children.count
                     let node = try iTunesMeta(child)
                     changed = changed || !node.isOriginal
                     children.append(node)
@@ -143,9 +177,16 @@ struct MP4MoovRebuilder {
         }
         if !wroteITunes && !iTunes.isEmpty {
             children.append(try newITunesMeta())
+            iTunesIndex = children.count - 1
             changed = true
         }
-        return changed ? .container("udta", prefix: [], children: children) : .original(udta.header)
+        guard changed else { return .original(udta.header) }
+        // The iTunes meta before any other meta, where mutagen and TagLib look.
+        if let from = iTunesIndex, let to = firstMeta, from > to {
+            children.insert(children.remove(at: from), at: to)
+        }
+        if let tail = udta.damagedTail { children.append(tail) }
+        return .container("udta", prefix: [], children: children)
     }
 
     // MARK: iTunes meta and ilst
@@ -185,6 +226,7 @@ struct MP4MoovRebuilder {
             if let index = freeIndex, index >= position { freeIndex = index + 1 }
         }
         if meta.child("hdlr") == nil { children.insert(.bytes(MP4MetadataEncoder.handler("mdir")), at: 0) }
+        if let tail = meta.damagedTail { children.append(tail) }
         // Padding: absorb the change in an existing free box, or set it to the policy size.
         let delta = newSize - oldSize
         if let index = freeIndex, case .original(let free) = children[index] {
@@ -198,7 +240,8 @@ struct MP4MoovRebuilder {
         } else if let padding, let ilstIndex = children.firstIndex(where: { if case .container("ilst", _, _) = $0 { true } else { false } }) {
             children.insert(.bytes(MP4MetadataEncoder.free(size: padding)), at: ilstIndex + 1)
         }
-        if children.allSatisfy(\.isOriginal), children.count == meta.children.count { return .original(meta.header) }
+        let originalCount = meta.children.count + (meta.damagedTailOffset == nil ? 0 : 1)
+        if children.allSatisfy(\.isOriginal), children.count == originalCount { return .original(meta.header) }
         return .container("meta", prefix: try prefix(of: meta), children: children)
     }
 
@@ -214,9 +257,21 @@ struct MP4MoovRebuilder {
         var children: [MP4Node] = []
         var changed = list == nil
         var emitted = Set<String>()
+        var damagedTail: MP4Node?
         if let list {
-            for atom in try source.mp4Children(of: list.header, depth: 4) {
-                let loaded = try reader.iTunesItems(atom: atom, depth: 4)
+            var warnings: [MediaWarning] = []                          // the reader reported them
+            let (atoms, tailOffset) = try reader.itemAtoms(ilst: list.header, depth: 3, warnings: &warnings)
+            damagedTail = tailOffset.map { .originalBytes(offset: $0, length: list.header.end - $0) }
+            for atom in atoms {
+                guard let loaded = try? reader.iTunesItems(atom: atom, depth: 4) else {
+                    // Damaged: kept, unless a new item of its type replaces it.
+                    if atom.type != "----", wanted[atom.type.description] != nil {
+                        changed = true
+                    } else {
+                        children.append(.original(atom))
+                    }
+                    continue
+                }
                 guard let key = loaded.first?.key else {
                     children.append(.original(atom))                   // kept: nothing we could map
                     continue
@@ -239,6 +294,7 @@ struct MP4MoovRebuilder {
             changed = true
         }
         if !changed, let list { return .original(list.header) }
+        if let damagedTail { children.append(damagedTail) }
         return .container("ilst", prefix: [], children: children)
     }
 

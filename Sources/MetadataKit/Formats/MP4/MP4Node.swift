@@ -3,6 +3,9 @@
 indirect enum MP4Node {
     /// The box as it is in the original file.
     case original(MP4BoxHeader)
+    /// Bytes of the original file that are not a box that could be read (a
+    /// container's damaged tail), copied as they are.
+    case originalBytes(offset: Int64, length: Int64)
     /// A complete new box.
     case bytes([UInt8])
     /// A container with a new header; `prefix` holds the bytes before its first
@@ -12,6 +15,7 @@ indirect enum MP4Node {
     var size: Int64 {
         switch self {
         case .original(let header): return header.size
+        case .originalBytes(_, let length): return length
         case .bytes(let bytes): return Int64(bytes.count)
         case .container(_, let prefix, let children):
             let payload = Int64(prefix.count) + children.reduce(0) { $0 + $1.size }
@@ -23,6 +27,7 @@ indirect enum MP4Node {
     var segments: [FileEditPlan.Segment] {
         switch self {
         case .original(let header): return [.original(offset: header.offset, length: header.size)]
+        case .originalBytes(let offset, let length): return [.original(offset: offset, length: length)]
         case .bytes(let bytes): return [.bytes(bytes)]
         case .container(let type, let prefix, let children):
             var writer = ByteWriter()
@@ -35,8 +40,10 @@ indirect enum MP4Node {
 
     /// True when the node is the original box, unchanged.
     var isOriginal: Bool {
-        if case .original = self { return true }
-        return false
+        switch self {
+        case .original, .originalBytes: return true
+        default: return false
+        }
     }
 }
 

@@ -85,15 +85,35 @@ struct MP4PropertiesReader {
     /// video track's pixel size. `mediaDataSize` is the total payload of the
     /// `mdat` boxes, used for the bit rate of audio-only files whose codec
     /// configuration gives none.
-    func properties(moov: MP4Box, fileSize: Int64, mediaDataSize: Int64?) throws -> (MediaProperties, hasVideo: Bool) {
+    ///
+    /// A movie header or track whose boxes can't be read gives no facts and
+    /// a warning; the other tracks are still read (only the depth limit
+    /// throws).
+    func properties(moov: MP4Box, fileSize: Int64, mediaDataSize: Int64?,
+                    warnings: inout [MediaWarning]) throws -> (MediaProperties, hasVideo: Bool) {
+        func attempt<T>(_ what: String, at offset: Int64, _ body: () throws -> T?) throws -> T? {
+            do {
+                return try body()
+            } catch let error as MediaError where error.code != .tooDeep {
+                warnings.append(MediaWarning(error.code, "\(what) can't be read (\(error.reason)): its facts are missing",
+                                             offset: error.offset ?? offset))
+                return nil
+            }
+        }
         var properties = MediaProperties()
-        if let mvhd = moov.child("mvhd") { properties.duration = try duration(of: mvhd.header) }
-        let tracks = try moov.children("trak").map { try track($0, depth: 1) }
+        if let mvhd = moov.child("mvhd") {
+            properties.duration = try attempt("the movie header", at: mvhd.header.offset) { try duration(of: mvhd.header) }
+        }
+        let tracks = try moov.children("trak").compactMap { trak in
+            try attempt("a track", at: trak.header.offset) { try track(trak, depth: 1) }
+        }
         if properties.duration == nil {
             properties.duration = tracks.compactMap(\.duration).max()
         }
         if properties.duration == nil, let mvhd = moov.child("mvhd"), let mehd = moov.descendant("mvex", "mehd") {
-            properties.duration = try fragmentDuration(mehd: mehd.header, mvhd: mvhd.header)
+            properties.duration = try attempt("the fragment duration", at: mehd.header.offset) {
+                try fragmentDuration(mehd: mehd.header, mvhd: mvhd.header)
+            }
         }
         let audio = tracks.first { $0.handler == "soun" }?.stream
         let video = tracks.first { $0.handler == "vide" }?.stream

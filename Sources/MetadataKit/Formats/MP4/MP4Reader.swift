@@ -11,17 +11,27 @@ enum MP4Reader {
     /// Box types that may open an MP4/QuickTime file.
     static let topLevelTypes: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
 
+    /// Reads the file's metadata and properties. Damage the metadata can
+    /// do without (see ``MP4Movie``) is read around and reported as
+    /// warnings; the file is editable when ``MP4Movie/saveRefusal()`` finds
+    /// nothing a save would refuse, and a warning says why when it is not.
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        let (layout, moov) = try movie(source)
+        let movie = try MP4Movie(source)
+        var warnings = movie.warnings
         let (properties, hasVideo) = try MP4PropertiesReader(source: source)
-            .properties(moov: moov, fileSize: source.size, mediaDataSize: layout.mediaDataSize)
-        let items = try MP4MetadataReader(source: source, url: url).items(in: moov)
-        let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: layout.brands, hasVideo: hasVideo))
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true)
+            .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
+        let items = try MP4MetadataReader(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+        let refusal = try movie.saveRefusal()
+        if let refusal {
+            warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))
+        }
+        let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: movie.layout.brands, hasVideo: hasVideo))
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
+                          warnings: MP4Movie.inFileOrder(warnings))
     }
 
     /// The top-level layout and the `moov` tree of the file; throws when
-    /// there is no `moov` or it is compressed.
+    /// there is no `moov` or it is compressed, and at any box that doesn't fit.
     static func movie(_ source: FileSource) throws -> (layout: TopLevel, moov: MP4Box) {
         let layout = try TopLevel(source)
         guard let moovHeader = layout.moov else {
@@ -62,25 +72,48 @@ enum MP4Reader {
         var moov: MP4BoxHeader?
         /// Total payload bytes of the `mdat` boxes seen.
         var mediaDataSize: Int64 = 0
+        /// Every top-level box read, in file order (the `moov` as cut when
+        /// ``isMovieClipped``).
+        var boxes: [MP4BoxHeader] = []
+        /// The first top-level box after `moov` that could not be read: its
+        /// offset and why. The bytes from there to the end are not read.
+        var damage: (offset: Int64, error: MediaError)?
+        /// True when `moov` ran past the end of the file and was cut there
+        /// (only when the walk is forgiving).
+        var isMovieClipped = false
+        /// The size `moov` claims when it was cut.
+        var declaredMovieSize: Int64?
 
         /// Walks the top-level boxes. A box that runs past the end of the file
         /// is an error (`truncated`) until `moov` has been found; after it, the
-        /// walk stops quietly at such a box, since nothing after `moov` is
-        /// needed except the `mdat` sizes for the bit rate.
-        init(_ source: FileSource) throws {
+        /// walk stops at such a box (recorded in ``damage``), since nothing
+        /// after `moov` is needed except the `mdat` sizes for the bit rate.
+        /// With `clipsMovie`, a `moov` that runs past the end of the file is
+        /// cut there instead of failing the walk.
+        init(_ source: FileSource, clipsMovie: Bool = false) throws {
             var offset: Int64 = 0
             var count = 0
             while offset < source.size {
-                let header: MP4BoxHeader
+                var header: MP4BoxHeader
                 do {
                     guard count < MP4Limits.maxChildren else {
                         throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) top-level boxes", offset: offset)
                     }
                     header = try MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true)
-                } catch {
-                    if moov != nil { break }
-                    throw error
+                } catch let error as MediaError {
+                    if moov != nil {
+                        damage = (offset, error)
+                        break
+                    }
+                    guard clipsMovie, error.code == .truncated,
+                          let whole = try? MP4BoxHeader.read(from: source, at: offset, containerEnd: Int64.max / 2, isTopLevel: true),
+                          whole.type == "moov", source.size - offset >= Int64(whole.headerSize) else { throw error }
+                    header = whole
+                    declaredMovieSize = whole.size
+                    header.size = source.size - offset
+                    isMovieClipped = true
                 }
+                boxes.append(header)
                 switch header.type {
                 case "ftyp" where brands == nil:
                     brands = try Self.brands(header, source)

@@ -92,11 +92,7 @@ struct MP4SampleEntryReader {
             if let dac3 = config("dac3") { try applyAC3(dac3, to: &info) }
         case "ec-3":
             info.codec = "E-AC-3"
-            if let dec3 = config("dec3") {
-                var reader = try source.mp4Payload(of: dec3, upTo: 2)
-                let rate = Int(try reader.readUInt16() >> 3)     // data_rate, kbit/s
-                if rate > 0 { info.bitrate = rate * 1000 }
-            }
+            if let dec3 = config("dec3") { try applyEnhancedAC3(dec3, to: &info) }
         case "Opus":
             info.codec = "Opus"
         case "fLaC":
@@ -104,8 +100,13 @@ struct MP4SampleEntryReader {
             if let dfLa = config("dfLa") { try applyFLAC(dfLa, to: &info) }
         case ".mp3", "ms\0U":
             info.codec = "MP3"
-        case "samr": info.codec = "AMR"
-        case "sawb": info.codec = "AMR-WB"
+        // 3GPP TS 26.244 §6.5: AMR is mono; the entry's channelcount is a template value (2).
+        case "samr":
+            info.codec = "AMR"
+            info.channels = 1
+        case "sawb":
+            info.codec = "AMR-WB"
+            info.channels = 1
         case "ulaw": info.codec = "µ-law"
         case "alaw": info.codec = "A-law"
         case "ima4": info.codec = "IMA ADPCM"
@@ -158,14 +159,51 @@ struct MP4SampleEntryReader {
         if rate > 0 { info.sampleRate = Int(rate) }
     }
 
-    /// `dac3` (ETSI TS 102 366 Annex F): fscod 2, bsid 5, bsmod 3, acmod 3,
-    /// lfeon 1, bit_rate_code 5 bits.
+    /// Full-bandwidth channels of each AC-3 audio coding mode `acmod`
+    /// (ETSI TS 102 366 Table 4.3: 1+1, 1/0, 2/0, 3/0, 2/1, 3/1, 2/2, 3/2).
+    static let channelsOfAudioCodingMode = [2, 1, 2, 3, 3, 4, 4, 5]
+
+    /// `dac3` (ETSI TS 102 366 Annex F.4): fscod 2, bsid 5, bsmod 3, acmod 3,
+    /// lfeon 1, bit_rate_code 5 bits. The channels are acmod's plus the LFE
+    /// (the sample entry's channelcount is a template value, 2).
     private func applyAC3(_ dac3: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
         var reader = try source.mp4Payload(of: dac3, upTo: 3)
+        guard reader.remaining == 3 else { return }
         let bits = try reader.readUInt24()
+        let acmod = Int(bits >> 11 & 0x7)
+        let lfeon = Int(bits >> 10 & 0x1)
+        info.channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
         let code = Int(bits >> 5 & 0x1F)
         let kilobits = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
         if code < kilobits.count { info.bitrate = kilobits[code] * 1000 }
+    }
+
+    /// Channels added by each bit of a `dec3` chan_loc, most significant
+    /// first (TS 102 366 Table E.1.4, chanmap bits 5–13: Lc/Rc, Lrs/Rrs, Cs,
+    /// Ts, Lsd/Rsd, Lw/Rw, Vhl/Vhr, Vhc, Lts/Rts).
+    static let channelsOfLocation = [2, 2, 1, 1, 2, 2, 2, 1, 2]
+
+    /// `dec3` (ETSI TS 102 366 Annex F.6): data_rate 13 bits (kbit/s),
+    /// num_ind_sub 3, then per independent substream fscod 2, bsid 5,
+    /// reserved 1, asvc 1, bsmod 3, acmod 3, lfeon 1, reserved 3,
+    /// num_dep_sub 4, and chan_loc 9 (or reserved 1 without dependent
+    /// substreams). The channels are those of the first independent
+    /// substream (the main program) with its dependent substreams'.
+    private func applyEnhancedAC3(_ dec3: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+        var reader = try source.mp4Payload(of: dec3, upTo: 6)
+        var bits = MP4BitReader(reader.readRemainingBytes())
+        guard let rate = bits.read(13), bits.read(3) != nil else { return }
+        if rate > 0 { info.bitrate = rate * 1000 }
+        guard bits.read(2 + 5 + 1 + 1 + 3) != nil, let acmod = bits.read(3), let lfeon = bits.read(1),
+              bits.read(3) != nil, let dependent = bits.read(4) else { return }
+        var channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
+        if dependent > 0 {
+            guard let location = bits.read(9) else { return }
+            for (index, count) in Self.channelsOfLocation.enumerated() where location >> (8 - index) & 1 == 1 {
+                channels += count
+            }
+        }
+        info.channels = channels
     }
 
     /// `dfLa` (FLAC in ISO BMFF): FullBox, then FLAC metadata blocks, the first

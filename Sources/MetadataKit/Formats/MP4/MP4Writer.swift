@@ -15,19 +15,28 @@ import Foundation
 ///    temporary file, with padding, and every `stco`/`co64` chunk offset —
 ///    and the `tfhd` base data offsets of a fragmented file — moved by the
 ///    change in size.
+///
+/// A file that ``MP4Movie/saveRefusal()`` finds unsafe to save (the reader
+/// loads it with `isEditable == false`) is refused before anything is
+/// planned. Damage the reader read around is kept byte for byte: the
+/// damaged tail of a `udta`, `meta` or `ilst`, an item atom that can't be
+/// read (unless a new item of its type replaces it), and the unreadable rest
+/// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
 enum MP4Writer {
     static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        let topLevel = try topLevelBoxes(source)
+        let movie = try MP4Movie(source)
+        if let refusal = try movie.saveRefusal() { throw refusal }
+        let topLevel = movie.layout.boxes
         guard let moovIndex = topLevel.firstIndex(where: { $0.type == "moov" }) else {
             throw MediaError(.malformed, "no 'moov' box to write metadata into", offset: 0)
         }
         let moovHeader = topLevel[moovIndex]
-        var builder = MP4TreeBuilder(source: source)
-        let moov = try builder.build(moovHeader, depth: 0)
-        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items
+        let moov = movie.moov
+        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) }
+                                          : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov)
         var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
 
         // 1–2: in place.
@@ -55,7 +64,11 @@ enum MP4Writer {
         // 3–4: with padding for the next save.
         rebuilder.padding = padding(forFileSize: source.size)
         let padded = try rebuilder.moov(moov)
-        if after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
+        // The unreadable rest of the file (a cut 'mdat') is kept byte for byte.
+        let damagedTail: [FileEditPlan.Segment] = movie.layout.damage.map {
+            [.original(offset: $0.offset, length: source.size - $0.offset)]
+        } ?? []
+        if damagedTail.isEmpty, after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
             return .tail(offset: moovHeader.offset, bytes: try FileEditPlan.materialize(padded.segments, source: source))
         }
         let shift = padded.size - moovHeader.size
@@ -69,6 +82,7 @@ enum MP4Writer {
                 segments.append(.original(offset: box.offset, length: box.size))
             }
         }
+        segments += damagedTail
         return .rewrite(FileEditPlan.coalesced(segments))
     }
 
@@ -78,7 +92,7 @@ enum MP4Writer {
         Int(min(64 * 1024, 1024 + size / 10_000_000 * 1024))
     }
 
-    /// The top-level boxes, in file order.
+    /// The top-level boxes, in file order; throws at one that doesn't fit.
     static func topLevelBoxes(_ source: FileSource) throws -> [MP4BoxHeader] {
         var boxes: [MP4BoxHeader] = []
         var offset: Int64 = 0
