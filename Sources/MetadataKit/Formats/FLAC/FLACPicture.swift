@@ -111,12 +111,20 @@ struct FLACPicture: Sendable, Hashable {
     }
 
     /// A picture block body for `artwork` (its bytes are read if they are still
-    /// in the file). Colour depth and palette size are written as 0 (unknown).
+    /// in the file). Width, height, colour depth and palette size all come
+    /// from the image header (``ImageInfo/colourDepth(of:)``); when the header
+    /// doesn't give all four, all four are 0 ("unknown"), never a mix that
+    /// tools such as opusinfo flag.
     init(artwork: Artwork) throws {
         let bytes = [UInt8](try artwork.data())
+        let image = ImageInfo(bytes: bytes)
+        var size: (width: UInt32, height: UInt32, depth: UInt32, colours: UInt32) = (0, 0, 0, 0)
+        if let width = image?.width, let height = image?.height, width > 0, height > 0, let colour = ImageInfo.colourDepth(of: bytes) {
+            size = (UInt32(clamping: width), UInt32(clamping: height), UInt32(clamping: colour.depth), UInt32(clamping: colour.colours))
+        }
         self.init(pictureType: UInt32(artwork.pictureType.rawValue), mimeType: artwork.mimeType, description: artwork.description,
-                  width: UInt32(clamping: artwork.width ?? 0), height: UInt32(clamping: artwork.height ?? 0),
-                  depth: 0, colors: 0, data: bytes, dataLength: bytes.count, dataOffset: 0)
+                  width: size.width, height: size.height, depth: size.depth, colors: size.colours,
+                  data: bytes, dataLength: bytes.count, dataOffset: 0)
     }
 
     init(pictureType: UInt32, mimeType: String, description: String, width: UInt32, height: UInt32,
