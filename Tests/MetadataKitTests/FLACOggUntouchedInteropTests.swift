@@ -11,7 +11,8 @@ private enum UntouchedTools {
 
 /// Files tagged by mutagen with an odd comment (mixed-case and repeated
 /// names, an empty value, its own vendor string) and a picture stored as a
-/// `METADATA_BLOCK_PICTURE` field (FLAC: also a PICTURE block): after a
+/// `METADATA_BLOCK_PICTURE` field (FLAC: also a PICTURE block), both saying
+/// width 30 for a 3-pixel-wide image (so a re-encoded one would differ): after a
 /// title save, mutagen reads the same vendor, the same fields in the same
 /// order with only the title changed, and the same pictures in the same
 /// places. New pictures carry width, height, colour depth and palette size
@@ -49,13 +50,13 @@ struct FLACOggUntouchedInteropTests {
     for key, value in [("Artist", "a"), ("title", "Old title"), ("genre", ""), ("ARTIST", "b"), ("custom", "x"), ("Custom", "y")]:
         f.tags.append((key, value))
     pic = Picture()
-    pic.type = 3; pic.mime = "image/png"; pic.desc = "as a field"; pic.width = 3; pic.height = 2; pic.depth = 24
+    pic.type = 3; pic.mime = "image/png"; pic.desc = "as a field"; pic.width = 30; pic.height = 2; pic.depth = 24
     pic.data = open(sys.argv[2], "rb").read()
     f.tags.append(("metadata_block_picture", base64.b64encode(pic.write()).decode("ascii")))
     f.tags.append(("zzz", "last"))
     if hasattr(f, "add_picture"):
         block = Picture()
-        block.type = 4; block.mime = "image/png"; block.desc = "as a block"; block.width = 3; block.height = 2; block.depth = 24
+        block.type = 4; block.mime = "image/png"; block.desc = "as a block"; block.width = 30; block.height = 2; block.depth = 24
         block.data = pic.data
         f.add_picture(block)
     f.save()

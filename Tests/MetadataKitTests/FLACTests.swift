@@ -165,8 +165,8 @@ private typealias B = FLACOggBuilder
     }
 
     @Test func unchangedPictureBlocksAreCopiedVerbatim() async throws {
-        // depth 24 in the original block; a re-encoded block would have 0.
-        let block = B.picture(type: 3, description: "d")
+        // width 30 in the original block; a re-encoded block would have the image's 3.
+        let block = B.picture(type: 3, description: "d", width: 30)
         let url = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, block)]))
         var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "b", count: 500)  // no padding: rewrite

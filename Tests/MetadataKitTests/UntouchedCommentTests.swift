@@ -16,8 +16,8 @@ private typealias B = FLACOggBuilder
         directory = try TestSupport.makeTemporaryDirectory()
     }
 
-    /// The picture as a comment field (depth 24: a re-encoded one would differ).
-    static let pictureField = "METADATA_BLOCK_PICTURE=" + Data(B.picture(type: 3, description: "in comment")).base64EncodedString()
+    /// The picture as a comment field (width 30, the image is 3 wide: a re-encoded one would differ).
+    static let pictureField = "METADATA_BLOCK_PICTURE=" + Data(B.picture(type: 3, description: "in comment", width: 30)).base64EncodedString()
     static let vendor = "odd vendor ✓ 1.0"
     static func fields(title: String) -> [String] {
         ["Artist=a", "title=\(title)", "genre=", "no equals sign", "ARTIST=b", pictureField, "custom=x", "Custom=y", "TITLE2=z"]
@@ -33,7 +33,7 @@ private typealias B = FLACOggBuilder
     }
 
     @Test func flacTitleSaveKeepsEveryOtherFieldAndBothPictures() async throws {
-        let block = B.picture(type: 4, description: "in block")
+        let block = B.picture(type: 4, description: "in block", width: 30)
         let url = try B.write(B.flac([(4, B.comment(vendor: Self.vendor, Self.fields(title: "Old"))), (6, block)]), "a.flac", in: directory)
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.artwork.map(\.description) == ["in comment", "in block"])

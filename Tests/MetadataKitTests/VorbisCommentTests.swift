@@ -73,7 +73,8 @@ private typealias B = FLACOggBuilder
     }
 
     @Test func pictureFieldsDecodeAndReencodeVerbatim() throws {
-        let block = B.picture(type: 4, mime: "image/png", description: "back ✓", width: 3, height: 2)
+        // Width 30 in the block, 3 in the image: a re-encoded block would say 3.
+        let block = B.picture(type: 4, mime: "image/png", description: "back ✓", width: 30, height: 2)
         let text = Data(block).base64EncodedString()
         let comment = try parse(B.comment(["metadata_block_picture=" + text, "TITLE=t"]))
         let items = comment.items()
@@ -82,9 +83,9 @@ private typealias B = FLACOggBuilder
         #expect(artwork.pictureType == .backCover)
         #expect(artwork.description == "back ✓")
         #expect(artwork.mimeType == "image/png")
-        #expect(artwork.width == 3 && artwork.height == 2)
+        #expect(artwork.width == 3 && artwork.height == 2)  // from the image header
         #expect(try artwork.data() == Data(ID3Builder.tinyPNG))
-        // An unchanged picture keeps its field text (depth 24 in the original, 0 when re-encoded).
+        // An unchanged picture keeps its field text (width 30 in the original, 3 when re-encoded).
         let fields = try VorbisComment.fields(for: items, picturesAsFields: true, originalPictures: comment.picturesByValue())
         #expect(fields[0].value == text)
         let fresh = try VorbisComment.fields(for: items, picturesAsFields: true)
