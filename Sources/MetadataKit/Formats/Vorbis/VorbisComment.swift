@@ -136,7 +136,7 @@ struct VorbisComment: Sendable, Hashable {
 
     /// The comment's bytes (the vendor and fields as stored), with a framing
     /// bit when asked for. Names are checked where fields are made from items
-    /// (``fields(for:picturesAsFields:originalPictures:)``), not here, so a
+    /// (``updated(for:picturesAsFields:)``), not here, so a
     /// field read from the file is written back as it was.
     func serialized(framingBit: Bool = false) throws -> [UInt8] {
         var writer = ByteWriter()
@@ -183,44 +183,5 @@ struct VorbisComment: Sendable, Hashable {
         guard let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters) else { return nil }
         var reader = ByteReader(data)
         return try? FLACPicture.parse(&reader).artwork()
-    }
-
-    /// The fields that store `items` (the `.vorbis` ones; others are ignored),
-    /// in item order. Pictures become `METADATA_BLOCK_PICTURE` fields unless
-    /// `picturesAsFields` is false (FLAC keeps them in PICTURE blocks).
-    /// `originalPictures` maps pictures read from the file to their field
-    /// text, so an unchanged picture is written back byte for byte.
-    static func fields(for items: [MetadataItem], picturesAsFields: Bool,
-                       originalPictures: [Artwork: String] = [:]) throws -> [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = []
-        for item in items where item.keySpace == .vorbis {
-            guard isValidName(item.key) else {
-                throw MediaError(.invalidValue, "'\(item.key)' is not a valid Vorbis comment field name (ASCII 0x20–0x7D without '=')")
-            }
-            switch item.value {
-            case .string(let text): fields.append((item.key, text))
-            case .strings(let texts): fields += texts.map { (item.key, $0) }
-            case .integer, .double, .numberPair: fields.append((item.key, item.value.stringValue ?? ""))
-            case .picture(let artwork):
-                guard picturesAsFields else { continue }
-                if let original = originalPictures[artwork] {
-                    fields.append((pictureKey, original))
-                } else {
-                    fields.append((pictureKey, Data(try FLACPicture(artwork: artwork).serialized()).base64EncodedString()))
-                }
-            case .data:
-                throw MediaError(.invalidValue, "Vorbis comments hold text, not bytes ('\(item.key)')")
-            }
-        }
-        return fields
-    }
-
-    /// The original text of every picture field that decodes, by picture.
-    func picturesByValue() -> [Artwork: String] {
-        var result: [Artwork: String] = [:]
-        for field in fields where field.name.uppercased() == Self.pictureKey {
-            if let artwork = Self.decodePictureField(field.value), result[artwork] == nil { result[artwork] = field.value }
-        }
-        return result
     }
 }
