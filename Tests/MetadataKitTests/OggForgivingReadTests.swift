@@ -184,3 +184,42 @@ private typealias B = FLACOggBuilder
         #expect(try Data(contentsOf: url) == before)
     }
 }
+
+extension OggForgivingReadTests {
+    @Test func aDamagedHeaderPageOfTheStreamEndsItsHeadersEarly() async throws {
+        // Comment and setup header on pages of their own; the comment page's CRC is broken.
+        var pages = OggPage.paginate([B.vorbisID()], serial: 5, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([B.vorbisComment(["TITLE=lost"])], serial: 5, firstSequence: 1)
+        pages += OggPage.paginate([B.vorbisSetup(100)], serial: 5, firstSequence: 2)
+        pages += B.setEOS(OggPage.paginate([[UInt8](repeating: 2, count: 40)], serial: 5, firstSequence: 3, granule: 4410))
+        pages[1][pages[1].count - 3] ^= 0x01
+        let url = try file(pages.flatMap { $0 })
+        let item = try await MediaItem.loaded(url)
+        #expect(item.properties.codec == "Vorbis" && item.properties.sampleRate == 44100)
+        #expect(item.metadata.items.isEmpty && !item.isEditable)
+        let setupPage = Int64(pages[0].count + pages[1].count)
+        #expect(item.warnings.map(\.offset) == [Int64(pages[0].count), setupPage])
+        #expect(item.warnings[0].message.contains("CRC is wrong"))
+        #expect(item.warnings[1].message.contains("page 1 of the stream is missing"))
+    }
+
+    @Test func aDamagedFLACInOggPictureIsSkippedAndTheFileReadOnly() async throws {
+        var picture = B.picture(description: "cut")
+        let lengthOffset = picture.count - ID3Builder.tinyPNG.count - 4
+        picture.replaceSubrange(lengthOffset..<lengthOffset + 4, with: [0, 0, 0x10, 0])  // 4096 bytes, more than the block
+        let bytes = OggTests.oggFLAC(blocks: [(4, B.comment(["TITLE=f"])), (6, picture)])
+        let url = try file(bytes, "a.oga")
+        var item = try await MediaItem.loaded(url)
+        #expect(item.metadata.title == "f" && item.metadata.artwork.isEmpty)
+        #expect(!item.isEditable)
+        #expect(item.warnings.count == 1 && item.warnings[0].message.contains("PICTURE block that doesn't parse"))
+        // The offset is the picture's data length field, found through the page layout.
+        let scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(item.warnings[0].offset == scan.fileOffset(packet: 2, position: Int64(4 + lengthOffset)))
+        #expect(Array(bytes[Int(item.warnings[0].offset ?? 0)..<Int(item.warnings[0].offset ?? 0) + 4]) == [0, 0, 0x10, 0])
+        item.metadata.title = "g"
+        let error = await #expect(throws: MediaError.self) { try await item.save() }
+        #expect(error?.code == .malformed)
+        #expect([UInt8](try Data(contentsOf: url)) == bytes)
+    }
+}

@@ -31,7 +31,8 @@ struct FLACPicture: Sendable, Hashable {
     static func parse(_ reader: inout ByteReader) throws -> FLACPicture {
         var picture = try parseHeader(&reader)
         guard picture.dataLength <= reader.remaining else {
-            throw reader.error(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left")
+            // The offset of the length field that claims too much.
+            throw MediaError(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
         }
         picture.data = try reader.readBytes(picture.dataLength)
         return picture
