@@ -93,26 +93,12 @@ private typealias B = FLACOggBuilder
         var long = B.flac([(4, B.comment(["A=b"]))])
         long[4 + 38 + 1] = 0xFF
         #expect(code(long) == .sizeOutOfRange)
-        // Type 127, STREAMINFO missing or doubled, STREAMINFO of the wrong size.
+        // Type 127, STREAMINFO missing, STREAMINFO of the wrong size.
         #expect(code(B.flac([(127, [])])) == .malformed)
         #expect(code(Array("fLaC".utf8) + FLACBlock.header(type: 4, isLast: true, length: 8) + B.comment([])) == .malformed)
-        #expect(code(B.flac([(0, B.streamInfo())])) == .malformed)
         #expect(code(Array("fLaC".utf8) + FLACBlock.header(type: 0, isLast: true, length: 30) + B.streamInfo().prefix(30)) == .malformed)
-        // Picture with a media type / description / data length beyond its block.
-        var picture = B.picture()
-        picture.replaceSubrange(4..<8, with: [0x7F, 0xFF, 0xFF, 0xFF])
-        #expect(code(B.flac([(6, picture)])) == .sizeOutOfRange)
-        picture = B.picture(mime: "")
-        picture.replaceSubrange(8..<12, with: [0x00, 0x10, 0x00, 0x00])
-        #expect(code(B.flac([(6, picture)])) == .sizeOutOfRange)
-        picture = B.picture()
-        picture.replaceSubrange(picture.count - ID3Builder.tinyPNG.count - 4..<picture.count - ID3Builder.tinyPNG.count, with: [0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(code(B.flac([(6, picture)])) == .sizeOutOfRange)
-        #expect(code(B.flac([(6, [0, 0, 0, 3])])) == .malformed)
-        // A comment claiming four billion fields.
-        var comment = B.comment(["A=b"])
-        comment.replaceSubrange(15..<19, with: [0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(code(B.flac([(4, comment)])) == .sizeOutOfRange)
+        // Damage inside a picture or comment block, and a second STREAMINFO,
+        // are read around with warnings: see FLACForgivingReadTests.
         // Not FLAC at all.
         #expect(code(Array("fLaX".utf8) + [UInt8](repeating: 0, count: 60)) == .unsupportedFormat)
     }
@@ -179,8 +165,8 @@ private typealias B = FLACOggBuilder
     }
 
     @Test func unchangedPictureBlocksAreCopiedVerbatim() async throws {
-        // depth 24 in the original block; a re-encoded block would have 0.
-        let block = B.picture(type: 3, description: "d")
+        // width 30 in the original block; a re-encoded block would have the image's 3.
+        let block = B.picture(type: 3, description: "d", width: 30)
         let url = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, block)]))
         var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "b", count: 500)  // no padding: rewrite

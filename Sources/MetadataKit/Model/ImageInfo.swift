@@ -118,3 +118,82 @@ struct ImageInfo: Hashable {
         return nil
     }
 }
+
+extension ImageInfo {
+    /// Bits per pixel and palette size of an image held in memory, from its
+    /// header, as a FLAC PICTURE block states them (RFC 9639 §8.8: colour
+    /// depth, and the number of colours of an indexed picture, else 0):
+    ///
+    /// - PNG: IHDR bit depth × samples per pixel (grey 1, RGB 3, palette 1,
+    ///   grey + alpha 2, RGBA 4); a palette image's colours from its PLTE
+    ///   chunk (length / 3).
+    /// - JPEG: sample precision × components of the first SOFn (ITU T.81 B.2.2).
+    /// - GIF: bits per palette index from the logical screen's global colour
+    ///   table size, which gives the colours (GIF89a §18).
+    /// - BMP: biBitCount; colours from biClrUsed (or 2^bits) up to 8 bits.
+    ///
+    /// Nil for other formats or a header that is cut short.
+    static func colourDepth(of bytes: [UInt8]) -> (depth: Int, colours: Int)? {
+        func be32(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
+        func le16(_ i: Int) -> Int { Int(bytes[i]) | Int(bytes[i + 1]) << 8 }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard bytes.count >= 29, bytes[12..<16].elementsEqual(Array("IHDR".utf8)) else { return nil }
+            let samples: Int
+            switch bytes[25] {
+            case 0, 3: samples = 1
+            case 2: samples = 3
+            case 4: samples = 2
+            case 6: samples = 4
+            default: return nil
+            }
+            let depth = Int(bytes[24]) * samples
+            guard bytes[25] == 3 else { return (depth, 0) }
+            // Walk the chunks after IHDR (length, type, data, CRC) to PLTE.
+            var offset = 8
+            while offset + 8 <= bytes.count {
+                let length = be32(offset)
+                if bytes[offset + 4..<offset + 8].elementsEqual(Array("PLTE".utf8)) { return (depth, length / 3) }
+                if bytes[offset + 4..<offset + 8].elementsEqual(Array("IDAT".utf8)) { break }
+                guard length <= bytes.count - offset - 12 else { break }
+                offset += 12 + length
+            }
+            return (depth, 0)
+        }
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            var offset = 2
+            let limit = min(bytes.count, jpegScanLimitForDepth)
+            while offset + 4 <= limit {
+                guard bytes[offset] == 0xFF else { return nil }
+                let code = bytes[offset + 1]
+                if code == 0xFF { offset += 1; continue }
+                if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 { offset += 2; continue }
+                let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+                guard length >= 2 else { return nil }
+                if (0xC0...0xCF).contains(code), code != 0xC4, code != 0xC8, code != 0xCC {
+                    guard offset + 9 < bytes.count else { return nil }
+                    return (Int(bytes[offset + 4]) * Int(bytes[offset + 9]), 0)  // precision × components
+                }
+                if code == 0xD9 || code == 0xDA { return nil }
+                offset += 2 + length
+            }
+            return nil
+        }
+        if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {
+            guard bytes.count >= 11, bytes[10] & 0x80 != 0 else { return nil }  // no global colour table
+            let bits = Int(bytes[10] & 0x07) + 1
+            return (bits, 1 << bits)
+        }
+        if bytes.starts(with: Array("BM".utf8)), bytes.count >= 30 {
+            let headerSize = Int(bytes[14]) | Int(bytes[15]) << 8 | Int(bytes[16]) << 16 | Int(bytes[17]) << 24
+            let bits = headerSize == 12 ? le16(24) : le16(28)
+            guard bits > 0 else { return nil }
+            guard bits <= 8 else { return (bits, 0) }
+            let used = headerSize >= 40 && bytes.count >= 50 ? Int(bytes[46]) | Int(bytes[47]) << 8 | Int(bytes[48]) << 16 | Int(bytes[49]) << 24 : 0
+            return (bits, used > 0 && used <= 1 << bits ? used : 1 << bits)
+        }
+        return nil
+    }
+
+    /// How far into a JPEG ``colourDepth(of:)`` looks for the frame header.
+    private static let jpegScanLimitForDepth = 1 << 20
+}

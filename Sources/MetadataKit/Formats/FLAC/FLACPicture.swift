@@ -31,7 +31,8 @@ struct FLACPicture: Sendable, Hashable {
     static func parse(_ reader: inout ByteReader) throws -> FLACPicture {
         var picture = try parseHeader(&reader)
         guard picture.dataLength <= reader.remaining else {
-            throw reader.error(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left")
+            // The offset of the length field that claims too much.
+            throw MediaError(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
         }
         picture.data = try reader.readBytes(picture.dataLength)
         return picture
@@ -59,41 +60,72 @@ struct FLACPicture: Sendable, Hashable {
 
     /// Reads the picture block body of `length` bytes at `offset` in `source`:
     /// the fields are read now, the image bytes are left in the file.
+    /// Strict: a block whose length disagrees with its content throws.
     static func read(from source: FileSource, at offset: Int64, length: Int) throws -> FLACPicture {
+        var warnings: [MediaWarning] = []
+        guard let picture = try read(from: source, at: offset, length: length, warnings: &warnings), warnings.isEmpty else {
+            let first = warnings.first ?? MediaWarning(.malformed, "unreadable picture block", offset: offset)
+            throw MediaError(first.code, first.message, offset: first.offset)
+        }
+        return picture
+    }
+
+    /// Reads the picture block body of `length` bytes at `offset`, forgiving
+    /// a length that disagrees with the content (RFC 9639 §8.8 sizes the image
+    /// by its own length field): image bytes cut short by the block's end are
+    /// read as far as they go, bytes after the image are left alone; each is a
+    /// warning. Nil (with a warning) when the fields before the image don't
+    /// fit in the block. Throws only when the file can't be read.
+    static func read(from source: FileSource, at offset: Int64, length: Int, warnings: inout [MediaWarning]) throws -> FLACPicture? {
         // The fields before the image: 32 bytes of integers plus the two strings.
         guard length >= 32 else {
-            throw MediaError(.malformed, "picture block of \(length) bytes is shorter than its 32 bytes of fields", offset: offset)
+            warnings.append(MediaWarning(.malformed, "picture block of \(length) bytes is shorter than its 32 bytes of fields; "
+                                         + "picture skipped", offset: offset))
+            return nil
         }
-        let head = try source.reader(at: offset, count: min(length, 8))
-        var probe = head
-        try probe.skip(4)
+        var probe = try source.reader(at: offset + 4, count: 4)
         let mimeLength = Int(try probe.readUInt32())
         guard mimeLength <= length - 32 else {
-            throw MediaError(.sizeOutOfRange, "picture media type of \(mimeLength) bytes in a \(length)-byte block", offset: offset + 4)
+            warnings.append(MediaWarning(.sizeOutOfRange, "picture media type of \(mimeLength) bytes in a \(length)-byte block; "
+                                         + "picture skipped", offset: offset + 4))
+            return nil
         }
-        let descriptionProbe = try source.reader(at: offset + 8 + Int64(mimeLength), count: 4)
-        var descriptionReader = descriptionProbe
-        let descriptionLength = Int(try descriptionReader.readUInt32())
+        var descriptionProbe = try source.reader(at: offset + 8 + Int64(mimeLength), count: 4)
+        let descriptionLength = Int(try descriptionProbe.readUInt32())
         guard descriptionLength <= length - 32 - mimeLength else {
-            throw MediaError(.sizeOutOfRange, "picture description of \(descriptionLength) bytes in a \(length)-byte block",
-                             offset: offset + 8 + Int64(mimeLength))
+            warnings.append(MediaWarning(.sizeOutOfRange, "picture description of \(descriptionLength) bytes in a \(length)-byte block; "
+                                         + "picture skipped", offset: offset + 8 + Int64(mimeLength)))
+            return nil
         }
         var reader = try source.reader(at: offset, count: 32 + mimeLength + descriptionLength)
-        let picture = try parseHeader(&reader)
-        guard picture.dataLength == length - 32 - mimeLength - descriptionLength else {
-            throw MediaError(.sizeOutOfRange, "picture data of \(picture.dataLength) bytes does not fill its \(length)-byte block",
-                             offset: reader.offset - 4)
+        var picture = try parseHeader(&reader)
+        let room = length - 32 - mimeLength - descriptionLength
+        if picture.dataLength > room {
+            warnings.append(MediaWarning(.sizeOutOfRange, "picture data of \(picture.dataLength) bytes runs past its \(length)-byte "
+                                         + "block; the \(room) bytes that fit are read", offset: reader.offset - 4))
+            picture.dataLength = room
+        } else if picture.dataLength < room {
+            warnings.append(MediaWarning(.malformed, "\(room - picture.dataLength) bytes after the picture data in its "
+                                         + "\(length)-byte block are left alone", offset: picture.dataOffset + Int64(picture.dataLength)))
         }
         return picture
     }
 
     /// A picture block body for `artwork` (its bytes are read if they are still
-    /// in the file). Colour depth and palette size are written as 0 (unknown).
+    /// in the file). Width, height, colour depth and palette size all come
+    /// from the image header (``ImageInfo/colourDepth(of:)``); when the header
+    /// doesn't give all four, all four are 0 ("unknown"), never a mix that
+    /// tools such as opusinfo flag.
     init(artwork: Artwork) throws {
         let bytes = [UInt8](try artwork.data())
+        let image = ImageInfo(bytes: bytes)
+        var size: (width: UInt32, height: UInt32, depth: UInt32, colours: UInt32) = (0, 0, 0, 0)
+        if let width = image?.width, let height = image?.height, width > 0, height > 0, let colour = ImageInfo.colourDepth(of: bytes) {
+            size = (UInt32(clamping: width), UInt32(clamping: height), UInt32(clamping: colour.depth), UInt32(clamping: colour.colours))
+        }
         self.init(pictureType: UInt32(artwork.pictureType.rawValue), mimeType: artwork.mimeType, description: artwork.description,
-                  width: UInt32(clamping: artwork.width ?? 0), height: UInt32(clamping: artwork.height ?? 0),
-                  depth: 0, colors: 0, data: bytes, dataLength: bytes.count, dataOffset: 0)
+                  width: size.width, height: size.height, depth: size.depth, colors: size.colours,
+                  data: bytes, dataLength: bytes.count, dataOffset: 0)
     }
 
     init(pictureType: UInt32, mimeType: String, description: String, width: UInt32, height: UInt32,

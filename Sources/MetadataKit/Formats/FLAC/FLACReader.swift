@@ -35,6 +35,8 @@ struct FLACLayout: Sendable {
     var blocks: [FLACBlock]
     /// Where the audio frames start (the end of the last metadata block).
     var audioStart: Int64
+    /// Damage read around (a second STREAMINFO block).
+    var warnings: [MediaWarning] = []
 
     /// Leading ID3v2 tags skipped before `fLaC` (non-standard, but written by some tools).
     static let maximumLeadingTags = 8
@@ -51,7 +53,8 @@ struct FLACLayout: Sendable {
 
     /// Reads the layout. Every block length is checked against the file's
     /// size; STREAMINFO must come first and be 34 bytes (RFC 9639 §8.2);
-    /// type 127 is refused (§8.1).
+    /// type 127 is refused (§8.1). A second STREAMINFO (§8.2 allows one) is
+    /// ignored with a warning and kept as a block of its own.
     static func read(_ source: FileSource) throws -> FLACLayout {
         var marker: Int64 = 0
         for _ in 0..<maximumLeadingTags {
@@ -62,6 +65,7 @@ struct FLACLayout: Sendable {
             throw MediaError(.unsupportedFormat, "no 'fLaC' stream marker", offset: marker)
         }
         var blocks: [FLACBlock] = []
+        var warnings: [MediaWarning] = []
         var offset = marker + 4
         while true {
             var header = try source.reader(at: offset, count: 4)
@@ -79,13 +83,13 @@ struct FLACLayout: Sendable {
                     throw MediaError(.malformed, "the first metadata block must be a 34-byte STREAMINFO", offset: offset)
                 }
             } else if block.kind == .streamInfo {
-                throw MediaError(.malformed, "a second STREAMINFO block", offset: offset)
+                warnings.append(MediaWarning(.malformed, "a second STREAMINFO block: ignored, kept as it is", offset: offset))
             }
             blocks.append(block)
             offset = block.end
             if block.isLast { break }
         }
-        return FLACLayout(markerOffset: marker, blocks: blocks, audioStart: offset)
+        return FLACLayout(markerOffset: marker, blocks: blocks, audioStart: offset, warnings: warnings)
     }
 }
 
@@ -125,6 +129,59 @@ struct FLACStreamInfo: Sendable, Hashable {
     }
 }
 
+/// The tags of a native FLAC file: the VORBIS_COMMENT blocks as one comment
+/// and the PICTURE blocks, read forgivingly (see ``read(_:layout:)``).
+struct FLACTags {
+    /// The fields of every VORBIS_COMMENT block, in block order, with the
+    /// first block's vendor string; nil when there is none.
+    var comment: VorbisComment?
+    var commentBlocks: [FLACBlock] = []
+    /// The PICTURE blocks that could be read, and whether their length
+    /// disagreed with their content.
+    var pictures: [(block: FLACBlock, picture: FLACPicture, isDamaged: Bool)] = []
+    /// The layout's warnings and the damage read around in the blocks.
+    var warnings: [MediaWarning] = []
+
+    /// Reads the comment and picture blocks of `layout`. A comment that claims
+    /// more fields or longer ones than its block holds, or leaves bytes of its
+    /// block unread, is read as far as it goes (``VorbisComment/isDamaged``);
+    /// a picture whose image runs past its block is read as far as the block
+    /// goes; a picture whose fields don't fit is skipped. Each is a warning.
+    static func read(_ source: FileSource, layout: FLACLayout) throws -> FLACTags {
+        var tags = FLACTags(warnings: layout.warnings)
+        for block in layout.blocks {
+            switch block.kind {
+            case .vorbisComment?:
+                var reader = try source.reader(at: block.bodyOffset, count: block.length)
+                var comment = try VorbisComment.parse(&reader, framingBit: false, forgiving: true)
+                if reader.remaining > 0 {
+                    comment.warnings.append(MediaWarning(.malformed, "\(reader.remaining) bytes after the Vorbis comment in its "
+                                                         + "\(block.length)-byte block", offset: reader.offset))
+                }
+                tags.warnings += comment.warnings
+                tags.commentBlocks.append(block)
+                if var merged = tags.comment {
+                    merged.fields += comment.fields
+                    merged.storedFields += comment.storedFields
+                    merged.warnings += comment.warnings
+                    tags.comment = merged
+                } else {
+                    tags.comment = comment
+                }
+            case .picture?:
+                var warnings: [MediaWarning] = []
+                if let picture = try FLACPicture.read(from: source, at: block.bodyOffset, length: block.length, warnings: &warnings) {
+                    tags.pictures.append((block, picture, !warnings.isEmpty))
+                }
+                tags.warnings += warnings
+            default:
+                break
+            }
+        }
+        return tags
+    }
+}
+
 /// Reads native FLAC files (RFC 9639 §6–§8): STREAMINFO properties, the
 /// VORBIS_COMMENT fields and the PICTURE blocks, as ``MetadataKeySpace/vorbis``
 /// items (see ``VorbisComment``). A leading ID3v2 tag is skipped, not read.
@@ -132,6 +189,12 @@ struct FLACStreamInfo: Sendable, Hashable {
 /// Picture items (key `METADATA_BLOCK_PICTURE`) come after the comment's
 /// fields, in block order; their image bytes stay in the file until asked
 /// for. Several VORBIS_COMMENT blocks (forbidden by §8.6) are all read.
+///
+/// Forgiving: damage inside a block is read around and reported in
+/// ``ParsedFile/warnings`` (see ``FLACTags``). The file stays editable: a
+/// save keeps damaged blocks byte for byte while their items are unchanged
+/// and refuses, before writing, a change that would rebuild one (see
+/// ``FLACWriter``).
 enum FLACReader {
     static let fileType = FileType(identifier: "flac", mimeType: "audio/flac")
 
@@ -139,23 +202,15 @@ enum FLACReader {
         let layout = try FLACLayout.read(source)
         var streamReader = try source.reader(at: layout.blocks[0].bodyOffset, count: 34)
         let info = try FLACStreamInfo.parse(&streamReader)
-        var fields: [MetadataItem] = []
-        var pictures: [MetadataItem] = []
-        for block in layout.blocks {
-            switch block.kind {
-            case .vorbisComment?:
-                var reader = try source.reader(at: block.bodyOffset, count: block.length)
-                fields += try VorbisComment.parse(&reader).items()
-            case .picture?:
-                let artwork = try FLACPicture.read(from: source, at: block.bodyOffset, length: block.length).artwork(source: source, url: url)
-                pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
-                                             dataType: FLACPicture.dataType(of: artwork)))
-            default:
-                break
-            }
+        let tags = try FLACTags.read(source, layout: layout)
+        var items = tags.comment?.items() ?? []
+        for (_, picture, _) in tags.pictures {
+            let artwork = picture.artwork(source: source, url: url)
+            items.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
+                                      dataType: FLACPicture.dataType(of: artwork)))
         }
         let properties = info.properties(audioBytes: source.size - layout.audioStart)
-        return ParsedFile(fileType: fileType, items: merged(fields + pictures), properties: properties, isEditable: true)
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true, warnings: tags.warnings)
     }
 
     /// Items of the same text key (from several comment blocks) joined into one.

@@ -8,15 +8,22 @@ import Foundation
 ///
 /// - STREAMINFO, SEEKTABLE, CUESHEET, APPLICATION and reserved blocks are
 ///   copied byte for byte, in their order.
-/// - The VORBIS_COMMENT block is rebuilt from the `.vorbis` text items where
+/// - The VORBIS_COMMENT block is updated from the `.vorbis` text items where
 ///   the first one was (right after STREAMINFO when there was none), with the
-///   file's vendor string. Further VORBIS_COMMENT blocks (invalid, §8.6) are
-///   merged into it.
-/// - PICTURE blocks are rebuilt from the picture items, in item order, where
-///   the first one was (after the comment when there was none). A picture
-///   still read from its old block is copied byte for byte.
-///   `METADATA_BLOCK_PICTURE` fields found in the comment (Ogg style, rare in
-///   native FLAC) are read as pictures too and written back as PICTURE blocks.
+///   file's vendor string: fields of unchanged items keep their bytes, case
+///   and place (``VorbisComment/updated(for:picturesAsFields:)``); a comment
+///   nobody changed is copied byte for byte. Further VORBIS_COMMENT blocks
+///   (invalid, §8.6) are merged into it.
+/// - Pictures stay where they are: `METADATA_BLOCK_PICTURE` fields of the
+///   comment (Ogg style, rare in native FLAC) stay fields, byte for byte;
+///   PICTURE blocks still read from their old block are copied byte for byte.
+///   PICTURE blocks go, in item order, where the first one was (after the
+///   comment when there was none); new pictures become PICTURE blocks.
+/// - Damage (see ``FLACTags``): a damaged comment or picture block is kept
+///   byte for byte while its items are unchanged; a save that would rebuild
+///   it from what was read around the damage is refused (`malformed`) before
+///   anything is written. A picture block too damaged to read, and a second
+///   STREAMINFO, are kept as they are, in their place.
 /// - PADDING blocks are merged into one at the end (§8.3).
 /// - The last-metadata-block flag is set on the last block only (§8.1).
 /// - A leading ID3v2 tag (not part of FLAC, but written by some tools) is kept
@@ -36,7 +43,7 @@ enum FLACWriter {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
                      padding policy: FLACPaddingPolicy) throws -> FileEditPlan {
         let layout = try FLACLayout.read(source)
-        let region = try newBlocks(source, layout: layout, items: options.removesAllTags ? [] : items)
+        let region = try newBlocks(source, layout: layout, items: options.removesAllTags ? [] : items, removesAll: options.removesAllTags)
         let content = 4 + region.reduce(0) { $0 + 4 + $1.body.count }
         let oldSpace = Int(layout.audioStart - layout.markerOffset)
         let leftover = oldSpace - content - 4
@@ -55,34 +62,50 @@ enum FLACWriter {
     }
 
     /// The new metadata blocks (type and body), without padding.
-    static func newBlocks(_ source: FileSource, layout: FLACLayout, items: [MetadataItem]) throws -> [(type: UInt8, body: [UInt8])] {
+    /// With `removesAll`, the comment keeps only its vendor string.
+    static func newBlocks(_ source: FileSource, layout: FLACLayout, items: [MetadataItem],
+                          removesAll: Bool = false) throws -> [(type: UInt8, body: [UInt8])] {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        // The vendor string and the pictures as they are now.
-        var vendor: String?
-        var oldPictures: [(block: FLACBlock, artwork: Artwork)] = []
-        for block in layout.blocks {
-            if block.kind == .vorbisComment, vendor == nil {
-                var reader = try source.reader(at: block.bodyOffset, count: block.length)
-                vendor = try VorbisComment.parse(&reader).vendor
-            } else if block.kind == .picture {
-                let picture = try FLACPicture.read(from: source, at: block.bodyOffset, length: block.length)
-                oldPictures.append((block, picture.artwork(source: source, url: url)))
-            }
+        var tags = try FLACTags.read(source, layout: layout)
+        if removesAll, let old = tags.comment {
+            var empty = VorbisComment(vendor: old.vendor)
+            empty.vendorBytes = old.vendorBytes
+            tags.comment = empty
+            tags.commentBlocks = []
         }
-        let fields = try VorbisComment.fields(for: items, picturesAsFields: false)
+        // The comment keeps every field nobody changed, and the pictures that were fields of it.
         var comment: [UInt8]?
-        if !fields.isEmpty || vendor != nil {
-            comment = try VorbisComment(vendor: vendor ?? VorbisComment.defaultVendor, fields: fields).serialized()
-            guard comment!.count <= FLACBlock.maximumLength else {
-                throw MediaError(.invalidValue, "the Vorbis comment needs \(comment!.count) bytes; a FLAC block holds at most 16 MiB")
+        var pictureItems: Set<Int> = []
+        if let old = tags.comment {
+            let updated = try old.updated(for: items, picturesAsFields: false)
+            pictureItems = updated.pictureItems
+            if tags.commentBlocks.count == 1, updated.comment.storedFields == old.storedFields {
+                comment = try source.read(at: tags.commentBlocks[0].bodyOffset, count: tags.commentBlocks[0].length)
+            } else if old.isDamaged {
+                throw MediaError(.malformed, "a damaged Vorbis comment in several blocks can't be merged", offset: tags.commentBlocks[0].offset)
+            } else {
+                comment = try updated.comment.serialized()
             }
+        } else {
+            let updated = try VorbisComment(vendor: VorbisComment.defaultVendor).updated(for: items, picturesAsFields: false)
+            if !updated.comment.storedFields.isEmpty { comment = try updated.comment.serialized() }
         }
+        if let comment, comment.count > FLACBlock.maximumLength {
+            throw MediaError(.invalidValue, "the Vorbis comment needs \(comment.count) bytes; a FLAC block holds at most 16 MiB")
+        }
+        // Pictures that aren't comment fields are PICTURE blocks: an unchanged one
+        // is copied byte for byte, a new one built; a damaged one can't be rebuilt.
+        let oldPictures = tags.pictures.map { (block: $0.block, artwork: $0.picture.artwork(source: source, url: url), isDamaged: $0.isDamaged) }
         var pictures: [[UInt8]] = []
-        for item in items where item.keySpace == .vorbis {
+        for (index, item) in items.enumerated() where item.keySpace == .vorbis && !pictureItems.contains(index) {
             guard case .picture(let artwork) = item.value else { continue }
             if let old = oldPictures.first(where: { sameStoredPicture($0.artwork, artwork, in: source) }) {
                 pictures.append(try source.read(at: old.block.bodyOffset, count: old.block.length))
                 continue
+            }
+            if let damaged = oldPictures.first(where: { $0.isDamaged && sameFile(artwork, source) && artwork.fileOffset == $0.artwork.fileOffset }) {
+                throw MediaError(.malformed, "the PICTURE block's length disagrees with its content; the picture can be kept "
+                                 + "as it is or removed, not changed", offset: damaged.block.offset)
             }
             let body = try FLACPicture(artwork: artwork).serialized()
             guard body.count <= FLACBlock.maximumLength else {
@@ -93,8 +116,9 @@ enum FLACWriter {
 
         var result: [(type: UInt8, body: [UInt8])] = []
         var commentPlaced = false, picturesPlaced = false
+        let readable = Set(tags.pictures.map(\.block.offset))
         let hadComment = layout.blocks.contains { $0.kind == .vorbisComment }
-        let hadPicture = layout.blocks.contains { $0.kind == .picture }
+        let hadPicture = !readable.isEmpty
         func placeComment() {
             if !commentPlaced, let comment { result.append((FLACBlock.Kind.vorbisComment.rawValue, comment)) }
             commentPlaced = true
@@ -103,14 +127,15 @@ enum FLACWriter {
             if !picturesPlaced { result += pictures.map { (FLACBlock.Kind.picture.rawValue, $0) } }
             picturesPlaced = true
         }
-        for block in layout.blocks {
+        for (index, block) in layout.blocks.enumerated() {
             switch block.kind {
             case .vorbisComment?: placeComment()
-            case .picture?: placePictures()
+            case .picture? where readable.contains(block.offset): placePictures()
             case .padding?: break
             default:
+                // STREAMINFO, a second STREAMINFO, unreadable pictures and other blocks stay as they are.
                 result.append((block.type, try source.read(at: block.bodyOffset, count: block.length)))
-                if block.kind == .streamInfo {
+                if index == 0 {
                     if !hadComment { placeComment() }
                     if !hadPicture { placePictures() }
                 }
@@ -119,11 +144,16 @@ enum FLACWriter {
         return result
     }
 
+    /// Whether `artwork`'s bytes are in the file of `source`.
+    private static func sameFile(_ artwork: Artwork, _ source: FileSource) -> Bool {
+        guard case .file(let url, _) = artwork.storage else { return false }
+        return url.resolvingSymlinksInPath().path == URL(fileURLWithPath: source.path).resolvingSymlinksInPath().path
+    }
+
     /// Whether `new` is the picture `old` read from this file, unchanged (a
     /// picture read from another file at the same offset is not).
     private static func sameStoredPicture(_ old: Artwork, _ new: Artwork, in source: FileSource) -> Bool {
-        guard let offset = old.fileOffset, offset == new.fileOffset, case .file(let url, _) = new.storage,
-              url.resolvingSymlinksInPath().path == URL(fileURLWithPath: source.path).resolvingSymlinksInPath().path else { return false }
+        guard let offset = old.fileOffset, offset == new.fileOffset, sameFile(new, source) else { return false }
         return old.byteCount == new.byteCount && old.mimeType == new.mimeType && old.pictureType == new.pictureType
             && old.description == new.description
     }

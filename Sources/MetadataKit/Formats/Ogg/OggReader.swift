@@ -20,12 +20,19 @@ import Foundation
 ///   the file's size over the duration.
 /// - File type: `ogg` (`audio/ogg`) for every codec; ``MediaProperties/codec``
 ///   tells `Vorbis`, `Opus`, `Speex` or `FLAC`.
+/// - Damage (``ParsedFile/warnings``): junk or damaged pages between pages
+///   are skipped to the next good page (``OggResync``); header packets that
+///   end early (the file ends, a page is missing) give the codec, the
+///   properties and the tags read so far; a comment that claims more or
+///   longer fields than fit gives the fields that fit. A file with damaged
+///   or incomplete header packets is not editable; junk between pages alone
+///   is kept byte for byte by a save.
 enum OggReader {
     static let fileType = FileType(identifier: "ogg", mimeType: "audio/ogg")
 
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let scan = try OggHeaderScan.read(source)
-        let items = try comment(of: scan).items
+        let (items, location, damage) = try comment(of: scan)
         var properties = try properties(of: scan)
         if let granule = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end) {
             properties.duration = duration(granule: granule, scan: scan, properties: properties)
@@ -33,8 +40,11 @@ enum OggReader {
         if properties.bitrate == nil, let duration = properties.duration, duration > 0 {
             properties.bitrate = Int((Double(source.size - scan.end) * 8 / duration).rounded())
         }
-        // The writer needs the audio to start on a fresh page (see OggWriter).
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: scan.endsOnPageBoundary)
+        // The writer needs whole, undamaged header packets and the audio to
+        // start on a fresh page (see OggWriter); junk between pages is kept.
+        let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
+        let warnings = (scan.warnings + damage).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
     }
 
     /// Where the comment is: the packet index, the bytes before and after the
@@ -48,22 +58,23 @@ enum OggReader {
     }
 
     /// The comment and pictures of the stream as items, with where the comment
-    /// is. Errors name the offset of the page where the bad packet starts
-    /// (packets are parsed reassembled, away from their file offsets).
-    static func comment(of scan: OggHeaderScan) throws -> (items: [MetadataItem], location: CommentLocation?) {
-        var packet = 1
-        do {
-            return try parseComment(of: scan, packet: &packet)
-        } catch var error as MediaError {
-            error.offset = packet < scan.packetOffsets.count ? scan.packetOffsets[packet] : nil
-            error.reason += " (in header packet \(packet) of the \(scan.codec.rawValue) stream)"
-            throw error
+    /// is and the damage read around in the header packets: a comment that
+    /// claims more or longer fields than its packet holds (the fields that fit
+    /// are read), a comment packet that doesn't start as it should, FLAC-in-Ogg
+    /// blocks longer than their packet or pictures that don't parse. Warnings
+    /// name the file offset of the problem (mapped from the reassembled packet).
+    static func comment(of scan: OggHeaderScan) throws -> (items: [MetadataItem], location: CommentLocation?, warnings: [MediaWarning]) {
+        var warnings: [MediaWarning] = []
+        func warn(_ code: MediaError.Code, _ message: String, packet: Int, position: Int64) {
+            let offset = scan.fileOffset(packet: packet, position: position) ?? scan.packetOffsets[min(packet, scan.packetOffsets.count - 1)]
+            warnings.append(MediaWarning(code, "\(message) (in header packet \(packet) of the \(scan.codec.rawValue) stream)", offset: offset))
         }
-    }
-
-    private static func parseComment(of scan: OggHeaderScan, packet current: inout Int) throws -> (items: [MetadataItem], location: CommentLocation?) {
+        func mapped(_ comment: VorbisComment, packet: Int) {
+            for warning in comment.warnings { warn(warning.code, warning.message, packet: packet, position: warning.offset ?? 0) }
+        }
         switch scan.codec {
         case .vorbis, .opus, .speex:
+            guard scan.packets.count > 1 else { return ([], nil, []) }  // the scan warned
             let packet = scan.packets[1]
             let prefix: [UInt8] = switch scan.codec {
             case .vorbis: [3] + Array("vorbis".utf8)
@@ -71,38 +82,57 @@ enum OggReader {
             default: []
             }
             guard packet.starts(with: prefix) else {
-                throw MediaError(.malformed, "the \(scan.codec.rawValue) comment packet does not start as it should")
+                warn(.malformed, "the comment packet does not start as it should; no tags read", packet: 1, position: 0)
+                return ([], nil, warnings)
             }
-            var reader = ByteReader(Array(packet[prefix.count...]))
+            var reader = ByteReader(Array(packet[prefix.count...]), fileOffset: Int64(prefix.count))
             let framing = scan.codec == .vorbis
-            let comment = try VorbisComment.parse(&reader, framingBit: framing)
+            guard let comment = try? VorbisComment.parse(&reader, framingBit: framing, forgiving: true) else {
+                warn(.truncated, "the comment packet ends before its vendor length; no tags read", packet: 1, position: 0)
+                return ([], nil, warnings)
+            }
+            mapped(comment, packet: 1)
             let location = CommentLocation(packet: 1, prefix: prefix, comment: comment, suffix: reader.readRemainingBytes(), framingBit: framing)
-            return (comment.items(), location)
+            return (comment.items(), location, warnings)
         case .flac:
             var fields: [MetadataItem] = [], pictures: [MetadataItem] = []
             var location: CommentLocation?
             for (index, packet) in scan.packets.enumerated().dropFirst() {
-                current = index
                 var reader = ByteReader(packet)
+                guard packet.count >= 4 else {
+                    warn(.truncated, "a FLAC metadata block packet of \(packet.count) bytes", packet: index, position: 0)
+                    continue
+                }
                 let type = try reader.readUInt8() & 0x7F
-                let length = Int(try reader.readUInt24())
-                guard length <= reader.remaining else {
-                    throw MediaError(.sizeOutOfRange, "FLAC metadata block of \(length) bytes in a \(packet.count)-byte packet")
+                var length = Int(try reader.readUInt24())
+                if length > reader.remaining {
+                    warn(.sizeOutOfRange, "FLAC metadata block of \(length) bytes in a \(packet.count)-byte packet; reading the "
+                         + "\(reader.remaining) there are", packet: index, position: 1)
+                    length = reader.remaining
                 }
                 var body = try reader.readReader(count: length)
                 if type == FLACBlock.Kind.vorbisComment.rawValue {
-                    let comment = try VorbisComment.parse(&body)
+                    guard let comment = try? VorbisComment.parse(&body, framingBit: false, forgiving: true) else {
+                        warn(.truncated, "a VORBIS_COMMENT block too short for its vendor length", packet: index, position: 4)
+                        continue
+                    }
+                    mapped(comment, packet: index)
                     fields += comment.items()
                     if location == nil {
                         location = CommentLocation(packet: index, prefix: Array(packet[..<4]), comment: comment, suffix: [], framingBit: false)
                     }
                 } else if type == FLACBlock.Kind.picture.rawValue {
-                    let artwork = try FLACPicture.parse(&body).artwork()
-                    pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
-                                                 dataType: FLACPicture.dataType(of: artwork)))
+                    do {
+                        let artwork = try FLACPicture.parse(&body).artwork()
+                        pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
+                                                     dataType: FLACPicture.dataType(of: artwork)))
+                    } catch let error as MediaError {
+                        warn(error.code, "a PICTURE block that doesn't parse (\(error.reason)); skipped", packet: index,
+                             position: error.offset ?? 4)
+                    }
                 }
             }
-            return (FLACReader.merged(fields + pictures), location)
+            return (FLACReader.merged(fields + pictures), location, warnings)
         }
     }
 

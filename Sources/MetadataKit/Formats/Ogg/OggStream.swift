@@ -24,8 +24,14 @@ enum OggCodec: String, Sendable {
 /// The start of an Ogg file, read page by page until the header packets of
 /// its first Vorbis, Opus, Speex or FLAC stream are complete (RFC 3533 §4:
 /// all first pages come first, then the streams' further header pages).
+///
+/// Forgiving: junk or a damaged page (wrong CRC, a header cut short) between
+/// pages is skipped up to the next good page (``OggResync``) and reported in
+/// ``warnings`` and ``gaps``; a stream whose header packets end early (the
+/// file ends, or a page of the stream is missing) gives the packets read so
+/// far (the last one possibly cut short), ``isComplete`` false and a warning.
 struct OggHeaderScan: Sendable {
-    /// Every page from the start of the file through the last header page of ``serial``.
+    /// Every good page from the start of the file through the last header page of ``serial``.
     var pages: [OggPage]
     var serial: UInt32
     var codec: OggCodec
@@ -35,33 +41,91 @@ struct OggHeaderScan: Sendable {
     var headerPages: [Int]
     /// For each of ``packets``, the file offset of the page where it starts (for error messages).
     var packetOffsets: [Int64]
+    /// For each of ``packets``, where its bytes are in the file, in order.
+    var packetSpans: [[(offset: Int64, count: Int)]]
     /// Whether the last header packet ends its page (the audio starts on a fresh page).
     var endsOnPageBoundary: Bool
+    /// Whether every header packet was read whole.
+    var isComplete = true
+    /// Bytes skipped between the pages (junk, damaged pages).
+    var gaps: [OggResync.Gap] = []
+    /// What was read around.
+    var warnings: [MediaWarning] = []
 
     /// Largest total size of the header packets read (pictures live in the comment).
     static let maximumHeaderBytes = 128 << 20
     /// Most first (BOS) pages, i.e. multiplexed streams, looked at.
     static let maximumStreams = 64
 
-    var end: Int64 { pages.last?.end ?? 0 }
+    var end: Int64 { max(pages.last?.end ?? 0, gaps.last?.end ?? 0) }
+
+    /// The file offset of byte `position` of header packet `packet` (nil when out of range).
+    func fileOffset(packet: Int, position: Int64) -> Int64? {
+        guard packet < packetSpans.count, position >= 0 else { return nil }
+        var left = position
+        for span in packetSpans[packet] {
+            if left < Int64(span.count) { return span.offset + left }
+            left -= Int64(span.count)
+        }
+        return left == 0 ? packetSpans[packet].last.map { $0.offset + Int64($0.count) } : nil
+    }
 
     static func read(_ source: FileSource) throws -> OggHeaderScan {
         var pages: [OggPage] = []
+        var gaps: [OggResync.Gap] = []
+        var warnings: [MediaWarning] = []
         var offset: Int64 = 0
         var chosen: (serial: UInt32, codec: OggCodec)?
         var packets: [[UInt8]] = []
+        var spans: [[(offset: Int64, count: Int)]] = []
         var partial: [UInt8] = []
+        var partialSpans: [(offset: Int64, count: Int)] = []
         var headerPages: [Int] = []
         var packetOffsets: [Int64] = []
+        var lastSequence: UInt32 = 0
         var needed = 2
         var total = 0
+        func early(_ why: String, at position: Int64) -> OggHeaderScan {
+            let codec = chosen!.codec
+            if !partial.isEmpty { packets.append(partial); spans.append(partialSpans) }
+            let count = needed > 0 ? "\(needed)" : "its"
+            warnings.append(MediaWarning(.truncated, "\(why) after \(packets.count - (partial.isEmpty ? 0 : 1)) of \(count) header packets "
+                                         + "of the \(codec.rawValue) stream\(partial.isEmpty ? "" : ", inside the next one"); "
+                                         + "what was read is reported", offset: position))
+            return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
+                                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
+                                 gaps: gaps, warnings: warnings)
+        }
         while true {
-            guard let page = try OggPage.read(from: source, at: offset) else {
-                if offset >= source.size, chosen == nil {
+            guard offset < source.size else {
+                guard chosen != nil else {
                     throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: 0)
                 }
-                if offset >= source.size { throw MediaError(.truncated, "the Ogg file ends inside its header packets", offset: offset) }
-                throw MediaError(.malformed, "no Ogg page where one should start", offset: offset)
+                return early("the file ends", at: offset)
+            }
+            var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
+            if pages.isEmpty {
+                // Before the first page there is no stream to resynchronise in: read it strictly.
+                guard let first = try OggPage.read(from: source, at: offset) else {
+                    throw MediaError(.unsupportedFormat, "no Ogg page at the start of the file", offset: offset)
+                }
+                if try OggCRC.checksum(of: first, in: source) != first.checksum {
+                    warnings.append(MediaWarning(.malformed, "the first Ogg page's CRC is wrong; read anyway", offset: offset))
+                }
+                found = first
+            } else {
+                (found, gap) = try OggResync.page(at: offset, in: source)
+            }
+            if let gap {
+                gaps.append(gap)
+                warnings.append(MediaWarning(.malformed, "\(gap.length) bytes of \(gap.reason) between pages skipped"
+                                             + (found == nil ? " (to the end of the file)" : ", read on at the next page"), offset: gap.offset))
+            }
+            guard let page = found else {
+                guard chosen != nil else {
+                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: 0)
+                }
+                return early("the file ends", at: source.size)
             }
             pages.append(page)
             offset = page.end
@@ -80,20 +144,35 @@ struct OggHeaderScan: Sendable {
                 }
                 chosen = (page.serial, codec)
                 packets = [Array(body[..<length])]
+                spans = [[(page.bodyOffset, length)]]
                 headerPages = [pages.count - 1]
                 packetOffsets = [page.offset]
+                lastSequence = page.sequence
                 needed = try neededPackets(codec: codec, firstPacket: packets[0])
                 total = length
                 continue
             }
             guard page.serial == chosen!.serial else { continue }
             guard !page.isBeginning else { throw MediaError(.malformed, "a second first page for one stream", offset: page.offset) }
+            guard page.sequence == lastSequence &+ 1 else {
+                pages.removeLast()
+                return early("page \(lastSequence &+ 1) of the stream is missing (page \(page.sequence) follows)", at: page.offset)
+            }
+            lastSequence = page.sequence
             headerPages.append(pages.count - 1)
             let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
             var position = 0
             for (index, lace) in page.segments.enumerated() {
                 if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
                 partial += body[position..<position + Int(lace)]
+                if lace > 0 {
+                    let start = page.bodyOffset + Int64(position)
+                    if let last = partialSpans.last, last.offset + Int64(last.count) == start {
+                        partialSpans[partialSpans.count - 1].count += Int(lace)
+                    } else {
+                        partialSpans.append((start, Int(lace)))
+                    }
+                }
                 position += Int(lace)
                 total += Int(lace)
                 guard total <= maximumHeaderBytes else {
@@ -101,13 +180,16 @@ struct OggHeaderScan: Sendable {
                 }
                 guard lace < 255 else { continue }
                 packets.append(partial)
+                spans.append(partialSpans)
                 partial = []
+                partialSpans = []
                 if chosen!.codec == .flac, packets.count > 1, needed == 0, let first = packets.last?.first, first & 0x80 != 0 {
                     needed = packets.count  // header count 0 ("unknown"): the block with the last-block flag ends them
                 }
                 if needed > 0 && packets.count == needed {
                     return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
-                                         headerPages: headerPages, packetOffsets: packetOffsets, endsOnPageBoundary: index == page.segments.count - 1)
+                                         headerPages: headerPages, packetOffsets: packetOffsets, packetSpans: spans,
+                                         endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings)
                 }
             }
         }

@@ -2,14 +2,18 @@ import Foundation
 
 /// Writes the tags of the first Vorbis, Opus, Speex or FLAC stream of an Ogg file.
 ///
-/// - The comment packet is rebuilt from the `.vorbis` items with the file's
+/// - The comment packet is updated from the `.vorbis` items with the file's
 ///   vendor string (and, for Opus and Speex, any bytes that followed the
-///   comment); every other header packet is kept byte for byte (for Vorbis,
-///   the setup packet that often shares the comment's pages). Pictures become
-///   `METADATA_BLOCK_PICTURE` fields; an unchanged picture keeps its field
-///   text. In FLAC-in-Ogg the VORBIS_COMMENT block packet is rebuilt and
-///   PICTURE block packets are replaced by the picture items (the header
-///   count in the first packet is updated; RFC 9639 §10.1).
+///   comment): the fields of unchanged items keep their bytes, case and place
+///   (``VorbisComment/updated(for:picturesAsFields:)``), and a comment nobody
+///   changed keeps its packet byte for byte; every other header packet is kept
+///   byte for byte (for Vorbis, the setup packet that often shares the
+///   comment's pages). Pictures are `METADATA_BLOCK_PICTURE` fields; an
+///   unchanged picture keeps its field text. In FLAC-in-Ogg the
+///   VORBIS_COMMENT block packet is updated the same way; pictures stay where
+///   they are (comment fields or PICTURE block packets, the latter where the
+///   first one was) and new ones go to PICTURE blocks when the file has any
+///   (the header count in the first packet is updated; RFC 9639 §10.1).
 /// - The header packets after the first are laid out on new pages with as
 ///   many lacing values as the old pages had (the last old page, then new
 ///   ones, up to 255), so small changes keep the page count; granule position
@@ -23,10 +27,17 @@ import Foundation
 ///   bytes. Otherwise a rewrite from runs of the original file and new bytes.
 ///
 /// The last header packet must end its page (Vorbis I §A.2, RFC 7845 §3);
-/// other files are refused with `unsupportedFeature`.
+/// other files are refused with `unsupportedFeature`. Damage: junk and
+/// damaged pages between pages are kept byte for byte where they were;
+/// header packets that end early (`truncated`) or are damaged (`malformed`)
+/// are not rewritten — the save is refused before anything is written.
 enum OggWriter {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let scan = try OggHeaderScan.read(source)
+        guard scan.isComplete else {
+            throw MediaError(.truncated, "the stream's header packets end early; not rewriting them",
+                             offset: scan.warnings.last { $0.code == .truncated }?.offset)
+        }
         guard scan.endsOnPageBoundary else {
             throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
         }
@@ -64,7 +75,13 @@ enum OggWriter {
         // The header region: other streams' pages as they were, ours replaced.
         var segments: [FileEditPlan.Segment] = []
         let ours = Set(scan.headerPages)
+        var gaps = scan.gaps[...]
         for (index, page) in scan.pages.enumerated() {
+            // Junk and damaged pages between the pages stay, byte for byte, where they were.
+            while let gap = gaps.first, gap.offset < page.offset {
+                segments.append(.original(offset: gap.offset, length: gap.length))
+                gaps = gaps.dropFirst()
+            }
             if index == scan.headerPages[0] {
                 segments.append(.bytes(newPages[0]))
             } else if index == scan.headerPages.dropFirst().first {
@@ -86,14 +103,17 @@ enum OggWriter {
 
     /// The header packets with the new comment (and, for FLAC, pictures).
     static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> [[UInt8]] {
-        let (_, found) = try OggReader.comment(of: scan)
+        let (_, found, damage) = try OggReader.comment(of: scan)
+        if let first = damage.first {
+            throw MediaError(.malformed, "the header packets are damaged (\(first.message)); not rewriting them", offset: first.offset)
+        }
         switch scan.codec {
         case .vorbis, .opus, .speex:
             guard let location = found else { throw MediaError(.malformed, "no comment packet") }
-            let fields = try VorbisComment.fields(for: items, picturesAsFields: true,
-                                                  originalPictures: location.comment.picturesByValue())
-            let comment = VorbisComment(vendor: location.comment.vendor, fields: fields)
+            let comment = try location.comment.updated(for: items, picturesAsFields: true).comment
             var packets = scan.packets
+            // A comment nobody changed keeps its packet byte for byte.
+            if comment.storedFields == location.comment.storedFields { return packets }
             let body = location.prefix + (try comment.serialized(framingBit: location.framingBit))
             var suffix = location.suffix
             // Zero bytes after a Vorbis comment (after its framing bit) or
@@ -120,10 +140,10 @@ enum OggWriter {
     private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggReader.CommentLocation?) throws -> [[UInt8]] {
         let pictureType = FLACBlock.Kind.picture.rawValue
         let hasPictureBlocks = scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == pictureType }
-        let fields = try VorbisComment.fields(for: items, picturesAsFields: !hasPictureBlocks,
-                                              originalPictures: location?.comment.picturesByValue() ?? [:])
-        let vendor = location?.comment.vendor ?? VorbisComment.defaultVendor
-        let comment = try VorbisComment(vendor: vendor, fields: fields).serialized()
+        let old = location?.comment ?? VorbisComment(vendor: VorbisComment.defaultVendor)
+        let (updated, pictureItems) = try old.updated(for: items, picturesAsFields: !hasPictureBlocks)
+        let comment = try location.map { updated.storedFields == $0.comment.storedFields } == true
+            ? Array(scan.packets[location!.packet].dropFirst(4)) : updated.serialized()
         // Unchanged pictures keep their block bytes: pictures here are decoded copies, so compare by value.
         var oldPictures: [Artwork: [UInt8]] = [:]
         for packet in scan.packets.dropFirst() where packet.first.map({ $0 & 0x7F }) == FLACBlock.Kind.picture.rawValue {
@@ -131,7 +151,7 @@ enum OggWriter {
             if let artwork = try? FLACPicture.parse(&reader).artwork() { oldPictures[artwork] = Array(packet.dropFirst(4)) }
         }
         var pictures: [[UInt8]] = []
-        for item in items where item.keySpace == .vorbis && hasPictureBlocks {
+        for (index, item) in items.enumerated() where item.keySpace == .vorbis && !pictureItems.contains(index) {
             guard case .picture(let artwork) = item.value else { continue }
             pictures.append(try oldPictures[artwork] ?? FLACPicture(artwork: artwork).serialized())
         }
@@ -172,14 +192,17 @@ enum OggWriter {
     /// over the unchanged body), others as runs of the original file. Pages
     /// after the stream's last (EOS) page belong to a later link of a chained
     /// file (RFC 3533 §4) even if it reuses the serial number: they are kept.
+    /// Junk and damaged pages (a wrong CRC) between the pages are kept byte
+    /// for byte, unnumbered, and the walk goes on at the next good page
+    /// (``OggResync``).
     static func renumbered(_ source: FileSource, from offset: Int64, serial: UInt32, shift: Int64) throws -> [FileEditPlan.Segment] {
         var segments: [FileEditPlan.Segment] = []
         var position = offset
         var ended = false
         while position < source.size {
-            guard var page = try OggPage.read(from: source, at: position) else {
-                throw MediaError(.unsupportedFeature, "bytes that are not an Ogg page follow the pages; not rewriting", offset: position)
-            }
+            let (found, gap) = try OggResync.page(at: position, in: source)
+            if let gap { segments.append(.original(offset: gap.offset, length: gap.length)) }
+            guard var page = found else { break }
             if page.serial == serial && !ended {
                 ended = page.headerType & OggPage.ending != 0
                 page.sequence = UInt32(truncatingIfNeeded: Int64(page.sequence) + shift)

@@ -26,8 +26,19 @@ import Foundation
 struct VorbisComment: Sendable, Hashable {
     /// The encoder's name, written back as read.
     var vendor: String
-    /// Fields in file order, names as stored.
+    /// Fields in file order, names as stored (fields without `=` are left out).
     var fields: [(name: String, value: String)]
+    /// The vendor string's bytes as stored.
+    var vendorBytes: [UInt8]
+    /// Every field's bytes as stored, in order, fields without `=` included:
+    /// what a save keeps for the fields nobody changed.
+    var storedFields: [[UInt8]]
+    /// Damage read around: a count or length that claims more than the bytes
+    /// hold, a missing framing bit (offsets as in the reader parsed from).
+    var warnings: [MediaWarning] = []
+    /// Whether the comment was read around damage (then a save may keep it
+    /// as it is, but not rebuild it; see ``updated(for:picturesAsFields:)``).
+    var isDamaged: Bool { !warnings.isEmpty }
 
     /// The key of pictures: `METADATA_BLOCK_PICTURE` (as written by the Xiph
     /// tools; FLAC PICTURE blocks use the same key here).
@@ -38,6 +49,8 @@ struct VorbisComment: Sendable, Hashable {
     init(vendor: String, fields: [(name: String, value: String)] = []) {
         self.vendor = vendor
         self.fields = fields
+        vendorBytes = Array(vendor.utf8)
+        storedFields = fields.map { Array("\($0.name)=\($0.value)".utf8) }
     }
 
     static func == (a: VorbisComment, b: VorbisComment) -> Bool {
@@ -51,41 +64,69 @@ struct VorbisComment: Sendable, Hashable {
 
     // MARK: Parsing
 
+    /// Parses a comment from `reader`, strictly: the first damage
+    /// ``parse(_:framingBit:forgiving:)`` would read around is thrown.
+    static func parse(_ reader: inout ByteReader, framingBit: Bool = false) throws -> VorbisComment {
+        let comment = try parse(&reader, framingBit: framingBit, forgiving: true)
+        if let first = comment.warnings.first { throw MediaError(first.code, first.message, offset: first.offset) }
+        return comment
+    }
+
     /// Parses a comment from `reader`. With `framingBit`, the byte after the
     /// list must have its low bit set (Vorbis §5.2.1). Lengths and counts are
     /// checked against the bytes left, so no count can make it allocate more
-    /// than the packet holds. A field without `=` is skipped (mutagen and
-    /// libvorbis read it as invalid).
-    static func parse(_ reader: inout ByteReader, framingBit: Bool = false) throws -> VorbisComment {
+    /// than the packet holds. A field without `=` is not an item (mutagen and
+    /// libvorbis read it as invalid) but is kept in ``storedFields``.
+    ///
+    /// Forgiving: a vendor string, field count or field length that claims
+    /// more than is left ends the comment there — the fields that fit are
+    /// read and the problem is a warning at its offset (in ``warnings``); so
+    /// is a missing framing bit. Only a comment too short for its vendor
+    /// length field throws.
+    static func parse(_ reader: inout ByteReader, framingBit: Bool, forgiving: Bool) throws -> VorbisComment {
+        var comment = VorbisComment(vendor: "")
+        let vendorOffset = reader.offset
         let vendorLength = Int(try reader.readUInt32(.little))
         guard vendorLength <= reader.remaining else {
-            throw reader.error(.sizeOutOfRange, "Vorbis comment vendor string of \(vendorLength) bytes, \(reader.remaining) left")
+            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment vendor string of \(vendorLength) bytes, "
+                                                 + "\(reader.remaining) left: no fields read", offset: vendorOffset))
+            return comment
         }
-        let vendor = String(decoding: try reader.readBytes(vendorLength), as: UTF8.self)
-        let count = Int(try reader.readUInt32(.little))
-        guard count <= reader.remaining / 4 else {
-            throw reader.error(.sizeOutOfRange, "Vorbis comment claims \(count) fields in \(reader.remaining) bytes")
+        comment.vendorBytes = try reader.readBytes(vendorLength)
+        comment.vendor = String(decoding: comment.vendorBytes, as: UTF8.self)
+        let countOffset = reader.offset
+        guard let count = try? Int(reader.readUInt32(.little)) else {
+            comment.warnings.append(MediaWarning(.truncated, "Vorbis comment ends before its field count", offset: countOffset))
+            return comment
         }
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(count)
-        for _ in 0..<count {
-            let length = Int(try reader.readUInt32(.little))
-            guard length <= reader.remaining else {
-                throw reader.error(.sizeOutOfRange, "Vorbis comment field of \(length) bytes, \(reader.remaining) left")
+        if count > reader.remaining / 4 {
+            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment claims \(count) fields in \(reader.remaining) bytes; "
+                                                 + "reading the fields that fit", offset: countOffset))
+        }
+        comment.storedFields.reserveCapacity(min(count, reader.remaining / 4))
+        for index in 0..<count {
+            let fieldOffset = reader.offset
+            guard let length = try? Int(reader.readUInt32(.little)), length <= reader.remaining else {
+                if !comment.isDamaged || reader.remaining > 0 {
+                    comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment field \(index + 1) of \(count) runs past "
+                                                         + "the end of the comment; \(index) fields read", offset: fieldOffset))
+                }
+                try reader.skip(reader.remaining)
+                return comment
             }
             let bytes = try reader.readBytes(length)
+            comment.storedFields.append(bytes)
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = String(decoding: bytes[..<equals], as: UTF8.self)
-            let value = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
-            fields.append((name, value))
+            comment.fields.append((String(decoding: bytes[..<equals], as: UTF8.self), String(decoding: bytes[(equals + 1)...], as: UTF8.self)))
         }
         if framingBit {
-            guard let framing = reader.peekUInt8(), framing & 1 == 1 else {
-                throw reader.error(.malformed, "Vorbis comment header without its framing bit")
+            if let framing = reader.peekUInt8(), framing & 1 == 1 {
+                try reader.skip(1)
+            } else {
+                comment.warnings.append(MediaWarning(.malformed, "Vorbis comment header without its framing bit", offset: reader.offset))
             }
-            try reader.skip(1)
         }
-        return VorbisComment(vendor: vendor, fields: fields)
+        return comment
     }
 
     /// Whether `name` is a valid field name (Vorbis §5.2.2).
@@ -93,18 +134,19 @@ struct VorbisComment: Sendable, Hashable {
         !name.isEmpty && name.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7D && $0 != UInt8(ascii: "=") }
     }
 
-    /// The comment's bytes, with a framing bit when asked for.
+    /// The comment's bytes (the vendor and fields as stored), with a framing
+    /// bit when asked for. Names are checked where fields are made from items
+    /// (``updated(for:picturesAsFields:)``), not here, so a
+    /// field read from the file is written back as it was.
     func serialized(framingBit: Bool = false) throws -> [UInt8] {
         var writer = ByteWriter()
-        let vendorBytes = Array(vendor.utf8)
+        guard vendorBytes.count <= Int(UInt32.max), storedFields.count <= Int(UInt32.max) else {
+            throw MediaError(.invalidValue, "Vorbis comment too long")
+        }
         writer.write(UInt32(vendorBytes.count), .little)
         writer.write(vendorBytes)
-        writer.write(UInt32(fields.count), .little)
-        for field in fields {
-            guard Self.isValidName(field.name) else {
-                throw MediaError(.invalidValue, "'\(field.name)' is not a valid Vorbis comment field name (ASCII 0x20–0x7D without '=')")
-            }
-            let bytes = Array("\(field.name)=\(field.value)".utf8)
+        writer.write(UInt32(storedFields.count), .little)
+        for bytes in storedFields {
             guard bytes.count <= Int(UInt32.max) else { throw MediaError(.invalidValue, "Vorbis comment field too long") }
             writer.write(UInt32(bytes.count), .little)
             writer.write(bytes)
@@ -141,44 +183,5 @@ struct VorbisComment: Sendable, Hashable {
         guard let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters) else { return nil }
         var reader = ByteReader(data)
         return try? FLACPicture.parse(&reader).artwork()
-    }
-
-    /// The fields that store `items` (the `.vorbis` ones; others are ignored),
-    /// in item order. Pictures become `METADATA_BLOCK_PICTURE` fields unless
-    /// `picturesAsFields` is false (FLAC keeps them in PICTURE blocks).
-    /// `originalPictures` maps pictures read from the file to their field
-    /// text, so an unchanged picture is written back byte for byte.
-    static func fields(for items: [MetadataItem], picturesAsFields: Bool,
-                       originalPictures: [Artwork: String] = [:]) throws -> [(name: String, value: String)] {
-        var fields: [(name: String, value: String)] = []
-        for item in items where item.keySpace == .vorbis {
-            guard isValidName(item.key) else {
-                throw MediaError(.invalidValue, "'\(item.key)' is not a valid Vorbis comment field name (ASCII 0x20–0x7D without '=')")
-            }
-            switch item.value {
-            case .string(let text): fields.append((item.key, text))
-            case .strings(let texts): fields += texts.map { (item.key, $0) }
-            case .integer, .double, .numberPair: fields.append((item.key, item.value.stringValue ?? ""))
-            case .picture(let artwork):
-                guard picturesAsFields else { continue }
-                if let original = originalPictures[artwork] {
-                    fields.append((pictureKey, original))
-                } else {
-                    fields.append((pictureKey, Data(try FLACPicture(artwork: artwork).serialized()).base64EncodedString()))
-                }
-            case .data:
-                throw MediaError(.invalidValue, "Vorbis comments hold text, not bytes ('\(item.key)')")
-            }
-        }
-        return fields
-    }
-
-    /// The original text of every picture field that decodes, by picture.
-    func picturesByValue() -> [Artwork: String] {
-        var result: [Artwork: String] = [:]
-        for field in fields where field.name.uppercased() == Self.pictureKey {
-            if let artwork = Self.decodePictureField(field.value), result[artwork] == nil { result[artwork] = field.value }
-        }
-        return result
     }
 }
