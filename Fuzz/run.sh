@@ -28,9 +28,14 @@ mkdir -p "$corpus" "$findings" "Fuzz/corpus/$target"
 
 flags=(-max_len=65536 -rss_limit_mb=2048 -timeout=10 -max_total_time="$seconds" -detect_leaks=0
        -print_final_stats=1 -artifact_prefix="$findings/")
+# Box names and boundary values for the MP4 targets (Fuzz/dict/TARGET.dict).
+[ -f "Fuzz/dict/$target.dict" ] && flags+=(-dict="Fuzz/dict/$target.dict")
 if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
     flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
 # Swift's own crash backtracer would fight libFuzzer's and ASan's handlers.
 export SWIFT_BACKTRACE=enable=no MDKIT_FUZZ_TARGET=$target
+# Leaks are not findings here (Foundation's uninstrumented code reports false
+# ones); memory that grows shows up as -rss_limit_mb.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
 exec "$binary" "${flags[@]}" "$@" "$corpus" "Fuzz/corpus/$target" Tests/Fixtures/valid Tests/Fixtures/hostile
