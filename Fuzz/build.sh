@@ -9,17 +9,25 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-out=Fuzz/.build
+root=$PWD
+out=$root/Fuzz/.build
 mkdir -p "$out"
-mapfile -t sources < <(find Sources/MetadataKit -name '*.swift' | sort)
+mapfile -t sources < <(find "$root/Sources/MetadataKit" -name '*.swift' | sort)
+if [ -x "$out/mdkit-fuzz" ] && [ -z "$(find "${sources[@]}" "$root/Fuzz/FuzzTargets.swift" -newer "$out/mdkit-fuzz" | head -1)" ]; then
+    echo "fuzz: Fuzz/.build/mdkit-fuzz is up to date"
+    exit 0
+fi
 start=$(date +%s)
-# -module-name MetadataKit: the targets call the internal format readers.
+# Run in $out: swiftc leaves the module's .swiftmodule/.swiftdoc in the
+# current folder. -module-name MetadataKit: the targets call the internal
+# format readers.
+cd "$out"
 # -I Sources/CZlib: the zlib system module (its modulemap links libz).
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     ${FUZZ_OPT:--O} -wmo -g \
     -module-name MetadataKit \
-    -I Sources/CZlib -lz -use-ld=lld \
-    "${sources[@]}" Fuzz/FuzzTargets.swift \
+    -I "$root/Sources/CZlib" -lz -use-ld=lld \
+    "${sources[@]}" "$root/Fuzz/FuzzTargets.swift" \
     -o "$out/mdkit-fuzz.tmp"
 mv "$out/mdkit-fuzz.tmp" "$out/mdkit-fuzz"
-echo "fuzz: built $out/mdkit-fuzz in $(( $(date +%s) - start )) s"
+echo "fuzz: built Fuzz/.build/mdkit-fuzz in $(( $(date +%s) - start )) s"
