@@ -28,8 +28,10 @@ mkdir -p "$corpus" "$findings" "Fuzz/corpus/$target"
 
 flags=(-max_len=65536 -rss_limit_mb=2048 -timeout=10 -max_total_time="$seconds" -detect_leaks=0
        -print_final_stats=1 -artifact_prefix="$findings/")
-# Box names and boundary values for the MP4 targets (Fuzz/dict/TARGET.dict).
-[ -f "Fuzz/dict/$target.dict" ] && flags+=(-dict="Fuzz/dict/$target.dict")
+# Box names and boundary values for the targets that read MP4 boxes.
+case $target in
+    mp4|asset|timed) flags+=(-dict=Fuzz/dict/mp4.dict) ;;
+esac
 if [ "${FUZZ_KEEP_GOING:-0}" = 1 ]; then
     flags+=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
 fi
