@@ -4,7 +4,7 @@ import Foundation
 /// Inputs for the asset tests, made once per test run with ffmpeg, and the
 /// ffprobe/ffmpeg checks run on exported files.
 enum AssetFixtures {
-    static let hasFFmpeg = MP4Tools.has("ffmpeg") && MP4Tools.has("ffprobe")
+    static let hasFFmpeg = TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe")
 
     /// The folder of inputs: h264.mp4 (B-frames + AAC, edit lists, moov last),
     /// fast.mp4 (the same, moov first), pcm.mov (MPEG-4 video, PCM audio,

@@ -294,7 +294,7 @@ import Testing
 
     /// A write that fails (here: the file size limit, as a full disk would)
     /// removes the output; the CLI exits 1.
-    @Test(.enabled(if: AssetFixtures.hasFFmpeg && MP4Tools.has("sh")))
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg && TestSupport.hasTool("sh")))
     func failedWritesRemoveTheOutput() throws {
         let executable = try #require(TestSupport.mdkitExecutable)
         let directory = try MP4Tools.temporaryDirectory()

@@ -44,7 +44,7 @@ private typealias B = ID3Builder
     tags.save(path, v2_version=version)
     """
 
-    @Test(.enabled(if: ToolCheck.has("ffmpeg") && ToolCheck.has("python3:mutagen")),
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasPythonModule("mutagen")),
           arguments: [(UInt8(3), UInt8(0)), (3, 1), (4, 0), (4, 1), (4, 2), (4, 3)])
     func mutagenTags(version: UInt8, encoding: UInt8) async throws {
         let directory = try Self.makeFixture()
@@ -96,7 +96,7 @@ private typealias B = ID3Builder
         #expect(abs((properties.duration ?? 0) - 40 * 1152 / 44_100.0) < 1e-9)
     }
 
-    @Test(.enabled(if: ToolCheck.has("ffmpeg") && ToolCheck.has("eyeD3")),
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("eyeD3")),
           arguments: [("--to-v2.3", "utf16"), ("--to-v2.4", "utf8"), ("--to-v2.4", "latin1")])
     func eyeD3Tags(versionOption: String, encoding: String) async throws {
         let directory = try Self.makeFixture()
@@ -127,7 +127,7 @@ private typealias B = ID3Builder
         Self.checkAudio(item.properties)
     }
 
-    @Test(.enabled(if: ToolCheck.has("ffmpeg")))
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg")))
     func ffmpegOwnTag() async throws {
         let directory = try Self.makeFixture()
         defer { try? FileManager.default.removeItem(at: directory) }

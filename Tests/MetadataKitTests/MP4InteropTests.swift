@@ -15,7 +15,7 @@ import Testing
         return (Int(fields[0]) ?? -1, Int(fields[1]) ?? -1, Int(fields[2]) ?? -1, Double(fields[3]) ?? -1)
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg"))) func ffmpegM4A() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg"))) func ffmpegM4A() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("x.m4a")
@@ -60,7 +60,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg") && MP4Tools.hasMutagen)) func mutagenTags() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasPythonModule("mutagen"))) func mutagenTags() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("m.m4a")
@@ -129,7 +129,7 @@ import Testing
         #expect(item.properties.channels == 1)
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg") && MP4Tools.has("AtomicParsley"))) func atomicParsleyTags() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("AtomicParsley"))) func atomicParsleyTags() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("ap.m4a")
@@ -162,7 +162,7 @@ import Testing
         #expect(item.properties.codec == "AAC")
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg"))) func ffmpegMovUserDataAndKeys() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg"))) func ffmpegMovUserDataAndKeys() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tags = ["-metadata", "title=Mov Tïtle", "-metadata", "artist=Mov Artist", "-metadata", "album=Mov Album",
@@ -200,7 +200,7 @@ import Testing
         #expect(keyedItem.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.key == "title" })
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg"))) func ffmpegFaststartMP4() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg"))) func ffmpegFaststartMP4() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("f.mp4")
@@ -218,7 +218,7 @@ import Testing
         #expect(item.properties.height == 16)
     }
 
-    @Test(.enabled(if: MP4Tools.has("ffmpeg"))) func ffmpegLosslessCodecs() async throws {
+    @Test(.enabled(if: TestSupport.hasTool("ffmpeg"))) func ffmpegLosslessCodecs() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let alac = directory.appendingPathComponent("a.m4a")

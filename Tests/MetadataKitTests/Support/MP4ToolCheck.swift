@@ -1,10 +1,13 @@
 import Foundation
 
-/// The MP4 interop tests' names for the shared helpers in ``TestSupport``.
+/// The MP4 tests' short names for helpers in ``TestSupport``. Tool checks
+/// are ``TestSupport/hasTool(_:)`` (a missing tool fails the test under CI).
 enum MP4Tools {
+    /// ``TestSupport/hasTool(_:)``, for checks inside tests.
     static func has(_ tool: String) -> Bool { TestSupport.hasTool(tool) }
 
-    static let hasMutagen: Bool = TestSupport.hasPythonModule("mutagen")
+    /// ``TestSupport/hasPythonModule(_:)`` for mutagen, for checks inside tests.
+    static var hasMutagen: Bool { TestSupport.hasPythonModule("mutagen") }
 
     /// Runs `tool`; returns its standard output, throws when it fails.
     @discardableResult

@@ -1,5 +1,6 @@
 import Foundation
 import MetadataKit
+import Testing
 
 /// Paths and processes shared by the tests.
 enum TestSupport {
@@ -28,16 +29,39 @@ enum TestSupport {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Whether `tool` is on the PATH.
+    /// Whether this is a CI run (`CI=true` or `CI=1` in the environment).
+    static let isCI: Bool = ["true", "1"].contains(ProcessInfo.processInfo.environment["CI"]?.lowercased() ?? "")
+
+    /// Whether `tool` is on the PATH — the one check every test that needs an
+    /// interop tool uses (`.enabled(if:)` or inside the test).
+    ///
+    /// Locally a missing tool skips the test. Under CI a missing tool must
+    /// not hide tests: the answer is then always true, so the test runs and
+    /// fails where it starts the tool, and when asked inside a running test
+    /// the missing tool is recorded as a failure right away.
     static func hasTool(_ tool: String) -> Bool {
+        isInstalled(tool) || missingUnderCI(tool)
+    }
+
+    /// Whether python3 can import `module`; the CI rule of ``hasTool(_:)`` holds.
+    static func hasPythonModule(_ module: String) -> Bool {
+        let found = isInstalled("python3") && (try? run("python3", ["-c", "import \(module)"]).status) == 0
+        return found || missingUnderCI("python3 module \(module)")
+    }
+
+    private static func isInstalled(_ tool: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
-    /// Whether python3 can import `module`.
-    static func hasPythonModule(_ module: String) -> Bool {
-        guard hasTool("python3") else { return false }
-        return (try? run("python3", ["-c", "import \(module)"]).status) == 0
+    /// False outside CI. Under CI: reports `what` as missing (a failure of the
+    /// running test, if any) and returns true so the test runs and fails.
+    private static func missingUnderCI(_ what: String) -> Bool {
+        guard isCI else { return false }
+        let message = "\(what) is missing but CI=true: the CI install step is broken"
+        FileHandle.standardError.write(Data("TestSupport: \(message)\n".utf8))
+        if Test.current != nil { Issue.record(Comment(rawValue: message)) }
+        return true
     }
 
     struct Output {
