@@ -97,10 +97,10 @@ private typealias R = RIFFBuilder
         // Damage that is read around (RIFFAIFFDamageTests has a test per class): a warning, the code, its offset.
         let damaged: [(String, [UInt8], [MediaError.Code], Int64, Int)] = [
             ("chunk past RIFF end", R.wave([R.fmt(), data], riffSize: 40), [.sizeOutOfRange], 36, 10),
-            // The 2 bytes of the tag's body in the chunk are not padding: the chunk is kept as it is.
+            // The 2 bytes of the tag's body in the chunk can't be read as frames: the chunk is kept as it is.
             ("ID3 tag larger than its chunk", R.simpleWAV(after: [R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
                                                                    R.chunk("zzzz", R.samples(64))]),
-             [.sizeOutOfRange, .malformed], 12 + 24 + 408 + 8 + 6, 100),
+             [.sizeOutOfRange, .unsupportedFeature], 12 + 24 + 408 + 8 + 6, 100),
             ("RIFF size past EOF", R.wave([R.fmt(), data], riffSize: 0x7FFF_FFFF), [.sizeOutOfRange], 4, 10),
         ]
         for (name, bytes, codes, offset, frames) in damaged {
