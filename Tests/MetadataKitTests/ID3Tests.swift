@@ -531,7 +531,8 @@ private typealias B = ID3Builder
         let parsed = try B.parse(bytes)
         let elapsed = clock.now - start
         #expect(parsed.items.count == 100_000)
-        #expect(elapsed < .seconds(5), "took \(elapsed)")
+        // A guard against quadratic work (hours), not a speed test: generous for a loaded machine.
+        #expect(elapsed < .seconds(30), "took \(elapsed)")
     }
 
     @Test func extendedHeaderPastTagEnd() throws {
