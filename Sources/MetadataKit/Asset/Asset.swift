@@ -31,10 +31,13 @@ public struct Asset: Sendable {
     public private(set) var metadataItems: [MetadataItem] = []
     /// True when the movie has fragments (`mvex` or `moof`).
     public private(set) var isFragmented = false
-    /// Local damage loading read around, with byte offsets: today the
-    /// samples left out of inconsistent sample tables (see ``SampleTable``),
-    /// track by track.
-    public var warnings: [MediaWarning] { tracks.flatMap(\.warnings) }
+    /// Local damage loading read around, with byte offsets: in the box tree
+    /// (read as ``MediaItem`` reads it), then the samples left out of
+    /// inconsistent sample tables (see ``SampleTable``), track by track.
+    public var warnings: [MediaWarning] { movieWarnings + tracks.flatMap(\.warnings) }
+    /// Damage in the box tree that the load read around (a `moov` longer
+    /// than the file, boxes cut at the end of their container).
+    private var movieWarnings: [MediaWarning] = []
     /// True once ``load()`` succeeded.
     public private(set) var isLoaded = false
     /// Where `moov` and the first `mdat` lie (`moov` first means "fast start").
@@ -77,7 +80,10 @@ public struct Asset: Sendable {
                   MP4Reader.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
                 throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
             }
-            let (layout, moov) = try MP4Reader.movie(source)
+            // The same forgiving read of the box tree as MediaItem's (MP4Movie).
+            let movie = try MP4Movie(source)
+            let (layout, moov) = (movie.layout, movie.moov)
+            movieWarnings = movie.warnings
             brands = layout.brands ?? []
             if let mvhd = moov.child("mvhd") {
                 var reader = try source.mp4Payload(of: mvhd.header, upTo: 32)

@@ -30,22 +30,6 @@ enum MP4Reader {
                           warnings: MP4Movie.inFileOrder(warnings))
     }
 
-    /// The top-level layout and the `moov` tree of the file; throws when
-    /// there is no `moov` or it is compressed, and at any box that doesn't fit.
-    static func movie(_ source: FileSource) throws -> (layout: TopLevel, moov: MP4Box) {
-        let layout = try TopLevel(source)
-        guard let moovHeader = layout.moov else {
-            throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
-        }
-        var builder = MP4TreeBuilder(source: source)
-        let moov = try builder.build(moovHeader, depth: 0)
-        if let cmov = moov.child("cmov") {
-            // QTFF "Compressed movie resources": a zlib-compressed moov.
-            throw MediaError(.unsupportedFeature, "compressed movie header ('cmov') is not supported", offset: cmov.header.offset)
-        }
-        return (layout, moov)
-    }
-
     /// The MIME type from the `ftyp` brands (major brand first) and content:
     /// `qt  ` (or no `ftyp`) → QuickTime; `3gp*` → 3GPP; `3g2*` → 3GPP2;
     /// `M4A `/`M4B `/`M4P ` or no video track → audio/mp4; else video/mp4.
