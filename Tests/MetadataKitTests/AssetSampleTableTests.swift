@@ -216,14 +216,8 @@ import Testing
         let original = MovieBuilder.movie([video, meta], movieTimescale: 600)
         let moov = try #require(Data(original).range(of: Data("moov".utf8))).lowerBound - 4
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        var state = seed
-        func next() -> UInt64 {                                    // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: seed)
+        func next() -> UInt64 { generator.next() }
         let extremes: [UInt32] = [0, 1, 0x7FFF_FFFF, 0x8000_0000, 0xFFFF_FFFF, 0xFFFF_FFF0, 0x0001_0000]
         let url = directory.appendingPathComponent("mutated.mov")
         var loaded = 0, warned = 0

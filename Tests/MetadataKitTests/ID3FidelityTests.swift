@@ -301,18 +301,6 @@ private typealias B = ID3Builder
 
     // MARK: Random damage
 
-    /// SplitMix64, so a failure can be replayed from its seed.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Damaged tags that load as editable save without losing a frame: every
     /// item but the edited one reads back the same from the saved copy.
     @Test(arguments: [UInt8(3), 4])
@@ -330,7 +318,7 @@ private typealias B = ID3Builder
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("damaged.mp3"), copy = folder.appendingPathComponent("saved.mp3")
         let seed = UInt64.random(in: 0...UInt64.max)
-        var generator = SeededGenerator(state: seed)
+        var generator = SplitMix64(state: seed)
         var saved = 0
         for round in 0..<300 {
             var bytes = original

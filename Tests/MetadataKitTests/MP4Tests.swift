@@ -416,14 +416,8 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     @Test func randomCorruptionNeverCrashes() throws {
         let file = Self.taggedFile()
         let moovStart = B.ftyp().count
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {     // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { generator.next() }
         let url = try B.write([])
         defer { try? FileManager.default.removeItem(at: url) }
         var outcomes: [String: Int] = [:]

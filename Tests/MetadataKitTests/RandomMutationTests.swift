@@ -65,19 +65,6 @@ import Testing
         }
     }
 
-    /// SplitMix64 (Steele, Lea, Flood 2014): small, fast, and the same
-    /// sequence for a seed on every platform.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// `original` with 1–6 bytes changed (a random byte or a boundary value:
     /// sizes and counts live at 0x00/0xFF/0x7F/0x80), and one time in eight
     /// cut short as well.

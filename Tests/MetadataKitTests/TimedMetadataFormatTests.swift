@@ -101,14 +101,8 @@ import Testing
     /// Every Double and string the JSON form prints reads back unchanged (seeded; the seed is in the failure).
     @Test func printedNumbersAndStringsReadBackExactly() throws {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
-        var state = seed
-        func next() -> UInt64 {                                    // SplitMix64
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: seed)
+        func next() -> UInt64 { generator.next() }
         var groups: [TimedMetadataGroup] = []
         var start = 0.0
         for index in 0..<200 {

@@ -156,14 +156,8 @@ enum FLACOggBuilder {
     static func corruptionOutcomes(_ file: [UInt8], range: Range<Int>, count: Int, in directory: URL,
                                    read: (FileSource, URL) throws -> ParsedFile,
                                    plan: (FileSource, [MetadataItem]) throws -> FileEditPlan) throws -> [String: Int] {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        var generator = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt64 { generator.next() }
         let url = directory.appendingPathComponent("fuzz")
         var outcomes: [String: Int] = [:]
         func record(_ body: () throws -> Void, success: String) {
