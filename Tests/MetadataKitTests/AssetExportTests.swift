@@ -247,16 +247,13 @@ import Testing
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("raw-copy.mov")
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let before = usage.ru_maxrss
+        let before = TestSupport.peakResidentKiB()
         let start = Date()
         let session = ExportSession(asset: try await Asset.load(url: source))
         session.outputURL = out
         try await session.export()
         let seconds = Date().timeIntervalSince(start)
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let growth = usage.ru_maxrss - before
+        let growth = TestSupport.peakResidentKiB() - before
         let size = try #require(try FileManager.default.attributesOfItem(atPath: source.path)[.size] as? Int)
         print("export of \(size) bytes: \(String(format: "%.2f", seconds)) s, peak RSS growth \(growth) KiB")
         #expect(growth < 12 * 1024)

@@ -132,12 +132,9 @@ import Testing
         let first = try #require(try output.nextSample())
         _ = try first.readData()
         #expect(output.bytesRead <= Int64(max(first.size, SampleDataSource.readAhead)))
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let before = usage.ru_maxrss
+        let before = TestSupport.peakResidentKiB()
         while let sample = try output.nextSample() { _ = try sample.readData() }
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        let growthKiB = usage.ru_maxrss - before
+        let growthKiB = TestSupport.peakResidentKiB() - before
         // Read-ahead may read a little past a sample, never the file twice.
         #expect(output.bytesRead <= asset.tracks[0].totalSampleBytes * 13 / 10)
         #expect(growthKiB < 8 * 1024, "peak RSS grew by \(growthKiB) KiB reading a \(size / 1_000_000) MB file")

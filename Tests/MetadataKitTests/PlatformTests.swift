@@ -67,4 +67,36 @@ import Testing
         let length = getxattr(url.path, "user.mdkit.tags", &back, back.count)
         #expect(length == value.count && Array(back.prefix(max(length, 0))) == value)
     }
+
+    /// Same-file detection by device and inode: what a path comparison
+    /// misses (hard links here; case-insensitive names on APFS).
+    @Test func sameFilesAreToldByInode() throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        let file = directory.appendingPathComponent("Song.m4a").path
+        let other = directory.appendingPathComponent("other.m4a").path
+        try Data([1]).write(to: URL(fileURLWithPath: file))
+        try Data([1]).write(to: URL(fileURLWithPath: other))
+        let hardLink = directory.appendingPathComponent("hard.m4a").path
+        let symlink = directory.appendingPathComponent("soft.m4a").path
+        #expect(link(file, hardLink) == 0 && Foundation.symlink(file, symlink) == 0)
+        #expect(Platform.isSameFile(file, hardLink) && Platform.isSameFile(symlink, file))
+        #expect(Platform.isSameFile(file, directory.appendingPathComponent("./Song.m4a").path))
+        #expect(!Platform.isSameFile(file, other), "same bytes, another file")
+        #expect(!Platform.isSameFile(file, directory.appendingPathComponent("missing.m4a").path))
+    }
+
+    /// An export whose output is the input under another name is refused
+    /// before anything is written.
+    @Test func anExportOverItsInputUnderAnotherNameIsRefused() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        let input = directory.appendingPathComponent("in.m4a")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.m4a"), to: input)
+        let alias = directory.appendingPathComponent("alias.m4a")
+        #expect(link(input.path, alias.path) == 0)
+        let before = try Data(contentsOf: input)
+        let session = ExportSession(asset: try await Asset.load(url: input))
+        session.outputURL = alias
+        await #expect(throws: MediaError.self) { try await session.export() }
+        #expect(try Data(contentsOf: input) == before)
+    }
 }

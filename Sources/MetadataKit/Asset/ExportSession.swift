@@ -88,7 +88,7 @@ public final class ExportSession {
     public func export() async throws {
         guard asset.isLoaded else { throw MediaError(.notLoaded, "load the asset before exporting it", path: asset.url.path) }
         guard let outputURL else { throw MediaError(.invalidValue, "no output URL") }
-        guard outputURL.standardizedFileURL.resolvingSymlinksInPath() != asset.url.standardizedFileURL.resolvingSymlinksInPath() else {
+        guard !Platform.isSameFile(outputURL.path, asset.url.path) else {
             throw MediaError(.invalidValue, "the output must not be the input", path: outputURL.path)
         }
         let fileType = outputFileType ?? AssetFileType(pathExtension: outputURL.pathExtension) ?? .mp4

@@ -82,6 +82,16 @@ enum Platform {
         return device.bitWidth >= 64 ? value : value & ((1 << UInt64(device.bitWidth)) - 1)
     }
 
+    /// True when `a` and `b` name the same file: the same device and inode
+    /// (symlinks followed). Paths can't tell: on a case-insensitive volume
+    /// (APFS, HFS+ by default) `Song.m4a` and `song.m4a` are one file, and
+    /// hard links are one file under two names. False when either is missing.
+    static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return deviceNumber(first.st_dev) == deviceNumber(second.st_dev) && first.st_ino == second.st_ino
+    }
+
     /// The file's last modification time.
     static func modificationTime(_ info: stat) -> timespec {
         #if canImport(Darwin)

@@ -126,3 +126,18 @@ extension MediaItem {
         return item
     }
 }
+
+extension TestSupport {
+    /// The process's peak resident memory in KiB: `ru_maxrss` is KiB on
+    /// Linux and bytes on Darwin (whose `RUSAGE_SELF` is a plain Int32).
+    static func peakResidentKiB() -> Int {
+        var usage = rusage()
+        #if canImport(Darwin)
+        getrusage(RUSAGE_SELF, &usage)
+        return Int(usage.ru_maxrss) / 1024
+        #else
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int(usage.ru_maxrss)
+        #endif
+    }
+}
