@@ -23,16 +23,7 @@ struct FLACOggInteropTests {
 
     /// `kind`: flac, vorbis, opus, speex, oggflac.
     func make(_ kind: String) throws -> URL {
-        let (codec, name): (String, String) = switch kind {
-        case "flac": ("flac", "a.flac")
-        case "vorbis": ("libvorbis", "a.ogg")
-        case "opus": ("libopus", "a.opus")
-        case "speex": ("libspeex", "a.spx")
-        default: ("flac", "a.oga")
-        }
-        let url = directory.appendingPathComponent(name)
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-ac", "2", "-c:a", codec, url.path])
+        let url = try FLACOggBuilder.ffmpegSine(kind, in: directory, channels: 2)
         try Data(ID3Builder.tinyPNG).write(to: directory.appendingPathComponent("cover.png"))
         return url
     }

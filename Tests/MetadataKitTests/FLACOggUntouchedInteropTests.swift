@@ -27,16 +27,7 @@ struct FLACOggUntouchedInteropTests {
     }
 
     func make(_ kind: String) throws -> URL {
-        let (codec, name): (String, String) = switch kind {
-        case "flac": ("flac", "a.flac")
-        case "vorbis": ("libvorbis", "a.ogg")
-        case "opus": ("libopus", "a.opus")
-        default: ("flac", "a.oga")
-        }
-        let url = directory.appendingPathComponent(name)
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-c:a", codec, url.path])
-        return url
+        try FLACOggBuilder.ffmpegSine(kind, in: directory)
     }
 
     static let tagger = """

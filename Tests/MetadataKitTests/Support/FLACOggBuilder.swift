@@ -189,3 +189,22 @@ enum FLACOggBuilder {
         return url
     }
 }
+
+extension FLACOggBuilder {
+    /// A one-second 440 Hz sine encoded by ffmpeg into `directory`; `kind`:
+    /// flac, vorbis, opus, speex, or anything else for FLAC in Ogg.
+    static func ffmpegSine(_ kind: String, in directory: URL, channels: Int? = nil) throws -> URL {
+        let (codec, name): (String, String) = switch kind {
+        case "flac": ("flac", "a.flac")
+        case "vorbis": ("libvorbis", "a.ogg")
+        case "opus": ("libopus", "a.opus")
+        case "speex": ("libspeex", "a.spx")
+        default: ("flac", "a.oga")
+        }
+        let url = directory.appendingPathComponent(name)
+        let layout = channels.map { ["-ac", String($0)] } ?? []
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1"]
+                                   + layout + ["-c:a", codec, url.path])
+        return url
+    }
+}
