@@ -184,7 +184,8 @@ public struct MediaItem: Sendable {
             return
         }
         let reread = checked?.parsed
-            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable)
+            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable,
+                          warnings: warnings)
         var info = stat()
         guard stat(url.path, &info) == 0 else {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: url.path)

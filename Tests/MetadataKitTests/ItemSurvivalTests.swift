@@ -60,4 +60,17 @@ import Testing
         let kept = others.filter { !MetadataKeyMap.standard.keys[.title, default: []].contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
         #expect(ItemSurvival.missing(expected: kept, actual: reread.metadata.items, exempt: []).isEmpty)
     }
+
+    /// A save that writes nothing keeps what the load knew about the file's damage.
+    @Test func aSaveThatWritesNothingKeepsTheWarnings() async throws {
+        let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("damaged.flac")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("hostile/flac-comment-count-huge.flac"), to: url)
+        var item = try await MediaItem.loaded(url)
+        let warnings = item.warnings
+        try #require(!warnings.isEmpty)
+        let before = try Data(contentsOf: url)
+        try await item.save()
+        #expect(try Data(contentsOf: url) == before, "nothing changed, nothing written")
+        #expect(item.warnings == warnings)
+    }
 }
