@@ -40,35 +40,3 @@ public struct SaveOptions: Sendable, Hashable {
         self.durability = durability
     }
 }
-
-/// A format's tag writer: which key spaces it writes and how a save changes the file.
-struct FormatWriter: Sendable {
-    /// Key spaces the writer stores, primary first (new fields go to the primary one).
-    var keySpaces: [MetadataKeySpace]
-    /// Key spaces the writer rebuilds from the normalized fields (ID3v1).
-    var derivedKeySpaces: [MetadataKeySpace] = []
-    /// The edit that stores `items` (the file's complete list of raw items
-    /// after the change) in the file read through `source`.
-    var plan: @Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan
-    /// Reads a file of this format back (for the check after a save).
-    var read: @Sendable (_ source: FileSource, _ url: URL) throws -> ParsedFile
-
-    static func writer(for type: FileType) throws -> FormatWriter {
-        switch type.identifier {
-        case FileType.mp3.identifier:
-            return FormatWriter(keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1], plan: MP3Writer.plan, read: MP3Reader.read)
-        case "mp4":
-            return FormatWriter(keySpaces: MP4Writer.keySpaces, plan: MP4Writer.plan, read: MP4Reader.read)
-        case FileType.wav.identifier:
-            return FormatWriter(keySpaces: WAVWriter.keySpaces, plan: WAVWriter.plan, read: WAVReader.read)
-        case FileType.aiff.identifier:
-            return FormatWriter(keySpaces: AIFFWriter.keySpaces, plan: AIFFWriter.plan, read: AIFFReader.read)
-        case FLACReader.fileType.identifier:
-            return FormatWriter(keySpaces: [.vorbis], plan: FLACWriter.plan, read: FLACReader.read)
-        case OggReader.fileType.identifier:
-            return FormatWriter(keySpaces: [.vorbis], plan: OggWriter.plan, read: OggReader.read)
-        default:
-            throw MediaError(.unsupportedFeature, "writing \(type.identifier) files is not supported yet")
-        }
-    }
-}

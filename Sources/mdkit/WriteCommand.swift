@@ -5,7 +5,13 @@ import MetadataKit
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
 /// [--no-sync] [--output OUT] [--dry-run]`
 struct WriteCommand {
-    static let usage = """
+    /// The key spaces, for messages: "id3, id3v1, … or vorbis".
+    static var keySpaceList: String {
+        let names = MediaFormat.allKeySpaces.map(\.rawValue)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }
+
+    static var usage: String { """
         usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
                                    [--artwork IMAGE [--artwork-type TYPE]]... [--remove-artwork]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
@@ -15,9 +21,8 @@ struct WriteCommand {
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
                               trackCount, discNumber, discCount) or a raw key written
-                              keySpace:key (id3:TXXX:MOOD, itunes:----:com.apple.iTunes:MOOD,
-                              mdta:com.apple.quicktime.title, udta:©nam, vorbis:MOOD,
-                              riff:IKEY, aiff:ANNO)
+                              keySpace:key (e.g. id3:TXXX:MOOD, vorbis:MOOD), where keySpace is
+                              \(keySpaceList)
           --remove KEY        remove a field or raw key
           --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures)
           --artwork-type T    picture type of the preceding --artwork: front (default), back,
@@ -30,7 +35,7 @@ struct WriteCommand {
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only)
           --dry-run           print what would change; write nothing
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
-        """
+        """ }
 
     enum Edit {
         case set(MetadataField, DisplayValue)
@@ -125,12 +130,10 @@ struct WriteCommand {
             throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
         }
         let space = MetadataKeySpace(rawValue: String(key[..<colon]))
-        let known: [MetadataKeySpace] = [.id3, .id3v1, .iTunes, .quickTimeMetadata, .quickTimeUserData, .riff, .aiff, .vorbis]
-        guard known.contains(space) else {
-            throw UsageError("unknown key space '\(space.rawValue)' (use id3, id3v1, itunes, mdta, udta, riff, aiff or vorbis)")
+        guard MediaFormat.allKeySpaces.contains(space) else {
+            throw UsageError("unknown key space '\(space.rawValue)' (use \(Self.keySpaceList))")
         }
-        var rawKey = String(key[key.index(after: colon)...])
-        if space == .vorbis { rawKey = rawKey.uppercased() }  // Vorbis comment names are case-insensitive, kept uppercased
+        let rawKey = MediaFormat.normalizedKey(String(key[key.index(after: colon)...]), in: space)
         return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)
     }
 
@@ -167,23 +170,9 @@ struct WriteCommand {
         return reports.contains { $0.failed } ? 1 : 0
     }
 
-    /// Files saved together: each holds one or two descriptors open until its
-    /// batch is synced, so 256 (measured: batches of 600 were slower than
-    /// 256), fewer when the open-file limit is low.
-    static let batchSize: Int = {
-        var limit = rlimit()
-        #if canImport(Glibc)
-        let got = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
-        #else
-        let got = getrlimit(RLIMIT_NOFILE, &limit)
-        #endif
-        guard got == 0 else { return 256 }
-        let open = Int(clamping: limit.rlim_cur)         // RLIM_INFINITY (all ones) clamps to Int.max
-        return max(16, min(256, (open - 128) / 2))
-    }()
-
     /// Durable saves of many files: loaded and edited in parallel, then saved
-    /// ``batchSize`` at a time with one set of file-system syncs per batch (group commit).
+    /// together, the library grouping them under one set of file-system syncs
+    /// per group (``MediaItem/save(_:options:)``).
     private func saveInBatches(pictures: [Artwork]) async -> [(text: String, failed: Bool)] {
         let command = self
         let loaded = await ReadCommand.forEach(paths) { _, url -> Result<(MediaItem, Int), MediaError> in
@@ -195,16 +184,8 @@ struct WriteCommand {
             }
         }
         var reports = [(text: String, failed: Bool)](repeating: ("", false), count: paths.count)
-        var batch: [(index: Int, item: MediaItem, changes: Int)] = []
-        func flush() async {
-            var items = batch.map(\.item)
-            let errors = await MediaItem.save(&items, options: options)
-            for (entry, error) in zip(batch, errors) {
-                reports[entry.index] = error.map { ("\(paths[entry.index]): error: \(Report.errorMessage($0))\n", true) }
-                    ?? ("\(paths[entry.index]): saved (\(entry.changes) change\(entry.changes == 1 ? "" : "s"))\n", false)
-            }
-            batch.removeAll()
-        }
+        var batch: [(index: Int, changes: Int)] = []
+        var items: [MediaItem] = []
         for (index, result) in loaded.enumerated() {
             switch result {
             case .failure(let error):
@@ -214,11 +195,15 @@ struct WriteCommand {
                     reports[index] = ("\(paths[index]): no changes\n", false)
                     continue
                 }
-                batch.append((index, item, changes))
-                if batch.count == Self.batchSize { await flush() }
+                batch.append((index, changes))
+                items.append(item)
             }
         }
-        if !batch.isEmpty { await flush() }
+        let errors = await MediaItem.save(&items, options: options)
+        for (entry, error) in zip(batch, errors) {
+            reports[entry.index] = error.map { ("\(paths[entry.index]): error: \(Report.errorMessage($0))\n", true) }
+                ?? ("\(paths[entry.index]): saved (\(entry.changes) change\(entry.changes == 1 ? "" : "s"))\n", false)
+        }
         return reports
     }
 

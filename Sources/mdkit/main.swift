@@ -30,7 +30,12 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
         "  " + command.name + String(repeating: " ", count: max(1, 9 - command.name.count))
             + "\(command.summary) (mdkit \(command.name) --help)"
     }
+    let formats = MediaFormat.all.map { format in
+        "  " + format.identifier + String(repeating: " ", count: max(1, 6 - format.identifier.count)) + format.name + ": "
+            + format.extensions.map { "." + $0 }.joined(separator: " ") + (format.isWritable ? " (read, write)" : " (read)")
+    }
     return "usage: mdkit <command> [options] FILE...\n       mdkit --version\n\ncommands:\n" + lines.joined(separator: "\n")
+        + "\n\nformats (detected from the first bytes):\n" + formats.joined(separator: "\n")
 }
 
 func fail(_ message: String, status: Int32) -> Never {

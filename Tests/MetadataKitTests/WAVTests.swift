@@ -216,9 +216,8 @@ private typealias R = RIFFBuilder
         let url = try R.file(bytes, ext: "wav")
         var item = try await MediaItem.loaded(url)
         change(&item.metadata)
-        let writer = try FormatWriter.writer(for: .wav)
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
-                                                        keySpaces: writer.keySpaces)
+                                                        keySpaces: MediaFormat.wav.keySpaces)
         let plan = try WAVWriter.plan(FileSource(url: url), items, Self.fast)
         try await item.save(options: Self.fast)
         return (url, plan, item)

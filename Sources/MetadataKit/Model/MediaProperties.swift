@@ -32,8 +32,6 @@ public struct FileType: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { identifier }
-
-    public static let mp3 = FileType(identifier: "mp3", mimeType: "audio/mpeg")
 }
 
 /// What a format reader returns: the raw items and properties of one file.

@@ -27,7 +27,7 @@
 /// WAV and AIFF files hold an ID3v2 tag in an `id3 `/`ID3 ` chunk (the ID3v2
 /// keys above) beside their own text: RIFF `LIST`/`INFO` (key space `riff`)
 /// and AIFF text chunks (key space `aiff`). These come after the ID3 keys, so
-/// **ID3 wins** where both hold a field (see ``riffAIFFKeys``).
+/// **ID3 wins** where both hold a field (see ``riffKeys`` and ``aiffKeys``).
 public struct MetadataKeyMap: Sendable {
     /// One raw key: a key space and a key in it.
     public struct RawKey: Hashable, Sendable, CustomStringConvertible {
@@ -101,31 +101,12 @@ public struct MetadataKeyMap: Sendable {
         (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
     }
 
-    /// The standard table (see the type's documentation).
-    public static let standard: MetadataKeyMap = {
-        func entry(id3: [String], itunes: [String] = [], mdta: [String] = [], udta: [String] = [], v1: [String] = []) -> [RawKey] {
-            id3.map { RawKey(.id3, $0) } + itunes.map { RawKey(.iTunes, $0) }
-                + mdta.flatMap { [RawKey(.quickTimeMetadata, "com.apple.quicktime.\($0)"), RawKey(.quickTimeMetadata, $0)] }
-                + udta.map { RawKey(.quickTimeUserData, $0) } + v1.map { RawKey(.id3v1, $0) }
-        }
-        let track = entry(id3: ["TRCK", "TRK"], itunes: ["trkn"], mdta: ["track"], v1: ["track"])
-        let disc = entry(id3: ["TPOS", "TPA"], itunes: ["disk"], mdta: ["disc"])
-        var keys: [MetadataField: [RawKey]] = [
-            .title: entry(id3: ["TIT2", "TT2"], itunes: ["©nam"], mdta: ["title"], udta: ["©nam"], v1: ["title"]),
-            .artist: entry(id3: ["TPE1", "TP1"], itunes: ["©ART"], mdta: ["artist"], udta: ["©ART"], v1: ["artist"]),
-            .albumArtist: entry(id3: ["TPE2", "TP2"], itunes: ["aART"], mdta: ["album_artist", "albumArtist"]),
-            .album: entry(id3: ["TALB", "TAL"], itunes: ["©alb"], mdta: ["album"], udta: ["©alb"], v1: ["album"]),
-            .grouping: entry(id3: ["TIT1", "TT1", "GRP1"], itunes: ["©grp"], mdta: ["grouping"], udta: ["©grp"]),
-            .composer: entry(id3: ["TCOM", "TCM"], itunes: ["©wrt"], mdta: ["composer"], udta: ["©wrt", "©com"]),
-            .comments: entry(id3: ["COMM", "COM"], itunes: ["©cmt"], mdta: ["comment"], udta: ["©cmt"], v1: ["comment"]),
-            .artwork: entry(id3: ["APIC", "PIC"], itunes: ["covr"], mdta: ["artwork"]),
-            .genre: entry(id3: ["TCON", "TCO"], itunes: ["©gen", "gnre"], mdta: ["genre"], udta: ["©gen"], v1: ["genre"]),
-            .year: entry(id3: ["TDRC", "TYER", "TYE", "TDRL", "TDOR", "TORY", "TDAT", "TIME", "TDA", "TIM"], itunes: ["©day"], mdta: ["creationdate", "year", "date"], udta: ["©day"], v1: ["year"]),
-            .bpm: entry(id3: ["TBPM", "TBP"], itunes: ["tmpo"]),
-            .trackNumber: track, .trackCount: track,
-            .discNumber: disc, .discCount: disc,
-        ].merging(riffAIFFKeys) { $0 + $1 }
-        for (field, extra) in vorbisKeys { keys[field, default: []] += extra }
-        return MetadataKeyMap(keys: keys)
-    }()
+    /// The standard table (see the type's documentation): the rows of every
+    /// format in ``MediaFormat/all``.
+    public static let standard = MetadataKeyMap(keys: merging(MediaFormat.all))
+
+    /// Rows of several key spaces, each field's keys in argument order.
+    static func concatenated(_ parts: [MetadataField: [RawKey]]...) -> [MetadataField: [RawKey]] {
+        parts.reduce(into: [:]) { result, part in result.merge(part) { $0 + $1 } }
+    }
 }

@@ -113,7 +113,7 @@ enum RIFFBuilder {
         let url = try file(bytes, ext: ext)
         defer { remove(url) }
         let source = try FileSource(url: url)
-        return try FormatDetector.reader(for: source, url: url)(source, url)
+        return try MediaFormat.detect(source, url: url).parse(source, url)
     }
 
     /// The error code `body` throws, nil when it doesn't throw.

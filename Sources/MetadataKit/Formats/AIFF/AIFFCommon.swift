@@ -6,11 +6,6 @@ extension MetadataKeySpace {
     public static let aiff = MetadataKeySpace(rawValue: "aiff")
 }
 
-extension FileType {
-    /// AIFF and AIFF-C.
-    public static let aiff = FileType(identifier: "aiff", mimeType: "audio/aiff")
-}
-
 /// The Common chunk (`COMM`) of an AIFF or AIFF-C file, big-endian.
 ///
 /// AIFF 1.3 §"Common Chunk":
@@ -152,4 +147,15 @@ enum AIFFText {
         }
         return bytes
     }
+}
+
+extension MetadataKeyMap {
+    /// Keys of AIFF text chunks, ranked after every ID3v2 key of the same
+    /// field, so the ID3 chunk wins where a file has both: title `NAME`,
+    /// artist `AUTH`, comments `ANNO`.
+    static let aiffKeys: [MetadataField: [RawKey]] = [
+        .title: [RawKey(.aiff, "NAME")],
+        .artist: [RawKey(.aiff, "AUTH")],
+        .comments: [RawKey(.aiff, "ANNO")],
+    ]
 }

@@ -196,8 +196,6 @@ struct FLACTags {
 /// and refuses, before writing, a change that would rebuild one (see
 /// ``FLACWriter``).
 enum FLACReader {
-    static let fileType = FileType(identifier: "flac", mimeType: "audio/flac")
-
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let layout = try FLACLayout.read(source)
         var streamReader = try source.reader(at: layout.blocks[0].bodyOffset, count: 34)
@@ -210,7 +208,7 @@ enum FLACReader {
                                       dataType: FLACPicture.dataType(of: artwork)))
         }
         let properties = info.properties(audioBytes: source.size - layout.audioStart)
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: true, warnings: tags.warnings)
+        return ParsedFile(fileType: .flac, items: items, properties: properties, isEditable: true, warnings: tags.warnings)
     }
 
     /// Items of the same text key (from several comment blocks) joined into one.

@@ -28,8 +28,6 @@ import Foundation
 ///   or incomplete header packets is not editable; junk between pages alone
 ///   is kept byte for byte by a save.
 enum OggReader {
-    static let fileType = FileType(identifier: "ogg", mimeType: "audio/ogg")
-
     static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let scan = try OggHeaderScan.read(source)
         let (items, location, damage) = try comment(of: scan)
@@ -44,7 +42,7 @@ enum OggReader {
         // start on a fresh page (see OggWriter); junk between pages is kept.
         let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
         let warnings = (scan.warnings + damage).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
+        return ParsedFile(fileType: .ogg, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
     }
 
     /// Where the comment is: the packet index, the bytes before and after the

@@ -100,26 +100,25 @@ enum RIFFInfo {
 }
 
 extension MetadataKeyMap {
-    /// Keys of RIFF `INFO` (WAV) and AIFF text chunks, ranked after every
-    /// ID3v2 key of the same field, so the ID3 chunk wins where a file has
-    /// both:
+    /// Keys of RIFF `INFO` subchunks (WAV), ranked after every ID3v2 key of
+    /// the same field, so the ID3 chunk wins where a file has both:
     ///
-    /// | field | RIFF INFO | AIFF |
-    /// |---|---|---|
-    /// | title | INAM | NAME |
-    /// | artist | IART | AUTH |
-    /// | album | IPRD | – |
-    /// | comments | ICMT | ANNO |
-    /// | genre | IGNR | – |
-    /// | year | ICRD | – |
-    /// | track n/N | ITRK, then IPRT (ffmpeg) | – |
-    static let riffAIFFKeys: [MetadataField: [RawKey]] = {
+    /// | field | RIFF INFO |
+    /// |---|---|
+    /// | title | INAM |
+    /// | artist | IART |
+    /// | album | IPRD |
+    /// | comments | ICMT |
+    /// | genre | IGNR |
+    /// | year | ICRD |
+    /// | track n/N | ITRK, then IPRT (ffmpeg) |
+    static let riffKeys: [MetadataField: [RawKey]] = {
         let track = [RawKey(.riff, "ITRK"), RawKey(.riff, "IPRT")]
         return [
-            .title: [RawKey(.riff, "INAM"), RawKey(.aiff, "NAME")],
-            .artist: [RawKey(.riff, "IART"), RawKey(.aiff, "AUTH")],
+            .title: [RawKey(.riff, "INAM")],
+            .artist: [RawKey(.riff, "IART")],
             .album: [RawKey(.riff, "IPRD")],
-            .comments: [RawKey(.riff, "ICMT"), RawKey(.aiff, "ANNO")],
+            .comments: [RawKey(.riff, "ICMT")],
             .genre: [RawKey(.riff, "IGNR")],
             .year: [RawKey(.riff, "ICRD")],
             .trackNumber: track, .trackCount: track,

@@ -1,10 +1,5 @@
 import Foundation
 
-extension FileType {
-    /// WAVE in a RIFF, RF64 or BW64 container.
-    public static let wav = FileType(identifier: "wav", mimeType: "audio/wav")
-}
-
 /// The parsed top level of a WAVE file (shared by reader and writer).
 struct WAVStructure {
     var structure: IFFStructure
@@ -113,17 +108,5 @@ enum WAVReader {
         let count = try reader.readUInt32(.little)
         if count == UInt32.max, let ds64 = wav.ds64 { return ds64.sampleCount }
         return Int64(count)
-    }
-}
-
-/// Recognises RIFF/RF64/BW64 WAVE and FORM AIFF/AIFC files by their first 12 bytes.
-enum RIFFAIFFDetection {
-    static func reader(forHead head: [UInt8]) -> FormatDetector.Reader? {
-        guard head.count >= 12 else { return nil }
-        let form = String(decoding: head[0..<4], as: UTF8.self)
-        let type = String(decoding: head[8..<12], as: UTF8.self)
-        if ["RIFF", "RF64", "BW64"].contains(form), type == "WAVE" { return WAVReader.read }
-        if form == "FORM", type == "AIFF" || type == "AIFC" { return AIFFReader.read }
-        return nil
     }
 }

@@ -144,7 +144,7 @@ enum WAVWriter {
         var result: [MetadataItem] = []
         for field in infoFields {
             guard let value = metadata[field],
-                  let key = MetadataKeyMap.riffAIFFKeys[field]?.first(where: { $0.keySpace == .riff }) else { continue }
+                  let key = MetadataKeyMap.riffKeys[field]?.first else { continue }
             let existing = result.filter { $0.key == key.key }
             let converted = try MetadataConverterRegistry.standard.converter(for: field)
                 .items(for: field, value: value, key: key, existing: existing)

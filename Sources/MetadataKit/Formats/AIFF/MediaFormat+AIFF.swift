@@ -1,0 +1,17 @@
+import Foundation
+
+extension FileType {
+    /// AIFF and AIFF-C.
+    public static let aiff = FileType(identifier: "aiff", mimeType: "audio/aiff")
+}
+
+extension MediaFormat {
+    /// AIFF and AIFF-C, with text chunks and an `ID3 ` chunk. Recognised by
+    /// its 12-byte `FORM` header.
+    static let aiff = MediaFormat(
+        identifier: FileType.aiff.identifier, name: "AIFF / AIFF-C", extensions: ["aiff", "aif", "aifc"],
+        mimeTypes: [FileType.aiff.mimeType], keySpaces: AIFFWriter.keySpaces,
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.aiffKeys),
+        recognizes: { probe in probe.starts(with: "FORM") && (probe.fourCC(at: 8) == "AIFF" || probe.fourCC(at: 8) == "AIFC") },
+        parse: AIFFReader.read, planEdit: AIFFWriter.plan)
+}

@@ -1,0 +1,17 @@
+import Foundation
+
+extension FileType {
+    /// Native FLAC.
+    public static let flac = FileType(identifier: "flac", mimeType: "audio/flac")
+}
+
+extension MediaFormat {
+    /// Native FLAC with a Vorbis comment and PICTURE blocks. Recognised by
+    /// `fLaC` at the start or right after leading ID3v2 tags (which some
+    /// taggers put there).
+    static let flac = MediaFormat(
+        identifier: FileType.flac.identifier, name: "FLAC", extensions: ["flac"], mimeTypes: [FileType.flac.mimeType],
+        keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis], keyMapRows: MetadataKeyMap.vorbisKeys,
+        recognizes: { probe in probe.starts(with: "fLaC") || (probe.starts(with: "ID3") && FLACLayout.hasMarkerAfterID3(probe.source)) },
+        parse: FLACReader.read, planEdit: FLACWriter.plan)
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+extension MediaFormat {
+    /// Every format MetadataKit reads, in the order detection asks them.
+    ///
+    /// Adding a format: a folder under `Formats/` that defines its
+    /// `MediaFormat` value, and one entry here.
+    public static let all: [MediaFormat] = [.wav, .aiff, .flac, .ogg, .mp4, .mp3]
+
+    /// The format whose ``identifier`` is `identifier`.
+    public static func named(_ identifier: String) -> MediaFormat? {
+        all.first { $0.identifier == identifier }
+    }
+
+    /// The format of files of `type`.
+    static func of(_ type: FileType) throws -> MediaFormat {
+        guard let format = named(type.identifier) else {
+            throw MediaError(.unsupportedFeature, "\(type.identifier) files are not supported")
+        }
+        return format
+    }
+
+    /// Every key space some format holds, in registry order.
+    public static let allKeySpaces: [MetadataKeySpace] = {
+        var seen = Set<MetadataKeySpace>()
+        return all.flatMap(\.keySpaces).filter { seen.insert($0).inserted }
+    }()
+
+    /// `key` as files of the formats holding `keySpace` store it: Vorbis
+    /// comment names are case-insensitive and kept uppercased; other keys are
+    /// returned as given.
+    public static func normalizedKey(_ key: String, in keySpace: MetadataKeySpace) -> String {
+        all.contains { $0.uppercasedKeySpaces.contains(keySpace) } ? key.uppercased() : key
+    }
+
+    /// Picks the format of the file read through `source` from its first
+    /// bytes; the extension only decides when no format recognises them.
+    static func detect(_ source: FileSource, url: URL) throws -> MediaFormat {
+        guard source.size > 0 else {
+            throw MediaError(.unsupportedFormat, "the file is empty", offset: 0)
+        }
+        let probe = FormatProbe(head: try source.readAvailable(at: 0, count: FormatProbe.headCount), source: source,
+                                pathExtension: url.pathExtension.lowercased())
+        for format in all where try format.recognizes(probe) {
+            return format
+        }
+        if let format = all.first(where: { $0.acceptsByExtension && $0.extensions.contains(probe.pathExtension) }) {
+            return format
+        }
+        throw MediaError(.unsupportedFormat, "not a supported media file (the first bytes are none of: "
+                         + all.map(\.name).joined(separator: ", ") + ")", offset: 0)
+    }
+}
+
+extension MetadataKeyMap {
+    /// Every format's rows, merged in registry order (a format's own keys
+    /// keep their order; rows shared by several formats appear once).
+    static func merging(_ formats: [MediaFormat]) -> [MetadataField: [RawKey]] {
+        var keys: [MetadataField: [RawKey]] = [:]
+        for format in formats {
+            for (field, rows) in format.keyMapRows {
+                for key in rows where !(keys[field]?.contains(key) ?? false) {
+                    keys[field, default: []].append(key)
+                }
+            }
+        }
+        return keys
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// One container format MetadataKit reads, and everything the rest of the
+/// library needs to know about it: its file types, how it is recognised,
+/// how it is read, how an edit is planned, and which raw keys it holds.
+///
+/// Every supported format is one value in ``all`` (see `FormatRegistry.swift`);
+/// detection (``MediaItem/load()``), saving, the key checks of `mdkit write`
+/// and the format list of `mdkit --help` all come from that list. A new
+/// format is a folder under `Formats/` that defines its value, and one line
+/// in ``all``.
+public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
+    /// Short identifier, the ``FileType/identifier`` of its files: `mp3`, `mp4`, `flac`.
+    public let identifier: String
+    /// Human name: "MPEG audio (MP3)".
+    public let name: String
+    /// File name extensions, lowercased, without the dot; the first is the usual one.
+    public let extensions: [String]
+    /// MIME types its files are given (``FileType/mimeType`` is one of these).
+    public let mimeTypes: [String]
+    /// Raw-item key spaces its files hold, the primary one first (new fields
+    /// are written there).
+    public let keySpaces: [MetadataKeySpace]
+    /// Whether ``MediaItem/save(options:)`` can write files of this format.
+    public var isWritable: Bool { planEdit != nil }
+
+    public var id: String { identifier }
+    public var description: String { identifier }
+
+    /// Key spaces the planner rebuilds from the normalized fields instead of
+    /// keeping their items (ID3v1).
+    let derivedKeySpaces: [MetadataKeySpace]
+    /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
+    let uppercasedKeySpaces: Set<MetadataKeySpace>
+    /// This format's rows of ``MetadataKeyMap/standard``: the raw keys of each
+    /// field, most preferred first.
+    let keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]]
+    /// Whether the file's first bytes (and, rarely, a look further in) say
+    /// this format.
+    let recognizes: @Sendable (_ probe: FormatProbe) throws -> Bool
+    /// Whether a file whose first bytes no format recognises is still read as
+    /// this format when its extension is one of ``extensions`` (raw MPEG audio
+    /// may start with junk).
+    let acceptsByExtension: Bool
+    /// Reads a file's raw items, properties and damage warnings.
+    let parse: @Sendable (_ source: FileSource, _ url: URL) throws -> ParsedFile
+    /// Plans the edit that stores `items` (the file's complete list of raw
+    /// items after the change); nil for a read-only format.
+    let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
+
+    init(identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
+         derivedKeySpaces: [MetadataKeySpace] = [], uppercasedKeySpaces: Set<MetadataKeySpace> = [],
+         keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
+         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
+         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
+         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?) {
+        self.identifier = identifier
+        self.name = name
+        self.extensions = extensions
+        self.mimeTypes = mimeTypes
+        self.keySpaces = keySpaces
+        self.derivedKeySpaces = derivedKeySpaces
+        self.uppercasedKeySpaces = uppercasedKeySpaces
+        self.keyMapRows = keyMapRows
+        self.recognizes = recognizes
+        self.acceptsByExtension = acceptsByExtension
+        self.parse = parse
+        self.planEdit = planEdit
+    }
+}
+
+/// What detection looks at: the first bytes of the file, the file itself (for
+/// a format that must look past a leading tag) and its name's extension.
+struct FormatProbe {
+    /// Up to the first ``headCount`` bytes of the file.
+    let head: [UInt8]
+    let source: FileSource
+    /// The extension, lowercased.
+    let pathExtension: String
+
+    static let headCount = 12
+
+    /// Whether the head starts with `text`'s bytes.
+    func starts(with text: StaticString) -> Bool {
+        text.withUTF8Buffer { head.starts(with: $0) }
+    }
+
+    /// The four bytes at `offset` of the head as a code, if the head is that long.
+    func fourCC(at offset: Int) -> FourCC? {
+        guard head.count >= offset + 4 else { return nil }
+        return FourCC(UInt32(head[offset]) << 24 | UInt32(head[offset + 1]) << 16 | UInt32(head[offset + 2]) << 8 | UInt32(head[offset + 3]))
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+/// The format registry: one value per format drives detection, saving, the
+/// key checks and the CLI's format list.
+@Suite struct FormatRegistryTests {
+    static let samples: [(file: String, format: String)] = [
+        ("sample.mp3", "mp3"), ("sample.m4a", "mp4"), ("sample.flac", "flac"), ("sample.ogg", "ogg"), ("sample.opus", "ogg"),
+    ]
+
+    @Test func identifiersAndExtensionsAreUnique() {
+        let identifiers = MediaFormat.all.map(\.identifier)
+        #expect(Set(identifiers).count == identifiers.count)
+        let extensions = MediaFormat.all.flatMap(\.extensions)
+        #expect(Set(extensions).count == extensions.count, "an extension names one format")
+        for format in MediaFormat.all {
+            #expect(MediaFormat.named(format.identifier)?.identifier == format.identifier)
+            #expect(!format.extensions.isEmpty && !format.mimeTypes.isEmpty && !format.keySpaces.isEmpty)
+        }
+    }
+
+    @Test func everyKeyMapRowLiesInItsFormatsKeySpaces() {
+        for format in MediaFormat.all {
+            for (field, keys) in format.keyMapRows {
+                for key in keys {
+                    #expect(format.keySpaces.contains(key.keySpace), "\(format): \(field) → \(key)")
+                    // The merged standard map still finds the field from the key.
+                    #expect(MetadataKeyMap.standard.keys[field]?.contains(key) == true, "\(key) missing from the standard map")
+                }
+            }
+        }
+    }
+
+    @Test func keysAreNormalizedByTheirKeySpace() {
+        #expect(MediaFormat.normalizedKey("Mood", in: .vorbis) == "MOOD")
+        #expect(MediaFormat.normalizedKey("TXXX:Mood", in: .id3) == "TXXX:Mood")
+        #expect(MediaFormat.allKeySpaces.contains(.riff) && MediaFormat.allKeySpaces.contains(.quickTimeMetadata))
+        #expect(!MediaFormat.allKeySpaces.contains(MetadataKeySpace(rawValue: "ape")))
+    }
+
+    /// The content decides, not the name: each sample under a wrong extension
+    /// is still read as its own format.
+    @Test(arguments: samples) func detectionReadsTheFirstBytes(sample: (file: String, format: String)) async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let misnamed = directory.appendingPathComponent("misnamed.wav")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/\(sample.file)"), to: misnamed)
+        let item = try await MediaItem.loaded(misnamed)
+        #expect(item.format?.identifier == sample.format)
+        #expect(item.fileType?.identifier == sample.format)
+        let format = try #require(item.format)
+        #expect(format.mimeTypes.contains(try #require(item.fileType).mimeType))
+        #expect(format.extensions.contains(URL(fileURLWithPath: sample.file).pathExtension))
+    }
+
+    /// Only a format that asks for it is chosen by extension alone (raw MPEG
+    /// audio may start with junk); other unknown bytes are refused.
+    @Test func extensionOnlyDecidesForFormatsThatAcceptIt() throws {
+        let junk = [UInt8](repeating: 0x20, count: 64)
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, expected) in [("junk.mp3", "mp3"), ("junk.flac", nil), ("junk.bin", nil)] as [(String, String?)] {
+            let url = directory.appendingPathComponent(name)
+            try Data(junk).write(to: url)
+            let source = try FileSource(url: url)
+            let detected = try? MediaFormat.detect(source, url: url)
+            #expect(detected?.identifier == expected, "\(name)")
+        }
+    }
+
+    @Test func theCLIListsTheRegistry() throws {
+        let executable = try #require(TestSupport.mdkitExecutable, "mdkit must be built beside the tests")
+        let help = try TestSupport.run(executable.path, ["--help"]).text
+        for format in MediaFormat.all {
+            #expect(help.contains("  \(format.identifier) ") && help.contains(format.name), "\(format) missing from --help")
+        }
+        let writeHelp = try TestSupport.run(executable.path, ["write", "--help"]).text
+        for space in MediaFormat.allKeySpaces {
+            #expect(writeHelp.contains(space.rawValue))
+        }
+        let refused = try TestSupport.run(executable.path, ["write", "--set", "ape:TITLE=x", "a.mp3"])
+        #expect(refused.status == 2)
+        #expect(refused.standardError.contains("unknown key space 'ape'"))
+    }
+}
