@@ -29,13 +29,9 @@ struct FuzzTarget: Sendable {
 
 enum Fuzz {
     /// All targets, by the name MDKIT_FUZZ_TARGET takes.
-    static let targets: [FuzzTarget] = [
-        format("mp3", "mp3", "ID3v2/ID3v1 tags and MPEG audio (MP3Reader)", MP3Reader.read),
-        format("mp4", "m4a", "MP4/QuickTime box tree and metadata (MP4Reader)", MP4Reader.read),
-        format("flac", "flac", "FLAC metadata blocks (FLACReader)", FLACReader.read),
-        format("ogg", "ogg", "Ogg pages, Vorbis/Opus/FLAC headers and comments (OggReader)", OggReader.read),
-        format("wav", "wav", "RIFF/RF64 WAVE chunks, INFO and id3 (WAVReader)", WAVReader.read),
-        format("aiff", "aiff", "FORM AIFF/AIFC chunks (AIFFReader)", AIFFReader.read),
+    /// One target per format of the registry (named by its identifier), then
+    /// the whole-item, asset and timed-metadata targets.
+    static let targets: [FuzzTarget] = MediaFormat.all.map(format) + [
         FuzzTarget(name: "item", fileExtension: "mp3", summary: "MediaItem.load(): detection plus every reader",
                    run: loadItem),
         FuzzTarget(name: "asset", fileExtension: "mp4", summary: "Asset.load() and every sample of every track (AssetReader)",
@@ -46,12 +42,11 @@ enum Fuzz {
                    run: readTimedJSON),
     ]
 
-    /// A target running one format's reader directly (no detection), then
+    /// A target running one format's parser directly (no detection), then
     /// what MediaItem.load() does with its result.
-    static func format(_ name: String, _ fileExtension: String, _ summary: String,
-                       _ reader: @escaping @Sendable (FileSource, URL) throws -> ParsedFile) -> FuzzTarget {
-        FuzzTarget(name: name, fileExtension: fileExtension, summary: summary) { url in
-            let parsed = try reader(try FileSource(path: url.path), url)
+    static func format(_ format: MediaFormat) -> FuzzTarget {
+        FuzzTarget(name: format.identifier, fileExtension: format.extensions[0], summary: "\(format.name) parser") { url in
+            let parsed = try format.parse(try FileSource(path: url.path), url)
             check(parsed.properties, warnings: parsed.warnings)
             touch(Metadata(items: parsed.items))
         }

@@ -109,15 +109,15 @@ private typealias R = RIFFBuilder
         var item = try await MediaItem.loaded(url)
         let loaded = item.metadata
         change(&item.metadata)
-        let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: item.metadata, keySpaces: AIFFWriter.keySpaces)
-        let plan = try AIFFWriter.plan(FileSource(url: url), items, Self.fast)
+        let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: item.metadata, keySpaces: AIFFEditPlanner.keySpaces)
+        let plan = try AIFFEditPlanner.plan(FileSource(url: url), items, Self.fast)
         try await item.save(options: Self.fast)
         return (url, plan, item)
     }
 
     static func soundPayload(_ url: URL) throws -> [UInt8] {
         let source = try FileSource(url: url)
-        let sound = try #require(try AIFFStructure.read(source).structure.first("SSND"))
+        let sound = try #require(try AIFFStructure(parsing: source).structure.first("SSND"))
         return try source.read(at: sound.payloadOffset, count: Int(sound.size))
     }
 
@@ -159,6 +159,6 @@ private typealias R = RIFFBuilder
         let items = [MetadataItem(keySpace: .aiff, key: "COMM", value: .string("x"), dataType: .utf8)]
         let url = try R.file(Self.simpleAIFF(), ext: "aiff")
         defer { R.remove(url) }
-        #expect(R.code { try AIFFWriter.plan(FileSource(url: url), items, Self.fast) } == .invalidValue)
+        #expect(R.code { try AIFFEditPlanner.plan(FileSource(url: url), items, Self.fast) } == .invalidValue)
     }
 }

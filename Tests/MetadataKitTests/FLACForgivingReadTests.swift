@@ -51,7 +51,7 @@ private typealias B = FLACOggBuilder
         item.metadata.artwork = []
         try await item.save()
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
         #expect(try source.read(at: comment.bodyOffset, count: comment.length) == Self.shortComment(count: 9))
         #expect(!layout.blocks.contains { $0.kind == .picture })
@@ -64,13 +64,13 @@ private typealias B = FLACOggBuilder
         let lengthOffset = 4 + 1 + 4 + 4 + 7 + 4 + 8  // the third field's length
         comment.replaceSubrange(lengthOffset..<lengthOffset + 4, with: [0xFF, 0, 0, 0])
         let url = try file(B.flac([(4, comment)]))
-        let parsed = try FLACReader.read(FileSource(url: url), url)
+        let parsed = try FLACParser.parse(FileSource(url: url), url)
         #expect(parsed.items.map(\.key) == ["TITLE", "ARTIST"])
         #expect(parsed.warnings.map(\.offset) == [Self.secondBody + Int64(lengthOffset)])
         #expect(parsed.warnings.first?.message.contains("field 3 of 3 runs past the end") == true)
         // Bytes left over after the last field are a warning too.
         let long = try file(B.flac([(4, B.comment(vendor: "v", ["TITLE=t"]) + [1, 2, 3])]), "long.flac")
-        let leftover = try FLACReader.read(FileSource(url: long), long)
+        let leftover = try FLACParser.parse(FileSource(url: long), long)
         #expect(leftover.items.map(\.key) == ["TITLE"])
         #expect(leftover.warnings.map(\.offset) == [Self.secondBody + 4 + 1 + 4 + 4 + 7])
         #expect(leftover.warnings.first?.message.contains("3 bytes after the Vorbis comment") == true)
@@ -98,7 +98,7 @@ private typealias B = FLACOggBuilder
         item.metadata.title = String(repeating: "b", count: 300)
         try await item.save()
         var source = try FileSource(url: url)
-        var block = try #require(FLACLayout.read(source).blocks.first { $0.kind == .picture })
+        var block = try #require(FLACLayout(parsing: source).blocks.first { $0.kind == .picture })
         #expect(try source.read(at: block.bodyOffset, count: block.length) == picture)
         // Changing the damaged picture would rebuild it: refused before writing.
         item = try await MediaItem.loaded(url)
@@ -109,11 +109,11 @@ private typealias B = FLACOggBuilder
         #expect(try Data(contentsOf: url) == before)
         // Bytes after the image in its block: a warning, the picture reads whole.
         let padded = try file(B.flac([(6, B.picture() + [9, 9])]), "padded.flac")
-        let parsed = try FLACReader.read(FileSource(url: padded), padded)
+        let parsed = try FLACParser.parse(FileSource(url: padded), padded)
         #expect(parsed.warnings.count == 1 && parsed.warnings[0].message.contains("2 bytes after the picture data"))
         #expect(parsed.warnings[0].offset == Self.secondBody + Int64(B.picture().count))
         source = try FileSource(url: padded)
-        block = try #require(FLACLayout.read(source).blocks.first { $0.kind == .picture })
+        block = try #require(FLACLayout(parsing: source).blocks.first { $0.kind == .picture })
         #expect(parsed.items.count == 1)
     }
 
@@ -128,13 +128,13 @@ private typealias B = FLACOggBuilder
         item.metadata.title = String(repeating: "c", count: 300)
         try await item.save()
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 6, 4, 1])
         #expect(try source.read(at: layout.blocks[1].bodyOffset, count: layout.blocks[1].length) == picture)
         #expect(try await MediaItem.loaded(url).metadata.title == String(repeating: "c", count: 300))
         // Too short for the fixed fields at all.
         let tiny = try file(B.flac([(6, [0, 0, 0, 3])]), "tiny.flac")
-        let parsed = try FLACReader.read(FileSource(url: tiny), tiny)
+        let parsed = try FLACParser.parse(FileSource(url: tiny), tiny)
         #expect(parsed.items.isEmpty && parsed.warnings.first?.message.contains("shorter than its 32 bytes") == true)
     }
 
@@ -150,7 +150,7 @@ private typealias B = FLACOggBuilder
         item.metadata.title = "b"
         try await item.save()
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 0, 4, 1])
         #expect(try source.read(at: layout.blocks[1].bodyOffset, count: 34) == second)
         let reread = try await MediaItem.loaded(url)

@@ -18,7 +18,7 @@ private typealias B = FLACOggBuilder
 
     func read(_ bytes: [UInt8]) throws -> ParsedFile {
         let url = try file(bytes, "r.flac")
-        return try FLACReader.read(FileSource(url: url), url)
+        return try FLACParser.parse(FileSource(url: url), url)
     }
 
     static let tagged: [(UInt8, [UInt8])] = [
@@ -108,7 +108,7 @@ private typealias B = FLACOggBuilder
     @Test func randomCorruptionNeverCrashes() throws {
         let file = B.flac(Self.tagged, audio: B.fakeAudio(200))
         let outcomes = try B.corruptionOutcomes(file, range: 4..<file.count - 200, count: 800, in: directory,
-                                                read: FLACReader.read, plan: { try FLACWriter.plan($0, $1, SaveOptions()) })
+                                                read: FLACParser.parse, plan: { try FLACEditPlanner.plan($0, $1, SaveOptions()) })
         #expect(outcomes["non-MediaError"] == nil)
         #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
     }
@@ -120,7 +120,7 @@ private typealias B = FLACOggBuilder
         item.metadata.title = "A longer title than before, still fits in the padding"
         item.metadata.album = "Album ✓"
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
-        let plan = try FLACWriter.plan(FileSource(url: url), items, SaveOptions())
+        let plan = try FLACEditPlanner.plan(FileSource(url: url), items, SaveOptions())
         guard case .inPlace = plan else { Issue.record("expected an in-place plan, got \(plan)"); return }
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         try await item.save()
@@ -147,7 +147,7 @@ private typealias B = FLACOggBuilder
         item.metadata.artwork.append(Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .artist, description: "new"))
         try await item.save()
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 3, 4, 2, 5, 6, 6, 1])
         #expect(layout.blocks.map(\.isLast) == [false, false, false, false, false, false, false, true])
         #expect(try source.read(at: layout.blocks[1].bodyOffset, count: 36) == seekTable)
@@ -157,7 +157,7 @@ private typealias B = FLACOggBuilder
         #expect(try source.read(at: layout.audioStart, count: audio.count) == audio)
         #expect(layout.audioStart + Int64(audio.count) == source.size)
         var reader = try source.reader(at: layout.blocks[2].bodyOffset, count: layout.blocks[2].length)
-        #expect(try VorbisComment.parse(&reader).vendor == "keep me")
+        #expect(try VorbisComment(parsing: &reader).vendor == "keep me")
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.artwork.map(\.pictureType) == [.frontCover, .artist])
         #expect(reread.metadata.artwork.last?.description == "new")
@@ -172,7 +172,7 @@ private typealias B = FLACOggBuilder
         item.metadata.title = String(repeating: "b", count: 500)  // no padding: rewrite
         try await item.save()
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         let picture = try #require(layout.blocks.first { $0.kind == .picture })
         #expect(try source.read(at: picture.bodyOffset, count: picture.length) == block)
     }
@@ -195,16 +195,16 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "abcdefghijklm"
         try await item.save()
-        var layout = try FLACLayout.read(FileSource(url: url))
+        var layout = try FLACLayout(parsing: FileSource(url: url))
         #expect(layout.blocks.map(\.type) == [0, 4])
         #expect(layout.blocks.last?.isLast == true)
         item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true))
         let source = try FileSource(url: url)
-        layout = try FLACLayout.read(source)
+        layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
         var reader = try source.reader(at: comment.bodyOffset, count: comment.length)
-        let parsed = try VorbisComment.parse(&reader)
+        let parsed = try VorbisComment(parsing: &reader)
         #expect(parsed.vendor == "v" && parsed.fields.isEmpty)
         #expect(try await MediaItem.loaded(url).metadata.items.isEmpty)
     }
@@ -216,7 +216,7 @@ private typealias B = FLACOggBuilder
         item.metadata.title = "First"
         item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG))]
         try await item.save()
-        let layout = try FLACLayout.read(FileSource(url: url))
+        let layout = try FLACLayout(parsing: FileSource(url: url))
         #expect(layout.blocks.map(\.type) == [0, 4, 6, 3, 1])
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "First" && reread.metadata.artwork.count == 1)

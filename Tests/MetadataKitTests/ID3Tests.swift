@@ -195,7 +195,7 @@ private typealias B = ID3Builder
         var tag = B(version: 4)
         tag.frames = [B.frame("APIC", B.picture(B.tinyPNG, mime: "image/png", description: description, encoding: 3))]
         try B.withFile(tag.bytes()) { url in
-            let parsed = try MP3Reader.read(try FileSource(url: url), url)
+            let parsed = try MP3Parser.parse(try FileSource(url: url), url)
             let artwork = try #require(Metadata(items: parsed.items).artwork.first)
             #expect(artwork.description == description)
             #expect(try artwork.data() == Data(B.tinyPNG))

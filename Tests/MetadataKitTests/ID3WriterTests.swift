@@ -24,7 +24,7 @@ private typealias B = ID3Builder
         let source = try FileSource(url: url)
         var start: Int64 = 0
         while let header = try ID3v2Header.read(from: source, at: start) { start = header.end }
-        let trailer = try MP3Trailer.scan(source, floor: start)
+        let trailer = try MP3Trailer(parsing: source, floor: start)
         return try source.read(at: start, count: Int(trailer.audioEnd - start))
     }
 
@@ -386,7 +386,7 @@ private typealias B = ID3Builder
         item.metadata.title = "New"
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
                                                        keySpaces: [.id3, .id3v1])
-        guard case .inPlace(let patches) = try MP3Writer.plan(FileSource(url: url), items, Self.fast) else {
+        guard case .inPlace(let patches) = try MP3EditPlanner.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected an in-place plan"); return
         }
         #expect(patches.count == 1 && patches[0].offset == 21 && patches[0].bytes == Array("New".utf8))

@@ -125,7 +125,7 @@ private typealias B = FLACOggBuilder
         // Opus the same way: OpusHead and no OpusTags.
         let head = Array("OpusHead".utf8) + [1, 1, 0x38, 0x01, 0x80, 0xBB, 0, 0, 0, 0, 0]
         let opus = try file(OggPage.paginate([head], serial: 9, firstSequence: 0, firstFlags: OggPage.beginning).flatMap { $0 }, "o.opus")
-        let parsed = try OggReader.read(FileSource(url: opus), opus)
+        let parsed = try OggParser.parse(FileSource(url: opus), opus)
         #expect(parsed.properties.codec == "Opus" && parsed.properties.channels == 1 && !parsed.isEditable)
         #expect(parsed.warnings.first?.message.contains("after 1 of 2 header packets of the Opus stream") == true)
     }
@@ -149,7 +149,7 @@ private typealias B = FLACOggBuilder
         #expect(long.count == 3)
         let cut = Array(long.flatMap { $0 }.dropLast(100))
         let inside = try file(cut, "inside.ogg")
-        let parsed = try OggReader.read(FileSource(url: inside), inside)
+        let parsed = try OggParser.parse(FileSource(url: inside), inside)
         #expect(parsed.items.map(\.key) == ["TITLE"] && !parsed.isEditable)
         let secondPage = Int64(long[0].count + long[1].count)
         let commentBody = try #require(OggPage.parse(long[1][...], offset: Int64(long[0].count))).bodyOffset

@@ -18,7 +18,7 @@ private typealias B = FLACOggBuilder
 
     func read(_ bytes: [UInt8]) throws -> ParsedFile {
         let url = try file(bytes, "r.ogg")
-        return try OggReader.read(FileSource(url: url), url)
+        return try OggParser.parse(FileSource(url: url), url)
     }
 
     func code(_ bytes: [UInt8]) -> MediaError.Code? {
@@ -225,7 +225,7 @@ private typealias B = FLACOggBuilder
     @Test func randomCorruptionNeverCrashes() throws {
         let file = B.oggVorbis(fields: ["TITLE=x", "ARTIST=y"], setupSize: 200, audioPages: 2, otherStream: true)
         let outcomes = try B.corruptionOutcomes(file, range: 0..<file.count - 150, count: 800, in: directory,
-                                                read: OggReader.read, plan: { try OggWriter.plan($0, $1, SaveOptions()) })
+                                                read: OggParser.parse, plan: { try OggEditPlanner.plan($0, $1, SaveOptions()) })
         #expect(outcomes["non-MediaError"] == nil)
         #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
     }
@@ -236,7 +236,7 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "xyz"
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
-        guard case .inPlace(let patches) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+        guard case .inPlace(let patches) = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected an in-place plan"); return
         }
         #expect(patches.count == 1)
@@ -293,7 +293,7 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "a longer title than before"
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
-        guard case .inPlace = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+        guard case .inPlace = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected an in-place plan")
             return
         }
@@ -317,7 +317,7 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "abcdefgh"
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
-        guard case .rewrite(let segments) = try OggWriter.plan(FileSource(url: url), items, SaveOptions()) else {
+        guard case .rewrite(let segments) = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected a rewrite"); return
         }
         // The audio page is copied from the original, not renumbered.

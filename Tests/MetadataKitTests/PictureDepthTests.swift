@@ -70,7 +70,7 @@ private typealias B = FLACOggBuilder
         let comment = try VorbisComment(vendor: "v").updated(for: items, picturesAsFields: true).comment
         let decoded = try #require(Data(base64Encoded: comment.fields[0].value))
         var reader = ByteReader(decoded)
-        let picture = try FLACPicture.parse(&reader)
+        let picture = try FLACPicture(parsing: &reader)
         #expect([picture.width, picture.height, picture.depth, picture.colors] == [7, 5, 24, 0])
     }
 }

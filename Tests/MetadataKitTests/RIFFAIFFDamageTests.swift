@@ -293,9 +293,9 @@ private typealias R = RIFFBuilder
                      MetadataItem(keySpace: .id3, key: "TIT2", value: .string("Fuzzed"), dataType: .utf8)]
         let outcomes = try FLACOggBuilder.corruptionOutcomes(
             file, range: 0..<file.count, count: 1500, in: directory,
-            read: isWAV ? WAVReader.read : AIFFReader.read,
+            read: isWAV ? WAVParser.parse : AIFFParser.parse,
             plan: { source, items in
-                try (isWAV ? WAVWriter.plan : AIFFWriter.plan)(source, items.filter { $0.key != "INAM" && $0.key != "NAME" && $0.key != "TIT2" }
+                try (isWAV ? WAVEditPlanner.plan : AIFFEditPlanner.plan)(source, items.filter { $0.key != "INAM" && $0.key != "NAME" && $0.key != "TIT2" }
                                                                 + edits, Self.fast)
             })
         #expect(outcomes["non-MediaError"] == nil, "\(outcomes) (SplitMix64, the helper's fixed seed)")

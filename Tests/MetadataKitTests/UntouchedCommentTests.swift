@@ -26,7 +26,7 @@ private typealias B = FLACOggBuilder
     /// The VORBIS_COMMENT block body and the PICTURE block bodies of a FLAC file.
     func flacBlocks(_ url: URL) throws -> (comment: [UInt8], pictures: [[UInt8]]) {
         let source = try FileSource(url: url)
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
         return (try source.read(at: comment.bodyOffset, count: comment.length),
                 try layout.blocks.filter { $0.kind == .picture }.map { try source.read(at: $0.bodyOffset, count: $0.length) })

@@ -8,7 +8,7 @@ private typealias B = FLACOggBuilder
 @Suite struct VorbisCommentTests {
     func parse(_ bytes: [UInt8], framing: Bool = false) throws -> VorbisComment {
         var reader = ByteReader(bytes)
-        return try VorbisComment.parse(&reader, framingBit: framing)
+        return try VorbisComment(parsing: &reader, framingBit: framing)
     }
 
     func item(_ key: String, _ value: String) -> MetadataItem {

@@ -205,9 +205,9 @@ private typealias R = RIFFBuilder
         try handle.truncate(atOffset: UInt64(head.count) + UInt64(dataSize))
         try handle.close()
         let source = try FileSource(url: url)
-        #expect(try WAVReader.read(source, url).properties.duration != nil)
+        #expect(try WAVParser.parse(source, url).properties.duration != nil)
         let items = [MetadataItem(keySpace: .id3, key: "TIT2", value: .string("Too big"), dataType: .utf8)]
-        #expect(R.code { try WAVWriter.plan(source, items, Self.fast) } == .unsupportedFeature)
+        #expect(R.code { try WAVEditPlanner.plan(source, items, Self.fast) } == .unsupportedFeature)
     }
 
     // MARK: Writing
@@ -218,14 +218,14 @@ private typealias R = RIFFBuilder
         change(&item.metadata)
         let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
                                                         keySpaces: MediaFormat.wav.keySpaces)
-        let plan = try WAVWriter.plan(FileSource(url: url), items, Self.fast)
+        let plan = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast)
         try await item.save(options: Self.fast)
         return (url, plan, item)
     }
 
     static func dataPayload(_ url: URL) throws -> [UInt8] {
         let source = try FileSource(url: url)
-        let data = try #require(try WAVStructure.read(source).structure.first("data"))
+        let data = try #require(try WAVStructure(parsing: source).structure.first("data"))
         return try source.read(at: data.payloadOffset, count: Int(data.size))
     }
 
@@ -237,8 +237,8 @@ private typealias R = RIFFBuilder
         let before = try inode(url)
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "A much longer title than before"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
-        guard case .patchedTail(let patches, let offset, _) = try WAVWriter.plan(FileSource(url: url), items, Self.fast) else {
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        guard case .patchedTail(let patches, let offset, _) = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected a tail edit"); return
         }
         #expect(patches.map(\.offset) == [4])                       // the RIFF size
@@ -284,8 +284,8 @@ private typealias R = RIFFBuilder
 
         var item = first.item
         item.metadata.title = "Even longer title, still fitting"
-        let items = try MetadataChanges().resolvedItems(loaded: first.item.metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
-        guard case .inPlace = try WAVWriter.plan(FileSource(url: first.url), items, Self.fast) else {
+        let items = try MetadataChanges().resolvedItems(loaded: first.item.metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        guard case .inPlace = try WAVEditPlanner.plan(FileSource(url: first.url), items, Self.fast) else {
             Issue.record("expected the second save in place"); return
         }
         try await item.save(options: Self.fast)
@@ -345,8 +345,8 @@ private typealias R = RIFFBuilder
         defer { R.remove(url) }
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "A title long enough to grow the tag"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVWriter.keySpaces)
-        guard case .patchedTail = try WAVWriter.plan(FileSource(url: url), items, Self.fast) else {
+        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        guard case .patchedTail = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast) else {
             Issue.record("expected a tail edit"); return
         }
         let copy = url.deletingLastPathComponent().appendingPathComponent("copy.wav")

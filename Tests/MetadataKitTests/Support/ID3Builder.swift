@@ -173,10 +173,10 @@ struct ID3Builder {
         return item
     }
 
-    /// Reads `bytes` with ``MP3Reader`` directly. The file is removed before
+    /// Reads `bytes` with ``MP3Parser`` directly. The file is removed before
     /// returning, so lazily read pictures can't be read: use ``withFile(_:_:)``.
     static func parse(_ bytes: [UInt8]) throws -> ParsedFile {
-        try withFile(bytes) { try MP3Reader.read(try FileSource(url: $0), $0) }
+        try withFile(bytes) { try MP3Parser.parse(try FileSource(url: $0), $0) }
     }
 
     /// Runs `body` with a temporary file holding `bytes`, then removes it.

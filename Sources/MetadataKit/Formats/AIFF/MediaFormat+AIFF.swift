@@ -10,8 +10,8 @@ extension MediaFormat {
     /// its 12-byte `FORM` header.
     static let aiff = MediaFormat(
         identifier: FileType.aiff.identifier, name: "AIFF / AIFF-C", extensions: ["aiff", "aif", "aifc"],
-        mimeTypes: [FileType.aiff.mimeType], keySpaces: AIFFWriter.keySpaces,
+        mimeTypes: [FileType.aiff.mimeType], keySpaces: AIFFEditPlanner.keySpaces,
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.aiffKeys),
         recognizes: { probe in probe.starts(with: "FORM") && (probe.fourCC(at: 8) == "AIFF" || probe.fourCC(at: 8) == "AIFC") },
-        parse: AIFFReader.read, planEdit: AIFFWriter.plan)
+        parse: AIFFParser.parse, planEdit: AIFFEditPlanner.plan)
 }

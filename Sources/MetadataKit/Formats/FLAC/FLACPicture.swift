@@ -27,37 +27,6 @@ struct FLACPicture: Sendable, Hashable {
     /// File offset of the image bytes (when parsed from a file).
     var dataOffset: Int64
 
-    /// Parses a whole picture block body held in `reader`.
-    static func parse(_ reader: inout ByteReader) throws -> FLACPicture {
-        var picture = try parseHeader(&reader)
-        guard picture.dataLength <= reader.remaining else {
-            // The offset of the length field that claims too much.
-            throw MediaError(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
-        }
-        picture.data = try reader.readBytes(picture.dataLength)
-        return picture
-    }
-
-    /// Parses the fields before the image bytes; `dataOffset` is where they start.
-    static func parseHeader(_ reader: inout ByteReader) throws -> FLACPicture {
-        let type = try reader.readUInt32()
-        let mimeLength = Int(try reader.readUInt32())
-        guard mimeLength <= reader.remaining else {
-            throw reader.error(.sizeOutOfRange, "picture media type of \(mimeLength) bytes, \(reader.remaining) left")
-        }
-        let mime = String(decoding: try reader.readBytes(mimeLength), as: UTF8.self)
-        let descriptionLength = Int(try reader.readUInt32())
-        guard descriptionLength <= reader.remaining else {
-            throw reader.error(.sizeOutOfRange, "picture description of \(descriptionLength) bytes, \(reader.remaining) left")
-        }
-        let description = String(decoding: try reader.readBytes(descriptionLength), as: UTF8.self)
-        let width = try reader.readUInt32(), height = try reader.readUInt32()
-        let depth = try reader.readUInt32(), colors = try reader.readUInt32()
-        let length = Int(try reader.readUInt32())
-        return FLACPicture(pictureType: type, mimeType: mime, description: description, width: width, height: height,
-                           depth: depth, colors: colors, data: nil, dataLength: length, dataOffset: reader.offset)
-    }
-
     /// Reads the picture block body of `length` bytes at `offset` in `source`:
     /// the fields are read now, the image bytes are left in the file.
     /// Strict: a block whose length disagrees with its content throws.
@@ -98,7 +67,7 @@ struct FLACPicture: Sendable, Hashable {
             return nil
         }
         var reader = try source.reader(at: offset, count: 32 + mimeLength + descriptionLength)
-        var picture = try parseHeader(&reader)
+        var picture = try FLACPicture(parsingHeader: &reader)
         let room = length - 32 - mimeLength - descriptionLength
         if picture.dataLength > room {
             warnings.append(MediaWarning(.sizeOutOfRange, "picture data of \(picture.dataLength) bytes runs past its \(length)-byte "
@@ -194,5 +163,40 @@ struct FLACPicture: Sendable, Hashable {
         case "image/gif": return .gif
         default: return .binary
         }
+    }
+}
+
+extension FLACPicture {
+    /// Parses a whole picture block body held in `reader`.
+    init(parsing reader: inout ByteReader) throws {
+        var picture = try FLACPicture(parsingHeader: &reader)
+        guard picture.dataLength <= reader.remaining else {
+            // The offset of the length field that claims too much.
+            throw MediaError(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
+        }
+        picture.data = try reader.readBytes(picture.dataLength)
+        self = picture
+    }
+}
+
+extension FLACPicture {
+    /// Parses the fields before the image bytes; `dataOffset` is where they start.
+    init(parsingHeader reader: inout ByteReader) throws {
+        let type = try reader.readUInt32()
+        let mimeLength = Int(try reader.readUInt32())
+        guard mimeLength <= reader.remaining else {
+            throw reader.error(.sizeOutOfRange, "picture media type of \(mimeLength) bytes, \(reader.remaining) left")
+        }
+        let mime = String(decoding: try reader.readBytes(mimeLength), as: UTF8.self)
+        let descriptionLength = Int(try reader.readUInt32())
+        guard descriptionLength <= reader.remaining else {
+            throw reader.error(.sizeOutOfRange, "picture description of \(descriptionLength) bytes, \(reader.remaining) left")
+        }
+        let description = String(decoding: try reader.readBytes(descriptionLength), as: UTF8.self)
+        let width = try reader.readUInt32(), height = try reader.readUInt32()
+        let depth = try reader.readUInt32(), colors = try reader.readUInt32()
+        let length = Int(try reader.readUInt32())
+        self.init(pictureType: type, mimeType: mime, description: description, width: width, height: height,
+                           depth: depth, colors: colors, data: nil, dataLength: length, dataOffset: reader.offset)
     }
 }

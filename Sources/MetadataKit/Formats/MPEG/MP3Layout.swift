@@ -32,28 +32,6 @@ struct MP3Layout {
     /// Leading ID3v2 tags read after the first.
     static let maximumLeadingTags = 8
 
-    static func scan(_ source: FileSource, url: URL) throws -> MP3Layout {
-        var leading: [ID3v2Tag] = []
-        var audioStart: Int64 = 0
-        while leading.count <= maximumLeadingTags, audioStart < source.size {
-            // A later tag whose header is broken is no tag: the audio (or junk) starts there.
-            let header = leading.isEmpty ? try ID3v2Header.parse(from: source, at: audioStart)
-                : (try? ID3v2Header.parse(from: source, at: audioStart)) ?? nil
-            guard let header else { break }
-            let tag = try ID3v2TagReader(source: source, url: url, header: header).tag()
-            leading.append(tag)
-            audioStart = min(header.end, source.size)
-            if tag.isTruncated { break }
-        }
-        let trailer = try MP3Trailer.scan(source, floor: audioStart)
-        var layout = MP3Layout(leading: leading, audioStart: audioStart, trailer: trailer)
-        if let header = trailer.appendedID3v2 {
-            layout.appended = try ID3v2TagReader(source: source, url: url, header: header).tag()
-        }
-        layout.merge()
-        return layout
-    }
-
     /// Every tag read: the leading ones, then the appended one.
     var tags: [ID3v2Tag] { leading + (appended.map { [$0] } ?? []) }
 
@@ -144,5 +122,29 @@ struct MP3Layout {
     /// them all; nil when it can (the file is then editable).
     func obstacle(version: UInt8, source: FileSource) -> MediaError? {
         tagObstacle() ?? tagWriter(source, version: version).obstacleKeepingEveryFrame()
+    }
+}
+
+extension MP3Layout {
+    init(parsing source: FileSource, url: URL) throws {
+        var leading: [ID3v2Tag] = []
+        var audioStart: Int64 = 0
+        while leading.count <= Self.maximumLeadingTags, audioStart < source.size {
+            // A later tag whose header is broken is no tag: the audio (or junk) starts there.
+            let header = leading.isEmpty ? try ID3v2Header.parse(from: source, at: audioStart)
+                : (try? ID3v2Header.parse(from: source, at: audioStart)) ?? nil
+            guard let header else { break }
+            let tag = try ID3v2TagReader(source: source, url: url, header: header).tag()
+            leading.append(tag)
+            audioStart = min(header.end, source.size)
+            if tag.isTruncated { break }
+        }
+        let trailer = try MP3Trailer(parsing: source, floor: audioStart)
+        var layout = MP3Layout(leading: leading, audioStart: audioStart, trailer: trailer)
+        if let header = trailer.appendedID3v2 {
+            layout.appended = try ID3v2TagReader(source: source, url: url, header: header).tag()
+        }
+        layout.merge()
+        self = layout
     }
 }

@@ -16,5 +16,5 @@ extension MediaFormat {
         recognizes: { probe in
             probe.starts(with: "ID3") || (probe.head.count >= 2 && probe.head[0] == 0xFF && probe.head[1] & 0xE0 == 0xE0)
         },
-        acceptsByExtension: true, parse: MP3Reader.read, planEdit: MP3Writer.plan)
+        acceptsByExtension: true, parse: MP3Parser.parse, planEdit: MP3EditPlanner.plan)
 }

@@ -13,5 +13,5 @@ extension MediaFormat {
         mimeTypes: [FileType.ogg.mimeType], keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis],
         keyMapRows: MetadataKeyMap.vorbisKeys,
         recognizes: { probe in probe.starts(with: "OggS") },
-        parse: OggReader.read, planEdit: OggWriter.plan)
+        parse: OggParser.parse, planEdit: OggEditPlanner.plan)
 }

@@ -64,71 +64,6 @@ struct VorbisComment: Sendable, Hashable {
 
     // MARK: Parsing
 
-    /// Parses a comment from `reader`, strictly: the first damage
-    /// ``parse(_:framingBit:forgiving:)`` would read around is thrown.
-    static func parse(_ reader: inout ByteReader, framingBit: Bool = false) throws -> VorbisComment {
-        let comment = try parse(&reader, framingBit: framingBit, forgiving: true)
-        if let first = comment.warnings.first { throw MediaError(first.code, first.message, offset: first.offset) }
-        return comment
-    }
-
-    /// Parses a comment from `reader`. With `framingBit`, the byte after the
-    /// list must have its low bit set (Vorbis §5.2.1). Lengths and counts are
-    /// checked against the bytes left, so no count can make it allocate more
-    /// than the packet holds. A field without `=` is not an item (mutagen and
-    /// libvorbis read it as invalid) but is kept in ``storedFields``.
-    ///
-    /// Forgiving: a vendor string, field count or field length that claims
-    /// more than is left ends the comment there — the fields that fit are
-    /// read and the problem is a warning at its offset (in ``warnings``); so
-    /// is a missing framing bit. Only a comment too short for its vendor
-    /// length field throws.
-    static func parse(_ reader: inout ByteReader, framingBit: Bool, forgiving: Bool) throws -> VorbisComment {
-        var comment = VorbisComment(vendor: "")
-        let vendorOffset = reader.offset
-        let vendorLength = Int(try reader.readUInt32(.little))
-        guard vendorLength <= reader.remaining else {
-            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment vendor string of \(vendorLength) bytes, "
-                                                 + "\(reader.remaining) left: no fields read", offset: vendorOffset))
-            return comment
-        }
-        comment.vendorBytes = try reader.readBytes(vendorLength)
-        comment.vendor = String(decoding: comment.vendorBytes, as: UTF8.self)
-        let countOffset = reader.offset
-        guard let count = try? Int(reader.readUInt32(.little)) else {
-            comment.warnings.append(MediaWarning(.truncated, "Vorbis comment ends before its field count", offset: countOffset))
-            return comment
-        }
-        if count > reader.remaining / 4 {
-            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment claims \(count) fields in \(reader.remaining) bytes; "
-                                                 + "reading the fields that fit", offset: countOffset))
-        }
-        comment.storedFields.reserveCapacity(min(count, reader.remaining / 4))
-        for index in 0..<count {
-            let fieldOffset = reader.offset
-            guard let length = try? Int(reader.readUInt32(.little)), length <= reader.remaining else {
-                if !comment.isDamaged || reader.remaining > 0 {
-                    comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment field \(index + 1) of \(count) runs past "
-                                                         + "the end of the comment; \(index) fields read", offset: fieldOffset))
-                }
-                try reader.skip(reader.remaining)
-                return comment
-            }
-            let bytes = try reader.readBytes(length)
-            comment.storedFields.append(bytes)
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            comment.fields.append((String(decoding: bytes[..<equals], as: UTF8.self), String(decoding: bytes[(equals + 1)...], as: UTF8.self)))
-        }
-        if framingBit {
-            if let framing = reader.peekUInt8(), framing & 1 == 1 {
-                try reader.skip(1)
-            } else {
-                comment.warnings.append(MediaWarning(.malformed, "Vorbis comment header without its framing bit", offset: reader.offset))
-            }
-        }
-        return comment
-    }
-
     /// Whether `name` is a valid field name (Vorbis §5.2.2).
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.allSatisfy { $0 >= 0x20 && $0 <= 0x7D && $0 != UInt8(ascii: "=") }
@@ -182,6 +117,78 @@ struct VorbisComment: Sendable, Hashable {
     static func decodePictureField(_ value: String) -> Artwork? {
         guard let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters) else { return nil }
         var reader = ByteReader(data)
-        return try? FLACPicture.parse(&reader).artwork()
+        return try? FLACPicture(parsing: &reader).artwork()
+    }
+}
+
+extension VorbisComment {
+    /// Parses a comment from `reader`, strictly: the first damage
+    /// ``init(parsing:framingBit:forgiving:)`` would read around is thrown.
+    init(parsing reader: inout ByteReader, framingBit: Bool = false) throws {
+        let comment = try VorbisComment(parsing: &reader, framingBit: framingBit, forgiving: true)
+        if let first = comment.warnings.first { throw MediaError(first.code, first.message, offset: first.offset) }
+        self = comment
+    }
+}
+
+extension VorbisComment {
+    /// Parses a comment from `reader`. With `framingBit`, the byte after the
+    /// list must have its low bit set (Vorbis §5.2.1). Lengths and counts are
+    /// checked against the bytes left, so no count can make it allocate more
+    /// than the packet holds. A field without `=` is not an item (mutagen and
+    /// libvorbis read it as invalid) but is kept in ``storedFields``.
+    ///
+    /// Forgiving: a vendor string, field count or field length that claims
+    /// more than is left ends the comment there — the fields that fit are
+    /// read and the problem is a warning at its offset (in ``warnings``); so
+    /// is a missing framing bit. Only a comment too short for its vendor
+    /// length field throws.
+    init(parsing reader: inout ByteReader, framingBit: Bool, forgiving: Bool) throws {
+        var comment = VorbisComment(vendor: "")
+        let vendorOffset = reader.offset
+        let vendorLength = Int(try reader.readUInt32(.little))
+        guard vendorLength <= reader.remaining else {
+            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment vendor string of \(vendorLength) bytes, "
+                                                 + "\(reader.remaining) left: no fields read", offset: vendorOffset))
+            self = comment
+            return
+        }
+        comment.vendorBytes = try reader.readBytes(vendorLength)
+        comment.vendor = String(decoding: comment.vendorBytes, as: UTF8.self)
+        let countOffset = reader.offset
+        guard let count = try? Int(reader.readUInt32(.little)) else {
+            comment.warnings.append(MediaWarning(.truncated, "Vorbis comment ends before its field count", offset: countOffset))
+            self = comment
+            return
+        }
+        if count > reader.remaining / 4 {
+            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment claims \(count) fields in \(reader.remaining) bytes; "
+                                                 + "reading the fields that fit", offset: countOffset))
+        }
+        comment.storedFields.reserveCapacity(min(count, reader.remaining / 4))
+        for index in 0..<count {
+            let fieldOffset = reader.offset
+            guard let length = try? Int(reader.readUInt32(.little)), length <= reader.remaining else {
+                if !comment.isDamaged || reader.remaining > 0 {
+                    comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment field \(index + 1) of \(count) runs past "
+                                                         + "the end of the comment; \(index) fields read", offset: fieldOffset))
+                }
+                try reader.skip(reader.remaining)
+                self = comment
+                return
+            }
+            let bytes = try reader.readBytes(length)
+            comment.storedFields.append(bytes)
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            comment.fields.append((String(decoding: bytes[..<equals], as: UTF8.self), String(decoding: bytes[(equals + 1)...], as: UTF8.self)))
+        }
+        if framingBit {
+            if let framing = reader.peekUInt8(), framing & 1 == 1 {
+                try reader.skip(1)
+            } else {
+                comment.warnings.append(MediaWarning(.malformed, "Vorbis comment header without its framing bit", offset: reader.offset))
+            }
+        }
+        self = comment
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 /// The read is forgiving: damage inside the ID3v2 tags is read around and
 /// reported in ``ParsedFile/warnings``. The file is editable when a save
 /// keeping every frame can keep them all (see ``ID3v2TagWriter``).
-enum MP3Reader {
-    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        let layout = try MP3Layout.scan(source, url: url)
+enum MP3Parser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let layout = try MP3Layout(parsing: source, url: url)
         var items = layout.frames.compactMap(\.item)
         if let v1 = layout.trailer.id3v1Items { items += v1 }
         let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil

@@ -35,14 +35,14 @@ import Foundation
 /// padding block (or filling it exactly), the save patches that region in
 /// place (only the bytes that differ); otherwise the file is rewritten with
 /// ``FLACPaddingPolicy`` padding and the audio frames copied untouched.
-enum FLACWriter {
+enum FLACEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         try plan(source, items, options, padding: .standard)
     }
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
                      padding policy: FLACPaddingPolicy) throws -> FileEditPlan {
-        let layout = try FLACLayout.read(source)
+        let layout = try FLACLayout(parsing: source)
         let region = try newBlocks(source, layout: layout, items: options.removesAllTags ? [] : items, removesAll: options.removesAllTags)
         let content = 4 + region.reduce(0) { $0 + 4 + $1.body.count }
         let oldSpace = Int(layout.audioStart - layout.markerOffset)
@@ -66,7 +66,7 @@ enum FLACWriter {
     static func newBlocks(_ source: FileSource, layout: FLACLayout, items: [MetadataItem],
                           removesAll: Bool = false) throws -> [(type: UInt8, body: [UInt8])] {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        var tags = try FLACTags.read(source, layout: layout)
+        var tags = try FLACTags(parsing: source, layout: layout)
         if removesAll, let old = tags.comment {
             var empty = VorbisComment(vendor: old.vendor)
             empty.vendorBytes = old.vendorBytes

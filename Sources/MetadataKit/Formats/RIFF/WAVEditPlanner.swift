@@ -47,14 +47,14 @@ import Foundation
 /// rewritten, and then gets a 1 KiB `JUNK` chunk after the tags so that the
 /// next edits fit in place. (A 28-byte `JUNK` right after the header is the
 /// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
-enum WAVWriter {
+enum WAVEditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.id3, .riff]
     static let paddingIDs: Set<FourCC> = ["JUNK", "junk", "PAD ", "pad "]
     /// Payload of the `JUNK` chunk added when pre-`data` tags force a rewrite.
     static let rewritePadding = 1024
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
-        let wav = try WAVStructure.read(source)
+        let wav = try WAVStructure(parsing: source)
         guard !wav.structure.isTruncated else {
             throw MediaError(.truncated, "the file ends inside its 'data' chunk; MetadataKit doesn't write truncated files")
         }

@@ -27,11 +27,11 @@ import Foundation
 ///   the file is kept byte for byte after the FORM, an ID3 chunk that couldn't
 ///   be read whole is kept as it is, and a file without `SSND` keeps `COMM`
 ///   as it is.
-enum AIFFWriter {
+enum AIFFEditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.id3, .aiff]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
-        let aiff = try AIFFStructure.read(source)
+        let aiff = try AIFFStructure(parsing: source)
         guard !aiff.structure.isTruncated else {
             throw MediaError(.truncated, "the file ends inside its 'SSND' chunk; MetadataKit doesn't write truncated files")
         }

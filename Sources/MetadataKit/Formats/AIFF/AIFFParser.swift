@@ -1,35 +1,5 @@
 import Foundation
 
-/// The parsed top level of an AIFF or AIFF-C file (shared by reader and writer).
-///
-/// Header (AIFF 1.3 §"Form Chunk"; AIFF-C §"Form Chunk"), big-endian:
-///
-///     'FORM'   size   'AIFF' | 'AIFC'
-///
-/// followed by chunks walked by ``IFFChunkWalker`` (even padding, every size
-/// checked against the FORM and the file).
-struct AIFFStructure {
-    var structure: IFFStructure
-    var isAIFC: Bool { structure.formType == "AIFC" }
-
-    static func read(_ source: FileSource) throws -> AIFFStructure {
-        var header = try source.reader(at: 0, count: 12)
-        let form = try header.readFourCC()
-        let size = try header.readUInt32()
-        let type = try header.readFourCC()
-        guard form == "FORM", type == "AIFF" || type == "AIFC" else {
-            throw MediaError(.unsupportedFormat, "not an AIFF or AIFF-C file", offset: 0)
-        }
-        let containerEnd = 8 + Int64(size)
-        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .big, audioID: "SSND",
-                                           container: "FORM")
-        return AIFFStructure(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
-                                                     isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk))
-    }
-
-    var chunks: [IFFChunk] { structure.chunks }
-}
-
 /// Reads AIFF and AIFF-C files.
 ///
 /// - Properties from `COMM` (``AIFFCommon``): duration = sample frames /
@@ -47,9 +17,9 @@ struct AIFFStructure {
 ///   Other damage (a FORM size that disagrees with the file, a missing pad
 ///   byte, a chunk cut off at the end, an ID3 tag larger than its chunk) is
 ///   read around and reported in ``ParsedFile/warnings``.
-enum AIFFReader {
-    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        let aiff = try AIFFStructure.read(source)
+enum AIFFParser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let aiff = try AIFFStructure(parsing: source)
         guard let comm = aiff.structure.first("COMM") else {
             throw aiff.structure.cutChunk ?? MediaError(.malformed, "the AIFF file has no 'COMM' chunk", offset: 12)
         }

@@ -29,7 +29,7 @@ import Foundation
 /// kept (a tag cut by the end of the file, frames that can only be copied
 /// into a tag of their version) `unsupportedFeature` or `truncated`, here,
 /// before anything is written.
-enum MP3Writer {
+enum MP3EditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         try plan(source, items, options, padding: .standard)
     }
@@ -48,7 +48,7 @@ enum MP3Writer {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
                      padding policy: ID3v2PaddingPolicy) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        let layout = try MP3Layout.scan(source, url: url)
+        let layout = try MP3Layout(parsing: source, url: url)
         if let truncated = layout.tags.first(where: \.isTruncated) {
             throw MediaError(.truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
                              offset: truncated.header.offset + 6)

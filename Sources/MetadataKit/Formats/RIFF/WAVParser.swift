@@ -1,45 +1,8 @@
 import Foundation
 
-/// The parsed top level of a WAVE file (shared by reader and writer).
-struct WAVStructure {
-    var structure: IFFStructure
-    /// The `ds64` chunk of an RF64/BW64 file.
-    var ds64: WAVDataSize64?
-    var isRF64: Bool { ds64 != nil }
-
-    /// Reads the header and walks the chunks (see ``IFFChunkWalker`` for the rules).
-    ///
-    /// Header (Microsoft RIFF; EBU Tech 3306 §3.1 for RF64, EBU BW64 for BW64):
-    ///
-    ///     'RIFF' | 'RF64' | 'BW64'   size (LE; 0xFFFFFFFF in RF64/BW64)   'WAVE'
-    static func read(_ source: FileSource) throws -> WAVStructure {
-        var header = try source.reader(at: 0, count: 12)
-        let form = try header.readFourCC()
-        let size32 = try header.readUInt32(.little)
-        let type = try header.readFourCC()
-        guard ["RIFF", "RF64", "BW64"].contains(form), type == "WAVE" else {
-            throw MediaError(.unsupportedFormat, "not a RIFF/RF64/BW64 WAVE file", offset: 0)
-        }
-        var ds64: WAVDataSize64?
-        var containerEnd = 8 + Int64(size32)
-        if form != "RIFF" {
-            let table = try WAVDataSize64.read(from: source)
-            ds64 = table
-            containerEnd = 8 + table.riffSize
-        }
-        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .little,
-                                           audioID: "data", container: String(describing: form), resolve: { id in ds64?.size(of: id) })
-        return WAVStructure(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
-                                                    isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk),
-                            ds64: ds64)
-    }
-
-    var chunks: [IFFChunk] { structure.chunks }
-}
-
 /// Reads WAV files: RIFF/WAVE, RF64 and BW64.
 ///
-/// - Properties from `fmt ` (``WAVFormat``) and the `data` size: duration is
+/// - Properties from `fmt ` (``WAVFormatChunk``) and the `data` size: duration is
 ///   the whole sample frames in `data` (bytes / block align) over the sample
 ///   rate for PCM; for compressed formats the `fact` sample count (or the
 ///   `ds64` one) over the rate, else bytes over the average byte rate. The
@@ -55,16 +18,16 @@ struct WAVStructure {
 ///   tag larger than its chunk — is read around and reported in
 ///   ``ParsedFile/warnings``; such files stay editable (the save keeps the
 ///   damaged bytes or writes the sizes right, as each warning says).
-enum WAVReader {
-    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        let wav = try WAVStructure.read(source)
+enum WAVParser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let wav = try WAVStructure(parsing: source)
         guard let fmtChunk = wav.structure.first("fmt ") else {
             throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'fmt ' chunk", offset: 12)
         }
         guard let data = wav.structure.first("data") else {
             throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
         }
-        let format = try WAVFormat(source.reader(at: fmtChunk.payloadOffset, count: Int(min(fmtChunk.size, 64))))
+        let format = try WAVFormatChunk(source.reader(at: fmtChunk.payloadOffset, count: Int(min(fmtChunk.size, 64))))
 
         var items: [MetadataItem] = []
         var warnings = wav.structure.warnings

@@ -27,8 +27,8 @@ import Foundation
 ///   longer fields than fit gives the fields that fit. A file with damaged
 ///   or incomplete header packets is not editable; junk between pages alone
 ///   is kept byte for byte by a save.
-enum OggReader {
-    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+enum OggParser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let scan = try OggHeaderScan.read(source)
         let (items, location, damage) = try comment(of: scan)
         var properties = try properties(of: scan)
@@ -39,7 +39,7 @@ enum OggReader {
             properties.bitrate = Int((Double(source.size - scan.end) * 8 / duration).rounded())
         }
         // The writer needs whole, undamaged header packets and the audio to
-        // start on a fresh page (see OggWriter); junk between pages is kept.
+        // start on a fresh page (see OggEditPlanner); junk between pages is kept.
         let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
         let warnings = (scan.warnings + damage).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(fileType: .ogg, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
@@ -85,7 +85,7 @@ enum OggReader {
             }
             var reader = ByteReader(Array(packet[prefix.count...]), fileOffset: Int64(prefix.count))
             let framing = scan.codec == .vorbis
-            guard let comment = try? VorbisComment.parse(&reader, framingBit: framing, forgiving: true) else {
+            guard let comment = try? VorbisComment(parsing: &reader, framingBit: framing, forgiving: true) else {
                 warn(.truncated, "the comment packet ends before its vendor length; no tags read", packet: 1, position: 0)
                 return ([], nil, warnings)
             }
@@ -110,7 +110,7 @@ enum OggReader {
                 }
                 var body = try reader.readReader(count: length)
                 if type == FLACBlock.Kind.vorbisComment.rawValue {
-                    guard let comment = try? VorbisComment.parse(&body, framingBit: false, forgiving: true) else {
+                    guard let comment = try? VorbisComment(parsing: &body, framingBit: false, forgiving: true) else {
                         warn(.truncated, "a VORBIS_COMMENT block too short for its vendor length", packet: index, position: 4)
                         continue
                     }
@@ -121,7 +121,7 @@ enum OggReader {
                     }
                 } else if type == FLACBlock.Kind.picture.rawValue {
                     do {
-                        let artwork = try FLACPicture.parse(&body).artwork()
+                        let artwork = try FLACPicture(parsing: &body).artwork()
                         pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
                                                      dataType: FLACPicture.dataType(of: artwork)))
                     } catch let error as MediaError {
@@ -130,7 +130,7 @@ enum OggReader {
                     }
                 }
             }
-            return (FLACReader.merged(fields + pictures), location, warnings)
+            return (FLACParser.merged(fields + pictures), location, warnings)
         }
     }
 
@@ -172,7 +172,7 @@ enum OggReader {
             }
             try reader.skip(4)
             var body = try reader.readReader(count: 34)
-            let info = try FLACStreamInfo.parse(&body)
+            let info = try FLACStreamInfo(parsing: &body)
             properties = info.properties(audioBytes: nil)
         }
         if let rate = properties.sampleRate, rate <= 0 { properties.sampleRate = nil }

@@ -31,7 +31,7 @@ import Foundation
 /// damaged pages between pages are kept byte for byte where they were;
 /// header packets that end early (`truncated`) or are damaged (`malformed`)
 /// are not rewritten — the save is refused before anything is written.
-enum OggWriter {
+enum OggEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let scan = try OggHeaderScan.read(source)
         guard scan.isComplete else {
@@ -103,7 +103,7 @@ enum OggWriter {
 
     /// The header packets with the new comment (and, for FLAC, pictures).
     static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> [[UInt8]] {
-        let (_, found, damage) = try OggReader.comment(of: scan)
+        let (_, found, damage) = try OggParser.comment(of: scan)
         if let first = damage.first {
             throw MediaError(.malformed, "the header packets are damaged (\(first.message)); not rewriting them", offset: first.offset)
         }
@@ -137,7 +137,7 @@ enum OggWriter {
     /// where it was, other blocks kept. Pictures go where the file keeps them:
     /// PICTURE block packets (where the first one was) when it has any, else
     /// `METADATA_BLOCK_PICTURE` comment fields (what mutagen and ffmpeg read).
-    private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggReader.CommentLocation?) throws -> [[UInt8]] {
+    private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggParser.CommentLocation?) throws -> [[UInt8]] {
         let pictureType = FLACBlock.Kind.picture.rawValue
         let hasPictureBlocks = scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == pictureType }
         let old = location?.comment ?? VorbisComment(vendor: VorbisComment.defaultVendor)
@@ -148,7 +148,7 @@ enum OggWriter {
         var oldPictures: [Artwork: [UInt8]] = [:]
         for packet in scan.packets.dropFirst() where packet.first.map({ $0 & 0x7F }) == FLACBlock.Kind.picture.rawValue {
             var reader = ByteReader(Array(packet.dropFirst(4)))
-            if let artwork = try? FLACPicture.parse(&reader).artwork() { oldPictures[artwork] = Array(packet.dropFirst(4)) }
+            if let artwork = try? FLACPicture(parsing: &reader).artwork() { oldPictures[artwork] = Array(packet.dropFirst(4)) }
         }
         var pictures: [[UInt8]] = []
         for (index, item) in items.enumerated() where item.keySpace == .vorbis && !pictureItems.contains(index) {

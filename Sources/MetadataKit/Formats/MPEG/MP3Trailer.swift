@@ -1,0 +1,84 @@
+import Foundation
+
+/// The tags that may follow the audio of an MP3 file, found from the end:
+/// ID3v1 (with an optional Enhanced TAG), APEv2, Lyrics3 v2 and an appended
+/// ID3v2.4 tag with a footer, in any order before ID3v1.
+struct MP3Trailer {
+    /// Where the audio ends: the first byte of the first trailing tag.
+    var audioEnd: Int64
+    /// The ID3v1 items, when there is an ID3v1 tag.
+    var id3v1Items: [MetadataItem]?
+    /// An ID3v2 tag appended at the end (ID3v2.4.0 structure §5).
+    var appendedID3v2: ID3v2Header?
+    /// File ranges of APEv2 tags and Lyrics3 blocks (not reported as items).
+    var skippedRanges: [Range<Int64>] = []
+
+    /// Most trailing blocks looked for before ID3v1.
+    private static let maximumBlocks = 8
+
+    /// Start of an APEv2 tag whose 32-byte footer ends at `end` ("APETAGEX",
+    /// version, tag size excluding the header, item count, flags; bit 31 of
+    /// the flags: a 32-byte header precedes the items).
+    private static func apeTagStart(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
+        guard end - floor >= 32 else { return nil }
+        let footer = try source.read(at: end - 32, count: 32)
+        guard footer.starts(with: "APETAGEX".utf8) else { return nil }
+        func le32(_ i: Int) -> Int64 {
+            Int64(footer[i]) | Int64(footer[i + 1]) << 8 | Int64(footer[i + 2]) << 16 | Int64(footer[i + 3]) << 24
+        }
+        let size = le32(12)
+        let hasHeader = footer[23] & 0x80 != 0
+        let total = size + (hasHeader ? 32 : 0)
+        guard size >= 32, total <= end - floor else { return nil }
+        return end - total
+    }
+
+    /// Start of a Lyrics3 v2 block ending at `end`: "LYRICSBEGIN" … a 6-digit
+    /// size (of everything from "LYRICSBEGIN" up to the size) and "LYRICS200".
+    private static func lyrics3Start(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
+        guard end - floor >= 15 + 11 else { return nil }
+        let tail = try source.read(at: end - 15, count: 15)
+        guard tail[6...].elementsEqual("LYRICS200".utf8),
+              let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
+        else { return nil }
+        let start = end - 15 - size
+        guard try source.read(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
+        return start
+    }
+}
+
+extension MP3Trailer {
+    /// Scans back from the end of `source`, never below `floor` (the end of
+    /// the leading ID3v2 tag). Blocks whose sizes don't fit are ignored:
+    /// they are then taken as audio.
+    init(parsing source: FileSource, floor: Int64) throws {
+        var end = source.size
+        var trailer = MP3Trailer(audioEnd: end)
+        if end - floor >= Int64(ID3v1Reader.length),
+           let items = ID3v1Reader.items(try source.read(at: end - Int64(ID3v1Reader.length), count: ID3v1Reader.length)) {
+            trailer.id3v1Items = items
+            end -= Int64(ID3v1Reader.length)
+            let enhanced = end - Int64(ID3v1Reader.enhancedLength)
+            if enhanced >= floor, try source.read(at: enhanced, count: 4).elementsEqual("TAG+".utf8) {
+                trailer.skippedRanges.append(enhanced..<end)
+                end = enhanced
+            }
+        }
+        for _ in 0..<Self.maximumBlocks {
+            if let start = try Self.apeTagStart(source, end: end, floor: floor) {
+                trailer.skippedRanges.append(start..<end)
+                end = start
+            } else if let start = try Self.lyrics3Start(source, end: end, floor: floor) {
+                trailer.skippedRanges.append(start..<end)
+                end = start
+            } else if trailer.appendedID3v2 == nil, let tag = try ID3v2Header.appended(in: source, endingAt: end), tag.offset >= floor {
+                trailer.appendedID3v2 = tag
+                end = tag.offset
+            } else {
+                break
+            }
+        }
+        trailer.audioEnd = end
+        self = trailer
+    }
+}
