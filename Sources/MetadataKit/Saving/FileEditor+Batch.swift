@@ -145,6 +145,7 @@ extension FileEditor {
 
     /// Old and new tail bytes a batch may hold in memory for layout changes it
     /// makes in place (see ``stage(_:tailBudget:)``).
+    /// Bounds the memory of the speed-only in-place tails (``inPlaceForm(of:size:in:url:allow:)``).
     static let batchTailBudget: Int64 = 32 << 20
 
     /// What is left of ``batchTailBudget``, taken from by concurrent stages.
@@ -230,7 +231,7 @@ extension FileEditor {
     /// One `syncfs` per file system the entries live on: what the batch wrote
     /// so far becomes durable.
     /// When a file system's sync fails, every entry on it that had not failed
-    /// yet fails with an `io` error, as a failed `fsync` fails a single save
+    /// yet fails with an `io` error, as a failed `fsync` fails a single save.
     private func syncFileSystems<Checked>(_ entries: [Staged<Checked>], step name: Step) {
         var failures: [UInt64: MediaError?] = [:]
         for entry in entries {

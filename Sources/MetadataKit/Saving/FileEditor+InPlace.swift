@@ -14,6 +14,8 @@ extension FileEditor {
     /// ``inPlaceTailLimit`` bytes each and `allow` agrees to holding both
     /// (their byte count); the new tail is read from the original where the
     /// plan copies it. Any other plan is returned as it is.
+    /// Speed only: the write benchmark's long values (a tag that grows) are
+    /// all saved this way (same inode, new size) instead of through a temporary file.
     func inPlaceForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL,
                      allow: (Int64) -> Bool = { _ in true }) throws -> FileEditPlan {
         guard let (offset, rest) = plan.divergence() else { return plan }
@@ -101,6 +103,7 @@ extension FileEditor {
     /// Patches closer than this are written as one (with the original bytes
     /// between them): one read and one write instead of several — an MP4 item
     /// list edit patches a run of neighbouring atoms and their parents' sizes.
+    /// Speed only: fewer reads, writes and journal regions per save (and the same bytes).
     static let patchMergeGap: Int64 = 512
 
     /// The writes an in-place edit makes and the bytes they overwrite, for

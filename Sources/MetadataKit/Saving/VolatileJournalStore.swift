@@ -27,6 +27,8 @@ import Darwin
 /// holding this file's journal is applied when its process is gone (the save
 /// was interrupted), or waited for — through the file's own lock — when it is
 /// still saving.
+///
+/// Speed only (against journals beside the file for --no-sync saves): no file created, synced and removed per save.
 final class VolatileJournalStore: @unchecked Sendable {
     /// The store, or nil when there is no usable RAM folder (saves without
     /// fsync then journal beside the file, like the others).
@@ -55,10 +57,12 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// there). Checked when this process makes its first slot — the size must
     /// grow by one entry and count every entry listed — nil until then, false
     /// if it does not hold (other file systems, or a slot made meanwhile).
+    /// Speed only: a load's RAM-journal check is one `fstat` instead of a folder listing.
     private var sizeCountsEntries: Bool?
     static let emptyFolderSize = 40, entrySize = 20
     /// Slots of processes that are gone holding a journal of another file
     /// (device, inode): looked at once, then skipped by later loads.
+    /// Speed only: spares later loads an `open` and `pread` per such slot.
     private var deadElsewhere: [String: (UInt64, UInt64)] = [:]
     static let magic: [UInt8] = Array("MDKS".utf8)
     static let headerLength = 32
