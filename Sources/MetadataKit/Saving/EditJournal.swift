@@ -264,7 +264,7 @@ struct EditJournal: Equatable {
             }
         }
         for region in regions {
-            try FileEditor.write(descriptor, region.bytes, at: region.offset, url: url)
+            try FileIO.write(descriptor, region.bytes, at: region.offset, url: url)
         }
         guard ftruncate(descriptor, off_t(fileSize)) == 0 else {
             throw MediaError(.io, "cannot restore the file's size", path: url.path)

@@ -132,38 +132,23 @@ enum FileEditPlan: Sendable {
     }
 }
 
-/// How hard a save works to survive a crash or power loss.
-public enum SaveDurability: Sendable {
-    /// fsync the data, the journal and the directory (the default).
-    case full
-    /// Same steps, no fsync: as safe against a crashed process, not against power loss.
-    case noSync
-}
-
-/// Identity of a file's contents at load time, to detect changes made by others.
-struct FileSnapshot: Sendable, Hashable {
-    var size: Int64
-    var modificationSeconds: Int
-    var modificationNanoseconds: Int
-    var inode: UInt64
-    var device: UInt64 = 0
-
-    init(size: Int64, modificationSeconds: Int, modificationNanoseconds: Int, inode: UInt64) {
-        self.size = size
-        self.modificationSeconds = modificationSeconds
-        self.modificationNanoseconds = modificationNanoseconds
-        self.inode = inode
+extension FileEditPlan {
+    /// The plan as a full list of segments (patches become byte runs).
+    func segments(originalSize: Int64) -> [Segment] {
+        switch self {
+        case .rewrite(let segments): return segments
+        case .patchedTail(let patches, let offset, let bytes):
+            return FileEditPlan.inPlace(patches).segments(originalSize: offset) + [.bytes(bytes)]
+        case .inPlace(let patches):
+            var segments: [Segment] = []
+            var position: Int64 = 0
+            for patch in patches.sorted(by: { $0.offset < $1.offset }) {
+                segments.append(.original(offset: position, length: patch.offset - position))
+                segments.append(.bytes(patch.bytes))
+                position = patch.offset + Int64(patch.bytes.count)
+            }
+            segments.append(.original(offset: position, length: originalSize - position))
+            return FileEditPlan.coalesced(segments)
+        }
     }
-
-    init(_ info: stat) {
-        let time = info.modificationTime
-        self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
-                  modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
-        device = Platform.deviceNumber(info.st_dev)
-    }
-}
-
-extension stat {
-    var modificationTime: timespec { Platform.modificationTime(self) }
-    var changeTime: timespec { Platform.changeTime(self) }
 }

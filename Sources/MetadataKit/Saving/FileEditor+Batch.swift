@@ -63,7 +63,7 @@ extension FileEditor {
         let opened = Parallel.map(edits.count) { index -> Result<Staged<Checked>, any Error> in
             let edit = edits[index]
             return Result {
-                let descriptor = try Self.open(edit.url, flags: O_RDWR)
+                let descriptor = try FileIO.open(edit.url, flags: O_RDWR)
                 let entry = Staged(edit: edit, descriptor: descriptor)
                 do {
                     try lockAndCheck(descriptor, url: edit.url, snapshot: edit.snapshot)
@@ -97,21 +97,12 @@ extension FileEditor {
         for entry in live where entry.error == nil {
             do {
                 if let temporary = entry.temporary {
-                    try step(.rename) {
-                        guard posixRename(temporary.path, entry.edit.url.path) == 0 else {
-                            throw MediaError(.io, "cannot rename the new file into place: \(systemErrorText())", path: entry.edit.url.path)
-                        }
-                    }
+                    try step(.rename) { try FileIO.rename(temporary.path, over: entry.edit.url.path) }
                     close(temporary.descriptor)
                     entry.temporary = nil
                 } else {
                     entry.patched = true
-                    try step(.patchWrite) {
-                        for patch in entry.patches { try Self.write(entry.descriptor, patch.bytes, at: patch.offset, url: entry.edit.url) }
-                        if let newSize = entry.newSize, ftruncate(entry.descriptor, off_t(newSize)) != 0 {
-                            throw MediaError(.io, "cannot set the file's new size: \(systemErrorText())", path: entry.edit.url.path)
-                        }
-                    }
+                    try applyWrites(entry.patches, newSize: entry.newSize, to: entry.descriptor, url: entry.edit.url)
                 }
             } catch {
                 entry.error = error
@@ -140,10 +131,10 @@ extension FileEditor {
         for entry in live {
             if let path = entry.journalPath { unlink(path) }
         }
-        // The journals' removal made durable. A failure here is not an error,
-        // as in a single save: each file is new and checked, and a journal
-        // that comes back after a crash can only make it old again.
-        syncFileSystems(live, step: .directorySync, failing: false)
+        // The journals' removal made durable. A failure is an error, as in a
+        // single save: the file is new and checked, but a journal that comes
+        // back after a crash would make it old again.
+        syncFileSystems(live.filter { $0.journalPath != nil }, step: .directorySync)
 
         for (index, entry) in staged.enumerated() {
             guard let entry else { continue }
@@ -154,6 +145,7 @@ extension FileEditor {
 
     /// Old and new tail bytes a batch may hold in memory for layout changes it
     /// makes in place (see ``stage(_:tailBudget:)``).
+    /// Bounds the memory of the speed-only in-place tails (``inPlaceForm(of:size:in:url:allow:)``).
     static let batchTailBudget: Int64 = 32 << 20
 
     /// What is left of ``batchTailBudget``, taken from by concurrent stages.
@@ -219,7 +211,7 @@ extension FileEditor {
                 }
                 defer { close(descriptor) }
                 let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
-                try step(.journalWrite) { try Self.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false)) }
+                try step(.journalWrite) { try FileIO.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false)) }
                 for entry in group {
                     let path = EditJournal.path(for: entry.edit.url.path)
                     unlink(path)                         // a stale journal of ours: replaced by this one
@@ -239,14 +231,13 @@ extension FileEditor {
     /// One `syncfs` per file system the entries live on: what the batch wrote
     /// so far becomes durable.
     /// When a file system's sync fails, every entry on it that had not failed
-    /// yet fails with an `io` error, as a failed `fsync` fails a single save
-    /// (unless `failing` is false).
-    private func syncFileSystems<Checked>(_ entries: [Staged<Checked>], step name: Step, failing: Bool = true) {
+    /// yet fails with an `io` error, as a failed `fsync` fails a single save.
+    private func syncFileSystems<Checked>(_ entries: [Staged<Checked>], step name: Step) {
         var failures: [UInt64: MediaError?] = [:]
         for entry in entries {
             var info = stat()
             guard fstat(entry.descriptor, &info) == 0 else {
-                if failing, entry.error == nil {
+                if entry.error == nil {
                     entry.error = MediaError(.io, "cannot stat the file to sync it: \(systemErrorText())", path: entry.edit.url.path)
                 }
                 continue
@@ -255,7 +246,7 @@ extension FileEditor {
             if failures[device] == nil {
                 failures[device] = .some(syncFileSystem(of: entry, step: name))
             }
-            if failing, entry.error == nil, let failure = failures[device] ?? nil { entry.error = failure }
+            if entry.error == nil, let failure = failures[device] ?? nil { entry.error = failure }
         }
     }
 
@@ -264,7 +255,10 @@ extension FileEditor {
         do {
             try step(name) {
                 guard let syncfs = Platform.syncFileSystem, syncfs(entry.descriptor) == 0 else {
-                    throw MediaError(.io, "cannot sync the file system: \(systemErrorText())", path: entry.edit.url.path)
+                    let failure = MediaError(.io, "cannot sync the file system: \(systemErrorText())", path: entry.edit.url.path)
+                    guard name == .directorySync else { throw failure }
+                    try syncAfterSave(of: entry.edit.url) { throw failure }     // after the file changed: says so
+                    return
                 }
             }
             return nil

@@ -2,6 +2,8 @@ import Foundation
 import Dispatch
 
 /// Runs independent per-file steps of a batch on every core.
+///
+/// Speed only: a batch's plans and checks parse files; mdkit uses every core for them.
 enum Parallel {
     /// `body(index)` for every index in `0..<count`, spread over the cores;
     /// returns the results in index order. `body` must not share mutable

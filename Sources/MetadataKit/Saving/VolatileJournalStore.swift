@@ -27,6 +27,8 @@ import Darwin
 /// holding this file's journal is applied when its process is gone (the save
 /// was interrupted), or waited for — through the file's own lock — when it is
 /// still saving.
+///
+/// Speed only (against journals beside the file for --no-sync saves): no file created, synced and removed per save.
 final class VolatileJournalStore: @unchecked Sendable {
     /// The store, or nil when there is no usable RAM folder (saves without
     /// fsync then journal beside the file, like the others).
@@ -55,10 +57,12 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// there). Checked when this process makes its first slot — the size must
     /// grow by one entry and count every entry listed — nil until then, false
     /// if it does not hold (other file systems, or a slot made meanwhile).
+    /// Speed only: a load's RAM-journal check is one `fstat` instead of a folder listing.
     private var sizeCountsEntries: Bool?
     static let emptyFolderSize = 40, entrySize = 20
     /// Slots of processes that are gone holding a journal of another file
     /// (device, inode): looked at once, then skipped by later loads.
+    /// Speed only: spares later loads an `open` and `pread` per such slot.
     private var deadElsewhere: [String: (UInt64, UInt64)] = [:]
     static let magic: [UInt8] = Array("MDKS".utf8)
     static let headerLength = 32
@@ -92,7 +96,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         writer.write(UInt64(body.count))
         writer.write(body)
         do {
-            try FileEditor.write(slot.descriptor, writer.bytes, at: 0, url: URL(fileURLWithPath: "\(directory)/\(slot.name)", isDirectory: false))
+            try FileIO.write(slot.descriptor, writer.bytes, at: 0, url: URL(fileURLWithPath: "\(directory)/\(slot.name)", isDirectory: false))
         } catch {
             clear(slot)
             throw error
@@ -103,7 +107,7 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// Empties `slot` (its save is done or undone) and makes it free again.
     func clear(_ slot: Slot) {
         let zeros: [UInt8] = [0, 0, 0, 0]
-        guard (try? FileEditor.write(slot.descriptor, zeros, at: 0, url: URL(fileURLWithPath: directory, isDirectory: true))) != nil else {
+        guard (try? FileIO.write(slot.descriptor, zeros, at: 0, url: URL(fileURLWithPath: directory, isDirectory: true))) != nil else {
             return                                   // not cleared: stays taken, and stays for a later load
         }
         lock.lock()
@@ -210,17 +214,12 @@ final class VolatileJournalStore: @unchecked Sendable {
                 continue
             }
             let url = URL(fileURLWithPath: path, isDirectory: false)
-            let bytes = try FileEditor.read(descriptor, at: Int64(Self.headerLength), count: Int(header.length), url: url)
-            if let journal = EditJournal(decoding: bytes) {
-                let target = try FileEditor.open(url, flags: O_RDWR)
-                defer { close(target) }
-                guard flock(target, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
-                if journal.matchesInterruptedSave(target) {  // else changed since, or another file on that inode
-                    try journal.restore(into: target, url: url)
-                    recovered = true
-                }
+            let length = Int(header.length)
+            if try JournalRecovery.replay(fileAt: path, durable: false, reading: {
+                try FileIO.read(descriptor, at: Int64(Self.headerLength), count: length, url: url)
+            }, remove: { unlink(slotPath) }) {
+                recovered = true
             }
-            unlink(slotPath)
         }
         return recovered
     }
@@ -244,4 +243,21 @@ final class VolatileJournalStore: @unchecked Sendable {
               let length = try? reader.readUInt64() else { return nil }
         return (device, inode, length)
     }
+}
+
+/// The RAM slots as a ``JournalStore``: nothing to sync (a save without fsync
+/// promises to survive a crashed process, not a crashed machine); a removed
+/// journal leaves its slot cleared and free for the next save.
+extension VolatileJournalStore: JournalStore {
+    func write(_ journal: EditJournal, of file: FileSnapshot, url: URL) throws -> Slot {
+        try write(journal, device: file.device, inode: file.inode, url: url)
+    }
+
+    func sync(_ slot: Slot, url: URL, durable: Bool) {}
+
+    func remove(_ slot: Slot) { clear(slot) }
+
+    func syncRemoval(_ slot: Slot, url: URL, durable: Bool) {}
+
+    func keep(_ slot: Slot) { abandon(slot) }
 }

@@ -1,0 +1,27 @@
+/// Fault injection: every step of a save that can fail on a real system can
+/// be made to fail on demand (``FileEditor/failingStep``), so tests can check
+/// that a failure at any step leaves the file as the guarantees say.
+extension FileEditor {
+    /// Steps a test can make fail.
+    enum Step: String, Sendable, CaseIterable {
+        /// Writing the undo journal; syncing it (and its folder).
+        case journalWrite, journalSync
+        /// Patching the file in place; syncing it (a batch: the file-system sync after patching and renaming).
+        case patchWrite, dataSync
+        /// Writing the temporary file of a rewrite; syncing it.
+        case temporaryWrite, temporarySync
+        /// Renaming the temporary file over the original.
+        case rename
+        /// Syncing the folder after the save: the rename, or the journal's removal.
+        case directorySync
+    }
+
+    /// Runs `body`, unless this editor was told to fail at `name`: then throws
+    /// an `io` error instead.
+    func step<Value>(_ name: Step, _ body: () throws -> Value) throws -> Value {
+        if failingStep == name {
+            throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
+        }
+        return try body()
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+
+/// Recovery on load: an in-place save that was interrupted (a killed process,
+/// a power cut) is finished from its journal — from the file beside the saved
+/// file (``FileJournalStore``) or from a RAM slot a dead process left
+/// (``VolatileJournalStore``) — both through
+/// ``JournalRecovery/replay(fileAt:durable:reading:remove:)``.
+extension FileEditor {
+    /// Opens the file at `path` for reading after finishing any save of it
+    /// that was interrupted. The one recovery call a load makes.
+    static func openRecovered(path: String) throws -> FileSource {
+        try recoverIfNeeded(path: path)
+        let source = try FileSource(path: path)
+        guard try recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) else { return source }
+        return try FileSource(path: path)               // the recovery changed it: read it anew
+    }
+
+    /// Restores a file whose in-place save was interrupted from the journal
+    /// beside it; removes a journal that was never completed (the file was not
+    /// touched then). Does nothing when there is no journal.
+    static func recoverIfNeeded(at url: URL) throws {
+        try recoverIfNeeded(path: url.path)
+    }
+
+    /// ``recoverIfNeeded(at:)`` for a path.
+    static func recoverIfNeeded(path: String) throws {
+        _ = try FileJournalStore.recoverPending(path: path)
+    }
+
+    /// Recovers from the journal of a save without fsync that another process
+    /// left in RAM (``VolatileJournalStore``); true when there was one.
+    static func recoverVolatileIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
+        try VolatileJournalStore.shared?.recoverPending(path: path, device: snapshot.device, inode: snapshot.inode) ?? false
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Journals as files beside the saved file: `.NAME.mdkit-journal`
+/// (``EditJournal/path(for:)``), written and synced before the file is
+/// touched, removed when the save is done. A batch writes one journal per
+/// folder and hard-links it under each file's journal name
+/// (``EditJournal/encodeBatch(_:)``); recovery reads both kinds.
+struct FileJournalStore: JournalStore {
+    func write(_ journal: EditJournal, of file: FileSnapshot, url: URL) throws -> String {
+        let path = EditJournal.path(for: url.path)
+        do {
+            try FileIO.createFile(URL(fileURLWithPath: path, isDirectory: false), holding: journal.encoded())
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return path
+    }
+
+    func sync(_ path: String, url: URL, durable: Bool) throws {
+        guard durable else { return }
+        try FileIO.sync(path: path)
+        try FileIO.syncFolder(of: url)
+    }
+
+    func remove(_ path: String) { unlink(path) }
+
+    func syncRemoval(_ path: String, url: URL, durable: Bool) throws {
+        guard durable else { return }
+        try FileIO.syncFolder(of: url)
+    }
+
+    func keep(_ path: String) {}
+
+    /// Recovers the file at `path` from a journal beside it, if there is
+    /// one; true when its old bytes were put back.
+    static func recoverPending(path: String) throws -> Bool {
+        let (directory, name) = EditJournal.location(for: path)
+        // Speed: every load asks, and almost never finds one (JournalLookup caches folder listings).
+        guard JournalLookup.shared.exists(directory: directory, name: name) else { return false }
+        let journalPath = EditJournal.path(for: path)
+        return try JournalRecovery.replay(fileAt: path, durable: true, reading: {
+            FileManager.default.contents(atPath: journalPath).map { [UInt8]($0) }
+        }, remove: { unlink(journalPath) })
+    }
+}
