@@ -167,13 +167,24 @@ public struct MediaItem: Sendable {
         }
         let plan = try planEdit(source, items, options)
         let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
-        let changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
+        var changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
         let duration = properties.duration
         // Every item nobody changed must read back (changed fields are checked
         // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
         // frames when the version changes: 2.2 is always upgraded) are exempt.
         let loadedItems = Set(loadedMetadata.items)
-        let untouched = items.filter { loadedItems.contains($0) }
+        var untouched = items.filter { loadedItems.contains($0) }
+        // Items the planner stores in another form (ID3 dates: v2.3 TYER/TDAT/TIME
+        // ↔ v2.4 TDRC) are checked by the field they hold instead.
+        let reshaped = untouched.filter { format.reshapedKeys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
+        if !reshaped.isEmpty {
+            untouched.removeAll { format.reshapedKeys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
+            for item in reshaped {
+                if let field = MetadataKeyMap.standard.field(for: item.keySpace, key: item.key), !changed.contains(field) {
+                    changed.append(field)
+                }
+            }
+        }
         var exempt = Set(format.derivedKeySpaces)
         if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 }) {
             exempt.insert(.id3)

@@ -30,6 +30,10 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// Key spaces the planner rebuilds from the normalized fields instead of
     /// keeping their items (ID3v1).
     let derivedKeySpaces: [MetadataKeySpace]
+    /// Keys whose items the planner may store in another form that holds the
+    /// same field (ID3 dates: `TDRC` in v2.4, `TYER`/`TDAT`/`TIME` in v2.3);
+    /// after a save they are checked by the field's value, not by key.
+    let reshapedKeys: Set<MetadataKeyMap.RawKey>
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// This format's rows of ``MetadataKeyMap/standard``: the raw keys of each
@@ -49,7 +53,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
 
     init(identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
-         derivedKeySpaces: [MetadataKeySpace] = [], uppercasedKeySpaces: Set<MetadataKeySpace> = [],
+         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [], uppercasedKeySpaces: Set<MetadataKeySpace> = [],
          keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
          recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
          parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
@@ -60,6 +64,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.mimeTypes = mimeTypes
         self.keySpaces = keySpaces
         self.derivedKeySpaces = derivedKeySpaces
+        self.reshapedKeys = reshapedKeys
         self.uppercasedKeySpaces = uppercasedKeySpaces
         self.keyMapRows = keyMapRows
         self.recognizes = recognizes

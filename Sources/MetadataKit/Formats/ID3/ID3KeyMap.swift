@@ -22,6 +22,12 @@ extension MetadataKeyMap {
         ]
     }()
 
+    /// The recording-date frames, which a save rebuilds for the tag's version:
+    /// v2.4's `TDRC` timestamp, v2.3's `TYER`/`TDAT`/`TIME` (ID3v2.3 §4.2.1,
+    /// ID3v2.4 frames §4.2.5). A v2.3 tag holding `TDRC` (written by some
+    /// taggers) is saved with `TYER`.
+    static let id3DateKeys: Set<RawKey> = Set(["TDRC", "TYER", "TDAT", "TIME"].map { RawKey(.id3, $0) })
+
     /// ID3v1 fields per normalized field (ID3v1 holds no album artist,
     /// grouping, composer, picture, BPM or disc).
     static let id3v1Keys: [MetadataField: [RawKey]] = {
