@@ -141,16 +141,6 @@ public struct ByteReader: Sendable {
         position += count
     }
 
-    /// Reads bytes up to (not including) the next zero byte, consuming the zero.
-    /// When no zero is found, reads to the end.
-    public mutating func readUntilZero() -> [UInt8] {
-        var index = position
-        while index < end && storage[index] != 0 { index += 1 }
-        let bytes = Array(storage[position..<index])
-        position = min(end, index + 1)
-        return bytes
-    }
-
     /// The next byte, without consuming it; nil at the end.
     @inlinable public func peekUInt8(at distance: Int = 0) -> UInt8? {
         let index = position + distance
@@ -167,13 +157,6 @@ public struct ByteReader: Sendable {
         try require(count, "nested structure")
         let child = ByteReader(storage: storage, position: position, end: position + count, base: base)
         position += count
-        return child
-    }
-
-    /// A reader over the rest of this one, which is consumed.
-    public mutating func readRemainingReader() -> ByteReader {
-        let child = ByteReader(storage: storage, position: position, end: end, base: base)
-        position = end
         return child
     }
 }

@@ -18,7 +18,6 @@ public struct ByteWriter: Sendable {
     public mutating func write(_ value: UInt16, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 2, endianness) }
     public mutating func write(_ value: UInt32, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 4, endianness) }
     public mutating func write(_ value: UInt64, _ endianness: Endianness = .big) { writeInteger(value, byteCount: 8, endianness) }
-    public mutating func writeUInt24(_ value: UInt32, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 3, endianness) }
 
     public mutating func write(_ code: FourCC) { write(code.rawValue) }
 
@@ -26,24 +25,6 @@ public struct ByteWriter: Sendable {
     public mutating func writeSyncSafe(_ value: UInt32) {
         precondition(value < 1 << 28, "syncsafe integers hold 28 bits")
         write([UInt8(value >> 21 & 0x7F), UInt8(value >> 14 & 0x7F), UInt8(value >> 7 & 0x7F), UInt8(value & 0x7F)])
-    }
-
-    /// Writes `byteCount` zero bytes to be patched later; returns their position.
-    public mutating func reserve(_ byteCount: Int) -> Int {
-        defer { bytes.append(contentsOf: repeatElement(0, count: byteCount)) }
-        return bytes.count
-    }
-
-    /// Overwrites the bytes at `position` with `value` (big-endian unless told).
-    public mutating func set(_ value: UInt32, at position: Int, _ endianness: Endianness = .big) {
-        for index in 0..<4 {
-            let shift = endianness == .big ? (3 - index) * 8 : index * 8
-            bytes[position + index] = UInt8(value >> UInt32(shift) & 0xFF)
-        }
-    }
-
-    public mutating func set(_ value: UInt64, at position: Int) {
-        for index in 0..<8 { bytes[position + index] = UInt8(value >> UInt64((7 - index) * 8) & 0xFF) }
     }
 
     private mutating func writeInteger(_ value: UInt64, byteCount: Int, _ endianness: Endianness) {

@@ -34,7 +34,7 @@ enum FLACOggBuilder {
     static func streamInfo(sampleRate: Int = 44100, channels: Int = 2, bitsPerSample: Int = 16, totalSamples: UInt64 = 88200) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(UInt16(4096)); writer.write(UInt16(4096))
-        writer.writeUInt24(0); writer.writeUInt24(0)
+        writer.write([UInt8](repeating: 0, count: 6))   // minimum and maximum frame size: unknown
         let packed = UInt64(sampleRate) << 44 | UInt64(channels - 1) << 41 | UInt64(bitsPerSample - 1) << 36 | totalSamples
         writer.write(packed)
         writer.write([UInt8](repeating: 0xAB, count: 16))
