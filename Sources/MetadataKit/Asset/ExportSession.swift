@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Copies an asset's tracks, sample for sample, into a new MP4/MOV/M4A
 /// file ("passthrough": nothing is decoded or re-encoded), optionally cut to
