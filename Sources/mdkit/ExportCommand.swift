@@ -7,7 +7,7 @@ struct ExportCommand {
         usage: mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart]
                                    [--replace-metadata] [--set KEY=VALUE]...
 
-        Copies the tracks of IN into OUT (.mp4, .mov or .m4a) without re-encoding.
+        Copies the tracks of IN into OUT (\(Self.extensionList(AssetFileType.allCases.map { $0.pathExtensions[0] }))) without re-encoding.
           --tracks ID,ID      track IDs to copy (see mdkit tracks); default: all
           --start SEC         start of the part to copy; each track starts at its sync sample
                               at or before it, and an edit list starts playback exactly there
@@ -72,8 +72,14 @@ struct ExportCommand {
         (input, output) = (paths[0], paths[1])
         if let start, let end, end <= start { throw UsageError("--end must be after --start") }
         guard AssetFileType(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw UsageError("OUT must end in .mp4, .m4v, .mov or .m4a")
+            throw UsageError("OUT must end in \(Self.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))")
         }
+    }
+
+    /// ".a, .b or .c".
+    static func extensionList(_ extensions: [String]) -> String {
+        let names = extensions.map { "." + $0 }
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     func run() async -> Int32 {

@@ -15,7 +15,7 @@ import Testing
         let source = try FileSource(url: url)
         let header = try MP4BoxHeader.read(from: source, at: 0, containerEnd: source.size, isTopLevel: true)
         var builder = MP4TreeBuilder(source: source)
-        return try SampleTable(stbl: try builder.build(header, depth: 0), source: source, fileSize: fileSize)
+        return try SampleTable(parsing: try builder.build(header, depth: 0), in: source, fileSize: fileSize)
     }
 
     @Test func sampleTableWalksEveryTableKind() throws {

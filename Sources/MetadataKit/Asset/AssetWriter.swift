@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes an MP4/MOV/M4A file from samples, interleaved.
 ///
@@ -189,7 +184,7 @@ public actor AssetWriter {
             status = .writing
             let file = try OutputFile(path: url.path)
             output = file
-            let ftyp = AssetMovieBuilder.fileTypeBox(fileType)
+            let ftyp = MP4MovieBuilder.fileTypeBox(fileType)
             try file.write(ftyp)
             ftypSize = Int64(ftyp.count)
             if let plan = plannedLayout {
@@ -361,16 +356,16 @@ public actor AssetWriter {
 
     // MARK: Movie
 
-    private func builder(tables: [WrittenTrackTables]) -> AssetMovieBuilder {
-        AssetMovieBuilder(
+    private func builder(tables: [WrittenTrackTables]) -> MP4MovieBuilder {
+        MP4MovieBuilder(
             fileType: fileType, movieTimescale: movieTimescale,
-            tracks: zip(tracks, tables).map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
+            tracks: zip(tracks, tables).map { MP4MovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
             metadata: metadata, offsetLimit: sizeLimit)
     }
 
     /// `moov` and the `mdat` header of a fast-start file: they follow `ftyp`,
     /// and `mediaBytes` of media data follow them.
-    private func movieHead(_ builder: AssetMovieBuilder, mediaBytes: Int64) throws -> (moov: [UInt8], mdatHeader: [UInt8]) {
+    private func movieHead(_ builder: MP4MovieBuilder, mediaBytes: Int64) throws -> (moov: [UInt8], mdatHeader: [UInt8]) {
         // The offsets depend on the size of moov, which depends on them (stco or co64): measure until stable.
         let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
         var moov = try builder.moov(base: ftypSize + mdatHeader)
