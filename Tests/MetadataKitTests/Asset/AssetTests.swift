@@ -90,6 +90,38 @@ import Testing
         #expect(sub.tracks[1].codec == "tx3g")
     }
 
+    /// Codec names and sample entry types come from the same track box
+    /// parser as ``MediaItem``'s properties.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func codecNamesMatchTheFileProperties() async throws {
+        for name in ["h264.mp4", "pcm.mov", "alac.m4a", "sub.mp4"] {
+            let url = try AssetFixtures.url(name)
+            let asset = try await Asset.load(url: url)
+            for track in asset.tracks {
+                #expect(track.sampleDescriptionTypes.first == track.codec, "\(name) track \(track.id)")
+                #expect(track.sampleDescriptionTypes.count == track.sampleDescriptions.count)
+                #expect((track.codecName != nil) == (track.mediaType == .audio || track.mediaType == .video), "\(name) track \(track.id)")
+            }
+            var item = MediaItem(url: url)
+            try await item.load()
+            let properties = item.properties
+            let first = asset.tracks.first { $0.mediaType == .audio } ?? asset.tracks.first { $0.mediaType == .video }
+            #expect(first?.codecName == properties.codec, "\(name)")
+        }
+        let h264 = try await Asset.load(url: try AssetFixtures.url("h264.mp4"))
+        #expect(h264.tracks.map(\.codecName) == ["H.264", "AAC"])
+        let alac = try await Asset.load(url: try AssetFixtures.url("alac.m4a"))
+        #expect(alac.tracks.map(\.codecName) == ["ALAC"])
+    }
+
+    @Test func fileTypesListTheirExtensions() {
+        #expect(AssetFileType.allCases.map { $0.pathExtensions[0] } == ["mp4", "mov", "m4a"])
+        for type in AssetFileType.allCases {
+            for name in type.pathExtensions { #expect(AssetFileType(pathExtension: name.uppercased()) == type) }
+        }
+        #expect(AssetFileType(pathExtension: "avi") == nil)
+    }
+
     @Test(.enabled(if: AssetFixtures.hasFFmpeg))
     func readerYieldsSamplesInDecodeOrderWithTheirBytes() async throws {
         let url = try AssetFixtures.url("h264.mp4")
