@@ -96,7 +96,7 @@ public struct MetadataSampleFormat: Sendable, Hashable {
             let value = try reader.readBytes(size - 8)
             if id == 0 { continue }                          // the empty-group marker
             guard let key = localIDs[id] ?? (Int(id) <= keys.count ? keys[Int(id) - 1] : nil) else { continue }
-            let decoded = try TimedMetadataItem.decode(value, as: key.dataType)
+            let decoded = try TimedMetadataValue(parsing: value, as: key.dataType)
             items.append(try TimedMetadataItem(identifier: key.identifier, dataType: key.dataType, value: decoded))
         }
         return items

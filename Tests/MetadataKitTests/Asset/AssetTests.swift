@@ -13,7 +13,7 @@ import Testing
         let url = directory.appendingPathComponent("stbl.bin")
         try Data(bytes).write(to: url)
         let source = try FileSource(url: url)
-        let header = try MP4BoxHeader.read(from: source, at: 0, containerEnd: source.size, isTopLevel: true)
+        let header = try MP4BoxHeader(parsing: source, at: 0, containerEnd: source.size, isTopLevel: true)
         var builder = MP4TreeBuilder(source: source)
         return try SampleTable(parsing: try builder.build(header, depth: 0), in: source, fileSize: fileSize)
     }
@@ -286,7 +286,7 @@ import Testing
         var offset: Int64 = 0
         var mdat: MP4BoxHeader?
         while offset < file.size {
-            let header = try MP4BoxHeader.read(from: file, at: offset, containerEnd: file.size, isTopLevel: true)
+            let header = try MP4BoxHeader(parsing: file, at: offset, containerEnd: file.size, isTopLevel: true)
             if header.type == "mdat" { mdat = header }
             offset = header.end
         }

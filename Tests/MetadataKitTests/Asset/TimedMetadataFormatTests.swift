@@ -20,7 +20,7 @@ import Testing
     func valuesRoundTripThroughBytes(type: TimedMetadataDataType, value: TimedMetadataValue, byteCount: Int) throws {
         let bytes = try item(type, value).encodedValue()
         #expect(bytes.count == byteCount)
-        let decoded = try TimedMetadataItem.decode(bytes, as: type)
+        let decoded = try TimedMetadataValue(parsing: bytes, as: type)
         switch (value, decoded) {
         case (.integer(let number), .unsignedInteger(let unsigned)): #expect(UInt64(number) == unsigned)
         default: #expect(decoded == value)

@@ -28,19 +28,16 @@ struct MP4BoxHeader: Sendable, Hashable {
     var payloadSize: Int64 { size - Int64(headerSize) }
     /// File offset just past the box.
     var end: Int64 { offset + size }
+}
 
+extension MP4BoxHeader {
     /// Parses the header at `offset` of a container that ends at `containerEnd`.
     ///
     /// `bytes` holds the bytes available at `offset` (up to 32, fewer near the
     /// container's end). `isTopLevel` selects the error for a box that runs
     /// past its end: `truncated` (the file was cut) at the top level,
     /// `sizeOutOfRange` (a child larger than its parent) below it.
-    static func parse(_ bytes: [UInt8], at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws -> MP4BoxHeader {
-        try bytes.withUnsafeBytes { try parse($0, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel) }
-    }
-
-    /// ``parse(_:at:containerEnd:isTopLevel:)`` over raw bytes.
-    static func parse(_ bytes: UnsafeRawBufferPointer, at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws -> MP4BoxHeader {
+    init(parsing bytes: UnsafeRawBufferPointer, at offset: Int64, containerEnd: Int64, isTopLevel: Bool) throws {
         let available = containerEnd - offset
         let overrun: MediaError.Code = isTopLevel ? .truncated : .sizeOutOfRange
         guard available >= 8, bytes.count >= 8 else {
@@ -86,17 +83,19 @@ struct MP4BoxHeader: Sendable, Hashable {
             userType = Array(bytes[headerSize..<headerSize + 16])
             headerSize += 16
         }
-        return MP4BoxHeader(type: type, offset: offset, headerSize: headerSize, size: size, userType: userType)
+        self.init(type: type, offset: offset, headerSize: headerSize, size: size, userType: userType)
     }
 
-    /// Reads the header at `offset` of a container ending at `containerEnd`.
-    static func read(from source: FileSource, at offset: Int64, containerEnd: Int64, isTopLevel: Bool = false) throws -> MP4BoxHeader {
+    /// Parses the header at `offset` of `source`, in a container ending at
+    /// `containerEnd` (see ``init(parsing:at:containerEnd:isTopLevel:)``).
+    init(parsing source: FileSource, at offset: Int64, containerEnd: Int64, isTopLevel: Bool = false) throws {
         let count = Int(max(0, min(32, min(containerEnd, source.size) - offset)))
         guard count > 0 else {
-            return try parse(UnsafeRawBufferPointer(start: nil, count: 0), at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+            try self.init(parsing: UnsafeRawBufferPointer(start: nil, count: 0), at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+            return
         }
-        return try source.withBytes(at: offset, count: count) {
-            try parse($0, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+        self = try source.withBytes(at: offset, count: count) {
+            try MP4BoxHeader(parsing: $0, at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
         }
     }
 }
@@ -151,10 +150,10 @@ extension FileSource {
             }
             var header: MP4BoxHeader
             do {
-                header = try MP4BoxHeader.read(from: self, at: offset, containerEnd: end)
+                header = try MP4BoxHeader(parsing: self, at: offset, containerEnd: end)
             } catch let error as MediaError {
                 guard clipping, error.code == .sizeOutOfRange,
-                      var whole = try? MP4BoxHeader.read(from: self, at: offset, containerEnd: Int64.max / 2),
+                      var whole = try? MP4BoxHeader(parsing: self, at: offset, containerEnd: Int64.max / 2),
                       end - offset >= Int64(whole.headerSize) else {
                     walk.damage = (offset, error)
                     break

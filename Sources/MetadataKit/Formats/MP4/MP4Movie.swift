@@ -141,7 +141,7 @@ extension MP4Movie {
         var types: [FourCC] = []
         var offset: Int64 = 0
         while offset < source.size, types.count < MP4Limits.maxChildren {
-            guard let header = try? MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true) else { break }
+            guard let header = try? MP4BoxHeader(parsing: source, at: offset, containerEnd: source.size, isTopLevel: true) else { break }
             types.append(header.type)
             offset = header.end
         }

@@ -36,6 +36,26 @@ struct MP4MovieBuilder {
         return Box.box("ftyp", writer.bytes)
     }
 
+    /// The `mdat` header (§8.1.1) of `payloadSize` bytes of media: 8 bytes,
+    /// or 16 with a 64-bit largesize when the box passes `sizeLimit`.
+    static func mediaDataHeader(payloadSize: Int64, sizeLimit: Int64) -> [UInt8] {
+        var header = ByteWriter()
+        if payloadSize + 8 > sizeLimit {
+            header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(payloadSize + 16))
+        } else {
+            header.write(UInt32(payloadSize + 8)); header.write(FourCC("mdat"))
+        }
+        return header.bytes
+    }
+
+    /// A 16-byte `mdat` header, written before the media and patched once
+    /// its size is known: an empty `free` box and an 8-byte header, or a
+    /// 16-byte header when the box passes `sizeLimit`.
+    static func patchableMediaDataHeader(payloadSize: Int64, sizeLimit: Int64) -> [UInt8] {
+        let header = mediaDataHeader(payloadSize: payloadSize, sizeLimit: sizeLimit)
+        return header.count == 16 ? header : Box.box("free", []) + header
+    }
+
     /// A track's duration in the movie timescale: its edit list's length, or its media duration.
     func movieDuration(of track: Track) -> Int64 {
         if !track.input.editList.isEmpty {
