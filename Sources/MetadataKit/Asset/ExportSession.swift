@@ -310,9 +310,13 @@ public final class ExportSession {
 
     // MARK: Metadata
 
+    /// The key spaces an export writes: iTunes `ilst` items, QuickTime
+    /// `mdta` keys and `udta` atoms; raw items of other key spaces are left out.
+    public static let writableKeySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+
     /// The raw items to write, from the source's metadata, ``metadata`` and ``metadataPolicy``.
     func resolvedMetadata() throws -> [MetadataItem] {
-        let writable: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+        let writable = Self.writableKeySpaces
         let source = asset.metadata
         var edited: Metadata
         let loaded: Metadata
