@@ -123,9 +123,9 @@ extension MP4StreamInfo {
         var reader = try source.mp4Payload(of: esds)
         try reader.skip(4)
         guard let config = try MP4ElementaryStreamDescriptor(parsing: &reader) else { return }
-        self.codec = config.codec
-        if config.averageBitrate > 0 { self.bitrate = Int(config.averageBitrate) }
-        if let rate = config.sampleRate { self.sampleRate = rate }
+        codec = config.codec
+        if config.averageBitrate > 0 { bitrate = Int(config.averageBitrate) }
+        if let rate = config.sampleRate { sampleRate = rate }
         if let channels = config.channels { self.channels = channels }
     }
 
@@ -137,14 +137,14 @@ extension MP4StreamInfo {
         var reader = try source.mp4Payload(of: alac, upTo: 28)
         guard reader.remaining >= 28 else { return }
         try reader.skip(9)
-        self.bitsPerSample = Int(try reader.readUInt8())
+        bitsPerSample = Int(try reader.readUInt8())
         try reader.skip(3)
-        self.channels = Int(try reader.readUInt8())
+        channels = Int(try reader.readUInt8())
         try reader.skip(6)
         let bitrate = try reader.readUInt32()
         if bitrate > 0 { self.bitrate = Int(bitrate) }
         let rate = try reader.readUInt32()
-        if rate > 0 { self.sampleRate = Int(rate) }
+        if rate > 0 { sampleRate = Int(rate) }
     }
 
     /// Full-bandwidth channels of each AC-3 audio coding mode `acmod`
@@ -160,10 +160,10 @@ extension MP4StreamInfo {
         let bits = try reader.readUInt24()
         let acmod = Int(bits >> 11 & 0x7)
         let lfeon = Int(bits >> 10 & 0x1)
-        self.channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
+        channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
         let code = Int(bits >> 5 & 0x1F)
         let kilobits = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
-        if code < kilobits.count { self.bitrate = kilobits[code] * 1000 }
+        if code < kilobits.count { bitrate = kilobits[code] * 1000 }
     }
 
     /// Channels added by each bit of a `dec3` chan_loc, most significant
@@ -181,7 +181,7 @@ extension MP4StreamInfo {
         var reader = try source.mp4Payload(of: dec3, upTo: 6)
         var bits = MP4BitReader(reader.readRemainingBytes())
         guard let rate = bits.read(13), bits.read(3) != nil else { return }
-        if rate > 0 { self.bitrate = rate * 1000 }
+        if rate > 0 { bitrate = rate * 1000 }
         guard bits.read(2 + 5 + 1 + 1 + 3) != nil, let acmod = bits.read(3), let lfeon = bits.read(1),
               bits.read(3) != nil, let dependent = bits.read(4) else { return }
         var channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
@@ -205,9 +205,9 @@ extension MP4StreamInfo {
         guard blockType == 0 else { return }
         try reader.skip(3 + 10)
         let packed = try reader.readUInt32()
-        self.sampleRate = Int(packed >> 12)
-        self.channels = Int(packed >> 9 & 0x7) + 1
-        self.bitsPerSample = Int(packed >> 4 & 0x1F) + 1
+        sampleRate = Int(packed >> 12)
+        channels = Int(packed >> 9 & 0x7) + 1
+        bitsPerSample = Int(packed >> 4 & 0x1F) + 1
     }
 
     // MARK: Video
