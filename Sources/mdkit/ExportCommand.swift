@@ -7,15 +7,13 @@ struct ExportCommand {
         usage: mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart]
                                    [--replace-metadata] [--set KEY=VALUE]...
 
-        Copies the tracks of IN into OUT (.mp4, .mov or .m4a) without re-encoding.
+        Copies the tracks of IN into OUT (\(Self.extensionList(AssetFileType.allCases.map { $0.pathExtensions[0] }))) without re-encoding.
           --tracks ID,ID      track IDs to copy (see mdkit tracks); default: all
           --start SEC         start of the part to copy; each track starts at its sync sample
                               at or before it, and an edit list starts playback exactly there
           --end SEC           end of the part to copy
           --faststart         write the movie header before the media data
-          --set KEY=VALUE     set a field (title, artist, albumArtist, album, grouping, composer,
-                              comments, genre, year, bpm, trackNumber, trackCount, discNumber,
-                              discCount) or a raw key keySpace:key (itunes:, mdta:, udta:)
+          --set KEY=VALUE     \(Self.setHelp)
           --replace-metadata  drop the metadata of IN; write only the --set values
         A progress bar is drawn on standard error when it is a terminal. On failure OUT is
         removed and IN is untouched.
@@ -72,8 +70,38 @@ struct ExportCommand {
         (input, output) = (paths[0], paths[1])
         if let start, let end, end <= start { throw UsageError("--end must be after --start") }
         guard AssetFileType(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
-            throw UsageError("OUT must end in .mp4, .m4v, .mov or .m4a")
+            throw UsageError("OUT must end in \(Self.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))")
         }
+    }
+
+    /// The `--set` help: the fields and the raw key spaces an export
+    /// writes (``ExportSession/writableKeySpaces``), wrapped at 90 columns
+    /// under the option's text (column 22).
+    static var setHelp: String {
+        let fields = MetadataField.allCases.filter { $0 != .artwork }.map(\.rawValue)
+        let spaces = ExportSession.writableKeySpaces.map { "\($0.rawValue):" }.joined(separator: ", ")
+        let indent = String(repeating: " ", count: 22)
+        var lines: [String] = []
+        var line = indent + "set a field ("
+        for (index, field) in fields.enumerated() {
+            let word = field + (index + 1 < fields.count ? "," : ")")
+            if line.hasSuffix("(") {
+                line += word
+            } else if line.count + 1 + word.count > 90 {
+                lines.append(line)
+                line = indent + word
+            } else {
+                line += " " + word
+            }
+        }
+        lines.append(line + " or a raw key keySpace:key (\(spaces))")
+        return String(lines.joined(separator: "\n").dropFirst(indent.count))
+    }
+
+    /// ".a, .b or .c".
+    static func extensionList(_ extensions: [String]) -> String {
+        let names = extensions.map { "." + $0 }
+        return names.count < 2 ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + names[names.count - 1]
     }
 
     func run() async -> Int32 {

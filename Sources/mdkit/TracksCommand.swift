@@ -114,10 +114,9 @@ struct TracksCommand {
             ("sampleCount", .integer(Int64(track.sampleCount))),
             ("sampleBytes", .integer(track.totalSampleBytes)),
             ("language", .string(track.language)),
-            ("sampleDescriptions", .array(track.sampleDescriptions.map { entry in
-                let type = entry.count >= 8 ? String(decoding: entry[4..<8], as: UTF8.self) : ""
-                return .object([("type", .string(type)), ("size", .integer(Int64(entry.count))),
-                                ("bytes", .string(Data(entry).base64EncodedString()))])
+            ("sampleDescriptions", .array(zip(track.sampleDescriptionTypes, track.sampleDescriptions).map { type, entry in
+                .object([("type", .string(type.description)), ("size", .integer(Int64(entry.count))),
+                         ("bytes", .string(Data(entry).base64EncodedString()))])
             })),
             ("editList", .array(track.editList.map {
                 .object([("segmentDuration", .integer($0.segmentDuration)), ("mediaTime", .integer($0.mediaTime)),

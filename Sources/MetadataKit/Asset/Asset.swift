@@ -87,42 +87,17 @@ public struct Asset: Sendable {
             brands = layout.brands ?? []
             if let mvhd = moov.child("mvhd") {
                 var reader = try source.mp4Payload(of: mvhd.header, upTo: 32)
-                let version = try reader.readUInt8()
-                try reader.skip(3 + (version == 1 ? 16 : 8))
-                movieTimescale = try reader.readUInt32()
-                movieDuration = version == 1 ? Int64(bitPattern: try reader.readUInt64()) : Int64(try reader.readUInt32())
-                if movieDuration == -1 || movieDuration == Int64(UInt32.max) { movieDuration = 0 }
+                let timing = try MP4HeaderTiming(parsing: &reader)
+                movieTimescale = timing.timescale
+                movieDuration = timing.units
             }
-            let parser = AssetTrackParser(source: source)
-            tracks = try moov.children("trak").map { try parser.track($0) }
+            tracks = try moov.children("trak").map { try AssetTrack(parsing: $0, in: source) }
             metadataItems = try MP4MetadataReader(source: source, url: url).items(in: moov)
-            isFragmented = try moov.child("mvex") != nil || Self.hasMovieFragment(source)
-            isMovieHeaderFirst = try Self.moovBeforeMdat(source)
+            isFragmented = try moov.child("mvex") != nil || MP4Movie.topLevelTypes(in: source).contains("moof")
+            isMovieHeaderFirst = try MP4Movie.isMovieHeaderFirst(in: source)
             isLoaded = true
         } catch let error as MediaError {
             throw error.naming(url.path)
         }
-    }
-
-    /// True when a top-level `moof` exists (§8.8.4).
-    private static func hasMovieFragment(_ source: FileSource) throws -> Bool {
-        try topLevelTypes(source).contains("moof")
-    }
-
-    private static func moovBeforeMdat(_ source: FileSource) throws -> Bool {
-        let types = try topLevelTypes(source)
-        guard let moov = types.firstIndex(of: "moov") else { return false }
-        return types.firstIndex(of: "mdat").map { moov < $0 } ?? true
-    }
-
-    private static func topLevelTypes(_ source: FileSource) throws -> [FourCC] {
-        var types: [FourCC] = []
-        var offset: Int64 = 0
-        while offset < source.size, types.count < MP4Limits.maxChildren {
-            guard let header = try? MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true) else { break }
-            types.append(header.type)
-            offset = header.end
-        }
-        return types
     }
 }

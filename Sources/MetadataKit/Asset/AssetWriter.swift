@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes an MP4/MOV/M4A file from samples, interleaved.
 ///
@@ -189,7 +184,7 @@ public actor AssetWriter {
             status = .writing
             let file = try OutputFile(path: url.path)
             output = file
-            let ftyp = AssetMovieBuilder.fileTypeBox(fileType)
+            let ftyp = MP4MovieBuilder.fileTypeBox(fileType)
             try file.write(ftyp)
             ftypSize = Int64(ftyp.count)
             if let plan = plannedLayout {
@@ -208,7 +203,7 @@ public actor AssetWriter {
             } else {
                 // A `free` box that becomes part of a 64-bit `mdat` header when needed.
                 mdatHeaderOffset = file.position
-                try file.write(MP4MetadataEncoder.box("free", []) + [0, 0, 0, 8] + FourCC("mdat").bytes)
+                try file.write(MP4MovieBuilder.patchableMediaDataHeader(payloadSize: 0, sizeLimit: .max))
             }
         } catch {
             fail()
@@ -361,31 +356,25 @@ public actor AssetWriter {
 
     // MARK: Movie
 
-    private func builder(tables: [WrittenTrackTables]) -> AssetMovieBuilder {
-        AssetMovieBuilder(
+    private func builder(tables: [WrittenTrackTables]) -> MP4MovieBuilder {
+        MP4MovieBuilder(
             fileType: fileType, movieTimescale: movieTimescale,
-            tracks: zip(tracks, tables).map { AssetMovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
+            tracks: zip(tracks, tables).map { MP4MovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
             metadata: metadata, offsetLimit: sizeLimit)
     }
 
     /// `moov` and the `mdat` header of a fast-start file: they follow `ftyp`,
     /// and `mediaBytes` of media data follow them.
-    private func movieHead(_ builder: AssetMovieBuilder, mediaBytes: Int64) throws -> (moov: [UInt8], mdatHeader: [UInt8]) {
+    private func movieHead(_ builder: MP4MovieBuilder, mediaBytes: Int64) throws -> (moov: [UInt8], mdatHeader: [UInt8]) {
         // The offsets depend on the size of moov, which depends on them (stco or co64): measure until stable.
-        let mdatHeader: Int64 = mediaBytes + 8 > sizeLimit ? 16 : 8
-        var moov = try builder.moov(base: ftypSize + mdatHeader)
+        let header = MP4MovieBuilder.mediaDataHeader(payloadSize: mediaBytes, sizeLimit: sizeLimit)
+        var moov = try builder.moov(base: ftypSize + Int64(header.count))
         for _ in 0..<3 {
-            let next = try builder.moov(base: ftypSize + Int64(moov.count) + mdatHeader)
+            let next = try builder.moov(base: ftypSize + Int64(moov.count) + Int64(header.count))
             if next.count == moov.count { moov = next; break }
             moov = next
         }
-        var header = ByteWriter()
-        if mdatHeader == 16 {
-            header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
-        } else {
-            header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
-        }
-        return (moov, header.bytes)
+        return (moov, header)
     }
 
     private func writeMovie() throws {
@@ -407,14 +396,8 @@ public actor AssetWriter {
         } else {
             let moov = try builder.moov(base: mdatHeaderOffset + 16)
             try output.write(moov)
-            var header = ByteWriter()
-            if mediaBytes + 8 > sizeLimit {
-                header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(mediaBytes + 16))
-            } else {
-                header.write(MP4MetadataEncoder.box("free", []))
-                header.write(UInt32(mediaBytes + 8)); header.write(FourCC("mdat"))
-            }
-            try output.write(header.bytes, at: mdatHeaderOffset)
+            try output.write(MP4MovieBuilder.patchableMediaDataHeader(payloadSize: mediaBytes, sizeLimit: sizeLimit),
+                             at: mdatHeaderOffset)
         }
         try output.close()
         self.output = nil

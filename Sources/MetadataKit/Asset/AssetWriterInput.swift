@@ -1,25 +1,5 @@
 import Foundation
 
-/// The container an ``AssetWriter`` writes.
-public enum AssetFileType: String, Sendable, CaseIterable {
-    /// ISO base media / MP4 (`ftyp` isom).
-    case mp4
-    /// QuickTime movie (`ftyp` qt).
-    case mov
-    /// MPEG-4 audio (`ftyp` M4A).
-    case m4a
-
-    /// The type for a file name extension (mp4 m4v mov qt m4a m4b).
-    public init?(pathExtension: String) {
-        switch pathExtension.lowercased() {
-        case "mp4", "m4v": self = .mp4
-        case "mov", "qt": self = .mov
-        case "m4a", "m4b": self = .m4a
-        default: return nil
-        }
-    }
-}
-
 /// The description of one track to write, and the way to feed it samples.
 ///
 /// Sample descriptions are complete `stsd` entries (ISO/IEC 14496-12

@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Copies an asset's tracks, sample for sample, into a new MP4/MOV/M4A
 /// file ("passthrough": nothing is decoded or re-encoded), optionally cut to
@@ -315,9 +310,13 @@ public final class ExportSession {
 
     // MARK: Metadata
 
+    /// The key spaces an export writes: iTunes `ilst` items, QuickTime
+    /// `mdta` keys and `udta` atoms; raw items of other key spaces are left out.
+    public static let writableKeySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+
     /// The raw items to write, from the source's metadata, ``metadata`` and ``metadataPolicy``.
     func resolvedMetadata() throws -> [MetadataItem] {
-        let writable: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+        let writable = Self.writableKeySpaces
         let source = asset.metadata
         var edited: Metadata
         let loaded: Metadata
@@ -340,17 +339,5 @@ public final class ExportSession {
         }
         let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: edited, keySpaces: writable)
         return items.filter { writable.contains($0.keySpace) }
-    }
-}
-
-/// A part of a movie, in seconds on the movie timeline.
-public struct ExportTimeRange: Sendable, Hashable {
-    public var start: Double
-    /// The end; the end of the movie when nil.
-    public var end: Double?
-
-    public init(start: Double = 0, end: Double? = nil) {
-        self.start = max(0, start)
-        self.end = end
     }
 }

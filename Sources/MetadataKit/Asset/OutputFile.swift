@@ -1,25 +1,22 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file being written: sequential writes, copies from other files,
 /// patches, and removal on failure.
 ///
-/// Copies never pass through this process on Linux (``copy(from:offset:count:)``).
+/// Copies pass through this process only where the kernel can't make them
+/// (``copy(from:offset:count:)``, ``KernelCopier``).
 final class OutputFile {
     let path: String
     private var descriptor: Int32
     private(set) var position: Int64 = 0
-    /// Whether copies may use the kernel's file-to-file calls; off, they go
-    /// through a buffer with `pread`/`pwrite` (for tests of that path).
-    let kernelCopies: Bool
+    /// Makes the copies it can in the kernel.
+    private let kernel: KernelCopier
 
+    /// Creates (or truncates) the file at `path`. With `kernelCopies` off,
+    /// copies go through a buffer with `pread`/`pwrite` (for tests of that path).
     init(path: String, kernelCopies: Bool = true) throws {
         self.path = path
-        self.kernelCopies = kernelCopies
+        kernel = KernelCopier(isEnabled: kernelCopies)
         descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw MediaError(.io, "cannot create: \(systemErrorText())", path: path)
@@ -44,9 +41,7 @@ final class OutputFile {
     /// Writes everything still gathered: bytes and copies.
     func flush() throws {
         try flushCopy()
-        #if os(Linux)
-        try splicePipe?.drain(into: descriptor, path: path)
-        #endif
+        try kernel.drain(into: descriptor, path: path)
         try flushBuffer()
     }
 
@@ -71,10 +66,8 @@ final class OutputFile {
     private var pendingCopy: (source: SampleDataSource, offset: Int64, count: Int64)?
 
     /// Appends `count` bytes of `source` from `offset`, merged with the
-    /// previous copy when the ranges follow each other. On Linux the bytes
-    /// never pass through this process: runs shorter than
-    /// ``directCopySize`` are gathered in a ``SplicePipe`` and written about
-    /// 1 MiB at a time; longer ones are copied by `copy_file_range(2)`.
+    /// previous copy when the ranges follow each other. The ``KernelCopier``
+    /// copies what it can without the bytes passing through this process.
     func copy(from source: SampleDataSource, offset: Int64, count: Int64) throws {
         guard offset >= 0, count >= 0, offset <= source.fileSize, count <= source.fileSize - offset else {
             throw MediaError(.truncated, "sample of \(count) bytes runs past the end of the file", offset: offset, path: source.path)
@@ -89,10 +82,6 @@ final class OutputFile {
         position += count
     }
 
-    /// Copies of at least this many bytes are made by one `copy_file_range`
-    /// call (a clone on file systems that share blocks), not through the pipe.
-    static let directCopySize: Int64 = 1 << 20
-
     /// Hands the pending copy on (to the pipe, or done now).
     private func flushCopy() throws {
         guard let copy = pendingCopy else { return }
@@ -101,29 +90,10 @@ final class OutputFile {
                       to: position - copy.count)
     }
 
-    #if os(Linux)
-    /// Created at the first short copy; nil where pipes can't be spliced.
-    private lazy var splicePipe: SplicePipe? = kernelCopies ? SplicePipe() : nil
-    #endif
-
     /// Copies `count` bytes at `offset` of `input` to `target` of this file:
     /// in the kernel where it can, else through a 1 MiB buffer.
     private func copyRange(from input: Int32, path source: String, offset: Int64, count: Int64, to target: Int64) throws {
-        var copied: Int64 = 0
-        #if os(Linux)
-        if kernelCopies, count < Self.directCopySize, let pipe = splicePipe {
-            copied = try pipe.add(from: input, offset: offset, length: count, to: target, output: descriptor, path: path)
-            if copied == count { return }
-            try pipe.drain(into: descriptor, path: path)        // then the rest below
-        }
-        while kernelCopies, let copyFileRange = Self.copyFileRange, copied < count {
-            var from = Int64(offset + copied), to = Int64(target + copied)
-            let done = copyFileRange(input, &from, descriptor, &to, Int(min(count - copied, 1 << 30)), 0)
-            if done < 0, errno == EINTR { continue }
-            if done <= 0 { break }                       // not supported here (EXDEV, ENOSYS, …): copy below
-            copied += Int64(done)
-        }
-        #endif
+        var copied = try kernel.copy(from: input, offset: offset, count: count, to: descriptor, at: target, path: path)
         var buffer = [UInt8](repeating: 0, count: Int(min(count - copied, 1 << 20)))
         while copied < count {
             let length = Int(min(Int64(buffer.count), count - copied))
@@ -134,13 +104,6 @@ final class OutputFile {
             copied += Int64(got)
         }
     }
-
-    #if os(Linux)
-    /// `copy_file_range(2)` (glibc 2.27+), looked up at run time: Swift's Glibc
-    /// module doesn't declare it.
-    typealias CopyFileRange = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
-    static let copyFileRange = cLibraryFunction("copy_file_range", as: CopyFileRange.self)
-    #endif
 
     /// Appends `count` bytes of the file at `source` (from its start).
     func append(contentsOfFile source: String, count: Int64) throws {
@@ -155,24 +118,16 @@ final class OutputFile {
     func close() throws {
         guard descriptor >= 0 else { return }
         try flush()
-        #if os(Linux)
-        splicePipe = nil
-        #endif
+        kernel.close()
         let result = closeDescriptor(descriptor)
         descriptor = -1
         guard result == 0 else { throw MediaError(.io, "close failed: \(systemErrorText())", path: path) }
     }
 
     func closeAndRemove() {
-        #if os(Linux)
-        splicePipe = nil
-        #endif
+        kernel.close()
         pendingCopy = nil
         if descriptor >= 0 { closeDescriptor(descriptor); descriptor = -1 }
         unlink(path)
     }
 }
-
-/// `close(2)`, under a name the methods called `close` don't hide.
-@discardableResult
-func closeDescriptor(_ descriptor: Int32) -> Int32 { close(descriptor) }

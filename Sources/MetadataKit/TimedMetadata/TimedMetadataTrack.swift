@@ -142,8 +142,8 @@ public enum TimedMetadataTrack {
     }
 
     private static func read(_ track: AssetTrack, in asset: Asset) throws -> (groups: [TimedMetadataGroup], timescale: UInt32) {
-        guard track.mediaType == .metadata, let entry = track.sampleDescriptions.first,
-              entry.count >= 8, Array(entry[4..<8]) == Array("mebx".utf8) else {
+        guard track.mediaType == .metadata, track.sampleDescriptionTypes.first == "mebx",
+              let entry = track.sampleDescriptions.first else {
             throw MediaError(.unsupportedFeature, "track \(track.id) is not a timed metadata track with a 'mebx' sample entry", path: asset.url.path)
         }
         let format = try MetadataSampleFormat(sampleEntry: entry)
@@ -175,7 +175,7 @@ public enum TimedMetadataTrack {
     /// times are exact in.
     public static func document(of asset: Asset, trackID: UInt32? = nil) throws -> TimedMetadataDocument {
         let candidates = asset.tracks.filter { $0.mediaType == .metadata && (trackID == nil || $0.id == trackID) }
-        guard let track = candidates.first(where: { $0.sampleDescriptions.first.map { $0.count >= 8 && Array($0[4..<8]) == Array("mebx".utf8) } ?? false }) else {
+        guard let track = candidates.first(where: { $0.sampleDescriptionTypes.first == "mebx" }) else {
             throw MediaError(.unsupportedFeature, "no timed metadata track\(trackID.map { " \($0)" } ?? "")", path: asset.url.path)
         }
         let describes = track.references.first { $0.type == "cdsc" }?.trackIDs.first

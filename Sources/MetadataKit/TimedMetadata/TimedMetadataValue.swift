@@ -1,69 +1,5 @@
 import Foundation
 
-/// The data type of a timed metadata item: a CoreMedia well-known type
-/// (`com.apple.metadata.datatype.*`, QTFF "Well-known types") or a custom
-/// reverse-DNS type.
-public struct TimedMetadataDataType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public var rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
-
-    static let prefix = "com.apple.metadata.datatype."
-
-    public static let utf8 = Self(rawValue: prefix + "UTF-8")
-    public static let utf16 = Self(rawValue: prefix + "UTF-16")
-    public static let float32 = Self(rawValue: prefix + "float32")
-    public static let float64 = Self(rawValue: prefix + "float64")
-    public static let int8 = Self(rawValue: prefix + "int8")
-    public static let int16 = Self(rawValue: prefix + "int16")
-    public static let int32 = Self(rawValue: prefix + "int32")
-    public static let int64 = Self(rawValue: prefix + "int64")
-    public static let uint8 = Self(rawValue: prefix + "uint8")
-    public static let uint16 = Self(rawValue: prefix + "uint16")
-    public static let uint32 = Self(rawValue: prefix + "uint32")
-    public static let uint64 = Self(rawValue: prefix + "uint64")
-    public static let pointF32 = Self(rawValue: prefix + "PointF32")
-    public static let dimensionsF32 = Self(rawValue: prefix + "DimensionsF32")
-    public static let rectF32 = Self(rawValue: prefix + "RectF32")
-    public static let affineTransformF64 = Self(rawValue: prefix + "AffineTransformF64")
-    public static let jpeg = Self(rawValue: prefix + "JPEG")
-    public static let png = Self(rawValue: prefix + "PNG")
-    public static let rawData = Self(rawValue: prefix + "raw-data")
-
-    /// Well-known type codes (QTFF): 1 UTF-8, 2 UTF-16, 13 JPEG, 14 PNG, 23/24
-    /// floats, 65–67/74 signed and 75–78 unsigned integers, 70 PointF32, 71
-    /// DimensionsF32, 72 RectF32, 79 AffineTransformF64, 0 raw data.
-    static let codes: [(Self, UInt32)] = [
-        (.utf8, 1), (.utf16, 2), (.jpeg, 13), (.png, 14), (.float32, 23), (.float64, 24),
-        (.int8, 65), (.int16, 66), (.int32, 67), (.int64, 74), (.uint8, 75), (.uint16, 76), (.uint32, 77), (.uint64, 78),
-        (.pointF32, 70), (.dimensionsF32, 71), (.rectF32, 72), (.affineTransformF64, 79), (.rawData, 0),
-    ]
-
-    /// The QuickTime well-known type code; nil for a custom type.
-    public var wellKnownCode: UInt32? { Self.codes.first { $0.0 == self }?.1 }
-
-    /// The type with a well-known code; nil for an unknown code.
-    public init?(wellKnownCode code: UInt32) {
-        guard let entry = Self.codes.first(where: { $0.1 == code }) else { return nil }
-        self = entry.0
-    }
-
-    /// A full name, or a short one such as `PointF32`, `UTF-8`, `float64`.
-    public init(name: String) {
-        if name.contains(".") {
-            self.init(rawValue: name)
-        } else {
-            let match = Self.codes.first { $0.0.shortName.caseInsensitiveCompare(name) == .orderedSame }
-            self = match?.0 ?? Self(rawValue: Self.prefix + name)
-        }
-    }
-
-    /// The name after `com.apple.metadata.datatype.`, or the whole custom name.
-    public var shortName: String {
-        rawValue.hasPrefix(Self.prefix) ? String(rawValue.dropFirst(Self.prefix.count)) : rawValue
-    }
-}
-
 /// A typed timed metadata value.
 public enum TimedMetadataValue: Sendable, Hashable {
     case string(String)
@@ -76,100 +12,14 @@ public enum TimedMetadataValue: Sendable, Hashable {
     case data(Data)
 }
 
-/// One item of a timed metadata group: identifier, data type and value.
-public struct TimedMetadataItem: Sendable, Hashable {
-    /// `namespace/key`, e.g. `mdta/com.example.circle.center.coordinate`.
-    public var identifier: String
-    public var dataType: TimedMetadataDataType
-    public var value: TimedMetadataValue
-
-    /// An item; throws `invalidValue` when `value` does not fit `dataType`.
-    public init(identifier: String, dataType: TimedMetadataDataType, value: TimedMetadataValue) throws {
-        guard let slash = identifier.firstIndex(of: "/"), identifier[..<slash].utf8.count == 4,
-              identifier.index(after: slash) < identifier.endIndex else {
-            throw MediaError(.invalidValue, "identifier '\(identifier)' must be namespace/key with a 4-character namespace (mdta/…)")
-        }
-        self.identifier = identifier
-        self.dataType = dataType
-        self.value = value
-        _ = try encodedValue()                       // validates
+extension TimedMetadataValue {
+    /// Parses `bytes` stored for an item of `dataType` (a sample's value,
+    /// see ``MetadataSampleFormat``); a type not known here gives `.data`.
+    init(parsing bytes: [UInt8], as dataType: TimedMetadataDataType) throws {
+        self = try Self.parsed(bytes, as: dataType)
     }
 
-    /// The key space (`mdta`) and key of ``identifier``.
-    public var namespace: String { String(identifier[..<identifier.firstIndex(of: "/")!]) }
-    public var key: String { String(identifier[identifier.index(after: identifier.firstIndex(of: "/")!)...]) }
-
-    /// The value's bytes as stored in a sample (big-endian).
-    func encodedValue() throws -> [UInt8] {
-        func fail() -> MediaError {
-            MediaError(.invalidValue, "\(identifier): a \(dataType.shortName) value can't be \(value)")
-        }
-        var writer = ByteWriter()
-        func integer(_ bits: Int, signed: Bool) throws {
-            let fits: Bool
-            var raw: UInt64
-            switch value {
-            case .integer(let number):
-                fits = signed ? (bits == 64 || (number >= -(1 << (bits - 1)) && number < 1 << (bits - 1)))
-                              : (number >= 0 && (bits == 64 || number < 1 << bits))
-                raw = UInt64(bitPattern: number)
-            case .unsignedInteger(let number):
-                fits = signed ? number <= UInt64(Int64.max) >> (64 - bits) : (bits == 64 || number < 1 << bits)
-                raw = number
-            case .number(let number) where number == number.rounded() && abs(number) < 9e15:
-                let whole = Int64(number)
-                fits = signed ? (bits == 64 || (whole >= -(1 << (bits - 1)) && whole < 1 << (bits - 1)))
-                              : (whole >= 0 && (bits == 64 || whole < 1 << bits))
-                raw = UInt64(bitPattern: whole)
-            default: throw fail()
-            }
-            guard fits else { throw fail() }
-            for index in 0..<(bits / 8) { writer.write(UInt8(truncatingIfNeeded: raw >> UInt64(bits - 8 - 8 * index))) }
-        }
-        func floats(_ count: Int, double: Bool) throws {
-            let numbers: [Double]
-            switch value {
-            case .number(let number) where count == 1: numbers = [number]
-            case .integer(let number) where count == 1: numbers = [Double(number)]
-            case .numbers(let list) where list.count == count: numbers = list
-            default: throw fail()
-            }
-            for number in numbers {
-                if double { writer.write(number.bitPattern) } else { writer.write(Float(number).bitPattern) }
-            }
-        }
-        switch dataType {
-        case .utf8:
-            guard case .string(let text) = value else { throw fail() }
-            writer.write(Array(text.utf8))
-        case .utf16:
-            guard case .string(let text) = value else { throw fail() }
-            for unit in text.utf16 { writer.write(unit) }
-        case .int8: try integer(8, signed: true)
-        case .int16: try integer(16, signed: true)
-        case .int32: try integer(32, signed: true)
-        case .int64: try integer(64, signed: true)
-        case .uint8: try integer(8, signed: false)
-        case .uint16: try integer(16, signed: false)
-        case .uint32: try integer(32, signed: false)
-        case .uint64: try integer(64, signed: false)
-        case .float32: try floats(1, double: false)
-        case .float64: try floats(1, double: true)
-        case .pointF32, .dimensionsF32: try floats(2, double: false)
-        case .rectF32: try floats(4, double: false)
-        case .affineTransformF64: try floats(9, double: true)
-        default:
-            switch value {
-            case .data(let data): writer.write(data)
-            case .string(let text) where dataType.wellKnownCode == nil: writer.write(Array(text.utf8))
-            default: throw fail()
-            }
-        }
-        return writer.bytes
-    }
-
-    /// Decodes `bytes` stored for an item of `dataType`.
-    static func decode(_ bytes: [UInt8], as dataType: TimedMetadataDataType) throws -> TimedMetadataValue {
+    private static func parsed(_ bytes: [UInt8], as dataType: TimedMetadataDataType) throws -> TimedMetadataValue {
         var reader = ByteReader(bytes)
         func floats(_ count: Int, double: Bool) throws -> [Double] {
             guard bytes.count == count * (double ? 8 : 4) else {
@@ -212,30 +62,5 @@ public struct TimedMetadataItem: Sendable, Hashable {
         case .affineTransformF64: return .numbers(try floats(9, double: true))
         default: return .data(Data(bytes))
         }
-    }
-}
-
-/// Items that hold over a time range of a movie: one sample of a timed
-/// metadata track.
-public struct TimedMetadataGroup: Sendable, Hashable {
-    public var items: [TimedMetadataItem]
-    /// Start, in seconds from the start of the movie (on the movie timeline:
-    /// after the track's edit list, ISO/IEC 14496-12 §8.6.6).
-    public var start: Double
-    /// Duration in seconds; nil when open-ended (it lasts until the next group
-    /// starts, the last one until the end of the movie).
-    public var duration: Double?
-    /// Start in the track's media time, in seconds, when an edit list puts it
-    /// elsewhere on the movie timeline than ``start`` (an iPhone live photo's
-    /// `still-image-time` is media time 0, shown at 0.48 s); nil when the two
-    /// are the same. Writing keeps the offset: the track gets an edit list
-    /// that shows media time `mediaStart` at `start`.
-    public var mediaStart: Double?
-
-    public init(items: [TimedMetadataItem], start: Double, duration: Double? = nil, mediaStart: Double? = nil) {
-        self.items = items
-        self.start = start
-        self.duration = duration
-        self.mediaStart = mediaStart
     }
 }

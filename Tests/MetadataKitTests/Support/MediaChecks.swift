@@ -7,7 +7,7 @@ enum MediaChecks {
     /// track by track: equal before and after a save when no sample moved or changed.
     static func chunkSignatures(_ url: URL) throws -> [[UInt8]] {
         let source = try FileSource(url: url)
-        let top = try MP4Writer.topLevelBoxes(source)
+        let top = try MP4Reader.TopLevel(source).boxes
         guard let moovHeader = top.first(where: { $0.type == "moov" }) else { return [] }
         var builder = MP4TreeBuilder(source: source)
         let moov = try builder.build(moovHeader, depth: 0)
@@ -35,7 +35,7 @@ enum MediaChecks {
 
     /// Top-level box types in file order.
     static func topLevelTypes(_ url: URL) throws -> [String] {
-        try MP4Writer.topLevelBoxes(FileSource(url: url)).map(\.type.description)
+        try MP4Reader.TopLevel(FileSource(url: url)).boxes.map(\.type.description)
     }
 
     /// The file's inode, to tell an in-place save from a rewrite.

@@ -133,3 +133,26 @@ struct MP4Movie {
         }
     }
 }
+
+extension MP4Movie {
+    /// The types of the top-level boxes, in file order, up to the first
+    /// box that can't be read (at most ``MP4Limits/maxChildren``).
+    static func topLevelTypes(in source: FileSource) throws -> [FourCC] {
+        var types: [FourCC] = []
+        var offset: Int64 = 0
+        while offset < source.size, types.count < MP4Limits.maxChildren {
+            guard let header = try? MP4BoxHeader(parsing: source, at: offset, containerEnd: source.size, isTopLevel: true) else { break }
+            types.append(header.type)
+            offset = header.end
+        }
+        return types
+    }
+
+    /// True when `moov` comes before the first `mdat` ("fast start"), or
+    /// there is no `mdat`; false without `moov`.
+    static func isMovieHeaderFirst(in source: FileSource) throws -> Bool {
+        let types = try topLevelTypes(in: source)
+        guard let moov = types.firstIndex(of: "moov") else { return false }
+        return types.firstIndex(of: "mdat").map { moov < $0 } ?? true
+    }
+}

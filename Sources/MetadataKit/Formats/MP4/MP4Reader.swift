@@ -83,14 +83,14 @@ enum MP4Reader {
                     guard count < MP4Limits.maxChildren else {
                         throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) top-level boxes", offset: offset)
                     }
-                    header = try MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true)
+                    header = try MP4BoxHeader(parsing: source, at: offset, containerEnd: source.size, isTopLevel: true)
                 } catch let error as MediaError {
                     if moov != nil {
                         damage = (offset, error)
                         break
                     }
                     guard clipsMovie, error.code == .truncated,
-                          let whole = try? MP4BoxHeader.read(from: source, at: offset, containerEnd: Int64.max / 2, isTopLevel: true),
+                          let whole = try? MP4BoxHeader(parsing: source, at: offset, containerEnd: Int64.max / 2, isTopLevel: true),
                           whole.type == "moov", source.size - offset >= Int64(whole.headerSize) else { throw error }
                     header = whole
                     declaredMovieSize = whole.size

@@ -92,21 +92,6 @@ enum MP4Writer {
         Int(min(64 * 1024, 1024 + size / 10_000_000 * 1024))
     }
 
-    /// The top-level boxes, in file order; throws at one that doesn't fit.
-    static func topLevelBoxes(_ source: FileSource) throws -> [MP4BoxHeader] {
-        var boxes: [MP4BoxHeader] = []
-        var offset: Int64 = 0
-        while offset < source.size {
-            guard boxes.count < MP4Limits.maxChildren else {
-                throw MediaError(.sizeOutOfRange, "more than \(MP4Limits.maxChildren) top-level boxes", offset: offset)
-            }
-            let header = try MP4BoxHeader.read(from: source, at: offset, containerEnd: source.size, isTopLevel: true)
-            boxes.append(header)
-            offset = header.end
-        }
-        return boxes
-    }
-
     /// A `moof` whose `tfhd` base data offsets (ISO/IEC 14496-12 §8.8.7, flag
     /// 0x000001) at or after `from` move by `by`.
     static func shiftedFragment(_ moof: MP4BoxHeader, source: FileSource, from: Int64, by: Int64) throws -> [UInt8] {

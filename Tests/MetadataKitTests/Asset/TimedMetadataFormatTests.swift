@@ -20,7 +20,7 @@ import Testing
     func valuesRoundTripThroughBytes(type: TimedMetadataDataType, value: TimedMetadataValue, byteCount: Int) throws {
         let bytes = try item(type, value).encodedValue()
         #expect(bytes.count == byteCount)
-        let decoded = try TimedMetadataItem.decode(bytes, as: type)
+        let decoded = try TimedMetadataValue(parsing: bytes, as: type)
         switch (value, decoded) {
         case (.integer(let number), .unsignedInteger(let unsigned)): #expect(UInt64(number) == unsigned)
         default: #expect(decoded == value)
@@ -124,46 +124,5 @@ import Testing
         let bad = Data(#"{"groups": [{"start": 0, "items": [{"identifier": "mdta/x", "dataType": "PointF32", "value": "oops"}]}]}"#.utf8)
         let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: bad) }
         #expect(error?.reason.contains("group 0, item 0") == true)
-    }
-}
-
-@Suite struct TimedMetadataTrackSampleTests {
-    func group(_ start: Double, _ duration: Double?, _ text: String = "x") throws -> TimedMetadataGroup {
-        TimedMetadataGroup(items: [try TimedMetadataItem(identifier: "mdta/com.example.comment", dataType: .utf8, value: .string(text))],
-                           start: start, duration: duration)
-    }
-
-    @Test func gapsBecomeEmptySamplesAndOpenEndedGroupsLastUntilTheNext() throws {
-        let samples = try TimedMetadataTrack.samples(for: [group(1.5, 0.5), group(3, nil), group(4, nil)], movieDuration: 6)
-        #expect(samples.map(\.decodeTime) == [0, 1500, 2000, 3000, 4000])
-        #expect(samples.map(\.duration) == [1500, 500, 1000, 1000, 2000])
-        #expect(samples.map(\.size) == [8, samples[1].size, 8, samples[3].size, samples[4].size])
-        #expect(samples[1].size > 8)
-    }
-
-    @Test func outOfOrderOverlappingAndEqualStartsAreRefused() throws {
-        for groups in [[try group(2, nil), try group(1, nil)], [try group(1, 2), try group(2, nil)], [try group(1, nil), try group(1, nil)]] {
-            let error = #expect(throws: MediaError.self) { try TimedMetadataTrack.samples(for: groups, movieDuration: 5) }
-            #expect(error?.code == .invalidValue)
-        }
-    }
-}
-
-@Suite struct ForeignMebxTests {
-    /// Other writers (Apple devices) number their keys freely: local ids are any u32.
-    @Test func localKeyIDsNeedNotBeOneToN() throws {
-        func box(_ type: [UInt8], _ payload: [UInt8]) -> [UInt8] {
-            let size = UInt32(payload.count + 8)
-            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + type + payload
-        }
-        let id: [UInt8] = [0x6D, 0x64, 0x74, 0x61]                       // 'mdta' used as a local id, as Apple does
-        let key = box(id, box(Array("keyd".utf8), Array("mdta".utf8) + Array("com.apple.quicktime.location.ISO6709".utf8))
-                          + box(Array("dtyp".utf8), [0, 0, 0, 0, 0, 0, 0, 1]))
-        let entry = box(Array("mebx".utf8), [0, 0, 0, 0, 0, 0, 0, 1] + box(Array("keys".utf8), key))
-        let format = try MetadataSampleFormat(sampleEntry: entry)
-        #expect(format.keys.map(\.identifier) == ["mdta/com.apple.quicktime.location.ISO6709"])
-        let sample = box(id, Array("+48.8577+002.2950/".utf8))
-        let items = try format.items(inSample: sample)
-        #expect(items.map(\.value) == [.string("+48.8577+002.2950/")])
     }
 }

@@ -1,3 +1,4 @@
+// Linux only: Darwin has no splice(2), and KernelCopier copies nothing there.
 #if os(Linux)
 import Glibc
 

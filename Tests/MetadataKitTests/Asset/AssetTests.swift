@@ -13,9 +13,9 @@ import Testing
         let url = directory.appendingPathComponent("stbl.bin")
         try Data(bytes).write(to: url)
         let source = try FileSource(url: url)
-        let header = try MP4BoxHeader.read(from: source, at: 0, containerEnd: source.size, isTopLevel: true)
+        let header = try MP4BoxHeader(parsing: source, at: 0, containerEnd: source.size, isTopLevel: true)
         var builder = MP4TreeBuilder(source: source)
-        return try SampleTable(stbl: try builder.build(header, depth: 0), source: source, fileSize: fileSize)
+        return try SampleTable(parsing: try builder.build(header, depth: 0), in: source, fileSize: fileSize)
     }
 
     @Test func sampleTableWalksEveryTableKind() throws {
@@ -88,6 +88,38 @@ import Testing
         let sub = try await Asset.load(url: try AssetFixtures.url("sub.mp4"))
         #expect(sub.tracks.map(\.mediaType) == [.video, .subtitle])
         #expect(sub.tracks[1].codec == "tx3g")
+    }
+
+    /// Codec names and sample entry types come from the same track box
+    /// parser as ``MediaItem``'s properties.
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg))
+    func codecNamesMatchTheFileProperties() async throws {
+        for name in ["h264.mp4", "pcm.mov", "alac.m4a", "sub.mp4"] {
+            let url = try AssetFixtures.url(name)
+            let asset = try await Asset.load(url: url)
+            for track in asset.tracks {
+                #expect(track.sampleDescriptionTypes.first == track.codec, "\(name) track \(track.id)")
+                #expect(track.sampleDescriptionTypes.count == track.sampleDescriptions.count)
+                #expect((track.codecName != nil) == (track.mediaType == .audio || track.mediaType == .video), "\(name) track \(track.id)")
+            }
+            var item = MediaItem(url: url)
+            try await item.load()
+            let properties = item.properties
+            let first = asset.tracks.first { $0.mediaType == .audio } ?? asset.tracks.first { $0.mediaType == .video }
+            #expect(first?.codecName == properties.codec, "\(name)")
+        }
+        let h264 = try await Asset.load(url: try AssetFixtures.url("h264.mp4"))
+        #expect(h264.tracks.map(\.codecName) == ["H.264", "AAC"])
+        let alac = try await Asset.load(url: try AssetFixtures.url("alac.m4a"))
+        #expect(alac.tracks.map(\.codecName) == ["ALAC"])
+    }
+
+    @Test func fileTypesListTheirExtensions() {
+        #expect(AssetFileType.allCases.map { $0.pathExtensions[0] } == ["mp4", "mov", "m4a"])
+        for type in AssetFileType.allCases {
+            for name in type.pathExtensions { #expect(AssetFileType(pathExtension: name.uppercased()) == type) }
+        }
+        #expect(AssetFileType(pathExtension: "avi") == nil)
     }
 
     @Test(.enabled(if: AssetFixtures.hasFFmpeg))
@@ -254,7 +286,7 @@ import Testing
         var offset: Int64 = 0
         var mdat: MP4BoxHeader?
         while offset < file.size {
-            let header = try MP4BoxHeader.read(from: file, at: offset, containerEnd: file.size, isTopLevel: true)
+            let header = try MP4BoxHeader(parsing: file, at: offset, containerEnd: file.size, isTopLevel: true)
             if header.type == "mdat" { mdat = header }
             offset = header.end
         }

@@ -12,22 +12,10 @@ struct MP4StreamInfo: Sendable, Hashable {
     var height: Int?
 }
 
-/// Reads sample descriptions (`stsd`, ISO/IEC 14496-12 §8.5.2; QTFF "Sample
-/// description atoms") and the codec configuration boxes inside them.
-struct MP4SampleEntryReader {
-    let source: FileSource
-
-    /// The first entry of `stsd`: FullBox, u32 entry count, entries (boxes).
-    func firstEntry(stsd: MP4BoxHeader, depth: Int) throws -> (entry: MP4BoxHeader, stsdVersion: UInt8)? {
-        var head = try source.mp4Payload(of: stsd, upTo: 8)
-        let version = try head.readUInt8()
-        try head.skip(3)
-        let count = try head.readUInt32()
-        guard count > 0 else { return nil }
-        let entries = try source.mp4Children(of: stsd, skipping: 8, depth: depth + 1)
-        return entries.first.map { ($0, version) }
-    }
-
+/// Parsing of the sample entries (`stsd` entries, ISO/IEC 14496-12 §8.5.2;
+/// QTFF "Sample description atoms") and the codec configuration boxes
+/// inside them.
+extension MP4StreamInfo {
     // MARK: Audio
 
     /// An audio sample entry (ISO/IEC 14496-12 §12.2.3 AudioSampleEntry, QTFF
@@ -43,7 +31,7 @@ struct MP4SampleEntryReader {
     ///       u32 bits/channel, u32 flags, u32 bytes/packet, u32 frames/packet
     /// child boxes (esds, alac, dOps, dfLa, dac3, wave, ...)
     /// ```
-    func audio(_ entry: MP4BoxHeader, stsdVersion: UInt8, depth: Int) throws -> MP4StreamInfo {
+    init(parsingAudio entry: MP4BoxHeader, in source: FileSource, stsdVersion: UInt8, depth: Int) throws {
         var reader = try source.mp4Payload(of: entry, upTo: 64)
         try reader.skip(8)
         let version = try reader.readUInt16()
@@ -81,23 +69,23 @@ struct MP4SampleEntryReader {
         }
         switch entry.type {
         case "mp4a":
-            if let esds = config("esds") { try applyElementaryStream(esds, to: &info) }
+            if let esds = config("esds") { try info.applyElementaryStream(esds, in: source) }
             info.codec = info.codec ?? "AAC"
         case "alac":
             info.codec = "ALAC"
             // The 'alac' child is a FullBox holding the ALACSpecificConfig.
-            if let alac = config("alac") { try applyALAC(alac, to: &info) }
+            if let alac = config("alac") { try info.applyALAC(alac, in: source) }
         case "ac-3":
             info.codec = "AC-3"
-            if let dac3 = config("dac3") { try applyAC3(dac3, to: &info) }
+            if let dac3 = config("dac3") { try info.applyAC3(dac3, in: source) }
         case "ec-3":
             info.codec = "E-AC-3"
-            if let dec3 = config("dec3") { try applyEnhancedAC3(dec3, to: &info) }
+            if let dec3 = config("dec3") { try info.applyEnhancedAC3(dec3, in: source) }
         case "Opus":
             info.codec = "Opus"
         case "fLaC":
             info.codec = "FLAC"
-            if let dfLa = config("dfLa") { try applyFLAC(dfLa, to: &info) }
+            if let dfLa = config("dfLa") { try info.applyFLAC(dfLa, in: source) }
         case ".mp3", "ms\0U":
             info.codec = "MP3"
         // 3GPP TS 26.244 §6.5: AMR is mono; the entry's channelcount is a template value (2).
@@ -127,36 +115,36 @@ struct MP4SampleEntryReader {
         if info.codec != "PCM", entry.type != "alac", entry.type != "fLaC" { info.bitsPerSample = nil }
         if info.sampleRate == 0 { info.sampleRate = nil }
         if info.channels == 0 { info.channels = nil }
-        return info
+        self = info
     }
 
     /// `esds` (ISO/IEC 14496-14 §3.1.2): FullBox then an ES_Descriptor.
-    private func applyElementaryStream(_ esds: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+    private mutating func applyElementaryStream(_ esds: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: esds)
         try reader.skip(4)
         guard let config = try MP4ElementaryStreamDescriptor(parsing: &reader) else { return }
-        info.codec = config.codec
-        if config.averageBitrate > 0 { info.bitrate = Int(config.averageBitrate) }
-        if let rate = config.sampleRate { info.sampleRate = rate }
-        if let channels = config.channels { info.channels = channels }
+        codec = config.codec
+        if config.averageBitrate > 0 { bitrate = Int(config.averageBitrate) }
+        if let rate = config.sampleRate { sampleRate = rate }
+        if let channels = config.channels { self.channels = channels }
     }
 
     /// ALACSpecificConfig (Apple ALAC "magic cookie"), after 4 bytes of
     /// version/flags: u32 frame length, u8 compatible version, u8 bit depth,
     /// u8 pb, u8 mb, u8 kb, u8 channels, u16 max run, u32 max frame bytes,
     /// u32 average bit rate, u32 sample rate.
-    private func applyALAC(_ alac: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+    private mutating func applyALAC(_ alac: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: alac, upTo: 28)
         guard reader.remaining >= 28 else { return }
         try reader.skip(9)
-        info.bitsPerSample = Int(try reader.readUInt8())
+        bitsPerSample = Int(try reader.readUInt8())
         try reader.skip(3)
-        info.channels = Int(try reader.readUInt8())
+        channels = Int(try reader.readUInt8())
         try reader.skip(6)
         let bitrate = try reader.readUInt32()
-        if bitrate > 0 { info.bitrate = Int(bitrate) }
+        if bitrate > 0 { self.bitrate = Int(bitrate) }
         let rate = try reader.readUInt32()
-        if rate > 0 { info.sampleRate = Int(rate) }
+        if rate > 0 { sampleRate = Int(rate) }
     }
 
     /// Full-bandwidth channels of each AC-3 audio coding mode `acmod`
@@ -166,16 +154,16 @@ struct MP4SampleEntryReader {
     /// `dac3` (ETSI TS 102 366 Annex F.4): fscod 2, bsid 5, bsmod 3, acmod 3,
     /// lfeon 1, bit_rate_code 5 bits. The channels are acmod's plus the LFE
     /// (the sample entry's channelcount is a template value, 2).
-    private func applyAC3(_ dac3: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+    private mutating func applyAC3(_ dac3: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: dac3, upTo: 3)
         guard reader.remaining == 3 else { return }
         let bits = try reader.readUInt24()
         let acmod = Int(bits >> 11 & 0x7)
         let lfeon = Int(bits >> 10 & 0x1)
-        info.channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
+        channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
         let code = Int(bits >> 5 & 0x1F)
         let kilobits = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
-        if code < kilobits.count { info.bitrate = kilobits[code] * 1000 }
+        if code < kilobits.count { bitrate = kilobits[code] * 1000 }
     }
 
     /// Channels added by each bit of a `dec3` chan_loc, most significant
@@ -189,11 +177,11 @@ struct MP4SampleEntryReader {
     /// num_dep_sub 4, and chan_loc 9 (or reserved 1 without dependent
     /// substreams). The channels are those of the first independent
     /// substream (the main program) with its dependent substreams'.
-    private func applyEnhancedAC3(_ dec3: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+    private mutating func applyEnhancedAC3(_ dec3: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: dec3, upTo: 6)
         var bits = MP4BitReader(reader.readRemainingBytes())
         guard let rate = bits.read(13), bits.read(3) != nil else { return }
-        if rate > 0 { info.bitrate = rate * 1000 }
+        if rate > 0 { bitrate = rate * 1000 }
         guard bits.read(2 + 5 + 1 + 1 + 3) != nil, let acmod = bits.read(3), let lfeon = bits.read(1),
               bits.read(3) != nil, let dependent = bits.read(4) else { return }
         var channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
@@ -203,13 +191,13 @@ struct MP4SampleEntryReader {
                 channels += count
             }
         }
-        info.channels = channels
+        self.channels = channels
     }
 
     /// `dfLa` (FLAC in ISO BMFF): FullBox, then FLAC metadata blocks, the first
     /// of which is STREAMINFO (sample rate 20 bits, channels − 1 3 bits,
     /// bits per sample − 1 5 bits, at bit 80 of the block).
-    private func applyFLAC(_ dfLa: MP4BoxHeader, to info: inout MP4StreamInfo) throws {
+    private mutating func applyFLAC(_ dfLa: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: dfLa, upTo: 4 + 4 + 18)
         guard reader.remaining >= 26 else { return }
         try reader.skip(4)
@@ -217,25 +205,24 @@ struct MP4SampleEntryReader {
         guard blockType == 0 else { return }
         try reader.skip(3 + 10)
         let packed = try reader.readUInt32()
-        info.sampleRate = Int(packed >> 12)
-        info.channels = Int(packed >> 9 & 0x7) + 1
-        info.bitsPerSample = Int(packed >> 4 & 0x1F) + 1
+        sampleRate = Int(packed >> 12)
+        channels = Int(packed >> 9 & 0x7) + 1
+        bitsPerSample = Int(packed >> 4 & 0x1F) + 1
     }
 
     // MARK: Video
 
     /// A visual sample entry (ISO/IEC 14496-12 §12.1.3): 8 bytes of SampleEntry,
     /// 16 bytes pre_defined/reserved, u16 width, u16 height.
-    func video(_ entry: MP4BoxHeader) throws -> MP4StreamInfo {
+    init(parsingVisual entry: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: entry, upTo: 28)
-        var info = MP4StreamInfo(format: entry.type)
-        info.codec = Self.videoCodecs[entry.type] ?? entry.type.description
+        self.init(format: entry.type)
+        codec = Self.videoCodecs[entry.type] ?? entry.type.description
         if reader.remaining >= 28 {
             try reader.skip(24)
-            info.width = Int(try reader.readUInt16())
-            info.height = Int(try reader.readUInt16())
+            width = Int(try reader.readUInt16())
+            height = Int(try reader.readUInt16())
         }
-        return info
     }
 
     /// Codec names of common visual sample entry types.

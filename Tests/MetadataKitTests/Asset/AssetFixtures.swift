@@ -111,3 +111,28 @@ enum AssetFixtures {
         return longest
     }
 }
+
+extension Asset {
+    /// `bytes` written to a new file in `directory`, loaded.
+    static func load(bytes: [UInt8], in directory: URL) async throws -> Asset {
+        let url = directory.appendingPathComponent("probe-\(UUID().uuidString).mov")
+        try Data(bytes).write(to: url)
+        return try await Asset.load(url: url)
+    }
+}
+
+/// Lines recorded from the exporting task.
+final class TextLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func add(_ value: String) { lock.withLock { stored.append(value) } }
+    var values: [String] { lock.withLock { stored } }
+}
+
+/// Progress values reported from the exporting task.
+final class FractionLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [Double] = []
+    func add(_ value: Double) { lock.withLock { stored.append(value) } }
+    var values: [Double] { lock.withLock { stored } }
+}

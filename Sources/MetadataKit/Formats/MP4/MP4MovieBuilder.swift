@@ -1,64 +1,8 @@
 import Foundation
 
-/// The sample tables of a track being written, kept run-length encoded.
-struct WrittenTrackTables: Sendable {
-    var timeToSample: [(count: UInt32, delta: UInt32)] = []
-    var compositionOffsets: [(count: UInt32, offset: Int32)] = []
-    var hasCompositionOffsets = false
-    /// 1-based numbers of the sync samples; nil while every sample is sync
-    /// (no `stss` is written then, §8.6.2).
-    var syncSamples: [UInt32]?
-    /// Sizes; empty while every sample has ``constantSize`` (`stsz` with a
-    /// default size, §8.7.3), so constant-size audio keeps no per-sample list.
-    var sizes: [UInt32] = []
-    var constantSize: UInt32?
-    private(set) var sampleCount = 0
-    /// Chunk offsets relative to the start of the `mdat` payload.
-    var chunkOffsets: [Int64] = []
-    var sampleToChunk: [(firstChunk: UInt32, samplesPerChunk: UInt32, descriptionIndex: UInt32)] = []
-    var mediaDuration: Int64 = 0
-
-    mutating func appendSample(size: Int, duration: Int64, compositionOffset: Int64, isSync: Bool) {
-        let delta = UInt32(clamping: duration)
-        if let last = timeToSample.last, last.delta == delta {
-            timeToSample[timeToSample.count - 1].count += 1
-        } else {
-            timeToSample.append((1, delta))
-        }
-        let offset = Int32(clamping: compositionOffset)
-        if offset != 0 { hasCompositionOffsets = true }
-        if let last = compositionOffsets.last, last.offset == offset {
-            compositionOffsets[compositionOffsets.count - 1].count += 1
-        } else {
-            compositionOffsets.append((1, offset))
-        }
-        let size = UInt32(size)
-        if sampleCount == 0 {
-            constantSize = size
-        } else if let constant = constantSize, constant != size {
-            sizes = [UInt32](repeating: constant, count: sampleCount)
-            constantSize = nil
-        }
-        if constantSize == nil { sizes.append(size) }
-        if !isSync, syncSamples == nil { syncSamples = (0..<UInt32(sampleCount)).map { $0 + 1 } }
-        sampleCount += 1
-        if isSync { syncSamples?.append(UInt32(sampleCount)) }
-        mediaDuration += Int64(delta)
-    }
-
-    mutating func appendChunk(offset: Int64, samples: Int, descriptionIndex: Int) {
-        chunkOffsets.append(offset)
-        let chunk = UInt32(chunkOffsets.count)
-        if let last = sampleToChunk.last, last.samplesPerChunk == UInt32(samples), last.descriptionIndex == UInt32(descriptionIndex) {
-            return
-        }
-        sampleToChunk.append((chunk, UInt32(samples), UInt32(descriptionIndex)))
-    }
-}
-
 /// Serializes the `moov` of a written movie (ISO/IEC 14496-12 §8.2–8.7;
 /// QTFF for the QuickTime-only boxes).
-struct AssetMovieBuilder {
+struct MP4MovieBuilder {
     struct Track {
         var id: UInt32
         var input: AssetWriterInput
@@ -90,6 +34,26 @@ struct AssetMovieBuilder {
             for brand in ["isom", "iso2", "avc1", "mp41"] { writer.write(FourCC(stringLiteral: brand)) }
         }
         return Box.box("ftyp", writer.bytes)
+    }
+
+    /// The `mdat` header (§8.1.1) of `payloadSize` bytes of media: 8 bytes,
+    /// or 16 with a 64-bit largesize when the box passes `sizeLimit`.
+    static func mediaDataHeader(payloadSize: Int64, sizeLimit: Int64) -> [UInt8] {
+        var header = ByteWriter()
+        if payloadSize + 8 > sizeLimit {
+            header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(payloadSize + 16))
+        } else {
+            header.write(UInt32(payloadSize + 8)); header.write(FourCC("mdat"))
+        }
+        return header.bytes
+    }
+
+    /// A 16-byte `mdat` header, written before the media and patched once
+    /// its size is known: an empty `free` box and an 8-byte header, or a
+    /// 16-byte header when the box passes `sizeLimit`.
+    static func patchableMediaDataHeader(payloadSize: Int64, sizeLimit: Int64) -> [UInt8] {
+        let header = mediaDataHeader(payloadSize: payloadSize, sizeLimit: sizeLimit)
+        return header.count == 16 ? header : Box.box("free", []) + header
     }
 
     /// A track's duration in the movie timescale: its edit list's length, or its media duration.

@@ -1,44 +1,24 @@
 import Foundation
 
-/// One track's facts needed for the file's properties.
-struct MP4Track {
-    /// `hdlr` handler type: `soun`, `vide`, `text`, `meta`, ...
-    var handler: FourCC?
-    /// Media duration in seconds, from `mdhd`.
-    var duration: Double?
-    var stream: MP4StreamInfo?
-}
-
 /// Reads the movie header and the tracks' headers and sample descriptions
-/// into ``MediaProperties``. Sample tables are never read.
+/// (through ``MP4TrackBoxes``) into ``MediaProperties``. Sample tables are
+/// never read.
 struct MP4PropertiesReader {
     let source: FileSource
 
-    /// Timescale and duration of an `mvhd` or `mdhd` (ISO/IEC 14496-12 §8.2.2,
-    /// §8.4.2): FullBox; v1: u64 creation, u64 modification, u32 timescale,
-    /// u64 duration; v0: the same with 32-bit times and duration. An all-ones
-    /// duration means "unknown".
+    /// One track's facts needed for the file's properties.
+    struct TrackFacts {
+        /// `hdlr` handler type: `soun`, `vide`, `text`, `meta`, ...
+        var handler: FourCC?
+        /// Media duration in seconds, from `mdhd`.
+        var duration: Double?
+        var stream: MP4StreamInfo?
+    }
+
+    /// The duration in seconds of an `mvhd` (see ``MP4HeaderTiming``).
     func duration(of header: MP4BoxHeader) throws -> Double? {
         var reader = try source.mp4Payload(of: header, upTo: 32)
-        let version = try reader.readUInt8()
-        try reader.skip(3)
-        let timescale: UInt32
-        let duration: UInt64
-        if version == 1 {
-            try reader.skip(16)
-            timescale = try reader.readUInt32()
-            duration = try reader.readUInt64()
-            guard duration != .max else { return nil }
-        } else {
-            try reader.skip(8)
-            timescale = try reader.readUInt32()
-            let short = try reader.readUInt32()
-            guard short != .max else { return nil }
-            duration = UInt64(short)
-        }
-        // The remaining fields (rate, volume, matrix, language...) are not needed.
-        guard timescale > 0, duration > 0 else { return nil }
-        return Double(duration) / Double(timescale)
+        return try MP4HeaderTiming(parsing: &reader).seconds
     }
 
     /// The duration of a fragmented movie: `mehd` (§8.8.2, FullBox; u64 in
@@ -56,27 +36,14 @@ struct MP4PropertiesReader {
         return Double(duration) / Double(timescale)
     }
 
-    /// The handler type of an `hdlr` (§8.4.3): FullBox, u32 pre_defined (the
-    /// QuickTime component type), u32 handler_type.
-    func handler(of header: MP4BoxHeader) throws -> FourCC {
-        var reader = try source.mp4Payload(of: header, upTo: 12)
-        try reader.skip(8)
-        return try reader.readFourCC()
-    }
-
-    /// The facts of one `trak`: trak/mdia/{mdhd, hdlr, minf/stbl/stsd}.
-    func track(_ trak: MP4Box, depth: Int) throws -> MP4Track {
-        var track = MP4Track()
-        guard let mdia = trak.child("mdia") else { return track }
-        if let hdlr = mdia.child("hdlr") { track.handler = try handler(of: hdlr.header) }
-        if let mdhd = mdia.child("mdhd") { track.duration = try duration(of: mdhd.header) }
-        guard track.handler == "soun" || track.handler == "vide",
-              let stsd = mdia.descendant("minf", "stbl", "stsd") else { return track }
-        let entries = MP4SampleEntryReader(source: source)
-        guard let (entry, version) = try entries.firstEntry(stsd: stsd.header, depth: depth + 4) else { return track }
-        track.stream = track.handler == "soun"
-            ? try entries.audio(entry, stsdVersion: version, depth: depth + 5)
-            : try entries.video(entry)
+    /// The facts of one `trak`: trak/mdia/{hdlr, mdhd, minf/stbl/stsd}.
+    func track(_ trak: MP4Box) throws -> TrackFacts {
+        let boxes = MP4TrackBoxes(trak: trak, source: source)
+        var track = TrackFacts()
+        guard boxes.mediaBox != nil else { return track }
+        track.handler = try boxes.handler()?.handlerType
+        track.duration = try boxes.mediaTiming()?.seconds
+        track.stream = try boxes.stream(handler: track.handler)
         return track
     }
 
@@ -105,7 +72,7 @@ struct MP4PropertiesReader {
             properties.duration = try attempt("the movie header", at: mvhd.header.offset) { try duration(of: mvhd.header) }
         }
         let tracks = try moov.children("trak").compactMap { trak in
-            try attempt("a track", at: trak.header.offset) { try track(trak, depth: 1) }
+            try attempt("a track", at: trak.header.offset) { try track(trak) }
         }
         if properties.duration == nil {
             properties.duration = tracks.compactMap(\.duration).max()

@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: Parsing
-
 extension SampleTable {
     /// Decode times are kept below this (2^62), so that a decode time plus a
     /// composition offset or a duration never overflows.
@@ -13,7 +11,7 @@ extension SampleTable {
     /// then the tables are checked against each other and against the file
     /// (see the type's documentation): inconsistent tails are left out with
     /// a warning.
-    init(stbl: MP4Box, source: FileSource, fileSize: Int64? = nil) throws {
+    init(parsing stbl: MP4Box, in source: FileSource, fileSize: Int64? = nil) throws {
         func payload(_ type: FourCC) throws -> (reader: ByteReader, header: MP4BoxHeader)? {
             guard let box = stbl.child(type) else { return nil }
             var reader = try source.mp4Payload(of: box.header)

@@ -308,19 +308,3 @@ import Testing
         #expect(try mdkit(["export", source, source]).status == 1, "the input is never the output")
     }
 }
-
-/// Lines recorded from the exporting task.
-final class TextLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    func add(_ value: String) { lock.withLock { stored.append(value) } }
-    var values: [String] { lock.withLock { stored } }
-}
-
-/// Progress values reported from the exporting task.
-final class FractionLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Double] = []
-    func add(_ value: Double) { lock.withLock { stored.append(value) } }
-    var values: [Double] { lock.withLock { stored } }
-}

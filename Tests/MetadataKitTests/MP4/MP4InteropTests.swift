@@ -207,8 +207,8 @@ import Testing
         try MP4Tools.run("ffmpeg", Self.sine + ["-f", "lavfi", "-i", "testsrc=duration=1:size=32x16:rate=5", "-c:v", "mpeg4",
                                                "-c:a", "aac", "-shortest", "-metadata", "title=Fast", "-movflags", "+faststart", file.path])
         let head = try FileSource(url: file)
-        let first = try MP4BoxHeader.read(from: head, at: 0, containerEnd: head.size, isTopLevel: true)
-        let second = try MP4BoxHeader.read(from: head, at: first.end, containerEnd: head.size, isTopLevel: true)
+        let first = try MP4BoxHeader(parsing: head, at: 0, containerEnd: head.size, isTopLevel: true)
+        let second = try MP4BoxHeader(parsing: head, at: first.end, containerEnd: head.size, isTopLevel: true)
         #expect(second.type == "moov")
         let item = try await MediaItem.loaded(file)
         #expect(item.metadata.title == "Fast")

@@ -1,0 +1,13 @@
+import Foundation
+
+/// A part of a movie, in seconds on the movie timeline.
+public struct ExportTimeRange: Sendable, Hashable {
+    public var start: Double
+    /// The end; the end of the movie when nil.
+    public var end: Double?
+
+    public init(start: Double = 0, end: Double? = nil) {
+        self.start = max(0, start)
+        self.end = end
+    }
+}
