@@ -81,7 +81,9 @@ public struct MediaItem: Sendable {
     /// - Throws: ``MediaError`` — `notLoaded`, `fileChanged` (the file changed
     ///   since ``load()``), `readOnly`, `invalidValue` (the format can't hold a
     ///   value), `io` (e.g. a full disk), `verificationFailed`. The file is
-    ///   unchanged after any error.
+    ///   unchanged after any error, except an `io` error from a sync made after
+    ///   the new bytes were written (its message says the file was saved but a
+    ///   crash may undo it).
     public mutating func save(options: SaveOptions = SaveOptions()) async throws {
         let save = try named { try prepareSave(options: options) }
         var editor = FileEditor()

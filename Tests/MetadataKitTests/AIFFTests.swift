@@ -118,7 +118,7 @@ private typealias R = RIFFBuilder
     static func soundPayload(_ url: URL) throws -> [UInt8] {
         let source = try FileSource(url: url)
         let sound = try #require(try AIFFStructure(parsing: source).structure.first("SSND"))
-        return try source.read(at: sound.payloadOffset, count: Int(sound.size))
+        return try source.getBytes(at: sound.payloadOffset, count: Int(sound.size))
     }
 
     @Test func textEditsInPlaceOrRewriteAndUnknownChunksKept() async throws {

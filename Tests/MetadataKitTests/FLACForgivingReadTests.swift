@@ -53,7 +53,7 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
-        #expect(try source.read(at: comment.bodyOffset, count: comment.length) == Self.shortComment(count: 9))
+        #expect(try source.getBytes(at: comment.bodyOffset, count: comment.length) == Self.shortComment(count: 9))
         #expect(!layout.blocks.contains { $0.kind == .picture })
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "t" && reread.metadata.artwork.isEmpty && reread.warnings.count == 1)
@@ -99,7 +99,7 @@ private typealias B = FLACOggBuilder
         try await item.save()
         var source = try FileSource(url: url)
         var block = try #require(FLACLayout(parsing: source).blocks.first { $0.kind == .picture })
-        #expect(try source.read(at: block.bodyOffset, count: block.length) == picture)
+        #expect(try source.getBytes(at: block.bodyOffset, count: block.length) == picture)
         // Changing the damaged picture would rebuild it: refused before writing.
         item = try await MediaItem.loaded(url)
         let before = try Data(contentsOf: url)
@@ -130,7 +130,7 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 6, 4, 1])
-        #expect(try source.read(at: layout.blocks[1].bodyOffset, count: layout.blocks[1].length) == picture)
+        #expect(try source.getBytes(at: layout.blocks[1].bodyOffset, count: layout.blocks[1].length) == picture)
         #expect(try await MediaItem.loaded(url).metadata.title == String(repeating: "c", count: 300))
         // Too short for the fixed fields at all.
         let tiny = try file(B.flac([(6, [0, 0, 0, 3])]), "tiny.flac")
@@ -152,7 +152,7 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 0, 4, 1])
-        #expect(try source.read(at: layout.blocks[1].bodyOffset, count: 34) == second)
+        #expect(try source.getBytes(at: layout.blocks[1].bodyOffset, count: 34) == second)
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "b" && reread.warnings.count == 1)
     }

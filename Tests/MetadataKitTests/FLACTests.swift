@@ -150,11 +150,11 @@ private typealias B = FLACOggBuilder
         let layout = try FLACLayout(parsing: source)
         #expect(layout.blocks.map(\.type) == [0, 3, 4, 2, 5, 6, 6, 1])
         #expect(layout.blocks.map(\.isLast) == [false, false, false, false, false, false, false, true])
-        #expect(try source.read(at: layout.blocks[1].bodyOffset, count: 36) == seekTable)
-        #expect(try source.read(at: layout.blocks[3].bodyOffset, count: application.count) == application)
-        #expect(try source.read(at: layout.blocks[4].bodyOffset, count: 40) == cueSheet)
+        #expect(try source.getBytes(at: layout.blocks[1].bodyOffset, count: 36) == seekTable)
+        #expect(try source.getBytes(at: layout.blocks[3].bodyOffset, count: application.count) == application)
+        #expect(try source.getBytes(at: layout.blocks[4].bodyOffset, count: 40) == cueSheet)
         #expect(layout.blocks[7].length == 1024)  // standard padding for a small file
-        #expect(try source.read(at: layout.audioStart, count: audio.count) == audio)
+        #expect(try source.getBytes(at: layout.audioStart, count: audio.count) == audio)
         #expect(layout.audioStart + Int64(audio.count) == source.size)
         var reader = try source.reader(at: layout.blocks[2].bodyOffset, count: layout.blocks[2].length)
         #expect(try VorbisComment(parsing: &reader).vendor == "keep me")
@@ -174,7 +174,7 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         let picture = try #require(layout.blocks.first { $0.kind == .picture })
-        #expect(try source.read(at: picture.bodyOffset, count: picture.length) == block)
+        #expect(try source.getBytes(at: picture.bodyOffset, count: picture.length) == block)
     }
 
     @Test func aPictureFromAnotherFileAtTheSameOffsetIsWrittenFromItsOwnBytes() async throws {

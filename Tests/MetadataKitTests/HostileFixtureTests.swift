@@ -47,7 +47,7 @@ import Testing
         guard let handle = FileHandle(forReadingAtPath: directory.appendingPathComponent(name).path),
               let head = try? handle.read(upToCount: 8), head.count == 8 else { return false }
         let type = FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))
-        return MP4Reader.topLevelTypes.contains(type)
+        return MP4Parser.topLevelTypes.contains(type)
     }
 
     @Test func someFixturesAreMP4() {

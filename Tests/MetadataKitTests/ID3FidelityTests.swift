@@ -289,7 +289,7 @@ private typealias B = ID3Builder
         try B.withFile(bytes + [UInt8](repeating: 0x55, count: 2000)) { url in
             let source = try FileSource(url: url)
             let header = try #require(try ID3v2Header.parse(from: source, at: 0))
-            let reader = ID3v2TagReader(source: source, url: url, header: header, limit: limit)
+            let reader = ID3v2TagParser(source: source, url: url, header: header, limit: limit)
             let read = try reader.tag()
             #expect(read.items.map(\.key) == ["TIT2"] && read.isTruncated)
             #expect(read.warnings.first?.code == .truncated && read.warnings.first?.offset == 6)

@@ -25,7 +25,7 @@ private typealias B = ID3Builder
         var start: Int64 = 0
         while let header = try ID3v2Header.read(from: source, at: start) { start = header.end }
         let trailer = try MP3Trailer(parsing: source, floor: start)
-        return try source.read(at: start, count: Int(trailer.audioEnd - start))
+        return try source.getBytes(at: start, count: Int(trailer.audioEnd - start))
     }
 
     static func inode(_ url: URL) throws -> Int {
@@ -280,7 +280,7 @@ private typealias B = ID3Builder
         // temporary file (a new inode).
         #expect(try grown > size + 1300 - 512 && Self.inode(url) == inode, "grown in place with padding (no fsync, small file)")
         let header = try #require(try ID3v2Header.read(from: FileSource(url: url), at: 0))
-        let frames = try ID3v2TagReader(source: FileSource(url: url), url: url, header: header).frames()
+        let frames = try ID3v2TagParser(source: FileSource(url: url), url: url, header: header).frames()
         let used = try #require(frames.last).range.upperBound - header.bodyOffset
         #expect(header.size - used == 1024, "1 KiB of padding for a small file")
         #expect(try Self.audio(url) == audio)

@@ -44,7 +44,7 @@ private typealias B = FLACOggBuilder
         // Reassemble.
         let source = try FileSource(url: url)
         var bytes: [UInt8] = []
-        for page in parsed { bytes += try source.read(at: page.bodyOffset, count: page.bodyLength) }
+        for page in parsed { bytes += try source.getBytes(at: page.bodyOffset, count: page.bodyLength) }
         #expect(bytes == packets.flatMap { $0 })
     }
 
@@ -214,7 +214,7 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         return try B.pages(url).filter { $0.serial == serial && $0.granulePosition > 0 && $0.granulePosition != OggPage.noGranule }
             .map { page in
-                var bytes = try source.read(at: page.offset, count: page.length)
+                var bytes = try source.getBytes(at: page.offset, count: page.length)
                 bytes.replaceSubrange(18..<26, with: [UInt8](repeating: 0, count: 8))
                 return bytes
             }

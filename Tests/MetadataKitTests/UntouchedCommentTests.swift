@@ -28,8 +28,8 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
-        return (try source.read(at: comment.bodyOffset, count: comment.length),
-                try layout.blocks.filter { $0.kind == .picture }.map { try source.read(at: $0.bodyOffset, count: $0.length) })
+        return (try source.getBytes(at: comment.bodyOffset, count: comment.length),
+                try layout.blocks.filter { $0.kind == .picture }.map { try source.getBytes(at: $0.bodyOffset, count: $0.length) })
     }
 
     @Test func flacTitleSaveKeepsEveryOtherFieldAndBothPictures() async throws {

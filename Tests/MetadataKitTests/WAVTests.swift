@@ -226,7 +226,7 @@ private typealias R = RIFFBuilder
     static func dataPayload(_ url: URL) throws -> [UInt8] {
         let source = try FileSource(url: url)
         let data = try #require(try WAVStructure(parsing: source).structure.first("data"))
-        return try source.read(at: data.payloadOffset, count: Int(data.size))
+        return try source.getBytes(at: data.payloadOffset, count: Int(data.size))
     }
 
     @Test func tagsAfterDataAreATailEdit() async throws {

@@ -75,9 +75,9 @@ public struct Asset: Sendable {
     public mutating func load() async throws {
         do {
             let source = try FileSource(url: url)
-            let head = try source.readAvailable(at: 0, count: 8)
+            let head = try source.getAvailableBytes(at: 0, count: 8)
             guard head.count == 8,
-                  MP4Reader.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
+                  MP4Parser.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
                 throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
             }
             // The same forgiving read of the box tree as MediaItem's (MP4Movie).
@@ -92,7 +92,7 @@ public struct Asset: Sendable {
                 movieDuration = timing.units
             }
             tracks = try moov.children("trak").map { try AssetTrack(parsing: $0, in: source) }
-            metadataItems = try MP4MetadataReader(source: source, url: url).items(in: moov)
+            metadataItems = try MP4MetadataParser(source: source, url: url).items(in: moov)
             isFragmented = try moov.child("mvex") != nil || MP4Movie.topLevelTypes(in: source).contains("moof")
             isMovieHeaderFirst = try MP4Movie.isMovieHeaderFirst(in: source)
             isLoaded = true

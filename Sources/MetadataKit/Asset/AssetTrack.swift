@@ -109,7 +109,7 @@ extension AssetTrack {
             guard entries.count >= min(Int(stsd.entryCount), 1) else {
                 throw MediaError(.malformed, "'stsd' lists \(stsd.entryCount) entries but holds \(entries.count)", offset: stsd.header.offset)
             }
-            descriptions = try entries.prefix(Int(stsd.entryCount)).map { try source.read(at: $0.offset, count: Int($0.size)) }
+            descriptions = try entries.prefix(Int(stsd.entryCount)).map { try source.getBytes(at: $0.offset, count: Int($0.size)) }
         }
         let table = try boxes.sampleTableBox.map { try SampleTable(parsing: $0, in: source) } ?? SampleTable()
         var duration = media.timing.units

@@ -75,6 +75,6 @@ public struct Sample: Sendable {
     public func readData() throws -> [UInt8] {
         if let bytes { return bytes }
         guard let source, let offset else { return [] }
-        return try source.read(at: offset, count: size)
+        return try source.getBytes(at: offset, count: size)
     }
 }

@@ -33,7 +33,7 @@ final class SampleDataSource: @unchecked Sendable {
     /// Bytes read from the file so far (for tests and statistics).
     var bytesRead: Int64 { lock.withLock { counter } }
 
-    func read(at offset: Int64, count: Int) throws -> [UInt8] {
+    func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0, offset <= fileSize, Int64(count) <= fileSize - offset else {
             throw MediaError(.truncated, "sample of \(count) bytes runs past the end of the file (\(fileSize) bytes)", offset: offset, path: path)
         }

@@ -73,11 +73,11 @@ public final class FileSource {
     }
 
     /// Reads exactly `count` bytes at `offset`; throws `truncated` past the end.
-    public func read(at offset: Int64, count: Int) throws -> [UInt8] {
+    public func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         try require(offset, Int64(count), "read")
         if count == 0 { return [] }
         if count > Self.windowSize / 2, windowIndex(of: offset, count: count) == nil {
-            return try readDirect(at: offset, count: count)
+            return try getDirect(at: offset, count: count)
         }
         let start = try windowed(offset, count)
         return Array(windows[start..<start + count])
@@ -135,17 +135,17 @@ public final class FileSource {
     }
 
     /// Reads up to `count` bytes at `offset`, fewer at the end of the file.
-    public func readAvailable(at offset: Int64, count: Int) throws -> [UInt8] {
+    public func getAvailableBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, offset < size else { return [] }
-        return try read(at: offset, count: Int(min(Int64(count), size - offset)))
+        return try getBytes(at: offset, count: Int(min(Int64(count), size - offset)))
     }
 
     /// A ``ByteReader`` over `count` bytes at `offset`.
     public func reader(at offset: Int64, count: Int) throws -> ByteReader {
-        ByteReader(try read(at: offset, count: count), fileOffset: offset)
+        ByteReader(try getBytes(at: offset, count: count), fileOffset: offset)
     }
 
-    private func readDirect(at offset: Int64, count: Int) throws -> [UInt8] {
+    private func getDirect(at offset: Int64, count: Int) throws -> [UInt8] {
         try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             try fill(buffer.baseAddress!, count: count, at: offset)
             initialized = count

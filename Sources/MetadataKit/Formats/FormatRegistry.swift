@@ -39,7 +39,7 @@ extension MediaFormat {
         guard source.size > 0 else {
             throw MediaError(.unsupportedFormat, "the file is empty", offset: 0)
         }
-        let probe = FormatProbe(head: try source.readAvailable(at: 0, count: FormatProbe.headCount), source: source,
+        let probe = FormatProbe(head: try source.getAvailableBytes(at: 0, count: FormatProbe.headCount), source: source,
                                 pathExtension: url.pathExtension.lowercased())
         for format in all where try format.recognizes(probe) {
             return format

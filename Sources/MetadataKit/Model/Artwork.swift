@@ -116,7 +116,7 @@ public struct Artwork: Sendable, Hashable {
             return data
         case .file(let url, let offset):
             let source = try FileSource(url: url)
-            return Data(try source.read(at: offset, count: byteCount))
+            return Data(try source.getBytes(at: offset, count: byteCount))
         }
     }
 

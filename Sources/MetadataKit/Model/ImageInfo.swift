@@ -31,7 +31,7 @@ struct ImageInfo: Hashable {
     init?(source: FileSource, offset: Int64, byteCount: Int) {
         self.init(byteCount: byteCount) { relative, count in
             guard relative >= 0, relative < byteCount else { return [] }
-            return (try? source.readAvailable(at: offset + Int64(relative), count: min(count, byteCount - relative))) ?? []
+            return (try? source.getAvailableBytes(at: offset + Int64(relative), count: min(count, byteCount - relative))) ?? []
         }
     }
 

@@ -95,7 +95,7 @@ enum FileEditPlan: Sendable {
         var bytes: [UInt8] = []
         for segment in segments {
             switch segment {
-            case .original(let offset, let length): bytes += try source.read(at: offset, count: Int(length))
+            case .original(let offset, let length): bytes += try source.getBytes(at: offset, count: Int(length))
             case .bytes(let run): bytes += run
             }
         }
@@ -108,7 +108,7 @@ enum FileEditPlan: Sendable {
     /// when, say, only a title changes before a large picture.
     static func changedPatch(of bytes: [UInt8], at offset: Int64, in source: FileSource) throws -> (offset: Int64, bytes: [UInt8])? {
         guard !bytes.isEmpty else { return nil }
-        let old = try source.readAvailable(at: offset, count: bytes.count)
+        let old = try source.getAvailableBytes(at: offset, count: bytes.count)
         guard old.count == bytes.count else { return (offset, bytes) }
         guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
               let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }

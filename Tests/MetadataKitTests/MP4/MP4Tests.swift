@@ -15,14 +15,14 @@ private func parseError(_ bytes: [UInt8]) throws -> MediaError.Code? {
     let url = try B.write(bytes)
     defer { try? FileManager.default.removeItem(at: url) }
     let source = try FileSource(url: url)
-    return errorCode { _ = try MP4Reader.read(source, url) }
+    return errorCode { _ = try MP4Parser.parse(source, url) }
 }
 
 /// Parses `bytes` as an MP4 file that must parse; returns its warnings and editability.
 private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning], isEditable: Bool) {
     let url = try B.write(bytes)
     defer { try? FileManager.default.removeItem(at: url) }
-    let parsed = try MP4Reader.read(try FileSource(url: url), url)
+    let parsed = try MP4Parser.parse(try FileSource(url: url), url)
     return (parsed.warnings, parsed.isEditable)
 }
 
@@ -238,12 +238,12 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     }
 
     @Test func fileTypes() {
-        #expect(MP4Reader.mimeType(brands: nil, hasVideo: false) == "video/quicktime")
-        #expect(MP4Reader.mimeType(brands: ["qt  "], hasVideo: false) == "video/quicktime")
-        #expect(MP4Reader.mimeType(brands: ["3gp5", "isom"], hasVideo: true) == "video/3gpp")
-        #expect(MP4Reader.mimeType(brands: ["M4B "], hasVideo: false) == "audio/mp4")
-        #expect(MP4Reader.mimeType(brands: ["isom", "iso2", "avc1", "mp41"], hasVideo: true) == "video/mp4")
-        #expect(MP4Reader.mimeType(brands: ["isom", "iso2", "mp41"], hasVideo: false) == "audio/mp4")
+        #expect(MP4Parser.mimeType(brands: nil, hasVideo: false) == "video/quicktime")
+        #expect(MP4Parser.mimeType(brands: ["qt  "], hasVideo: false) == "video/quicktime")
+        #expect(MP4Parser.mimeType(brands: ["3gp5", "isom"], hasVideo: true) == "video/3gpp")
+        #expect(MP4Parser.mimeType(brands: ["M4B "], hasVideo: false) == "audio/mp4")
+        #expect(MP4Parser.mimeType(brands: ["isom", "iso2", "avc1", "mp41"], hasVideo: true) == "video/mp4")
+        #expect(MP4Parser.mimeType(brands: ["isom", "iso2", "mp41"], hasVideo: false) == "audio/mp4")
     }
 
     @Test func videoAndOtherAudioCodecs() async throws {
@@ -313,7 +313,7 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
             try Data(file[0..<length]).write(to: url)
             let source = try FileSource(url: url)
             var parsed: ParsedFile?
-            let code = errorCode { parsed = try MP4Reader.read(source, url) }
+            let code = errorCode { parsed = try MP4Parser.parse(source, url) }
             #expect(code != MediaError.Code(rawValue: "non-MediaError"))
             if let parsed {
                 #expect(!parsed.isEditable && parsed.warnings.contains { $0.code == .truncated }, "prefix of \(length) bytes")
@@ -429,7 +429,7 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
             }
             try Data(bytes).write(to: url)
             let source = try FileSource(url: url)
-            let code = errorCode { _ = try MP4Reader.read(source, url) }
+            let code = errorCode { _ = try MP4Parser.parse(source, url) }
             outcomes[code?.rawValue ?? "parsed", default: 0] += 1
         }
         #expect(outcomes["non-MediaError"] == nil)

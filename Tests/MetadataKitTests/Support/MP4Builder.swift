@@ -196,6 +196,6 @@ enum MP4Builder {
     static func parse(_ bytes: [UInt8]) throws -> (ParsedFile, URL) {
         let url = try write(bytes)
         let source = try FileSource(url: url)
-        return (try MP4Reader.read(source, url), url)
+        return (try MP4Parser.parse(source, url), url)
     }
 }

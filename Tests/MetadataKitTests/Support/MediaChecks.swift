@@ -7,7 +7,7 @@ enum MediaChecks {
     /// track by track: equal before and after a save when no sample moved or changed.
     static func chunkSignatures(_ url: URL) throws -> [[UInt8]] {
         let source = try FileSource(url: url)
-        let top = try MP4Reader.TopLevel(source).boxes
+        let top = try MP4Parser.TopLevel(source).boxes
         guard let moovHeader = top.first(where: { $0.type == "moov" }) else { return [] }
         var builder = MP4TreeBuilder(source: source)
         let moov = try builder.build(moovHeader, depth: 0)
@@ -20,7 +20,7 @@ enum MediaChecks {
                 let count = Int(try reader.readUInt32())
                 for _ in 0..<count {
                     let offset = Int64(try reader.readUInt(byteCount: table.type == "co64" ? 8 : 4))
-                    signatures.append(try source.readAvailable(at: offset, count: 32))
+                    signatures.append(try source.getAvailableBytes(at: offset, count: 32))
                 }
             }
         }
@@ -35,7 +35,7 @@ enum MediaChecks {
 
     /// Top-level box types in file order.
     static func topLevelTypes(_ url: URL) throws -> [String] {
-        try MP4Reader.TopLevel(FileSource(url: url)).boxes.map(\.type.description)
+        try MP4Parser.TopLevel(FileSource(url: url)).boxes.map(\.type.description)
     }
 
     /// The file's inode, to tell an in-place save from a rewrite.

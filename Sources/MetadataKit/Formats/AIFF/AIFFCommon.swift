@@ -117,7 +117,7 @@ enum AIFFText {
             throw MediaError(.sizeOutOfRange, "text chunk '\(chunk.id)' of \(chunk.size) bytes is larger than \(maximumSize)",
                              offset: chunk.offset)
         }
-        let decoded = IFFText.decode(try source.read(at: chunk.payloadOffset, count: Int(chunk.size)))
+        let decoded = IFFText.decode(try source.getBytes(at: chunk.payloadOffset, count: Int(chunk.size)))
         guard !decoded.text.isEmpty else { return nil }
         return MetadataItem(keySpace: .aiff, key: chunk.id.description, value: .string(decoded.text), dataType: decoded.type)
     }
@@ -135,7 +135,7 @@ enum AIFFText {
             if let match = existing.indices.first(where: { !used[$0] && existing[$0].item == item }) {
                 used[match] = true
                 let chunk = existing[match].chunk
-                bytes += try source.read(at: chunk.offset, count: Int(chunk.payloadEnd - chunk.offset))
+                bytes += try source.getBytes(at: chunk.offset, count: Int(chunk.payloadEnd - chunk.offset))
                 if chunk.size & 1 == 1 { bytes.append(0) }
                 continue
             }

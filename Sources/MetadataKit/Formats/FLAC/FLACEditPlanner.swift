@@ -80,7 +80,7 @@ enum FLACEditPlanner {
             let updated = try old.updated(for: items, picturesAsFields: false)
             pictureItems = updated.pictureItems
             if tags.commentBlocks.count == 1, updated.comment.storedFields == old.storedFields {
-                comment = try source.read(at: tags.commentBlocks[0].bodyOffset, count: tags.commentBlocks[0].length)
+                comment = try source.getBytes(at: tags.commentBlocks[0].bodyOffset, count: tags.commentBlocks[0].length)
             } else if old.isDamaged {
                 throw MediaError(.malformed, "a damaged Vorbis comment in several blocks can't be merged", offset: tags.commentBlocks[0].offset)
             } else {
@@ -100,7 +100,7 @@ enum FLACEditPlanner {
         for (index, item) in items.enumerated() where item.keySpace == .vorbis && !pictureItems.contains(index) {
             guard case .picture(let artwork) = item.value else { continue }
             if let old = oldPictures.first(where: { sameStoredPicture($0.artwork, artwork, in: source) }) {
-                pictures.append(try source.read(at: old.block.bodyOffset, count: old.block.length))
+                pictures.append(try source.getBytes(at: old.block.bodyOffset, count: old.block.length))
                 continue
             }
             if let damaged = oldPictures.first(where: { $0.isDamaged && sameFile(artwork, source) && artwork.fileOffset == $0.artwork.fileOffset }) {
@@ -134,7 +134,7 @@ enum FLACEditPlanner {
             case .padding?: break
             default:
                 // STREAMINFO, a second STREAMINFO, unreadable pictures and other blocks stay as they are.
-                result.append((block.type, try source.read(at: block.bodyOffset, count: block.length)))
+                result.append((block.type, try source.getBytes(at: block.bodyOffset, count: block.length)))
                 if index == 0 {
                     if !hadComment { placeComment() }
                     if !hadPicture { placePictures() }

@@ -48,7 +48,7 @@ struct FLACLayout: Sendable {
             guard let tag = try? ID3v2Header.read(from: source, at: marker) else { break }
             marker = tag.end
         }
-        return marker > 0 && (try? source.readAvailable(at: marker, count: 4)) == Array("fLaC".utf8)
+        return marker > 0 && (try? source.getAvailableBytes(at: marker, count: 4)) == Array("fLaC".utf8)
     }
 
 }
@@ -64,7 +64,7 @@ extension FLACLayout {
             guard let tag = try ID3v2Header.read(from: source, at: marker) else { break }
             marker = tag.end
         }
-        guard try source.readAvailable(at: marker, count: 4) == Array("fLaC".utf8) else {
+        guard try source.getAvailableBytes(at: marker, count: 4) == Array("fLaC".utf8) else {
             throw MediaError(.unsupportedFormat, "no 'fLaC' stream marker", offset: marker)
         }
         var blocks: [FLACBlock] = []

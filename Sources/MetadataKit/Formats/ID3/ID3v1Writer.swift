@@ -3,7 +3,7 @@ import Foundation
 /// One field of an MP3's ID3v1 tag that a save changes: the value asked for
 /// and the value the tag can hold.
 ///
-/// ID3v1 (see ``ID3v1Reader`` for the layout) holds ISO-8859-1 text in
+/// ID3v1 (see ``ID3v1Parser`` for the layout) holds ISO-8859-1 text in
 /// fields of 30 bytes (the comment 28 when a track number is stored), a year
 /// of four digits, a track from 1 to 255 and a genre from the ID3v1 list.
 /// When the value asked for does not fit, ``loss`` says why and ``written``
@@ -102,7 +102,7 @@ enum ID3v1Writer {
                 bytes[126] = UInt8(number)
                 isV11 = true
                 if cut, requested("comment", .comments) == nil {
-                    let kept = ID3v1Reader.text(bytes[97..<125])
+                    let kept = ID3v1Parser.text(bytes[97..<125])
                     fields.append(ID3v1FieldUpdate(field: "comment", requested: before.comments ?? kept, written: kept.isEmpty ? nil : kept,
                                                    loss: "cut to 28 bytes to make room for the track"))
                 }
@@ -151,7 +151,7 @@ enum ID3v1Writer {
             losses.append("cut to \(range.count) bytes")
         }
         bytes.replaceSubrange(range, with: encoded + [UInt8](repeating: 0, count: range.count - encoded.count))
-        let written = ID3v1Reader.text(bytes[range])
+        let written = ID3v1Parser.text(bytes[range])
         return (written.isEmpty ? nil : written, losses.isEmpty ? nil : losses.joined(separator: "; "))
     }
 

@@ -82,7 +82,7 @@ struct ID3v2Header: Sendable, Equatable {
     /// are there). Nil when there is no "ID3" there; throws `truncated` when
     /// the 10 header bytes themselves are cut.
     static func parse(from source: FileSource, at offset: Int64) throws -> ID3v2Header? {
-        let bytes = try source.readAvailable(at: offset, count: length)
+        let bytes = try source.getAvailableBytes(at: offset, count: length)
         guard bytes.starts(with: "ID3".utf8) else { return nil }
         guard bytes.count == length else {
             throw MediaError(.truncated, "ID3v2 header needs 10 bytes, the file ends at byte \(source.size)", offset: offset)
@@ -96,7 +96,7 @@ struct ID3v2Header: Sendable, Equatable {
     static func appended(in source: FileSource, endingAt end: Int64) throws -> ID3v2Header? {
         guard end >= Int64(2 * length) else { return nil }
         let footerOffset = end - Int64(length)
-        guard let footer = try? ID3v2Header(bytes: try source.read(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
+        guard let footer = try? ID3v2Header(bytes: try source.getBytes(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
               footer.majorVersion == 4 else { return nil }
         let start = footerOffset - footer.size - Int64(length)
         guard start >= 0, let header = try? ID3v2Header.read(from: source, at: start),

@@ -94,7 +94,7 @@ struct ID3v2TagWriter {
                 throw MediaError(.unsupportedFeature, "\(unparsed.range.count) bytes of the ID3v2.\(unparsed.version) tag could not be read as frames; "
                                  + "they are kept only in a v2.\(unparsed.version) tag that is not unsynchronised", offset: unparsed.range.lowerBound)
             }
-            output += try source.read(at: unparsed.range.lowerBound, count: Int(unparsed.range.count))
+            output += try source.getBytes(at: unparsed.range.lowerBound, count: Int(unparsed.range.count))
         }
         guard output.count <= Int(ID3v2Header.maximumSize) else {
             throw MediaError(.invalidValue, "the ID3v2 tag would be \(output.count) bytes; it holds at most \(ID3v2Header.maximumSize)")
@@ -114,7 +114,7 @@ struct ID3v2TagWriter {
         let reason = record.version != version
             ? "it is kept only in an ID3v2.\(record.version) tag, and this save writes v2.\(version)"
             : "its tag is unsynchronised as a whole"
-        return MediaError(.unsupportedFeature, "frame '\(ID3v2TagReader.printable(record.id))' is \(what) can't be rewritten: \(reason); "
+        return MediaError(.unsupportedFeature, "frame '\(ID3v2TagParser.printable(record.id))' is \(what) can't be rewritten: \(reason); "
                           + "keep the version, or remove the item 'id3:\(record.item?.key ?? record.id)' to save",
                           offset: record.range.lowerBound)
     }
@@ -144,10 +144,10 @@ struct ID3v2TagWriter {
     /// it must be encoded from its item.
     private func copy(_ record: ID3v2FrameRecord, as id: String) throws -> [UInt8]? {
         if canCopy(record), record.id == id || record.isRaw || record.isLegacyID || record.isEncrypted {
-            return try source.read(at: record.range.lowerBound, count: Int(record.range.count))
+            return try source.getBytes(at: record.range.lowerBound, count: Int(record.range.count))
         }
         if ["POPM", "GEOB"].contains(id), let payload = record.plainPayload {
-            return try ID3v2FrameEncoder.frame(id: id, payload: try source.read(at: payload.lowerBound, count: Int(payload.count)),
+            return try ID3v2FrameEncoder.frame(id: id, payload: try source.getBytes(at: payload.lowerBound, count: Int(payload.count)),
                                                version: version)
         }
         return nil

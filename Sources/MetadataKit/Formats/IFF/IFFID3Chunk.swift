@@ -5,7 +5,7 @@ import Foundation
 /// iTunes, mutagen, TagLib).
 ///
 /// The tag inside is read and written exactly as in an MP3 (key space
-/// ``MetadataKeySpace/id3``, ``ID3v2TagReader``, ``ID3v2TagWriter``): the same
+/// ``MetadataKeySpace/id3``, ``ID3v2TagParser``, ``ID3v2TagWriter``): the same
 /// frame keys, version handling (``SaveOptions/id3v2Version``), byte-for-byte
 /// copies of unchanged frames and padding policy.
 ///
@@ -41,7 +41,7 @@ enum IFFID3Chunk {
     /// nor written: writers keep them as they are.
     static func read(in chunks: [IFFChunk], source: FileSource, url: URL) throws -> Tag? {
         for chunk in chunks where ids.contains(chunk.id) && chunk.size >= Int64(ID3v2Header.length) {
-            let head = try source.read(at: chunk.payloadOffset, count: ID3v2Header.length)
+            let head = try source.getBytes(at: chunk.payloadOffset, count: ID3v2Header.length)
             if let tag = try read(chunk, head: head, source: source, url: url) { return tag }
         }
         return nil
@@ -74,7 +74,7 @@ enum IFFID3Chunk {
         }
         let records: [ID3v2FrameRecord]
         do {
-            records = try ID3v2TagReader(source: source, url: url, header: header).frames()
+            records = try ID3v2TagParser(source: source, url: url, header: header).frames()
         } catch let error as MediaError {
             warnings.append(MediaWarning(error.code, "\(error.reason); \(keptRaw)", offset: error.offset))
             return Tag(chunk: chunk, header: header, items: [], isWritable: false, warnings: warnings)
@@ -97,7 +97,7 @@ enum IFFID3Chunk {
         var position = start
         while position < end {
             let count = Int(min(end - position, 64 << 10))
-            guard try source.read(at: position, count: count).allSatisfy({ $0 == 0 }) else { return false }
+            guard try source.getBytes(at: position, count: count).allSatisfy({ $0 == 0 }) else { return false }
             position += Int64(count)
         }
         return true
@@ -160,7 +160,7 @@ enum IFFID3Chunk {
         case .v2_4: version = 4
         case .keep: version = existing?.header.majorVersion == 3 ? 3 : 4
         }
-        let records = try existing.map { try ID3v2TagReader(source: source, url: url, header: $0.header).frames() } ?? []
+        let records = try existing.map { try ID3v2TagParser(source: source, url: url, header: $0.header).frames() } ?? []
         let frames = try ID3v2TagWriter(source: source, version: version, existing: records).frames(for: items)
         guard !frames.isEmpty else { return nil }
         let space = (existing?.chunk.size ?? 0) - Int64(ID3v2Header.length)

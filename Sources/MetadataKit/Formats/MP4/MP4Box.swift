@@ -139,7 +139,7 @@ extension FileSource {
         var offset = start
         while offset < end {
             if end - offset < 8 {
-                let tail = try read(at: offset, count: Int(end - offset))
+                let tail = try getBytes(at: offset, count: Int(end - offset))
                 if !tail.allSatisfy({ $0 == 0 }) {
                     walk.damage = (offset, MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset))
                 }

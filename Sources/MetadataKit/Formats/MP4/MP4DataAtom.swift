@@ -58,7 +58,7 @@ struct MP4DataAtom {
 
     /// Loads the value bytes.
     func value(in source: FileSource) throws -> [UInt8] {
-        try source.read(at: valueOffset, count: valueSize)
+        try source.getBytes(at: valueOffset, count: valueSize)
     }
 
     /// The value as an ``Artwork`` whose bytes stay in the file; the MIME type

@@ -18,7 +18,7 @@ struct MP4MetadataMirror {
     /// `items` (the resolved items of a save of the movie `moov`), with the
     /// iTunes items of each changed field that the iTunes list lacks.
     func mirroringChanges(_ items: [MetadataItem], moov: MP4Box) throws -> [MetadataItem] {
-        let loaded = Metadata(items: try MP4MetadataReader(source: source, url: url).items(in: moov))
+        let loaded = Metadata(items: try MP4MetadataParser(source: source, url: url).items(in: moov))
         let edited = Metadata(items: items)
         var result = items
         for field in MetadataField.allCases where edited[field] != loaded[field] {

@@ -24,7 +24,7 @@ import Foundation
 ///   `shift.from` moves by `shift.by` (ISO/IEC 14496-12 §8.7.5).
 struct MP4MoovRebuilder {
     let source: FileSource
-    let reader: MP4MetadataReader
+    let reader: MP4MetadataParser
     let iTunes: [MetadataItem]
     let quickTime: [MetadataItem]
     let userData: [MetadataItem]
@@ -36,7 +36,7 @@ struct MP4MoovRebuilder {
 
     init(source: FileSource, url: URL, items: [MetadataItem]) {
         self.source = source
-        self.reader = MP4MetadataReader(source: source, url: url)
+        self.reader = MP4MetadataParser(source: source, url: url)
         iTunes = items.filter { $0.keySpace == .iTunes }
         quickTime = items.filter { $0.keySpace == .quickTimeMetadata }
         userData = items.filter { $0.keySpace == .quickTimeUserData }
@@ -300,7 +300,7 @@ struct MP4MoovRebuilder {
 
     private func prefix(of meta: MP4Box) throws -> [UInt8] {
         let length = try MP4TreeBuilder(source: source).metaPrefix(meta.header)
-        return try source.read(at: meta.header.payloadOffset, count: Int(length))
+        return try source.getBytes(at: meta.header.payloadOffset, count: Int(length))
     }
 
     // MARK: Chunk offsets
@@ -318,7 +318,7 @@ struct MP4MoovRebuilder {
 
     /// `stco` (u32 entries) or `co64` (u64 entries) with offsets moved.
     private func shiftedChunkOffsets(_ header: MP4BoxHeader) throws -> [UInt8] {
-        guard let shift else { return try source.read(at: header.offset, count: Int(header.size)) }
+        guard let shift else { return try source.getBytes(at: header.offset, count: Int(header.size)) }
         var reader = try source.mp4Payload(of: header)
         let versionAndFlags = try reader.readUInt32()
         let count = Int(try reader.readUInt32())

@@ -13,7 +13,7 @@ import Foundation
 /// - a top-level box after `moov` that can't be read (a cut `mdat`): the
 ///   rest of the file, kept byte for byte.
 struct MP4Movie {
-    var layout: MP4Reader.TopLevel
+    var layout: MP4Parser.TopLevel
     var moov: MP4Box
     /// What was read around, in file order.
     var warnings: [MediaWarning] = []
@@ -23,7 +23,7 @@ struct MP4Movie {
     /// it is compressed, or damage leaves nothing sensible.
     init(_ source: FileSource) throws {
         self.source = source
-        layout = try MP4Reader.TopLevel(source, clipsMovie: true)
+        layout = try MP4Parser.TopLevel(source, clipsMovie: true)
         guard let moovHeader = layout.moov else {
             throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
         }
@@ -52,8 +52,8 @@ struct MP4Movie {
     }
 
     /// Why a save of this file would be refused, known before anything is
-    /// planned; nil when a save can be made. ``MP4Reader`` reports it as
-    /// `isEditable = false` with a warning; ``MP4Writer`` throws it.
+    /// planned; nil when a save can be made. ``MP4Parser`` reports it as
+    /// `isEditable = false` with a warning; ``MP4EditPlanner`` throws it.
     ///
     /// - a cut `moov`, or a box cut at the end of `moov`: what is missing
     ///   can't be kept byte for byte;

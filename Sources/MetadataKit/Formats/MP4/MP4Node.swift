@@ -58,7 +58,7 @@ extension FileEditPlan {
             case .original(let offset, _) where offset == position:
                 break
             case .original(let offset, let length):
-                patches.append((position, try source.read(at: offset, count: Int(length))))
+                patches.append((position, try source.getBytes(at: offset, count: Int(length))))
             case .bytes(let bytes):
                 if let last = patches.last, last.offset + Int64(last.bytes.count) == position {
                     patches[patches.count - 1].bytes += bytes

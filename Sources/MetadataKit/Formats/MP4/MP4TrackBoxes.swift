@@ -4,7 +4,7 @@ import Foundation
 /// `mdia/mdhd`, `mdia/hdlr`, `mdia/minf/stbl/stsd`, `edts/elst` and `tref`,
 /// found in the `trak` tree and each parsed when asked, by the parsers
 /// below. The one reader of track boxes: the file's properties
-/// (``MP4PropertiesReader``) ask for the few they need, ``AssetTrack`` for
+/// (``MP4PropertiesParser``) ask for the few they need, ``AssetTrack`` for
 /// all of them.
 struct MP4TrackBoxes {
     /// The `trak` box (a child of `moov`).

@@ -81,7 +81,7 @@ struct MP4TreeBuilder {
     /// is taken to have no version/flags.
     func metaPrefix(_ header: MP4BoxHeader) throws -> Int64 {
         guard header.payloadSize >= 8 else { return header.payloadSize >= 4 ? 4 : 0 }
-        let head = try source.read(at: header.payloadOffset, count: 8)
+        let head = try source.getBytes(at: header.payloadOffset, count: 8)
         let first = head[0..<4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
         let type = FourCC(head[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
         return first != 0 && type.isPrintable ? 0 : 4

@@ -40,7 +40,7 @@ enum MP3EditPlanner {
                             _ options: SaveOptions) throws -> ID3v1Writer.Update? {
         let hasV1 = layout.trailer.id3v1Items != nil
         guard !options.removesAllTags, options.id3v1 != .remove, hasV1 || options.id3v1 == .add else { return nil }
-        let existing = hasV1 ? try source.read(at: source.size - Int64(ID3v1Reader.length), count: ID3v1Reader.length) : nil
+        let existing = hasV1 ? try source.getBytes(at: source.size - Int64(ID3v1Parser.length), count: ID3v1Parser.length) : nil
         let loaded = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
         return ID3v1Writer.update(existing, loaded: loaded, items: items)
     }
@@ -55,9 +55,9 @@ enum MP3EditPlanner {
         }
         let audioStart = layout.audioStart
         let trailer = layout.trailer
-        let v1Range: Range<Int64>? = trailer.id3v1Items != nil ? source.size - Int64(ID3v1Reader.length)..<source.size : nil
+        let v1Range: Range<Int64>? = trailer.id3v1Items != nil ? source.size - Int64(ID3v1Parser.length)..<source.size : nil
         let enhanced = trailer.skippedRanges.first { range in
-            v1Range.map { range.upperBound == $0.lowerBound && range.count == ID3v1Reader.enhancedLength } ?? false
+            v1Range.map { range.upperBound == $0.lowerBound && range.count == ID3v1Parser.enhancedLength } ?? false
         }
 
         // What goes where.

@@ -134,7 +134,7 @@ extension MP3Layout {
             let header = leading.isEmpty ? try ID3v2Header.parse(from: source, at: audioStart)
                 : (try? ID3v2Header.parse(from: source, at: audioStart)) ?? nil
             guard let header else { break }
-            let tag = try ID3v2TagReader(source: source, url: url, header: header).tag()
+            let tag = try ID3v2TagParser(source: source, url: url, header: header).tag()
             leading.append(tag)
             audioStart = min(header.end, source.size)
             if tag.isTruncated { break }
@@ -142,7 +142,7 @@ extension MP3Layout {
         let trailer = try MP3Trailer(parsing: source, floor: audioStart)
         var layout = MP3Layout(leading: leading, audioStart: audioStart, trailer: trailer)
         if let header = trailer.appendedID3v2 {
-            layout.appended = try ID3v2TagReader(source: source, url: url, header: header).tag()
+            layout.appended = try ID3v2TagParser(source: source, url: url, header: header).tag()
         }
         layout.merge()
         self = layout

@@ -21,7 +21,7 @@ struct MP3Trailer {
     /// the flags: a 32-byte header precedes the items).
     private static func apeTagStart(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
         guard end - floor >= 32 else { return nil }
-        let footer = try source.read(at: end - 32, count: 32)
+        let footer = try source.getBytes(at: end - 32, count: 32)
         guard footer.starts(with: "APETAGEX".utf8) else { return nil }
         func le32(_ i: Int) -> Int64 {
             Int64(footer[i]) | Int64(footer[i + 1]) << 8 | Int64(footer[i + 2]) << 16 | Int64(footer[i + 3]) << 24
@@ -37,12 +37,12 @@ struct MP3Trailer {
     /// size (of everything from "LYRICSBEGIN" up to the size) and "LYRICS200".
     private static func lyrics3Start(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
         guard end - floor >= 15 + 11 else { return nil }
-        let tail = try source.read(at: end - 15, count: 15)
+        let tail = try source.getBytes(at: end - 15, count: 15)
         guard tail[6...].elementsEqual("LYRICS200".utf8),
               let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
-        guard try source.read(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
+        guard try source.getBytes(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
         return start
     }
 }
@@ -54,12 +54,12 @@ extension MP3Trailer {
     init(parsing source: FileSource, floor: Int64) throws {
         var end = source.size
         var trailer = MP3Trailer(audioEnd: end)
-        if end - floor >= Int64(ID3v1Reader.length),
-           let items = ID3v1Reader.items(try source.read(at: end - Int64(ID3v1Reader.length), count: ID3v1Reader.length)) {
+        if end - floor >= Int64(ID3v1Parser.length),
+           let items = ID3v1Parser.items(try source.getBytes(at: end - Int64(ID3v1Parser.length), count: ID3v1Parser.length)) {
             trailer.id3v1Items = items
-            end -= Int64(ID3v1Reader.length)
-            let enhanced = end - Int64(ID3v1Reader.enhancedLength)
-            if enhanced >= floor, try source.read(at: enhanced, count: 4).elementsEqual("TAG+".utf8) {
+            end -= Int64(ID3v1Parser.length)
+            let enhanced = end - Int64(ID3v1Parser.enhancedLength)
+            if enhanced >= floor, try source.getBytes(at: enhanced, count: 4).elementsEqual("TAG+".utf8) {
                 trailer.skippedRanges.append(enhanced..<end)
                 end = enhanced
             }

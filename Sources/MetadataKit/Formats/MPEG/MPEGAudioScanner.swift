@@ -27,7 +27,7 @@ enum MPEGAudioScanner {
         var chunkStart = 0
         var chunkLength = min(limit, 2048)
         while chunkStart + 4 <= limit {
-            let window = try source.read(at: start + Int64(chunkStart), count: chunkLength)
+            let window = try source.getBytes(at: start + Int64(chunkStart), count: chunkLength)
             var index = 0
             while index + 4 <= window.count {
                 guard window[index] == 0xFF, window[index + 1] & 0xE0 == 0xE0,
@@ -41,7 +41,7 @@ enum MPEGAudioScanner {
                     return FirstFrame(offset: offset, header: header)
                 }
                 let next = index + header.frameLength
-                let nextBytes = next + 4 <= window.count ? Array(window[next..<next + 4]) : try source.read(at: nextOffset, count: 4)
+                let nextBytes = next + 4 <= window.count ? Array(window[next..<next + 4]) : try source.getBytes(at: nextOffset, count: 4)
                 if let following = MPEGFrameHeader(nextBytes[...]), following.isCompatible(with: header) {
                     return FirstFrame(offset: offset, header: header)
                 }
@@ -74,14 +74,14 @@ enum MPEGAudioScanner {
         properties.bitrate = header.bitrate
 
         let audioBytes = end - first.offset
-        let frameBytes = try source.read(at: first.offset, count: Int(min(Int64(infoFrameBytes), audioBytes)))
+        let frameBytes = try source.getBytes(at: first.offset, count: Int(min(Int64(infoFrameBytes), audioBytes)))
         if let info = MPEGVBRHeader(frame: frameBytes, header: header), let frames = info.frames, frames > 0 {
             let duration = Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
             properties.duration = duration
             if info.isVariableBitrate {
                 let bytes = info.bytes.flatMap { $0 > 0 ? Int64($0) : nil } ?? audioBytes
                 properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
-            } else if let next = try? source.read(at: first.offset + Int64(header.frameLength), count: 4),
+            } else if let next = try? source.getBytes(at: first.offset + Int64(header.frameLength), count: 4),
                       let audio = MPEGFrameHeader(next[...]), audio.isCompatible(with: header) {
                 // An Info (CBR) frame is often coded at another bit rate than the audio after it.
                 properties.bitrate = audio.bitrate

@@ -48,7 +48,7 @@ enum OggEditPlanner {
         let bos = oldPages[0]
         var newPages: [[UInt8]] = []
         if packets[0] == scan.packets[0] {
-            newPages.append(try source.read(at: bos.offset, count: bos.length))
+            newPages.append(try source.getBytes(at: bos.offset, count: bos.length))
         } else {
             newPages += OggPage.paginate([packets[0]], serial: scan.serial, firstSequence: bos.sequence,
                                          firstFlags: OggPage.beginning, granule: bos.granulePosition)
@@ -64,7 +64,7 @@ enum OggEditPlanner {
             if zip(newPages, oldPages).allSatisfy({ $0.count == $1.length }) {
                 var patches: [(offset: Int64, bytes: [UInt8])] = []
                 for (bytes, page) in zip(newPages, oldPages) {
-                    let old = try source.read(at: page.offset, count: page.length)
+                    let old = try source.getBytes(at: page.offset, count: page.length)
                     guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
                           let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { continue }
                     patches.append((page.offset + Int64(first), Array(bytes[first...last])))
@@ -207,7 +207,7 @@ enum OggEditPlanner {
                 ended = page.headerType & OggPage.ending != 0
                 page.sequence = UInt32(truncatingIfNeeded: Int64(page.sequence) + shift)
                 var header = page.headerBytes(checksum: 0)
-                let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+                let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 let crc = OggCRC.update(OggCRC.update(0, header), body)
                 header.replaceSubrange(22..<26, with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
                 segments.append(.bytes(header))

@@ -43,7 +43,7 @@ struct OggPage: Sendable, Hashable {
     /// Throws when the header is cut short, has another version, or its body
     /// runs past the end of the file.
     static func read(from source: FileSource, at offset: Int64) throws -> OggPage? {
-        let fixed = try source.readAvailable(at: offset, count: fixedHeaderLength)
+        let fixed = try source.getAvailableBytes(at: offset, count: fixedHeaderLength)
         guard fixed.starts(with: Array("OggS".utf8)) else { return nil }
         guard fixed.count == fixedHeaderLength else {
             throw MediaError(.truncated, "Ogg page header cut short by the end of the file", offset: offset)
@@ -59,7 +59,7 @@ struct OggPage: Sendable, Hashable {
         let sequence = try reader.readUInt32(.little)
         let checksum = try reader.readUInt32(.little)
         let count = Int(try reader.readUInt8())
-        let segments = try source.read(at: offset + Int64(fixedHeaderLength), count: count)
+        let segments = try source.getBytes(at: offset + Int64(fixedHeaderLength), count: count)
         let page = OggPage(offset: offset, headerType: type, granulePosition: granule, serial: serial, sequence: sequence,
                            checksum: checksum, segments: segments)
         guard page.end <= source.size else {
@@ -161,6 +161,6 @@ enum OggCRC {
     /// The checksum of the page at `page.offset` in `source`, as it should be.
     static func checksum(of page: OggPage, in source: FileSource) throws -> UInt32 {
         let crc = update(0, page.headerBytes(checksum: 0))
-        return update(crc, try source.read(at: page.bodyOffset, count: page.bodyLength))
+        return update(crc, try source.getBytes(at: page.bodyOffset, count: page.bodyLength))
     }
 }

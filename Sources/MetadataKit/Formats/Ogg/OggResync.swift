@@ -49,7 +49,7 @@ enum OggResync {
         var candidates = 0
         let limit = min(source.size, offset + maximumDistance)
         while start + 4 <= limit {
-            let bytes = try source.read(at: start, count: Int(min(Int64(window + 3), source.size - start)))
+            let bytes = try source.getBytes(at: start, count: Int(min(Int64(window + 3), source.size - start)))
             var index = 0
             while index + 4 <= bytes.count && index < window {
                 defer { index += 1 }

@@ -136,7 +136,7 @@ struct OggHeaderScan: Sendable {
                 guard pages.count <= maximumStreams else {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
-                let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+                let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
                 guard first == page.segments.count - 1 else {
@@ -160,7 +160,7 @@ struct OggHeaderScan: Sendable {
             }
             lastSequence = page.sequence
             headerPages.append(pages.count - 1)
-            let body = try source.read(at: page.bodyOffset, count: page.bodyLength)
+            let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
             var position = 0
             for (index, lace) in page.segments.enumerated() {
                 if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
@@ -229,7 +229,7 @@ struct OggHeaderScan: Sendable {
         let lowest = max(floor, source.size - limit)
         while windowEnd > lowest {
             let start = max(lowest, windowEnd - window)
-            let bytes = try source.read(at: start, count: Int(min(source.size - start, windowEnd - start + 3)))
+            let bytes = try source.getBytes(at: start, count: Int(min(source.size - start, windowEnd - start + 3)))
             var index = Int(windowEnd - start) - 1
             while index >= 0 {
                 defer { index -= 1 }

@@ -47,7 +47,7 @@ enum RIFFInfo {
     /// True when `chunk` is a `LIST` whose form type is `INFO`.
     static func isInfoList(_ chunk: IFFChunk, source: FileSource) throws -> Bool {
         guard chunk.id == "LIST", chunk.size >= 4 else { return false }
-        return try source.read(at: chunk.payloadOffset, count: 4) == Array("INFO".utf8)
+        return try source.getBytes(at: chunk.payloadOffset, count: 4) == Array("INFO".utf8)
     }
 
     /// The subchunks of an `INFO` list.
@@ -87,7 +87,7 @@ enum RIFFInfo {
             if let match = existing.indices.first(where: { !used[$0] && existing[$0].item == item }) {
                 used[match] = true
                 let range = existing[match].range
-                var bytes = try source.read(at: range.lowerBound, count: Int(range.count))
+                var bytes = try source.getBytes(at: range.lowerBound, count: Int(range.count))
                 if bytes.count & 1 == 1 { bytes.append(0) }              // a last subchunk without its pad byte
                 payload += bytes
                 continue

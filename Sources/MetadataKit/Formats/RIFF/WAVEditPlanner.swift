@@ -118,7 +118,7 @@ enum WAVEditPlanner {
             guard layout.index(of: ds64.chunk) == 0 else {
                 throw MediaError(.malformed, "the 'ds64' chunk is not the first chunk", offset: 12)
             }
-            var bytes = try source.read(at: ds64.chunk.offset, count: Int(ds64.chunk.end - ds64.chunk.offset))
+            var bytes = try source.getBytes(at: ds64.chunk.offset, count: Int(ds64.chunk.end - ds64.chunk.offset))
             let riffSize = UInt64(layout.chunksLength + 4)
             for index in 0..<8 { bytes[8 + index] = UInt8(riffSize >> UInt64(8 * index) & 0xFF) }
             layout.elements[0] = .new(bytes)

@@ -3,7 +3,7 @@ import Foundation
 /// Reads the movie-level metadata of an MP4/QuickTime file into raw
 /// ``MetadataItem``s: iTunes `ilst` items, QuickTime `mdta` items and classic
 /// `udta` ©-atoms (see /work/shared/design/QUICKTIME-NOTES.md).
-struct MP4MetadataReader {
+struct MP4MetadataParser {
     let source: FileSource
     let url: URL
 

@@ -7,7 +7,7 @@ import Foundation
 /// `moov` tree are read (`moov` may come before or after `mdat`), and of
 /// `moov` only the small boxes that hold properties and metadata. Media
 /// data, sample tables and picture bytes stay on disk.
-enum MP4Reader {
+enum MP4Parser {
     /// Box types that may open an MP4/QuickTime file.
     static let topLevelTypes: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
 
@@ -15,12 +15,12 @@ enum MP4Reader {
     /// do without (see ``MP4Movie``) is read around and reported as
     /// warnings; the file is editable when ``MP4Movie/saveRefusal()`` finds
     /// nothing a save would refuse, and a warning says why when it is not.
-    static func read(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let movie = try MP4Movie(source)
         var warnings = movie.warnings
-        let (properties, hasVideo) = try MP4PropertiesReader(source: source)
+        let (properties, hasVideo) = try MP4PropertiesParser(source: source)
             .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
-        let items = try MP4MetadataReader(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+        let items = try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
         let refusal = try movie.saveRefusal()
         if let refusal {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))

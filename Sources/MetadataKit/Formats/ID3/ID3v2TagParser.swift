@@ -12,7 +12,7 @@ import Foundation
 ///
 /// The read is forgiving (see ``ID3v2Tag``): damage inside the tag is read
 /// around and reported as warnings; only a header that can't be read throws.
-struct ID3v2TagReader {
+struct ID3v2TagParser {
     let source: FileSource
     let url: URL
     let header: ID3v2Header
@@ -36,10 +36,10 @@ struct ID3v2TagReader {
         case file(FileSource)
         case memory([UInt8], base: Int64)
 
-        func read(at offset: Int64, count: Int) throws -> [UInt8] {
+        func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
             switch self {
             case .file(let source):
-                return try source.read(at: offset, count: count)
+                return try source.getBytes(at: offset, count: count)
             case .memory(let bytes, let base):
                 let start = offset - base
                 guard start >= 0, count >= 0, start <= Int64(bytes.count), Int64(count) <= Int64(bytes.count) - start else {
@@ -99,7 +99,7 @@ struct ID3v2TagReader {
         let bytes: Bytes
         if header.isUnsynchronised && header.majorVersion < 4 {
             // ID3v2.3.0 §5 / ID3v2.2.0 §5: the whole body (extended header included) is unsynchronised.
-            let raw = try source.read(at: position, count: Int(end - position))
+            let raw = try source.getBytes(at: position, count: Int(end - position))
             let decoded = ID3v2Transforms.removeUnsynchronisation(raw)
             bytes = .memory(decoded, base: position)
             end = position + Int64(decoded.count)
@@ -134,7 +134,7 @@ struct ID3v2TagReader {
             warnings.append(MediaWarning(.truncated, "extended header does not fit in the ID3v2 tag", offset: offset))
             return nil
         }
-        let field = try bytes.read(at: offset, count: 4)
+        let field = try bytes.getBytes(at: offset, count: 4)
         if Self.isValidID(field[...]) {
             warnings.append(MediaWarning(.malformed, "the extended header flag is set but a frame follows the header: read as no extended header",
                                          offset: offset))
@@ -154,7 +154,7 @@ struct ID3v2TagReader {
         let searchEnd = min(end - Int64(frameHeaderLength), offset + 64)
         var candidate = offset + 4
         while candidate <= searchEnd {
-            let head = try bytes.read(at: candidate, count: frameHeaderLength)
+            let head = try bytes.getBytes(at: candidate, count: frameHeaderLength)
             if Self.isValidID(head[0..<idLength]),
                let size = try? frameSize(head, bytes, dataStart: candidate + Int64(frameHeaderLength), end: end),
                size <= end - candidate - Int64(frameHeaderLength) {
@@ -190,7 +190,7 @@ struct ID3v2TagReader {
         var legacyIDs: [String] = []
         var legacyOffset: Int64 = 0
         while end - position >= headerLength {
-            let head = try bytes.read(at: position, count: frameHeaderLength)
+            let head = try bytes.getBytes(at: position, count: frameHeaderLength)
             guard head[0] != 0 else { break }
             var id: String
             var isValid = true, isLegacy = false
@@ -228,7 +228,7 @@ struct ID3v2TagReader {
             }
             if !isValid {
                 record.isRaw = true
-                record.item = ID3v2FrameDecoder.binary(id, try bytes.read(at: dataStart, count: Int(size)))
+                record.item = ID3v2FrameDecoder.binary(id, try bytes.getBytes(at: dataStart, count: Int(size)))
                 tag.warnings.append(MediaWarning(.malformed, "frame ID '\(Self.printable(id))' is not valid (A–Z, 0–9): frame of \(size) bytes skipped, kept as it is",
                                                  offset: position))
             } else {
@@ -236,7 +236,7 @@ struct ID3v2TagReader {
                     record.item = try frameItem(id: id, flags: flags, bytes, dataStart: dataStart, size: Int(size))
                 } catch let error as MediaError {
                     record.isRaw = true
-                    record.item = ID3v2FrameDecoder.binary(id, try bytes.read(at: dataStart, count: Int(size)))
+                    record.item = ID3v2FrameDecoder.binary(id, try bytes.getBytes(at: dataStart, count: Int(size)))
                     tag.warnings.append(MediaWarning(error.code, "frame '\(id)' not decoded (\(error.reason)): kept as it is",
                                                      offset: error.offset ?? position))
                 }
@@ -249,7 +249,7 @@ struct ID3v2TagReader {
         // mutagen and TagLib, whatever they hold.)
         if position < end, end - position < headerLength {
             let stop = try contentEnd(bytes, from: position, to: end)
-            if stop > position, try bytes.read(at: position, count: 1)[0] != 0 {
+            if stop > position, try bytes.getBytes(at: position, count: 1)[0] != 0 {
                 tag.unparsed = position..<stop
                 tag.warnings.append(MediaWarning(.malformed, "\(stop - position) bytes after the frames are no frame: kept as they are", offset: position))
             }
@@ -267,7 +267,7 @@ struct ID3v2TagReader {
         let chunk: Int64 = 4096
         while stop > start {
             let from = max(start, stop - chunk)
-            let block = try bytes.read(at: from, count: Int(stop - from))
+            let block = try bytes.getBytes(at: from, count: Int(stop - from))
             if let last = block.lastIndex(where: { $0 != 0 }) { return from + Int64(last) + 1 }
             stop = from
         }
@@ -307,7 +307,7 @@ struct ID3v2TagReader {
         if offset == end { return true }
         guard offset < end else { return false }
         let count = Int(min(Int64(idLength), end - offset))
-        let next = try bytes.read(at: offset, count: count)
+        let next = try bytes.getBytes(at: offset, count: count)
         if next[0] == 0 { return true }
         return count == idLength && Self.isValidID(next[...])
     }
@@ -323,7 +323,7 @@ struct ID3v2TagReader {
         }
         var declaredSize: Int?
         if flags.extraLength > 0 {
-            let extra = try bytes.read(at: dataStart, count: flags.extraLength)
+            let extra = try bytes.getBytes(at: dataStart, count: flags.extraLength)
             declaredSize = flags.declaredSize(extra)
         }
         let payloadStart = dataStart + Int64(flags.extraLength)
@@ -333,7 +333,7 @@ struct ID3v2TagReader {
         if isPicture && bytes.isFile && !flags.isTransformed {
             return try lazyPicture(id: id, at: payloadStart, size: payloadSize)
         }
-        var payload = try bytes.read(at: payloadStart, count: payloadSize)
+        var payload = try bytes.getBytes(at: payloadStart, count: payloadSize)
         if flags.isUnsynchronised {
             payload = ID3v2Transforms.removeUnsynchronisation(payload)
         }
@@ -359,7 +359,7 @@ struct ID3v2TagReader {
     private func lazyPicture(id: String, at offset: Int64, size: Int) throws -> MetadataItem {
         var count = min(size, 1024)
         while true {
-            let prefix = try source.read(at: offset, count: count)
+            let prefix = try source.getBytes(at: offset, count: count)
             if let picture = ID3v2PictureHeader(prefix, legacy: id == "PIC") {
                 let artwork = Artwork(source: source, url: url, offset: offset + Int64(picture.length),
                                       byteCount: size - picture.length, mimeType: picture.format,

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ID3v1.1 (Michael Mutschler) takes the last two comment bytes for a zero
 /// and a track number. Strings are ISO-8859-1, padded with zeros or spaces.
-enum ID3v1Reader {
+enum ID3v1Parser {
     /// Length of the tag.
     static let length = 128
     /// Length of the "Enhanced TAG" ("TAG+") that may precede it.

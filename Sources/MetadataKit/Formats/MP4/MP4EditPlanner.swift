@@ -22,7 +22,7 @@ import Foundation
 /// damaged tail of a `udta`, `meta` or `ilst`, an item atom that can't be
 /// read (unless a new item of its type replaces it), and the unreadable rest
 /// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
-enum MP4Writer {
+enum MP4EditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
@@ -95,7 +95,7 @@ enum MP4Writer {
     /// A `moof` whose `tfhd` base data offsets (ISO/IEC 14496-12 §8.8.7, flag
     /// 0x000001) at or after `from` move by `by`.
     static func shiftedFragment(_ moof: MP4BoxHeader, source: FileSource, from: Int64, by: Int64) throws -> [UInt8] {
-        var bytes = try source.read(at: moof.offset, count: Int(moof.size))
+        var bytes = try source.getBytes(at: moof.offset, count: Int(moof.size))
         for traf in try source.mp4Children(of: moof, depth: 1) where traf.type == "traf" {
             for tfhd in try source.mp4Children(of: traf, depth: 2) where tfhd.type == "tfhd" {
                 var reader = try source.mp4Payload(of: tfhd)

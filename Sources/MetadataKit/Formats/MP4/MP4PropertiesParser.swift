@@ -3,7 +3,7 @@ import Foundation
 /// Reads the movie header and the tracks' headers and sample descriptions
 /// (through ``MP4TrackBoxes``) into ``MediaProperties``. Sample tables are
 /// never read.
-struct MP4PropertiesReader {
+struct MP4PropertiesParser {
     let source: FileSource
 
     /// One track's facts needed for the file's properties.
