@@ -39,12 +39,12 @@ extension MediaFormat {
         guard source.size > 0 else {
             throw MediaError(.unsupportedFormat, "the file is empty", offset: 0)
         }
-        let probe = FormatProbe(head: try source.getAvailableBytes(at: 0, count: FormatProbe.headCount), source: source,
-                                pathExtension: url.pathExtension.lowercased())
+        let probe = FormatProbe(head: try source.getAvailableBytes(at: 0, count: FormatProbe.headCount), source: source)
         for format in all where try format.recognizes(probe) {
             return format
         }
-        if let format = all.first(where: { $0.acceptsByExtension && $0.extensions.contains(probe.pathExtension) }) {
+        let pathExtension = url.pathExtension.lowercased()
+        if let format = all.first(where: { $0.acceptsByExtension && $0.extensions.contains(pathExtension) }) {
             return format
         }
         throw MediaError(.unsupportedFormat, "not a supported media file (the first bytes are none of: "

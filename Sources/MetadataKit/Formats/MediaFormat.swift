@@ -74,14 +74,13 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     }
 }
 
-/// What detection looks at: the first bytes of the file, the file itself (for
-/// a format that must look past a leading tag) and its name's extension.
+/// What detection looks at: the first bytes of the file and the file itself
+/// (for a format that must look past a leading tag). The name's extension
+/// is looked at only when no format recognises the bytes.
 struct FormatProbe {
     /// Up to the first ``headCount`` bytes of the file.
     let head: [UInt8]
     let source: FileSource
-    /// The extension, lowercased.
-    let pathExtension: String
 
     static let headCount = 12
 

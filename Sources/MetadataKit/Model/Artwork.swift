@@ -124,12 +124,14 @@ public struct Artwork: Sendable, Hashable {
     /// to a MIME type here. Empty and `-->` (a link) give nil.
     static func normalizedMIMEType(_ text: String?) -> String? {
         guard let text = text.map({ String($0.trimmingSpaces) }), !text.isEmpty, text != "-->" else { return nil }
-        switch text.lowercased() {
+        let lowered = text.lowercased()
+        switch lowered {
         case "jpg", "jpeg", "image/jpg": return "image/jpeg"
         case "png": return "image/png"
         case "gif": return "image/gif"
         case "bmp": return "image/bmp"
-        default: return text.contains("/") ? text.lowercased() : "image/\(text.lowercased())"
+        // `utf8.contains`: Foundation's `String.contains(_:)` goes through NSString (a read-speed cost).
+        default: return lowered.utf8.contains(UInt8(ascii: "/")) ? lowered : "image/" + lowered
         }
     }
 }

@@ -17,8 +17,11 @@ public struct Genre: Sendable, Hashable, CustomStringConvertible {
     /// the usual alternative spellings) and is nil when the name is not listed.
     public init(name: String) {
         self.name = name
-        self.id3Index = Genre.index(named: name)
-        if let index = id3Index, Genre.names[index].caseInsensitiveCompare(name) == .orderedSame {
+        let key = name.lowercased()
+        self.id3Index = Genre.lowercasedIndex[key] ?? Genre.aliases[key]
+        // The listed spelling when only the case differs (a lowercased lookup:
+        // Foundation's caseInsensitiveCompare costs read speed).
+        if let index = Genre.lowercasedIndex[key] {
             self.name = Genre.names[index]
         }
     }
