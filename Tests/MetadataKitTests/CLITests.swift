@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import MetadataKit
 
-@Suite struct CLITests {
+@Suite(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests")) struct CLITests {
     func mdkit(_ arguments: [String]) throws -> TestSupport.Output {
         let executable = try #require(TestSupport.mdkitExecutable, "mdkit must be built beside the tests")
         return try TestSupport.run(executable.path, arguments)
@@ -118,7 +118,7 @@ import Testing
     }
 }
 
-@Suite struct CLIWriteTests {
+@Suite(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests")) struct CLIWriteTests {
     func mdkit(_ arguments: [String]) throws -> TestSupport.Output {
         let executable = try #require(TestSupport.mdkitExecutable, "mdkit must be built beside the tests")
         return try TestSupport.run(executable.path, arguments)

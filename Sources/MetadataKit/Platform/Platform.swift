@@ -8,9 +8,11 @@ import Darwin
 /// Every call that differs between Linux and Darwin (macOS, iOS), with both
 /// branches side by side, so the rest of the library has no `#if os(...)`.
 ///
-/// The Darwin branches compile in this file but have not been run on a Mac:
-/// they follow Apple's man pages (`fcntl(2)` `F_FULLFSYNC`, `copyfile(3)`,
-/// `confstr(3)` `_CS_DARWIN_USER_TEMP_DIR`, `dlsym(3)` `RTLD_DEFAULT`).
+/// The Darwin branches have been neither compiled nor run on a Mac (the
+/// project is built on Linux; `.github/workflows/macos.yml` has not run
+/// yet): they follow Apple's man pages and headers (`fcntl(2)` `F_FULLFSYNC`,
+/// `copyfile(3)`, `confstr(3)` `_CS_DARWIN_USER_TEMP_DIR`, `dlsym(3)`
+/// `RTLD_DEFAULT`). The README's "Apple platforms" section lists them.
 enum Platform {
     // MARK: Durability
 

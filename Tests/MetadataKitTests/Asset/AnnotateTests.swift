@@ -6,7 +6,7 @@ import Testing
 /// annotations to an ffmpeg clip; exiftool decodes every value at its sample
 /// time, ffprobe sees a `mebx` data stream, `mdkit timed` gives the input back,
 /// and the audio and video packets are unchanged.
-@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.mdkitExecutable != nil, "needs ffmpeg and mdkit"))
+@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && Capabilities.mdkit, "needs ffmpeg and the mdkit binary built beside the tests"))
 struct AnnotateTests {
     static let annotations = TestSupport.packageRoot.appendingPathComponent("Examples/annotations/annotations.json")
 

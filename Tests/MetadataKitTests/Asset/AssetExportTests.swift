@@ -267,7 +267,8 @@ import Testing
         return try TestSupport.run(executable.path, arguments)
     }
 
-    @Test func tracksCommandListsTracksAsJSON() throws {
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
+    func tracksCommandListsTracksAsJSON() throws {
         let path = try AssetFixtures.url("pcm.mov").path
         let output = try mdkit(["tracks", "--json", path])
         #expect(output.status == 0, "\(output.standardError)")
@@ -288,7 +289,8 @@ import Testing
         #expect(try mdkit(["tracks"]).status == 2)
     }
 
-    @Test func exportCommandCutsAndTags() throws {
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
+    func exportCommandCutsAndTags() throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try AssetFixtures.url("h264.mp4").path

@@ -323,7 +323,7 @@ import Testing
 
     /// A write that fails (here: the file size limit, as a full disk would)
     /// removes the output; the CLI exits 1.
-    @Test(.enabled(if: AssetFixtures.hasFFmpeg && TestSupport.hasTool("sh")))
+    @Test(.enabled(if: AssetFixtures.hasFFmpeg && TestSupport.hasTool("sh") && Capabilities.mdkit, "needs ffmpeg, sh and the mdkit binary"))
     func failedWritesRemoveTheOutput() throws {
         let executable = try #require(TestSupport.mdkitExecutable)
         let directory = try MP4Tools.temporaryDirectory()

@@ -4,7 +4,8 @@ import Testing
 
 /// Examples/annotations/player.html in headless Chromium: at a time inside a
 /// group, the circle is drawn where the group puts it.
-@Suite(.enabled(if: TestSupport.hasTool("chromium") && TestSupport.hasTool("ffmpeg"), "needs chromium and ffmpeg"))
+@Suite(.enabled(if: Capabilities.chromium && TestSupport.hasTool("ffmpeg") && Capabilities.ffmpegEncodes("libvpx"),
+                "needs chromium and ffmpeg with libvpx (CI installs them on Linux, not on macOS)"))
 struct PlayerPageTests {
     /// RGB of the pixel at (x, y) of a PNG, decoded by ffmpeg.
     static func pixels(_ png: URL) throws -> (width: Int, bytes: [UInt8]) {

@@ -43,7 +43,7 @@ import Testing
         return (first.standardOutput, annotated)
     }
 
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
     func stepsOf1Over15SecondRoundTripExactly() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -65,7 +65,7 @@ import Testing
     }
 
     /// An iPhone live photo's `still-image-time`: media time 0, shown at 0.48 s by an empty edit.
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
     func anEmptyEditMovesGroupsOnTheMovieTimeline() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -88,7 +88,7 @@ import Testing
     }
 
     /// An edit whose media_time skips the first half second: the group there is not shown.
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
     func aMediaTimeOffsetHidesEarlierMedia() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -108,7 +108,7 @@ import Testing
     }
 
     /// Our own files have no edit list on the metadata track: media time is movie time.
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
     func openEndedLastGroupComesBackOpenEnded() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -128,7 +128,7 @@ import Testing
         _ = try await roundTrip(movie, in: directory)
     }
 
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil))
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"))
     func groupsAfterTheEndOfTheMovieAreRefused() throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

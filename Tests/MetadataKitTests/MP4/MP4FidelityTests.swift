@@ -41,11 +41,11 @@ private typealias B = MP4Builder
     }
 
     /// Several values are arrays in `mdkit read --json` and joined in its table.
-    @Test(.enabled(if: TestSupport.mdkitExecutable != nil)) func severalValuesInTheCommandLineTool() throws {
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests")) func severalValuesInTheCommandLineTool() throws {
         let ilst = B.box("ilst", children: [B.item("©ART", B.text("Ann"), B.text("Bob"), B.text("Cléo"))])
         let url = try B.write(Self.udtaFile([B.meta(handler: "mdir", [ilst])]))
         defer { try? FileManager.default.removeItem(at: url) }
-        let tool = TestSupport.mdkitExecutable!.path
+        let tool = try #require(TestSupport.mdkitExecutable).path
         let json = try TestSupport.runChecked(tool, ["read", "--json", "--items", url.path]).standardOutput
         let file = (try JSONSerialization.jsonObject(with: json) as? [[String: Any]])?.first ?? [:]
         let items = file["items"] as? [[String: Any]] ?? []

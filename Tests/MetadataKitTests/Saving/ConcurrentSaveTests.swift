@@ -7,7 +7,7 @@ import Glibc
 
 /// Two processes saving one file at the same time don't interleave: each
 /// save is whole, and a save of a file changed since its load is refused.
-@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.mdkitExecutable != nil, "needs ffmpeg and the mdkit binary"))
+@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && Capabilities.mdkit, "needs ffmpeg and the mdkit binary built beside the tests"))
 struct ConcurrentSaveTests {
     @Test func concurrentSavesOfOneFileStayWhole() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()

@@ -7,7 +7,7 @@ import Glibc
 
 /// A child `mdkit write` killed with SIGKILL in the middle of saves must leave
 /// every file readable, with either an old or a new title, and its audio intact.
-@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.mdkitExecutable != nil, "needs ffmpeg and the mdkit binary"))
+@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && Capabilities.mdkit, "needs ffmpeg and the mdkit binary built beside the tests"))
 struct CrashSafetyTests {
     @Test func killedSavesLeaveOldOrNewFiles() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()

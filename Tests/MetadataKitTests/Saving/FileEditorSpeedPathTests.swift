@@ -59,7 +59,8 @@ import Testing
         #expect(try FileSource(url: url).snapshot == snapshot, "not even the modification time changed")
     }
 
-    @Test func aSmallLayoutChangeWithoutSyncIsDoneInPlace() throws {
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aSmallLayoutChangeWithoutSyncIsDoneInPlace() throws {
         let (url, snapshot) = try makeFile()
         let inode = try inode(url)
         // A tag that grows by 100 bytes at offset 16: everything after it moves.
@@ -71,7 +72,8 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["file.bin"])
     }
 
-    @Test(arguments: [FileEditor.Step.journalWrite, .patchWrite, .dataSync])
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"),
+          arguments: [FileEditor.Step.journalWrite, .patchWrite, .dataSync])
     func aFailedSmallLayoutChangeLeavesTheOriginal(step: FileEditor.Step) throws {
         let (url, snapshot) = try makeFile()
         var editor = noSync
@@ -183,7 +185,8 @@ import Testing
         return path
     }
 
-    @Test func aDeadProcesssSlotIsRecoveredOnLoad() throws {
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aDeadProcesssSlotIsRecoveredOnLoad() throws {
         let store = try #require(VolatileJournalStore.shared)
         let (url, snapshot) = try makeFile()
         // The dead process had patched bytes 10..<14 and grown the file by 4.
@@ -198,7 +201,8 @@ import Testing
         #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
     }
 
-    @Test func emptyAndTornSlotsOfDeadProcessesAreRemovedAndChangeNothing() throws {
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func emptyAndTornSlotsOfDeadProcessesAreRemovedAndChangeNothing() throws {
         let store = try #require(VolatileJournalStore.shared)
         let (url, snapshot) = try makeFile()
         let empty = try leaveSlot(for: url, journal: nil, in: store)
@@ -210,7 +214,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty) && !FileManager.default.fileExists(atPath: tornSlot))
     }
 
-    @Test func aSlotOfAnotherFileIsLeftAloneUntilThatFileIsLoaded() throws {
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aSlotOfAnotherFileIsLeftAloneUntilThatFileIsLoaded() throws {
         let store = try #require(VolatileJournalStore.shared)
         let (url, snapshot) = try makeFile()
         let (other, otherSnapshot) = try makeFile()
@@ -230,7 +235,8 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: slot))
     }
 
-    @Test func aSlotHoldsTheJournalAndItsFilesIdentity() throws {
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aSlotHoldsTheJournalAndItsFilesIdentity() throws {
         let store = try #require(VolatileJournalStore.shared)
         let (url, _) = try makeFile()
         let journal = EditJournal(fileSize: 8192, regions: [(offset: 3, bytes: [7, 7])])

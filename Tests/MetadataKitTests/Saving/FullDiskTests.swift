@@ -5,20 +5,9 @@ import Testing
 import Glibc
 #endif
 
-/// A save on a full disk fails cleanly. Needs to mount a small tmpfs (root);
-/// skipped where mounting is not allowed.
-extension TestSupport {
-    /// Whether this process may mount a tmpfs (root, and a sandbox that allows it).
-    static let canMountTmpfs: Bool = {
-        guard getuid() == 0, let directory = try? makeTemporaryDirectory() else { return false }
-        defer { try? FileManager.default.removeItem(at: directory) }
-        guard (try? run("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]).status) == 0 else { return false }
-        _ = try? run("umount", [directory.path])
-        return true
-    }()
-}
-
-@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.canMountTmpfs, "needs ffmpeg and a tmpfs mount (root)"))
+/// A save on a full disk fails cleanly. Needs to mount a small tmpfs
+/// (``Capabilities/tmpfsMount``: Linux, root, a sandbox that allows it).
+@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && Capabilities.tmpfsMount, "needs ffmpeg and a tmpfs mount (Linux, root)"))
 struct FullDiskTests {
     @Test func aSaveOnAFullDiskLeavesTheFileAndNoLitter() async throws {
         let mountPoint = try TestSupport.makeTemporaryDirectory()

@@ -16,7 +16,10 @@ import Testing
         #expect(Platform.sync(7, trying: [.fullFileSync, .fileSync]) { tried.append($0); _ = $1; return 0 } == 0)
         #expect(tried == [.fullFileSync], "a successful full sync needs no fsync")
         #expect(Platform.sync(7, trying: [.fullFileSync, .fileSync]) { _, _ in -1 } == -1)
-        #if os(Linux)
+        #expect(Platform.sync(7, trying: []) { _, _ in 0 } == -1, "nothing tried is no sync")
+        #if canImport(Darwin)
+        #expect(Platform.syncPrimitives == [.fullFileSync, .fileSync], "F_FULLFSYNC first, fsync where it is refused")
+        #else
         #expect(Platform.syncPrimitives == [.fileSync])
         #endif
     }
@@ -35,6 +38,15 @@ import Testing
         #expect(Platform.deviceNumber(Int32(0x0100_0004)) == 0x0100_0004)
         #expect(Platform.deviceNumber(UInt64.max) == UInt64.max, "Linux's dev_t is UInt64")
         #expect(Platform.deviceNumber(UInt(2049)) == 2049)
+        #expect(Platform.deviceNumber(Int32.min) == 0x8000_0000 && Platform.deviceNumber(Int32.max) == 0x7FFF_FFFF)
+        #expect(Platform.deviceNumber(UInt32.max) == 0xFFFF_FFFF)
+        var info = stat()
+        #expect(stat("/", &info) == 0)
+        #if canImport(Darwin)
+        #expect(Platform.deviceNumber(info.st_dev) == UInt64(UInt32(bitPattern: info.st_dev)), "Darwin's own dev_t (Int32)")
+        #else
+        #expect(Platform.deviceNumber(info.st_dev) == UInt64(info.st_dev), "Linux's own dev_t (UInt64)")
+        #endif
     }
 
     @Test func symbolsAreFoundThroughTheDefaultHandle() {
@@ -42,8 +54,20 @@ import Testing
         #expect(cLibraryFunction("no_such_function_mdkit", as: (@convention(c) () -> Int32).self) == nil)
         #if os(Linux)
         #expect(Platform.syncFileSystem != nil, "syncfs is in glibc")
-        #expect(Platform.volatileFolder == "/dev/shm")
+        #else
+        #expect(Platform.syncFileSystem == nil, "Darwin's sync(2) returns before the data is written: no syncfs")
         #endif
+    }
+
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func theVolatileFolderIsTheSystemsRAMFolder() throws {
+        let folder = try #require(Platform.volatileFolder)
+        #if os(Linux)
+        #expect(folder == "/dev/shm")
+        #else
+        #expect(folder != "/dev/shm" && !folder.hasSuffix("/"), "the per-user temporary folder, without its trailing slash")
+        #endif
+        #expect(access(folder, W_OK) == 0)
     }
 
     /// A layout change goes through a temporary file renamed over the
@@ -53,19 +77,69 @@ import Testing
         let url = directory.appendingPathComponent("file.bin")
         try Data((0..<4096).map { UInt8($0 % 251) }).write(to: url)
         let value: [UInt8] = Array("green, work".utf8)
-        let set = cLibraryFunction("setxattr", as: (@convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32).self)
-        let get = cLibraryFunction("getxattr", as: (@convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int).self)
-        let (setxattr, getxattr) = try (#require(set), #require(get))
-        try #require(setxattr(url.path, "user.mdkit.tags", value, value.count, 0) == 0,
+        try #require(Self.setAttribute(url.path, "user.mdkit.tags", value) == 0,
                      "the test folder's file system must take user xattrs (\(systemErrorText()))")
         let snapshot = try FileSource(url: url).snapshot
         var editor = FileEditor()
         editor.inPlaceTailLimit = 0
         try editor.apply(.rewrite([.bytes([9]), .original(offset: 0, length: 4096)]), to: url, expecting: snapshot) { _ in }
         #expect(try FileSource(url: url).snapshot.inode != snapshot.inode, "the save went through a temporary file")
-        var back = [UInt8](repeating: 0, count: 64)
-        let length = getxattr(url.path, "user.mdkit.tags", &back, back.count)
-        #expect(length == value.count && Array(back.prefix(max(length, 0))) == value)
+        #expect(Self.attribute(url.path, "user.mdkit.tags") == value)
+    }
+
+    /// Every attribute comes along: several, an empty one, a large one; a
+    /// file without any gives none and reports no failure.
+    @Test func extendedAttributesAreCopiedBetweenDescriptors() throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("source").path, target = directory.appendingPathComponent("target").path
+        try Data([1]).write(to: URL(fileURLWithPath: source))
+        try Data([2]).write(to: URL(fileURLWithPath: target))
+        let attributes: [(String, [UInt8])] = [("user.mdkit.a", Array("first".utf8)), ("user.mdkit.empty", []),
+                                               ("user.mdkit.large", (0..<3000).map { UInt8($0 % 256) })]
+        for (name, value) in attributes {
+            try #require(Self.setAttribute(source, name, value) == 0, "the test folder's file system must take user xattrs (\(systemErrorText()))")
+        }
+        let from = open(source, O_RDONLY), to = open(target, O_RDWR)
+        defer { close(from); close(to) }
+        #expect(Platform.copyExtendedAttributes(from: from, to: to) == [])
+        for (name, value) in attributes {
+            #expect(Self.attribute(target, name) == value, "\(name)")
+        }
+        // Nothing to copy back the other way but what is there; a bare file gives nothing.
+        let bare = directory.appendingPathComponent("bare").path, other = directory.appendingPathComponent("other").path
+        try Data([3]).write(to: URL(fileURLWithPath: bare))
+        try Data([4]).write(to: URL(fileURLWithPath: other))
+        let bareDescriptor = open(bare, O_RDONLY), otherDescriptor = open(other, O_RDWR)
+        defer { close(bareDescriptor); close(otherDescriptor) }
+        #expect(Platform.copyExtendedAttributes(from: bareDescriptor, to: otherDescriptor) == [])
+        #expect(Self.attribute(other, "user.mdkit.a") == nil)
+    }
+
+    /// Sets the extended attribute `name` of the file at `path`; 0 on success.
+    /// (Darwin's calls take a position and options; glibc's are looked up at
+    /// run time, since Swift's Glibc module doesn't declare `sys/xattr.h`.)
+    static func setAttribute(_ path: String, _ name: String, _ value: [UInt8]) -> Int32 {
+        #if canImport(Darwin)
+        return setxattr(path, name, value, value.count, 0, 0)
+        #else
+        typealias Set = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+        guard let set = cLibraryFunction("setxattr", as: Set.self) else { return -1 }
+        return set(path, name, value, value.count, 0)
+        #endif
+    }
+
+    /// The extended attribute `name` of the file at `path`; nil when it has none.
+    static func attribute(_ path: String, _ name: String) -> [UInt8]? {
+        var value = [UInt8](repeating: 0, count: 65536)
+        #if canImport(Darwin)
+        let length = getxattr(path, name, &value, value.count, 0, 0)
+        #else
+        typealias Get = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+        guard let get = cLibraryFunction("getxattr", as: Get.self) else { return nil }
+        let length = get(path, name, &value, value.count)
+        #endif
+        return length < 0 ? nil : Array(value.prefix(length))
     }
 
     /// Same-file detection by device and inode: what a path comparison
@@ -83,6 +157,9 @@ import Testing
         #expect(Platform.isSameFile(file, directory.appendingPathComponent("./Song.m4a").path))
         #expect(!Platform.isSameFile(file, other), "same bytes, another file")
         #expect(!Platform.isSameFile(file, directory.appendingPathComponent("missing.m4a").path))
+        // Another case: the same file on a case-insensitive volume (APFS's default), another name elsewhere.
+        let otherCase = directory.appendingPathComponent("song.m4a").path
+        #expect(Platform.isSameFile(file, otherCase) == FileManager.default.fileExists(atPath: otherCase))
     }
 
     /// An export whose output is the input under another name is refused

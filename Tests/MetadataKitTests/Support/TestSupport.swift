@@ -17,14 +17,30 @@ enum TestSupport {
         return url
     }
 
-    /// The built `mdkit` executable, beside the test bundle.
+    /// The built `mdkit` executable, beside the test bundle; nil when it
+    /// can't be found (tests that need it are gated by ``Capabilities/mdkit``).
+    ///
+    /// Linux: the tests are an executable (`….xctest`) in the build folder,
+    /// beside `mdkit`. Darwin: a bundle, `….xctest/Contents/MacOS/…`, loaded
+    /// by a runner elsewhere (Xcode's `xctest`, `swiftpm-testing-helper`): the
+    /// folder holding the bundle is found from this code's own image.
     static var mdkitExecutable: URL? {
-        let candidates = [
+        var candidates = [
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
             Bundle.main.bundleURL.deletingLastPathComponent(),
-            packageRoot.appendingPathComponent(".build/debug"),
         ]
+        #if canImport(Darwin)
+        var image = Dl_info()
+        if dladdr(#dsohandle, &image) != 0, let name = image.dli_fname {
+            var folder = URL(fileURLWithPath: String(cString: name)).deletingLastPathComponent()   // …/Contents/MacOS
+            for _ in 0..<4 {
+                candidates.append(folder)
+                folder = folder.deletingLastPathComponent()
+            }
+        }
+        #endif
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
         return candidates.map { $0.appendingPathComponent("mdkit") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
@@ -49,14 +65,15 @@ enum TestSupport {
         return found || missingUnderCI("python3 module \(module)")
     }
 
-    private static func isInstalled(_ tool: String) -> Bool {
+    /// Whether `tool` is on the PATH (no CI rule: ``hasTool(_:)`` adds it).
+    static func isInstalled(_ tool: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
 
     /// False outside CI. Under CI: reports `what` as missing (a failure of the
     /// running test, if any) and returns true so the test runs and fails.
-    private static func missingUnderCI(_ what: String) -> Bool {
+    static func missingUnderCI(_ what: String) -> Bool {
         guard isCI else { return false }
         let message = "\(what) is missing but CI=true: the CI install step is broken"
         FileHandle.standardError.write(Data("TestSupport: \(message)\n".utf8))

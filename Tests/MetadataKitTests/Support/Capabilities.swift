@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+
+/// What a test needs beyond the Swift toolchain and the interop tools
+/// (``TestSupport/hasTool(_:)``): use each in `.enabled(if:_:)` with a
+/// comment saying what the test needs, never as a silent `return`.
+///
+/// The CI rule of ``TestSupport/hasTool(_:)`` holds for what CI provides on
+/// the system the tests run on (`.ci/run` on Linux,
+/// `.github/workflows/macos.yml` on macOS): missing under `CI=true`, the
+/// check answers true, so the test runs and fails where it uses it (a check
+/// made inside a running test records the failure at once). What CI does not
+/// provide there — Chromium and some ffmpeg encoders on macOS, a tmpfs mount
+/// anywhere — disables the test, with its reason, locally and under CI.
+enum Capabilities {
+    /// The systems the tests run on.
+    enum System: Sendable { case linux, darwin }
+
+    /// The system these tests run on.
+    static var system: System {
+        #if canImport(Darwin)
+        .darwin
+        #else
+        .linux
+        #endif
+    }
+
+    /// `present`, or — where CI provides `what` on this system and this is a
+    /// CI run — true after recording `what` as missing.
+    static func check(_ what: String, present: Bool, providedByCI systems: Set<System>) -> Bool {
+        present || (systems.contains(system) && TestSupport.missingUnderCI(what))
+    }
+
+    // MARK: Tools
+
+    /// `chromium` on the PATH (the player page test). CI installs it on Linux.
+    static var chromium: Bool {
+        check("chromium on the PATH", present: TestSupport.isInstalled("chromium"), providedByCI: [.linux])
+    }
+
+    /// Whether ffmpeg encodes with `encoder` (`libvorbis`, `libopus`,
+    /// `libspeex`, `libtheora`, `libvpx`). Debian's ffmpeg, which CI installs
+    /// on Linux, has them all; Homebrew's ffmpeg lacks several (libvorbis).
+    static func ffmpegEncodes(_ encoder: String) -> Bool {
+        check("ffmpeg's \(encoder) encoder", present: ffmpegEncoders.contains(encoder), providedByCI: [.linux])
+    }
+
+    /// The encoder names `ffmpeg -encoders` lists (empty without ffmpeg).
+    private static let ffmpegEncoders: Set<String> = {
+        guard TestSupport.isInstalled("ffmpeg"), let output = try? TestSupport.run("ffmpeg", ["-hide_banner", "-encoders"]) else {
+            return []
+        }
+        // Lines such as " A....D libvorbis            libvorbis (codec vorbis)": flags, name, description.
+        return Set(output.text.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, fields[0].count == 6, fields[0].allSatisfy({ $0 == "." || $0.isLetter }) else { return nil }
+            return String(fields[1])
+        })
+    }()
+
+    // MARK: The build
+
+    /// The `mdkit` binary, found beside the tests (``TestSupport/mdkitExecutable``).
+    /// Every CI run builds it (the test target depends on it).
+    static var mdkit: Bool {
+        check("the mdkit binary beside the tests", present: TestSupport.mdkitExecutable != nil, providedByCI: [.linux, .darwin])
+    }
+
+    // MARK: The system
+
+    /// The store of journals of saves without fsync (``VolatileJournalStore``):
+    /// a writable `/dev/shm` on Linux, the per-user temporary folder on
+    /// Darwin. Without it such saves journal beside the file, as others do —
+    /// correct, but the tests of the store and of small layout changes made
+    /// in place without fsync need it. Every CI system has one.
+    static var ramJournalStore: Bool {
+        check("the RAM journal folder (/dev/shm on Linux; Darwin: the per-user temporary folder)",
+              present: VolatileJournalStore.shared != nil, providedByCI: [.linux, .darwin])
+    }
+
+    /// Whether this process may mount a tmpfs (Linux, root, and a sandbox
+    /// that allows it) — the full-disk test. CI does not promise it: a
+    /// container without `CAP_SYS_ADMIN` can't, and Darwin has no tmpfs.
+    static let tmpfsMount: Bool = {
+        guard system == .linux, getuid() == 0, let directory = try? TestSupport.makeTemporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard (try? TestSupport.run("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", directory.path]).status) == 0 else { return false }
+        _ = try? TestSupport.run("umount", [directory.path])
+        return true
+    }()
+}
