@@ -140,9 +140,11 @@ extension MP4StreamInfo {
         bitsPerSample = Int(try reader.readUInt8())
         try reader.skip(3)
         channels = Int(try reader.readUInt8())
-        try reader.skip(6)
-        let bitrate = try reader.readUInt32()
-        if bitrate > 0 { self.bitrate = Int(bitrate) }
+        // The average bit rate field is skipped: encoders fill it with the
+        // uncompressed rate (ffmpeg: rate × channels × depth). The file's
+        // media bytes over its duration (MP4PropertiesParser) is what
+        // ffprobe, mediainfo and exiftool report.
+        try reader.skip(10)
         let rate = try reader.readUInt32()
         if rate > 0 { sampleRate = Int(rate) }
     }
