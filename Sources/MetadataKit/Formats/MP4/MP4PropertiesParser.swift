@@ -98,13 +98,24 @@ struct MP4PropertiesParser {
         }
         properties.width = video?.width
         properties.height = video?.height
-        if properties.bitrate == nil, audio != nil, video == nil,
+        // ALAC's configured average rate is often the uncompressed one: with
+        // media data to measure, its bit rate is the media bytes over the
+        // duration, as ffprobe, mediainfo and exiftool report it.
+        let measuresALAC = audio?.codec == "ALAC" && (mediaDataSize ?? 0) > 0
+        var measured: Int?
+        if properties.bitrate == nil || measuresALAC, audio != nil, video == nil,
            let duration = properties.duration, duration > 0 {
             let bytes = mediaDataSize.flatMap { $0 > 0 ? $0 : nil } ?? fileSize
             let bitrate = Double(bytes) * 8 / duration
-            if bitrate.isFinite, bitrate < Double(Int.max) { properties.bitrate = Int(bitrate.rounded()) }
+            if bitrate.isFinite, bitrate < Double(Int.max) {
+                properties.bitrate = Int(bitrate.rounded())
+                measured = properties.bitrate
+            }
         }
         properties.streams = tracks.compactMap(Self.stream)
+        if measuresALAC, let measured, let index = properties.streams.firstIndex(where: { $0.kind == .audio }) {
+            properties.streams[index].bitrate = measured
+        }
         let hasVideo = tracks.contains { $0.handler == "vide" }
         return (properties, hasVideo)
     }

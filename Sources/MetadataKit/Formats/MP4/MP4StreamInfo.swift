@@ -140,11 +140,12 @@ extension MP4StreamInfo {
         bitsPerSample = Int(try reader.readUInt8())
         try reader.skip(3)
         channels = Int(try reader.readUInt8())
-        // The average bit rate field is skipped: encoders fill it with the
-        // uncompressed rate (ffmpeg: rate × channels × depth). The file's
-        // media bytes over its duration (MP4PropertiesParser) is what
-        // ffprobe, mediainfo and exiftool report.
-        try reader.skip(10)
+        try reader.skip(6)
+        // Encoders often fill this with the uncompressed rate (ffmpeg: rate ×
+        // channels × depth); MP4PropertiesParser prefers the file's media
+        // bytes over its duration when there is media data to measure.
+        let bitrate = try reader.readUInt32()
+        if bitrate > 0 { self.bitrate = Int(bitrate) }
         let rate = try reader.readUInt32()
         if rate > 0 { sampleRate = Int(rate) }
     }
