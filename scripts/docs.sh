@@ -24,15 +24,19 @@ if [ -z "$docc" ]; then
 fi
 [ -x "$docc" ] || { echo "docs: docc not found beside swift" >&2; exit 1; }
 
-rm -rf "$graphs"
+# The graph is written when the module compiles; an up-to-date build leaves
+# the last one in place, so the folder is kept between runs.
 mkdir -p "$graphs" "$(dirname "$output")"
 # A build folder of its own: the symbol-graph flags would otherwise make the
 # next ordinary build start over.
 swift build --target MetadataKit --scratch-path .build/docs/build \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs" \
     -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+# (The graph leaves out MetadataKitVersion: the compiler skips public symbols
+# named <Module>Version…, as for Apple's generated version constants.)
 # Only the library's own graph (plus its extensions of other modules' types).
 find "$graphs" -name '*.symbols.json' ! -name 'MetadataKit*' -delete
+[ -s "$graphs/MetadataKit.symbols.json" ] || { echo "docs: no symbol graph was written" >&2; exit 1; }
 
 "$docc" convert Sources/MetadataKit/MetadataKit.docc \
     --fallback-display-name MetadataKit \
