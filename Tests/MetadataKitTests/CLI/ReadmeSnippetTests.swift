@@ -57,7 +57,7 @@ import Testing
         let url = try #require(fragment.range(of: #"\.package\(url: "[^"]*", from: "[^"]*"\)"#, options: .regularExpression),
                                "the manifest snippet has a .package(url:from:)")
         fragment.replaceSubrange(url, with: ".package(path: \"\(link.path)\")")
-        let targets = code.indices.map { #"        .executableTarget(name: "Snippet\#($0 + 1)", dependencies: [.product(name: "MetadataKit", package: "MetadataKit")]),"# }
+        let targets = code.indices.map { #"    .executableTarget(name: "Snippet\#($0 + 1)", dependencies: [.product(name: "MetadataKit", package: "MetadataKit")]),"# }
         let targetsRange = try #require(fragment.range(of: "targets: ["))
         fragment.replaceSubrange(targetsRange, with: "targets: [\n" + targets.joined(separator: "\n"))
         let manifest = """
