@@ -8,8 +8,8 @@ extension MediaItem {
     ///
     /// Memory and descriptors stay bounded: the items are planned a few at a
     /// time (on every core), and a group is written as soon as the new bytes
-    /// its plans hold reach ``batchByteBudget`` (a picture that moves is new
-    /// bytes) or it holds ``batchFileLimit`` files, so large files make
+    /// its plans hold reach `batchByteBudget` (a picture that moves is new
+    /// bytes) or it holds `batchFileLimit` files, so large files make
     /// smaller groups rather than large memory.
     public static func save(_ items: inout [MediaItem], options: SaveOptions = SaveOptions()) async -> [(any Error)?] {
         await save(&items, options: options, byteBudget: batchByteBudget)

@@ -76,7 +76,7 @@ public struct MediaItem: Sendable {
     /// items (a title becomes `TIT2` in an MP3, `©nam` in an MP4, or the `mdta`
     /// key when the file keeps its title there); raw items edited through
     /// ``Metadata/items`` are written as edited; everything else survives byte
-    /// for byte. The save is safe: see ``FileEditor`` for what is guaranteed.
+    /// for byte. The save is safe: see `FileEditor` (Saving/README.md) for what is guaranteed.
     ///
     /// - Throws: ``MediaError`` — `notLoaded`, `fileChanged` (the file changed
     ///   since ``load()``), `readOnly`, `invalidValue` (the format can't hold a

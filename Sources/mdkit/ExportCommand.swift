@@ -1,20 +1,21 @@
 import Foundation
 import MetadataKit
 
-/// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]...`
+/// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y]`
 struct ExportCommand {
     static let usage = """
         usage: mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart]
-                                   [--replace-metadata] [--set KEY=VALUE]...
+                                   [--replace-metadata] [--set KEY=VALUE]... [-y]
 
-        Copies the tracks of IN into OUT (\(Self.extensionList(AssetFileType.allCases.map { $0.pathExtensions[0] }))) without re-encoding.
-          --tracks ID,ID      track IDs to copy (see mdkit tracks); default: all
+        Copies the tracks of IN into OUT (\(Self.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))) without re-encoding.
+          --tracks ID,ID      track IDs to copy, each once (see mdkit tracks); default: all
           --start SEC         start of the part to copy; each track starts at its sync sample
                               at or before it, and an edit list starts playback exactly there
           --end SEC           end of the part to copy
           --faststart         write the movie header before the media data
           --set KEY=VALUE     \(Self.setHelp)
           --replace-metadata  drop the metadata of IN; write only the --set values
+          -y, --overwrite     replace OUT if it exists (without it, an existing OUT is refused)
         A progress bar is drawn on standard error when it is a terminal. On failure OUT is
         removed and IN is untouched.
         Exit status: 0 when exported, 1 when the export failed, 2 on a usage error.
@@ -28,6 +29,7 @@ struct ExportCommand {
     var faststart = false
     var replace = false
     var edits: [WriteCommand.Edit] = []
+    var overwrite = false
 
     init(arguments: [String]) throws(UsageError) {
         var paths: [String] = []
@@ -50,6 +52,7 @@ struct ExportCommand {
                 var ids: [UInt32] = []
                 for part in list.split(separator: ",") {
                     guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'") }
+                    guard !ids.contains(id) else { throw UsageError("--tracks names track \(id) twice") }
                     ids.append(id)
                 }
                 trackIDs = ids
@@ -57,6 +60,7 @@ struct ExportCommand {
             case "--end": end = try seconds(argument)
             case "--faststart": faststart = true
             case "--replace-metadata": replace = true
+            case "-y", "--overwrite": overwrite = true
             case "--set":
                 edits.append(try WriteCommand.edit(setting: try value(argument)))
             case _ where argument.hasPrefix("-") && argument != "-":
@@ -69,6 +73,10 @@ struct ExportCommand {
         guard paths.count == 2 else { throw UsageError("export needs IN and OUT\n\n\(Self.usage)") }
         (input, output) = (paths[0], paths[1])
         if let start, let end, end <= start { throw UsageError("--end must be after --start") }
+        var seen = Set<String>()
+        for edit in edits where !seen.insert(edit.target).inserted {
+            throw UsageError("\(edit.target) is given twice")
+        }
         guard AssetFileType(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
             throw UsageError("OUT must end in \(Self.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))")
         }
@@ -98,6 +106,16 @@ struct ExportCommand {
         return String(lines.joined(separator: "\n").dropFirst(indent.count))
     }
 
+    /// Throws when `output` exists (and is not `input`, which the library
+    /// refuses itself) unless `overwrite`: ffmpeg's `-y` convention.
+    static func refuseExisting(_ output: String, input: String, overwrite: Bool) throws {
+        guard !overwrite, FileManager.default.fileExists(atPath: output) else { return }
+        let same = (try? FileManager.default.attributesOfItem(atPath: output)[.systemFileNumber] as? Int)
+            == (try? FileManager.default.attributesOfItem(atPath: input)[.systemFileNumber] as? Int)
+        guard !same else { return }
+        throw MediaError(.invalidValue, "\(output) exists; give -y (--overwrite) to replace it")
+    }
+
     /// ".a, .b or .c".
     static func extensionList(_ extensions: [String]) -> String {
         let names = extensions.map { "." + $0 }
@@ -107,6 +125,7 @@ struct ExportCommand {
     func run() async -> Int32 {
         let terminal = isatty(STDERR_FILENO) == 1
         do {
+            try Self.refuseExisting(output, input: input, overwrite: overwrite)
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
             for warning in asset.warnings {
                 FileHandle.standardError.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))

@@ -64,7 +64,35 @@ enum Report {
         if let value = properties.codec { json.member("codec", value) }
         if let value = properties.width { json.member("width", value) }
         if let value = properties.height { json.member("height", value) }
+        if !properties.streams.isEmpty {
+            json.key("streams")
+            json.beginArray()
+            for stream in properties.streams {
+                json.beginObject()
+                if let value = stream.trackID { json.member("trackID", value) }
+                json.member("kind", stream.kind.rawValue)
+                if let value = stream.codec { json.member("codec", value) }
+                if let value = stream.bitrate { json.member("bitrate", value) }
+                if let value = stream.sampleRate { json.member("sampleRate", value) }
+                if let value = stream.channels { json.member("channels", value) }
+                if let value = stream.width { json.member("width", value) }
+                if let value = stream.height { json.member("height", value) }
+                json.end(array: false)
+            }
+            json.end(array: true)
+        }
         json.end(array: false)
+    }
+
+    /// One table line for a stream: "video, H.264, 1280×720" or "audio, AAC, 44100 Hz, 2 ch, 128 kbit/s".
+    static func streamLine(_ stream: MediaStream) -> String {
+        var parts = [stream.kind.rawValue]
+        if let codec = stream.codec { parts.append(codec) }
+        if let width = stream.width, let height = stream.height { parts.append("\(width)×\(height)") }
+        if let rate = stream.sampleRate { parts.append("\(rate) Hz") }
+        if let channels = stream.channels { parts.append("\(channels) ch") }
+        if let bitrate = stream.bitrate { parts.append("\(bitrate / 1000) kbit/s") }
+        return parts.joined(separator: ", ")
     }
 
     static func metadata(_ metadata: Metadata, to json: inout JSONWriter) {
@@ -147,6 +175,9 @@ enum Report {
         if let value = p.channels { rows.append(("channels", String(value))) }
         if let value = p.codec { rows.append(("codec", value)) }
         if let width = p.width, let height = p.height { rows.append(("video", "\(width)×\(height)")) }
+        for (index, stream) in p.streams.enumerated() {
+            rows.append(("stream \(stream.trackID ?? index + 1)", streamLine(stream)))
+        }
         for field in MetadataField.allCases {
             switch item.metadata[field] {
             case nil: continue

@@ -1,13 +1,14 @@
 import Foundation
 import MetadataKit
 
-/// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID]`
+/// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y]`
 struct AnnotateCommand {
     static let usage = """
-        usage: mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID]
+        usage: mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y]
 
-        Copies the tracks of IN into OUT (.mp4 or .mov, no re-encoding) and adds a timed
-        metadata track made from FILE.json, tied (cdsc) to the track it describes.
+        Copies the tracks of IN into OUT (no re-encoding) and adds a timed metadata track
+        made from FILE.json, tied (cdsc) to the track it describes. OUT ends in
+        \(ExportCommand.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions))).
           --annotations FILE  the groups, as JSON: {"describes": 1, "groups": [{"start": 1.5,
                               "duration": 0.5, "items": [{"identifier": "mdta/com.example.key",
                               "dataType": "PointF32", "value": [320, 180]}]}]} (see README);
@@ -15,6 +16,7 @@ struct AnnotateCommand {
                               movie.
           --describes ID      the described track (default: FILE's "describes", else the
                               first video track)
+          -y, --overwrite     replace OUT if it exists (without it, an existing OUT is refused)
         Exit status: 0 when written, 1 when it failed, 2 on a usage error.
         """
 
@@ -22,6 +24,7 @@ struct AnnotateCommand {
     var output = ""
     var annotations = ""
     var describes: Int?
+    var overwrite = false
 
     init(arguments: [String]) throws(UsageError) {
         var paths: [String] = []
@@ -38,6 +41,7 @@ struct AnnotateCommand {
                     guard let id = Int(arguments[index]), id > 0 else { throw UsageError("--describes needs a track ID") }
                     describes = id
                 }
+            case "-y", "--overwrite": overwrite = true
             case _ where argument.hasPrefix("-"):
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
@@ -47,10 +51,14 @@ struct AnnotateCommand {
         }
         guard paths.count == 2, !annotations.isEmpty else { throw UsageError("annotate needs IN, OUT and --annotations\n\n\(Self.usage)") }
         (input, output) = (paths[0], paths[1])
+        guard AssetFileType(pathExtension: URL(fileURLWithPath: output).pathExtension) != nil else {
+            throw UsageError("OUT must end in \(ExportCommand.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))")
+        }
     }
 
     func run() async -> Int32 {
         do {
+            try ExportCommand.refuseExisting(output, input: input, overwrite: overwrite)
             guard let json = FileManager.default.contents(atPath: annotations) else {
                 throw MediaError(.io, "cannot read the annotations", path: annotations)
             }
@@ -103,9 +111,10 @@ struct TimedCommand {
     init(arguments: [String]) throws(UsageError) {
         var paths: [String] = []
         var index = 0
+        var json = false
         while index < arguments.count {
             switch arguments[index] {
-            case "--json": webVTT = false
+            case "--json": json = true
             case "--webvtt": webVTT = true
             case "--track":
                 index += 1
@@ -119,6 +128,7 @@ struct TimedCommand {
             index += 1
         }
         guard paths.count == 1 else { throw UsageError("timed needs one FILE\n\n\(Self.usage)") }
+        if json && webVTT { throw UsageError("--json and --webvtt exclude each other") }
         path = paths[0]
     }
 

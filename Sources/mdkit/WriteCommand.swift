@@ -1,7 +1,7 @@
 import Foundation
 import MetadataKit
 
-/// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE]]
+/// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
 /// [--no-sync] [--output OUT] [--dry-run]`
 struct WriteCommand {
@@ -13,7 +13,8 @@ struct WriteCommand {
 
     static var usage: String { """
         usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
-                                   [--artwork IMAGE [--artwork-type TYPE]]... [--remove-artwork]
+                                   [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
+                                   [--remove-artwork]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
                                    [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run]
 
@@ -22,18 +23,24 @@ struct WriteCommand {
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
                               trackCount, discNumber, discCount) or a raw key written
                               keySpace:key (e.g. id3:TXXX:MOOD, vorbis:MOOD), where keySpace is
-                              \(keySpaceList)
+                              \(keySpaceList). A key given twice is a usage error.
           --remove KEY        remove a field or raw key
-          --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures)
+          --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures): a JPEG,
+                              PNG, GIF, BMP or WebP file; anything else is refused unless
+                              --artwork-mime names its type
           --artwork-type T    picture type of the preceding --artwork: front (default), back,
                               artist, media, leaflet, other, ... or typeN
+          --artwork-mime M    MIME type of the preceding --artwork (default: from its header)
           --remove-artwork    remove every picture
           --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
           --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
-          --remove-all-tags   remove every tag instead of writing (applied before --set)
+          --remove-all-tags   remove every tag (--set and --remove are not applied); the
+                              removed fields and items are listed and counted
           --no-sync           skip fsync (faster; not safe against power loss)
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only)
           --dry-run           print what would change; write nothing
+        A file another program changes while it is written is loaded again and the
+        edit retried (a few times; then it fails, asking to run the command again).
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
         """ }
 
@@ -46,7 +53,7 @@ struct WriteCommand {
 
     var paths: [String] = []
     var edits: [Edit] = []
-    var artwork: [(path: String, type: Artwork.PictureType)] = []
+    var artwork: [(path: String, type: Artwork.PictureType, mimeType: String?)] = []
     var removesArtwork = false
     var options = SaveOptions()
     var output: String?
@@ -67,13 +74,19 @@ struct WriteCommand {
             case "--remove":
                 edits.append(try Self.edit(key: try value(argument), value: nil))
             case "--artwork":
-                artwork.append((try value(argument), .frontCover))
+                artwork.append((try value(argument), .frontCover, nil))
             case "--artwork-type":
                 let name = try value(argument)
                 guard !artwork.isEmpty, let type = Artwork.PictureType(name: name) else {
                     throw UsageError("--artwork-type needs a preceding --artwork and a type such as front, back, artist (got '\(name)')")
                 }
                 artwork[artwork.count - 1].type = type
+            case "--artwork-mime":
+                let type = try value(argument)
+                guard !artwork.isEmpty, type.contains("/") else {
+                    throw UsageError("--artwork-mime needs a preceding --artwork and a MIME type such as image/jpeg (got '\(type)')")
+                }
+                artwork[artwork.count - 1].mimeType = type
             case "--remove-artwork": removesArtwork = true
             case "--id3v2-version":
                 switch try value(argument) {
@@ -102,6 +115,10 @@ struct WriteCommand {
         if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
         if output != nil && paths.count != 1 { throw UsageError("--output takes exactly one FILE") }
         if !artwork.isEmpty && removesArtwork { throw UsageError("--artwork and --remove-artwork exclude each other") }
+        var seen = Set<String>()
+        for edit in edits where !seen.insert(edit.target).inserted {
+            throw UsageError("\(edit.target) is given twice (keys are compared as the format stores them)")
+        }
     }
 
     /// Parses the KEY=VALUE of a `--set`.
@@ -144,7 +161,15 @@ struct WriteCommand {
                 FileHandle.standardError.write(Data("mdkit: cannot read image \(entry.path)\n".utf8))
                 return 2
             }
-            pictures.append(Artwork(data: data, pictureType: entry.type))
+            let picture = Artwork(data: data, mimeType: entry.mimeType, pictureType: entry.type)
+            guard entry.mimeType != nil || picture.mimeType != "application/octet-stream" else {
+                FileHandle.standardError.write(Data("""
+                    mdkit: \(entry.path) is not a JPEG, PNG, GIF, BMP or WebP image; \
+                    give --artwork-mime TYPE to store it anyway\n
+                    """.utf8))
+                return 2
+            }
+            pictures.append(picture)
         }
         let command = self, shared = pictures
         let reports: [(text: String, failed: Bool)]
@@ -201,8 +226,18 @@ struct WriteCommand {
         }
         let errors = await MediaItem.save(&items, options: options)
         for (entry, error) in zip(batch, errors) {
-            reports[entry.index] = error.map { ("\(paths[entry.index]): error: \(Report.errorMessage($0))\n", true) }
-                ?? ("\(paths[entry.index]): saved (\(entry.changes) change\(entry.changes == 1 ? "" : "s"))\n", false)
+            let path = paths[entry.index]
+            if (error as? MediaError)?.code == .fileChanged {
+                // Changed by another program since it was loaded: load it again, alone.
+                do {
+                    reports[entry.index] = ("\(path): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n", false)
+                } catch {
+                    reports[entry.index] = ("\(path): error: \(Report.errorMessage(error))\n", true)
+                }
+                continue
+            }
+            reports[entry.index] = error.map { ("\(path): error: \(Report.errorMessage($0))\n", true) }
+                ?? ("\(path): saved (\(Self.count(entry.changes)))\n", false)
         }
         return reports
     }
@@ -225,49 +260,51 @@ struct WriteCommand {
         }
         if !pictures.isEmpty { item.metadata.artwork = pictures }
         if removesArtwork { item.metadata.artwork = [] }
-        return (item, Self.describeChanges(from: before, to: item.metadata))
+        // Removing every tag removes everything, edits included (SaveOptions.removesAllTags).
+        return (item, Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata))
     }
 
+    /// How many times a save that found its file changed by another program
+    /// loads it again and retries, before giving up.
+    static let fileChangedRetries = 5
+
+    /// Writes one file; a save refused with `fileChanged` (another program
+    /// wrote the file since it was loaded) is retried from a new load, up to
+    /// ``fileChangedRetries`` times.
     private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+        var attempt = 0
+        while true {
+            do {
+                return try await writeOnce(path, url: url, pictures: pictures)
+            } catch let error as MediaError where error.code == .fileChanged {
+                attempt += 1
+                guard attempt <= Self.fileChangedRetries else {
+                    throw MediaError(.fileChanged, "another program kept changing the file while mdkit wrote it; run the command again")
+                }
+                try await Task.sleep(nanoseconds: UInt64.random(in: 5_000_000...50_000_000) * UInt64(attempt))
+            }
+        }
+    }
+
+    private func writeOnce(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
         var (item, changes) = try await edited(url: url, pictures: pictures)
         if dryRun {
             // ID3v1 fields that can't hold the new value (MP3 only).
             let losses = try item.id3v1Updates(options: options).filter { $0.loss != nil }.map { "id3v1: \($0)" }
             return changes.isEmpty ? "no changes" : "would change\n" + (changes + losses).map { "  " + $0 }.joined(separator: "\n")
         }
+        let removed = options.removesAllTags && !changes.isEmpty ? "\n" + changes.map { "  " + $0 }.joined(separator: "\n") : ""
         if let output {
             try await item.save(to: URL(fileURLWithPath: output), options: options)
-            return "written to \(output) (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
+            return "written to \(output) (\(Self.count(changes.count)))" + removed
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try await item.save(options: options)
-        return "saved (\(changes.count) change\(changes.count == 1 ? "" : "s"))"
+        return "saved (\(Self.count(changes.count)))" + removed
     }
 
-    /// "title: 'Old' → 'New'" lines for the normalized fields, then raw item additions and removals.
-    static func describeChanges(from before: Metadata, to after: Metadata) -> [String] {
-        var lines: [String] = []
-        func show(_ value: DisplayValue?) -> String {
-            switch value {
-            case nil: return "(none)"
-            case .artwork(let pictures)?: return pictures.map { "\($0.mimeType) \($0.byteCount) bytes" }.joined(separator: ", ")
-            case let value?: return "'\(value.text ?? "")'"
-            }
-        }
-        for field in MetadataField.allCases where before[field] != after[field] {
-            lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
-        }
-        let changedFieldKeys = Set(MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
-            (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
-        })
-        for item in after.items where !before.items.contains(item) && !changedFieldKeys.contains("\(item.keySpace.rawValue):\(item.key)") {
-            lines.append("+ \(item.keySpace.rawValue):\(item.key) = \(item.value.stringValue ?? "(\(item.dataType.rawValue))")")
-        }
-        for item in before.items where !after.items.contains(item) && !changedFieldKeys.contains("\(item.keySpace.rawValue):\(item.key)") {
-            lines.append("- \(item.keySpace.rawValue):\(item.key)")
-        }
-        return lines
-    }
+    /// "1 change", "3 changes".
+    static func count(_ changes: Int) -> String { "\(changes) change\(changes == 1 ? "" : "s")" }
 }
 
 extension SaveOptions {

@@ -3,7 +3,7 @@ import Foundation
 /// The description of one track to write, and the way to feed it samples.
 ///
 /// Sample descriptions are complete `stsd` entries (ISO/IEC 14496-12
-/// §8.5.2), usually copied from a source track (``init(copying:)``).
+/// §8.5.2), usually copied from a source track (`init(copying:)`).
 /// Edit list segment durations are in the writer's movie timescale; track
 /// reference IDs name tracks of the file being written.
 public final class AssetWriterInput: @unchecked Sendable {

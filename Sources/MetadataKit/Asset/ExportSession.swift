@@ -311,12 +311,18 @@ public final class ExportSession {
     // MARK: Metadata
 
     /// The key spaces an export writes: iTunes `ilst` items, QuickTime
-    /// `mdta` keys and `udta` atoms; raw items of other key spaces are left out.
+    /// `mdta` keys and `udta` atoms. Raw items of other key spaces in the
+    /// source are left out; in ``metadata`` they make ``export()`` throw
+    /// `invalidValue` before anything is written.
     public static let writableKeySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
 
     /// The raw items to write, from the source's metadata, ``metadata`` and ``metadataPolicy``.
     func resolvedMetadata() throws -> [MetadataItem] {
         let writable = Self.writableKeySpaces
+        if let foreign = metadata.items.first(where: { !writable.contains($0.keySpace) }) {
+            let spaces = writable.map(\.rawValue).joined(separator: ", ")
+            throw MediaError(.invalidValue, "an exported movie can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items (only \(spaces))")
+        }
         let source = asset.metadata
         var edited: Metadata
         let loaded: Metadata

@@ -15,6 +15,9 @@ public struct MediaProperties: Sendable, Hashable {
     /// Pixel size of the first video track, if any.
     public var width: Int?
     public var height: Int?
+    /// Every stream of a multi-track file (MP4/MOV/M4A: one per track), in
+    /// file order; empty for single-stream formats.
+    public var streams: [MediaStream] = []
 
     public init() {}
 }

@@ -6,7 +6,7 @@
 /// - MP4 family: the iTunes `ilst` item, then the QuickTime `mdta` key
 ///   (`com.apple.quicktime.*`, then the bare names ffmpeg writes with
 ///   `use_metadata_tags`), then the `udta` ©-atom.
-/// - FLAC and Ogg: Vorbis comment fields (see ``vorbisKeys``).
+/// - FLAC and Ogg: Vorbis comment fields (see `vorbisKeys`).
 ///
 /// | field | ID3v2 | MP4 ilst | mdta | udta | ID3v1 |
 /// |---|---|---|---|---|---|
@@ -27,7 +27,7 @@
 /// WAV and AIFF files hold an ID3v2 tag in an `id3 `/`ID3 ` chunk (the ID3v2
 /// keys above) beside their own text: RIFF `LIST`/`INFO` (key space `riff`)
 /// and AIFF text chunks (key space `aiff`). These come after the ID3 keys, so
-/// **ID3 wins** where both hold a field (see ``riffKeys`` and ``aiffKeys``).
+/// **ID3 wins** where both hold a field (see `riffKeys` and `aiffKeys`).
 public struct MetadataKeyMap: Sendable {
     /// One raw key: a key space and a key in it.
     public struct RawKey: Hashable, Sendable, CustomStringConvertible {
@@ -72,7 +72,7 @@ public struct MetadataKeyMap: Sendable {
     }
 
     /// The items of `items` that hold each field, most preferred key first and
-    /// file order within one key — ``items(for:in:)`` for every field in one pass.
+    /// file order within one key — `items(for:in:)` for every field in one pass.
     public func itemsByField(_ items: [MetadataItem]) -> [MetadataField: [MetadataItem]] {
         var result: [MetadataField: [MetadataItem]] = [:]
         forEachField(of: items) { field, matching in result[field] = matching }

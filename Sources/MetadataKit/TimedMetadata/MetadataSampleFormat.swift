@@ -1,7 +1,7 @@
 import Foundation
 
 /// The keys a timed metadata track declares in its `mebx` sample entry
-/// (read and written by ``MP4MetadataSampleEntry``), and the samples made
+/// (read and written by `MP4MetadataSampleEntry`), and the samples made
 /// of them (QTFF "Timed Metadata Media"; see shared/design/QUICKTIME-NOTES.md).
 ///
 /// Sample: a run of { u32 size, u32 local key id, value }; an empty group is
@@ -31,7 +31,7 @@ public struct MetadataSampleFormat: Sendable, Hashable {
 
     // MARK: Sample entry
 
-    /// The `mebx` sample entry box (``MP4MetadataSampleEntry``): key `n` is
+    /// The `mebx` sample entry box (`MP4MetadataSampleEntry`): key `n` is
     /// declared under local id `n + 1`.
     public func sampleEntry() -> [UInt8] {
         MP4MetadataSampleEntry(keys: keys.enumerated().map { index, key in

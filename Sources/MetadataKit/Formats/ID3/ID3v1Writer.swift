@@ -3,7 +3,7 @@ import Foundation
 /// One field of an MP3's ID3v1 tag that a save changes: the value asked for
 /// and the value the tag can hold.
 ///
-/// ID3v1 (see ``ID3v1Parser`` for the layout) holds ISO-8859-1 text in
+/// ID3v1 (see `ID3v1Parser` for the layout) holds ISO-8859-1 text in
 /// fields of 30 bytes (the comment 28 when a track number is stored), a year
 /// of four digits, a track from 1 to 255 and a genre from the ID3v1 list.
 /// When the value asked for does not fit, ``loss`` says why and ``written``

@@ -8,6 +8,8 @@ struct MP4PropertiesParser {
 
     /// One track's facts needed for the file's properties.
     struct TrackFacts {
+        /// `tkhd` track ID.
+        var trackID: Int?
         /// `hdlr` handler type: `soun`, `vide`, `text`, `meta`, ...
         var handler: FourCC?
         /// Media duration in seconds, from `mdhd`.
@@ -41,6 +43,7 @@ struct MP4PropertiesParser {
         let boxes = MP4TrackBoxes(trak: trak, source: source)
         var track = TrackFacts()
         guard boxes.mediaBox != nil else { return track }
+        if let header = try? boxes.trackHeader() { track.trackID = Int(header.trackID) }
         track.handler = try boxes.handler()?.handlerType
         track.duration = try boxes.mediaTiming()?.seconds
         track.stream = try boxes.stream(handler: track.handler)
@@ -95,13 +98,45 @@ struct MP4PropertiesParser {
         }
         properties.width = video?.width
         properties.height = video?.height
-        if properties.bitrate == nil, audio != nil, video == nil,
+        // ALAC's configured average rate is often the uncompressed one: with
+        // media data to measure, its bit rate is the media bytes over the
+        // duration, as ffprobe, mediainfo and exiftool report it.
+        let measuresALAC = audio?.codec == "ALAC" && (mediaDataSize ?? 0) > 0
+        var measured: Int?
+        if properties.bitrate == nil || measuresALAC, audio != nil, video == nil,
            let duration = properties.duration, duration > 0 {
             let bytes = mediaDataSize.flatMap { $0 > 0 ? $0 : nil } ?? fileSize
             let bitrate = Double(bytes) * 8 / duration
-            if bitrate.isFinite, bitrate < Double(Int.max) { properties.bitrate = Int(bitrate.rounded()) }
+            if bitrate.isFinite, bitrate < Double(Int.max) {
+                properties.bitrate = Int(bitrate.rounded())
+                measured = properties.bitrate
+            }
+        }
+        properties.streams = tracks.compactMap(Self.stream)
+        if measuresALAC, let measured, let index = properties.streams.firstIndex(where: { $0.kind == .audio }) {
+            properties.streams[index].bitrate = measured
         }
         let hasVideo = tracks.contains { $0.handler == "vide" }
         return (properties, hasVideo)
+    }
+
+    /// The ``MediaStream`` of a track with a sample description.
+    static func stream(_ track: TrackFacts) -> MediaStream? {
+        guard let info = track.stream else { return nil }
+        let kind: MediaStream.Kind = switch track.handler?.description {
+        case "soun": .audio
+        case "vide": .video
+        case "text", "sbtl", "subt", "clcp": .subtitle
+        case "meta": .metadata
+        case "tmcd": .timecode
+        default: .other
+        }
+        var stream = MediaStream(trackID: track.trackID, kind: kind, codec: info.codec ?? info.format.description)
+        stream.bitrate = info.bitrate
+        stream.sampleRate = info.sampleRate
+        stream.channels = info.channels
+        stream.width = info.width
+        stream.height = info.height
+        return stream
     }
 }

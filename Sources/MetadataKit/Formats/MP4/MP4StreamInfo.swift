@@ -141,6 +141,9 @@ extension MP4StreamInfo {
         try reader.skip(3)
         channels = Int(try reader.readUInt8())
         try reader.skip(6)
+        // Encoders often fill this with the uncompressed rate (ffmpeg: rate ×
+        // channels × depth); MP4PropertiesParser prefers the file's media
+        // bytes over its duration when there is media data to measure.
         let bitrate = try reader.readUInt32()
         if bitrate > 0 { self.bitrate = Int(bitrate) }
         let rate = try reader.readUInt32()

@@ -25,6 +25,7 @@ public struct CommentMetadataConverter: MetadataConverter {
 }
 
 /// Artwork: every picture item (ID3 `APIC`/`PIC`, MP4 `covr` data atoms), in file order.
+/// Pictures written to ID3v2 get unique descriptions (see ``items(for:value:key:existing:)``).
 public struct ArtworkMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -42,7 +43,22 @@ public struct ArtworkMetadataConverter: MetadataConverter {
         guard let pictures = value.artwork else {
             throw MediaError(.invalidValue, "artwork needs pictures")
         }
-        return pictures.map { picture in
+        // ID3v2 allows one APIC per description (ID3v2.4.0 frames §4.14):
+        // repeated descriptions get " (2)", " (3)", … (an empty one "2", "3").
+        var used = Set<String>()
+        let unique = pictures.map { picture -> Artwork in
+            guard key.keySpace == .id3 else { return picture }
+            var picture = picture
+            var number = 2
+            let base = picture.description
+            while used.contains(picture.description) {
+                picture.description = base.isEmpty ? "\(number)" : "\(base) (\(number))"
+                number += 1
+            }
+            used.insert(picture.description)
+            return picture
+        }
+        return unique.map { picture in
             let type: MetadataDataType = switch picture.mimeType {
             case "image/jpeg": .jpeg
             case "image/png": .png

@@ -2,6 +2,11 @@
 /// `TYER` (yyyy), `TDAT` (DDMM) and `TIME` (HHMM) (ID3v2.3.0 §4.2.1), which
 /// are joined back into "yyyy-MM-dd[THH:mm]" here. `TDAT`/`TIME` alone are no
 /// year. Other formats keep the date as one string, shown as stored.
+///
+/// Where the date field has a syntax (ID3v2.4 `TDRC`, ID3v2.3 `TYER`,
+/// MP4 `©day`: ISO 8601 timestamps), a value that isn't one is refused when
+/// written (`invalidValue`, naming the accepted forms); free-text date fields
+/// (Vorbis `DATE`, RIFF `ICRD`, …) take any text.
 public struct YearMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -31,6 +36,33 @@ public struct YearMetadataConverter: MetadataConverter {
 
     public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
                       existing: [MetadataItem]) throws -> [MetadataItem] {
-        try DefaultMetadataConverter().items(for: field, value: value, key: key, existing: existing)
+        if let text = value?.text, Self.timestampKeys.contains(key), !Self.isTimestamp(text) {
+            throw MediaError(.invalidValue, "year '\(text)' is not a date \(key) can hold; use \(Self.acceptedForms)")
+        }
+        return try DefaultMetadataConverter().items(for: field, value: value, key: key, existing: existing)
+    }
+
+    /// The date keys whose value is an ISO 8601 timestamp (ID3v2.4 §4.2.5
+    /// `TDRC`; ID3v2.3 `TYER` is its year, which v2.3 saves take from it;
+    /// MP4 `©day`).
+    public static let timestampKeys: Set<MetadataKeyMap.RawKey> = [
+        .init(.id3, "TDRC"), .init(.id3, "TYER"), .init(.iTunes, "©day"), .init(.quickTimeUserData, "©day"),
+    ]
+
+    /// The forms ``isTimestamp(_:)`` accepts, for messages.
+    public static let acceptedForms = "yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH, yyyy-MM-ddTHH:mm or yyyy-MM-ddTHH:mm:ss (e.g. 2024, 2024-05-01)"
+
+    /// Whether `text` is one of ``acceptedForms``: the timestamps of
+    /// ID3v2.4 (§4.2.5, a subset of ISO 8601), which MP4 `©day` takes too
+    /// (there also with a trailing `Z`, as iTunes writes it).
+    public static func isTimestamp(_ text: String) -> Bool {
+        var text = Substring(text)
+        if text.count > 10, text.hasSuffix("Z") { text = text.dropLast() }
+        let pattern = Array("dddd-dd-ddTdd:dd:dd")
+        guard [4, 7, 10, 13, 16, 19].contains(text.count) else { return false }
+        for (character, expected) in zip(text, pattern) {
+            if expected == "d" ? !("0"..."9").contains(character) : character != expected { return false }
+        }
+        return true
     }
 }

@@ -1,0 +1,57 @@
+import Foundation
+import MetadataKit
+
+extension WriteCommand.Edit {
+    /// What the edit changes, to find a key given twice: the field name, or
+    /// `keySpace:key` with the key as the format stores it (Vorbis keys
+    /// uppercased, so `vorbis:mood` and `vorbis:MOOD` are one key).
+    var target: String {
+        switch self {
+        case .set(let field, _), .remove(let field): field.rawValue
+        case .setRaw(let space, let key, _), .removeRaw(let space, let key): "\(space.rawValue):\(key)"
+        }
+    }
+}
+
+extension WriteCommand {
+    /// The lines `--dry-run` prints (and `--remove-all-tags` lists):
+    /// "title: 'Old' → 'New'" for the normalized fields; then, for raw
+    /// items outside the changed fields, "KEY: 'old' → 'new'" for a key that
+    /// keeps one item with another value, "+ KEY = value" for an added one
+    /// and "- KEY" for a removed one.
+    static func describeChanges(from before: Metadata, to after: Metadata) -> [String] {
+        var lines: [String] = []
+        func show(_ value: DisplayValue?) -> String {
+            switch value {
+            case nil: return "(none)"
+            case .artwork(let pictures)?: return pictures.map { "\($0.mimeType) \($0.byteCount) bytes" }.joined(separator: ", ")
+            case let value?: return "'\(value.text ?? "")'"
+            }
+        }
+        func shown(_ item: MetadataItem) -> String { item.value.stringValue ?? "(\(item.dataType.rawValue))" }
+        func name(_ item: MetadataItem) -> String { "\(item.keySpace.rawValue):\(item.key)" }
+        for field in MetadataField.allCases where before[field] != after[field] {
+            lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
+        }
+        let changedFieldKeys = Set(MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
+            (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
+        })
+        let added = after.items.filter { !before.items.contains($0) && !changedFieldKeys.contains(name($0)) }
+        let removed = before.items.filter { !after.items.contains($0) && !changedFieldKeys.contains(name($0)) }
+        // A key with one item before and one after, each with another value, changed.
+        let addedCounts = Dictionary(added.map { (name($0), 1) }, uniquingKeysWith: +)
+        let removedCounts = Dictionary(removed.map { (name($0), 1) }, uniquingKeysWith: +)
+        let changed = Set(addedCounts.keys.filter { addedCounts[$0] == 1 && removedCounts[$0] == 1 })
+        for item in added {
+            if changed.contains(name(item)), let old = removed.first(where: { name($0) == name(item) }) {
+                lines.append("\(name(item)): '\(shown(old))' → '\(shown(item))'")
+            } else {
+                lines.append("+ \(name(item)) = \(shown(item))")
+            }
+        }
+        for item in removed where !changed.contains(name(item)) {
+            lines.append("- \(name(item))")
+        }
+        return lines
+    }
+}
