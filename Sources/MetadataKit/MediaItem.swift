@@ -29,6 +29,10 @@ public struct MediaItem: Sendable {
     public private(set) var warnings: [MediaWarning] = []
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
+    /// How the last ``save(options:)`` changed the file (in place, by
+    /// inserting space, or through a cloned or copied temporary file); nil
+    /// before a save.
+    public private(set) var lastSavePath: SavePath?
 
     /// The metadata as loaded, to tell what changed.
     private var loadedMetadata = Metadata()
@@ -89,6 +93,7 @@ public struct MediaItem: Sendable {
         var editor = FileEditor()
         editor.durability = options.durability
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
+        lastSavePath = editor.recorder.path ?? .unchanged
         try await adopt(save, checked: checked)
     }
 
@@ -116,7 +121,7 @@ public struct MediaItem: Sendable {
     mutating func adopt(_ save: PreparedSave, checked: CheckedSave?) async throws {
         // A rewrite checks the temporary file (its pictures would point there),
         // unless the editor did it in place (then the check read this file).
-        if case .rewrite = save.plan, checked?.path != url.path {
+        if case .rewrite = save.plan, checked?.path != FileEditor.resolvingSymbolicLink(url).path {
             try await load()                            // the file was replaced: read it from its new place
             return
         }
