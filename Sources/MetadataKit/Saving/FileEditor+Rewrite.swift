@@ -95,7 +95,7 @@ extension FileEditor {
         var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
         let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard temporary >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+            throw MediaError(errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
                              "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
         }
         let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
