@@ -19,6 +19,18 @@ import Darwin
 /// (``Platform/collapseRange(_:at:length:)``) and puts the old bytes back.
 /// Where the file system can't insert, the save falls back to the temporary
 /// file (cloned where it can be, ``FileEditor/rewrite(from:segments:to:permissionsFrom:verify:)``).
+extension FileEditPlan {
+    /// The bytes of `segments` when they are all new bytes; nil otherwise.
+    static func materializedBytes(_ segments: ArraySlice<Segment>) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for segment in segments {
+            guard case .bytes(let run) = segment else { return nil }
+            bytes += run
+        }
+        return bytes
+    }
+}
+
 extension FileEditor {
     /// Tails shorter than this are rewritten (copying them costs little).
     static let insertionMinimumTail: Int64 = 1 << 20
@@ -31,24 +43,33 @@ extension FileEditor {
 
     /// An insertion: `length` bytes at `offset`, then `bytes` written at
     /// `writeOffset` (new file coordinates), with the `old` bytes they replace
-    /// (from `writeOffset` to where the tail started, old coordinates).
+    /// (from `writeOffset` to where the tail started, old coordinates); and
+    /// `end`, same-size new bytes for the old file's last bytes (an MP3's
+    /// ID3v1 tag), at their offset in the old file.
     struct Insertion {
         var offset: Int64, length: Int64
         var writeOffset: Int64, bytes: [UInt8], old: [UInt8]
+        var end: (offset: Int64, bytes: [UInt8], old: [UInt8])?
     }
 
     /// Thrown when the file system refused to insert; the file is unchanged.
     struct InsertionUnsupported: Error {}
 
-    /// `plan` as an insertion, when it is a rewrite whose last segment is the
-    /// original file's tail moved up by a positive multiple of the block size,
+    /// `plan` as an insertion, when it is a rewrite whose last original
+    /// segment is the original file's tail moved up by a positive multiple of
+    /// the block size (new bytes after it must replace the same number of
+    /// bytes at the old end),
     /// the tail is at least ``insertionMinimumTail`` and the bytes to write at
     /// most ``insertionMaximumWrite``; else nil.
     func insertionForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL) throws -> Insertion? {
-        guard allowsInsertion, case .rewrite(let segments) = plan, let (divergence, rest) = plan.divergence(),
-              case .original(let tail, let tailLength)? = rest.last, tail + tailLength == size, tailLength > 0,
+        guard allowsInsertion, case .rewrite(let segments) = plan, let (divergence, all) = plan.divergence(),
+              let last = all.lastIndex(where: { if case .original = $0 { true } else { false } }),
+              case .original(let tail, let tailLength) = all[last] else { return nil }
+        let endBytes = FileEditPlan.materializedBytes(all[(last + 1)...])
+        let rest = all[..<(last + 1)]
+        guard let endBytes, tail + tailLength + Int64(endBytes.count) == size, tailLength > 0,
               tailLength >= insertionMinimumTail, let block = Platform.blockSize(descriptor) else { return nil }
-        let moved = segments.reduce(Int64(0)) { $0 + $1.length } - tailLength      // where the tail goes
+        let moved = segments.reduce(Int64(0)) { $0 + $1.length } - tailLength - Int64(endBytes.count)  // where the tail goes
         let shift = moved - tail
         guard shift > 0, shift % block == 0 else { return nil }
         let offset = tail / block * block
@@ -66,7 +87,10 @@ extension FileEditor {
             }
         }
         let old = try FileIO.read(descriptor, at: start, count: Int(tail - start), url: url)
-        return Insertion(offset: offset, length: shift, writeOffset: start, bytes: bytes, old: old)
+        let endOffset = tail + tailLength
+        let end = endBytes.isEmpty ? nil
+            : (endOffset, endBytes, try FileIO.read(descriptor, at: endOffset, count: endBytes.count, url: url))
+        return Insertion(offset: offset, length: shift, writeOffset: start, bytes: bytes, old: old, end: end)
     }
 
     /// Inserts the space and writes the new bytes, journaled like every
@@ -77,9 +101,16 @@ extension FileEditor {
         // The journal sees the file with the inserted range cut out again.
         let cut = Int(insertion.offset - insertion.writeOffset)
         let collapsed = Array(insertion.bytes[..<cut]) + insertion.bytes[(cut + Int(insertion.length))...]
-        let journal = EditJournal(fileSize: snapshot.size, regions: [(insertion.writeOffset, insertion.old)],
-                                  written: [(insertion.writeOffset, collapsed)], insertion: (insertion.offset, insertion.length))
-        let writes = [(offset: insertion.writeOffset, bytes: insertion.bytes)]
+        var regions = [(offset: insertion.writeOffset, bytes: insertion.old)]
+        var written = [(offset: insertion.writeOffset, bytes: collapsed)]
+        var writes = [(offset: insertion.writeOffset, bytes: insertion.bytes)]
+        if let end = insertion.end {
+            regions.append((end.offset, end.old))
+            written.append((end.offset, end.bytes))
+            writes.append((end.offset + insertion.length, end.bytes))
+        }
+        let journal = EditJournal(fileSize: snapshot.size, regions: regions, written: written,
+                                  insertion: (insertion.offset, insertion.length))
         if durability == .noSync, let store = VolatileJournalStore.shared {
             return try patchInPlace(descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
                                     store: store, verify: verify)

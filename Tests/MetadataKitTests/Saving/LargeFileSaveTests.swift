@@ -51,6 +51,30 @@ struct LargeFileSaveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["movie.m4a"])
     }
 
+    /// An MP3 (ID3v2.4, an ID3v1 tag that changes too) and a FLAC file over
+    /// 1 MiB whose tags grow past their padding: blocks inserted on ext4.
+    @Test(.enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"),
+          arguments: ["mp3", "flac"])
+    func growingAudioTagsInsertBlocks(kind: String) async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("song.\(kind)")
+        let codec = kind == "mp3" ? ["-c:a", "libmp3lame", "-b:a", "128k", "-id3v2_version", "4", "-write_id3v1", "1"] : ["-c:a", "flac"]
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=90"]
+                                   + codec + ["-metadata", "title=original", url.path])
+        let md5 = try MediaChecks.decodedMD5(url)
+        let inode = try MediaChecks.inode(url)
+        var item = try await MediaItem.loaded(url)
+        let title = String(repeating: "a much longer title ", count: 1000)
+        item.metadata.title = title
+        try await item.save()
+        #expect(item.lastSavePath == .insertion)
+        #expect(try MediaChecks.inode(url) == inode)
+        #expect(try MediaChecks.decodedMD5(url) == md5)
+        #expect(try await MediaItem.loaded(url).metadata.title == title)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["song.\(kind)"])
+    }
+
     /// `mdkit write` paused (test hook) before `step` and killed there.
     @Test(.enabled(if: InsertionEditorTests.canInsert && TestSupport.mdkitExecutable != nil, "needs ext4 and the mdkit binary"),
           arguments: ["insert", "patchWrite"])
