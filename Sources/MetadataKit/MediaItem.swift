@@ -81,6 +81,13 @@ public struct MediaItem: Sendable {
     /// key when the file keeps its title there); raw items edited through
     /// ``Metadata/items`` are written as edited; everything else survives byte
     /// for byte. The save is safe: see ``FileEditor`` for what is guaranteed.
+    /// ``lastSavePath`` then says how the file was changed.
+    ///
+    /// The file the path names is changed: through a symbolic link, its
+    /// target (the link stays); a file with other hard links keeps its inode
+    /// (a change too large to make in place is refused, `unsupportedFeature`);
+    /// a file in a folder where no journal or temporary file can be created
+    /// is refused (`readOnly`) and left as it was.
     ///
     /// - Throws: ``MediaError`` — `notLoaded`, `fileChanged` (the file changed
     ///   since ``load()``), `readOnly`, `invalidValue` (the format can't hold a
