@@ -139,7 +139,7 @@ bench() {   # DIR MP4_GB MP3_GB LABEL
     local dir=$1
     echo "== $4: $dir ($(df -T "$dir" | awk 'NR==2 {print $2}')), MP4 $2 GB, MP3 $3 GB"
     make_inputs "$dir" "$2" "$3"
-    ls -l "$dir"/big.* | awk '{printf "   %s %d bytes\n", $9, $5}'
+    for f in "$dir"/big.*; do echo "   $f $(stat -c %s "$f") bytes"; done
     for file in "$dir/big.mp4" "$dir/big.mp3"; do
         local hash streams
         streams=$(ffprobe -v error -show_entries stream=index -of csv=p=0 "$file" | wc -l)

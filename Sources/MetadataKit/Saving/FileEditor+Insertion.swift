@@ -137,10 +137,15 @@ extension FileEditor {
     /// `url`, or the file it names when it is a symbolic link (saving
     /// changes the file a link names; renaming over the link would replace it).
     static func resolvingSymbolicLink(_ url: URL) -> URL {
+        symbolicLinkTarget(url.path).map { URL(fileURLWithPath: $0, isDirectory: false) } ?? url
+    }
+
+    /// The real path of the file the symbolic link at `path` names; nil
+    /// when `path` is not a symbolic link (one `lstat`: every load asks).
+    static func symbolicLinkTarget(_ path: String) -> String? {
         var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
-              let resolved = realpath(url.path, nil) else { return url }
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK, let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
-        return URL(fileURLWithPath: String(cString: resolved), isDirectory: false)
+        return String(cString: resolved)
     }
 }
