@@ -31,13 +31,15 @@ extension FileEditor {
         if failingStep == name {
             throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
         }
-        if Self.pausedStep == name.rawValue { sleep(60) }
+        if Self.pausedStep == name.rawValue {
+            while true { sleep(3600) }                  // until the test kills the process
+        }
         return try body()
     }
 
     /// Test hook for kill tests of a child process: the environment variable
     /// `MDKIT_TEST_PAUSE_BEFORE` names a step (e.g. `patchWrite`) before which
-    /// the save sleeps a minute, for the test to kill it there.
+    /// the save stops for good, for the test to kill it there.
     static let pausedStep = ProcessInfo.processInfo.environment["MDKIT_TEST_PAUSE_BEFORE"]
 
 }

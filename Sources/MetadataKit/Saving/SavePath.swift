@@ -18,9 +18,18 @@ public enum SavePath: String, Sendable, Hashable, CaseIterable {
     case rewrite
 }
 
+import Foundation
+
 /// Where a ``FileEditor`` notes the path its last save took (a class, so the
-/// editor's methods stay non-mutating).
+/// editor's methods stay non-mutating; locked, as a batch stages files on
+/// several threads).
 final class SavePathRecorder: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: SavePath?
+
     /// The path of the last save; nil before one.
-    var path: SavePath?
+    var path: SavePath? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

@@ -95,7 +95,7 @@ struct LargeFileSaveTests {
         // Wait for the journal (before the insert) or the inserted space (before the write).
         let journal = EditJournal.url(for: url).path
         var reached = false
-        for _ in 0..<400 where !reached {
+        for _ in 0..<4800 where !reached {             // 2 minutes: slow on a loaded machine
             try await Task.sleep(nanoseconds: 25_000_000)
             let grown = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? size) > size
             reached = step == "insert" ? FileManager.default.fileExists(atPath: journal) : grown
