@@ -64,7 +64,8 @@ extension MediaItem {
         var editor = FileEditor()
         editor.durability = options.durability
         let results = editor.applyBatch(group.map { entry in
-            FileEditor.BatchEdit(plan: entry.save.plan, url: items[entry.index].url, snapshot: entry.save.snapshot,
+            FileEditor.BatchEdit(plan: entry.save.plan, url: FileEditor.resolvingSymbolicLink(items[entry.index].url),
+                                 snapshot: entry.save.snapshot,
                                  verify: entry.save.verify)
         })
         for ((index, save), result) in zip(group, results) {

@@ -29,6 +29,10 @@ public struct MediaItem: Sendable {
     public private(set) var warnings: [MediaWarning] = []
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
+    /// How the last ``save(options:)`` changed the file (in place, by
+    /// inserting space, or through a cloned or copied temporary file); nil
+    /// before a save.
+    public private(set) var lastSavePath: SavePath?
 
     /// The metadata as loaded, to tell what changed.
     private var loadedMetadata = Metadata()
@@ -77,6 +81,13 @@ public struct MediaItem: Sendable {
     /// key when the file keeps its title there); raw items edited through
     /// ``Metadata/items`` are written as edited; everything else survives byte
     /// for byte. The save is safe: see `FileEditor` (Saving/README.md) for what is guaranteed.
+    /// ``lastSavePath`` then says how the file was changed.
+    ///
+    /// The file the path names is changed: through a symbolic link, its
+    /// target (the link stays); a file with other hard links keeps its inode
+    /// (a change too large to make in place is refused, `unsupportedFeature`);
+    /// a file in a folder where no journal or temporary file can be created
+    /// is refused (`readOnly`) and left as it was.
     ///
     /// - Throws: ``MediaError`` — `notLoaded`, `fileChanged` (the file changed
     ///   since ``load()``), `readOnly`, `invalidValue` (the format can't hold a
@@ -89,6 +100,7 @@ public struct MediaItem: Sendable {
         var editor = FileEditor()
         editor.durability = options.durability
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
+        lastSavePath = editor.recorder.path ?? .unchanged
         try await adopt(save, checked: checked)
     }
 
@@ -116,7 +128,7 @@ public struct MediaItem: Sendable {
     mutating func adopt(_ save: PreparedSave, checked: CheckedSave?) async throws {
         // A rewrite checks the temporary file (its pictures would point there),
         // unless the editor did it in place (then the check read this file).
-        if case .rewrite = save.plan, checked?.path != url.path {
+        if case .rewrite = save.plan, checked?.path != FileEditor.resolvingSymbolicLink(url).path {
             try await load()                            // the file was replaced: read it from its new place
             return
         }

@@ -15,8 +15,11 @@ import Darwin
 /// u32 checksum per block of the new bytes, and u64 the new file size (all
 /// ones: unchanged); last a u32 checksum of everything before it — CRC-32 in
 /// version 1, the low half of a ``Fingerprint`` in version 2, also for the
-/// blocks. A journal whose checksum does not match was torn while being
-/// written — the file itself was not touched yet — and is discarded.
+/// blocks. Version 3 (a save that inserts space, ``insertion``) goes on
+/// with u64 the insertion offset and u64 its length; its regions and sizes
+/// are those of the file with the inserted range removed again. A journal
+/// whose checksum does not match was torn while being written — the file
+/// itself was not touched yet — and is discarded.
 ///
 /// Blocks are the 512-byte sectors of the file that a region covers (the
 /// first and last cut to the region): a write torn by a killed process stops
@@ -35,11 +38,17 @@ struct EditJournal: Equatable {
     var written: [(length: Int, checksums: [UInt32])]?
     /// The file's size after the save (version 2; nil: unchanged).
     var newSize: Int64?
+    /// Space the save inserts (version 3): `length` bytes at `offset`
+    /// (``Platform/insertRange(_:at:length:)``). Recovery removes them again
+    /// when the file is `length` bytes longer than ``fileSize``, then puts the
+    /// old bytes back.
+    var insertion: (offset: Int64, length: Int64)?
     static let blockSize: Int64 = 512
 
     static func == (a: EditJournal, b: EditJournal) -> Bool {
         a.fileSize == b.fileSize && a.newSize == b.newSize
             && a.regions.elementsEqual(b.regions) { $0.offset == $1.offset && $0.bytes == $1.bytes }
+            && a.insertion?.offset == b.insertion?.offset && a.insertion?.length == b.insertion?.length
             && (a.written == nil) == (b.written == nil)
             && (a.written ?? []).elementsEqual(b.written ?? []) { $0.length == $1.length && $0.checksums == $1.checksums }
     }
@@ -47,8 +56,10 @@ struct EditJournal: Equatable {
     /// A journal of `regions` (old bytes); with `written` (the new bytes of
     /// each region, at the same offsets) a version 2 journal.
     init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])],
-         written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil) {
+         written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil,
+         insertion: (offset: Int64, length: Int64)? = nil) {
         self.fileSize = fileSize
+        self.insertion = written == nil ? nil : insertion
         self.regions = regions
         self.written = written.map { $0.map { ($0.bytes.count, Self.blockChecksums(of: $0.bytes, at: $0.offset)) } }
         self.newSize = newSize
@@ -104,7 +115,7 @@ struct EditJournal: Equatable {
     func encoded() -> [UInt8] {
         var writer = ByteWriter()
         writer.write(Array("MDKJ".utf8))
-        writer.write(UInt32(written == nil ? 1 : 2))
+        writer.write(UInt32(encodedVersion))
         writer.write(UInt64(fileSize))
         func write(_ regions: [(offset: Int64, bytes: [UInt8])]) {
             writer.write(UInt32(regions.count))
@@ -122,10 +133,17 @@ struct EditJournal: Equatable {
                 for checksum in region.checksums { writer.write(checksum) }
             }
             writer.write(newSize.map { UInt64($0) } ?? UInt64.max)
+            if let insertion {
+                writer.write(UInt64(insertion.offset))
+                writer.write(UInt64(insertion.length))
+            }
         }
-        writer.write(Self.checksum(writer.bytes, version: written == nil ? 1 : 2))
+        writer.write(Self.checksum(writer.bytes, version: encodedVersion))
         return writer.bytes
     }
+
+    /// 1 without new-byte fingerprints, 3 with an insertion, else 2.
+    private var encodedVersion: UInt32 { written == nil ? 1 : insertion == nil ? 2 : 3 }
 
     /// Decodes a journal; nil when it is torn or not a journal.
     init?(decoding bytes: [UInt8]) {
@@ -138,7 +156,7 @@ struct EditJournal: Equatable {
         do {
             guard try reader.readBytes(4) == Array("MDKJ".utf8) else { return nil }
             let version = try reader.readUInt32()
-            guard version == 1 || version == 2 else { return nil }
+            guard (1...3).contains(version) else { return nil }
             fileSize = Int64(bitPattern: try reader.readUInt64())
             func readRegions() throws -> [(offset: Int64, bytes: [UInt8])]? {
                 let count = Int(try reader.readUInt32())
@@ -153,7 +171,7 @@ struct EditJournal: Equatable {
             }
             guard let old = try readRegions() else { return nil }
             regions = old
-            if version == 2 {
+            if version >= 2 {
                 var new: [(length: Int, checksums: [UInt32])] = []
                 for _ in old {
                     let length = Int(try reader.readUInt32())
@@ -164,6 +182,9 @@ struct EditJournal: Equatable {
                 written = new
                 let size = try reader.readUInt64()
                 newSize = size == UInt64.max ? nil : Int64(bitPattern: size)
+            }
+            if version == 3 {
+                insertion = (Int64(bitPattern: try reader.readUInt64()), Int64(bitPattern: try reader.readUInt64()))
             }
         } catch {
             return nil
@@ -221,7 +242,14 @@ struct EditJournal: Equatable {
         guard let written, written.count == regions.count else { return written == nil }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { return false }
-        let size = Int64(info.st_size), after = newSize ?? fileSize
+        var size = Int64(info.st_size)
+        // After the insertion, read the file as if the inserted range were gone.
+        var inserted: (offset: Int64, length: Int64)?
+        if let insertion, size == fileSize + insertion.length {
+            inserted = insertion
+            size = fileSize
+        }
+        let after = newSize ?? fileSize
         guard size >= min(fileSize, after), size <= max(fileSize, after) else { return false }
         for (old, new) in zip(regions, written) {
             guard old.offset >= 0 else { return false }
@@ -229,8 +257,7 @@ struct EditJournal: Equatable {
             let present = max(0, min(max(oldLength, newLength), size - old.offset))
             guard present > 0 else { continue }
             var current = [UInt8](repeating: 0, count: Int(present))
-            let got = current.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(present), off_t(old.offset)) }
-            guard got == Int(present) else { return false }
+            guard Self.read(descriptor, into: &current, at: old.offset, skipping: inserted) else { return false }
             let newBlocks = Self.blocks(at: old.offset, length: newLength)
             for block in Self.blocks(at: old.offset, length: max(oldLength, newLength)) where block.lowerBound < present {
                 let here = block.lowerBound..<min(block.upperBound, present)
@@ -256,8 +283,37 @@ struct EditJournal: Equatable {
         return true
     }
 
-    /// Writes the saved bytes back into the file and gives it its old size.
+    /// Fills `buffer` from `offset` of the file as it would be without the
+    /// `skipping` range (bytes from its offset on are read `length` later).
+    private static func read(_ descriptor: Int32, into buffer: inout [UInt8], at offset: Int64,
+                             skipping range: (offset: Int64, length: Int64)?) -> Bool {
+        let count = Int64(buffer.count)
+        return buffer.withUnsafeMutableBytes { raw in
+            var done: Int64 = 0
+            while done < count {
+                let position = offset + done
+                let here = range.map { position < $0.offset ? min(count - done, $0.offset - position) : count - done } ?? count - done
+                let from = range.map { position < $0.offset ? position : position + $0.length } ?? position
+                let got = pread(descriptor, raw.baseAddress! + Int(done), Int(here), off_t(from))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += Int64(got)
+            }
+            return true
+        }
+    }
+
+    /// Writes the saved bytes back into the file and gives it its old size;
+    /// first removes the inserted space when the save inserted it.
     func restore(into descriptor: Int32, url: URL) throws {
+        if let insertion {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat the file to restore it", path: url.path) }
+            if Int64(info.st_size) == fileSize + insertion.length,
+               Platform.collapseRange(descriptor, at: insertion.offset, length: insertion.length) != 0 {
+                throw MediaError(.io, "cannot remove the inserted space: \(systemErrorText())", path: url.path)
+            }
+        }
         for region in regions {
             guard region.offset >= 0, region.offset + Int64(region.bytes.count) <= fileSize else {
                 throw MediaError(.io, "the journal does not match the file; not restoring", path: url.path)
@@ -288,6 +344,6 @@ struct EditJournal: Equatable {
     static func version(of bytes: [UInt8]) -> UInt32? {
         guard bytes.count >= 8 else { return nil }
         let version = UInt32(bytes[4]) << 24 | UInt32(bytes[5]) << 16 | UInt32(bytes[6]) << 8 | UInt32(bytes[7])
-        return version == 1 || version == 2 ? version : nil
+        return (1...3).contains(version) ? version : nil
     }
 }

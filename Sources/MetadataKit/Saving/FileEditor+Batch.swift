@@ -56,6 +56,23 @@ extension FileEditor {
         guard durability == .full, edits.count > 1, Platform.syncFileSystem != nil else {
             return edits.map { edit in Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) } }
         }
+        // Layout changes of large files (which may insert blocks) and of files
+        // with other hard links (which keep their inode) are saved on their own.
+        let alone = edits.indices.filter { index in
+            guard case .rewrite = edits[index].plan else { return false }
+            var info = stat()
+            return stat(edits[index].url.path, &info) == 0 && (info.st_nlink > 1 || Int64(info.st_size) >= insertionMinimumTail)
+        }
+        if !alone.isEmpty {
+            var results = [Result<Checked?, any Error>](repeating: .success(nil), count: edits.count)
+            for index in alone {
+                let edit = edits[index]
+                results[index] = Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) }
+            }
+            let rest = edits.indices.filter { !alone.contains($0) }
+            for (index, result) in zip(rest, applyBatch(rest.map { edits[$0] })) { results[index] = result }
+            return results
+        }
         // Phase 1: lock, check, read the bytes to journal or write the
         // temporary file — each file on its own, so on every core.
         var results = [Result<Checked?, any Error>](repeating: .success(nil), count: edits.count)

@@ -16,11 +16,12 @@ extension FileEditor {
     /// plan copies it. Any other plan is returned as it is.
     /// Speed only: the write benchmark's long values (a tag that grows) are
     /// all saved this way (same inode, new size) instead of through a temporary file.
-    func inPlaceForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL,
+    func inPlaceForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL, limit: Int64? = nil,
                      allow: (Int64) -> Bool = { _ in true }) throws -> FileEditPlan {
         guard let (offset, rest) = plan.divergence() else { return plan }
         let oldLength = size - offset, newLength = rest.reduce(Int64(0)) { $0 + $1.length }
-        guard oldLength <= inPlaceTailLimit, newLength <= inPlaceTailLimit, allow(oldLength + newLength) else { return plan }
+        let limit = limit ?? inPlaceTailLimit
+        guard oldLength <= limit, newLength <= limit, allow(oldLength + newLength) else { return plan }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(newLength))
         for segment in rest {
@@ -59,7 +60,9 @@ extension FileEditor {
     /// patch removes the journal (the file was not touched); one after it puts
     /// the old bytes back, and keeps the journal for the next load when even
     /// that fails.
-    private func patchInPlace<Store: JournalStore, Checked>(
+    /// With an insertion in the journal, its space is inserted first
+    /// (``insert(_:into:url:snapshot:verify:)``).
+    func patchInPlace<Store: JournalStore, Checked>(
         _ descriptor: Int32, url: URL, snapshot: FileSnapshot, journal: EditJournal, writes: [(offset: Int64, bytes: [UInt8])],
         newSize: Int64?, store: Store, verify: (URL) throws -> Checked
     ) throws -> Checked {
@@ -73,9 +76,13 @@ extension FileEditor {
         }
         let checked: Checked
         do {
+            if let insertion = journal.insertion { try insertSpace(insertion, into: descriptor, url: url) }
             try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
             try step(.dataSync) { try sync(descriptor, url: url) }
             checked = try verify(url)
+        } catch is InsertionUnsupported {
+            store.remove(entry)                         // nothing was written
+            throw InsertionUnsupported()
         } catch {
             if (try? journal.restore(into: descriptor, url: url)) != nil, (try? sync(descriptor, url: url)) != nil {
                 store.remove(entry)

@@ -40,6 +40,52 @@ extension FileEditor {
         return checked
     }
 
+    /// Copies the first bytes of a run of the original into the temporary
+    /// file without them passing through this process: the block-aligned part
+    /// shared by reference (``Platform/cloneRange(from:at:length:to:at:)``,
+    /// btrfs and XFS) when source and target sit at the same offset within a
+    /// block, else copied by `copy_file_range` in large calls. Returns whether
+    /// blocks were shared and how many bytes from the start of the run are
+    /// done (the caller copies the rest through a buffer).
+    func copyInKernel(from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64, url: URL) throws
+        -> (cloned: Bool, done: Int64) {
+        if allowsClone, let block = Platform.blockSize(target), length >= 2 * block, (offset - position) % block == 0 {
+            let head = (block - offset % block) % block
+            let middle = (length - head) / block * block
+            var buffer = [UInt8](repeating: 0, count: Int(head))
+            if head > 0 { try FileIO.read(into: &buffer, count: Int(head), from: source, at: offset, url: url) }
+            if Platform.cloneRange(from: source, at: offset + head, length: middle, to: target, at: position + head) == 0 {
+                if head > 0 { try FileIO.write(target, buffer, at: position, url: url) }
+                let done = head + middle
+                if done == length { return (true, done) }
+                // The unaligned end: copied below, after the cloned part.
+                let copied = try copyInKernel(from: source, at: offset + done, length: length - done, to: target,
+                                              at: position + done, cloning: false)
+                return (true, done + copied.done)
+            }
+        }
+        return (false, try copyInKernel(from: source, at: offset, length: length, to: target, at: position, cloning: false).done)
+    }
+
+    private func copyInKernel(from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64,
+                              cloning: Bool) throws -> (cloned: Bool, done: Int64) {
+        #if os(Linux)
+        guard allowsKernelCopy, let copyFileRange = KernelCopier.copyFileRange else { return (false, 0) }
+        var done: Int64 = 0
+        while done < length {
+            var from = offset + done, to = position + done
+            let copied = copyFileRange(source, &from, target, &to, Int(min(length - done, 1 << 30)), 0)
+            if copied < 0, errno == EINTR { continue }
+            if copied <= 0 { break }                    // not here (EXDEV, ENOSYS, …): the caller copies the rest
+            done += Int64(copied)
+        }
+        return (false, done)
+        #else
+        // Darwin: no copy_file_range(2); the caller copies through its buffer.
+        return (false, 0)
+        #endif
+    }
+
     /// Writes `segments` (runs of `source` and new bytes) to a new temporary
     /// file beside `destination`, with `original`'s owner and permissions;
     /// returns its descriptor and path. Removes it on failure.
@@ -49,7 +95,7 @@ extension FileEditor {
         var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
         let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard temporary >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+            throw MediaError(errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
                              "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
         }
         let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
@@ -57,12 +103,16 @@ extension FileEditor {
             try step(.temporaryWrite) {
                 var position: Int64 = 0
                 var buffer = [UInt8](repeating: 0, count: Self.copyChunk)
+                var cloned = false
                 for segment in segments {
                     switch segment {
                     case .bytes(let bytes):
                         try FileIO.write(temporary, bytes, at: position, url: destination)
                     case .original(let offset, let length):
-                        var done: Int64 = 0
+                        let (shared, copied) = try copyInKernel(from: source, at: offset, length: length, to: temporary, at: position,
+                                                                     url: destination)
+                        cloned = cloned || shared
+                        var done = copied
                         while done < length {
                             let count = Int(min(Int64(buffer.count), length - done))
                             try FileIO.read(into: &buffer, count: count, from: source, at: offset + done, url: destination)
@@ -72,6 +122,7 @@ extension FileEditor {
                     }
                     position += segment.length
                 }
+                recorder.path = cloned ? .cloneRewrite : .rewrite
             }
         } catch {
             close(temporary)

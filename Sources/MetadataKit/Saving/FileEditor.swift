@@ -36,6 +36,15 @@ struct FileEditor {
     /// Makes the save throw at a chosen step (tests only; see `FileEditor+FaultInjection.swift`).
     var failingStep: Step?
     var durability: SaveDurability = .full
+    /// Notes which ``SavePath`` each save took.
+    let recorder = SavePathRecorder()
+    /// Test hooks: each turned off forces the next path down
+    /// (insertion, then a clone into the temporary file, then copying it in
+    /// the kernel, then through a buffer).
+    var allowsInsertion = true, allowsClone = true, allowsKernelCopy = true
+    /// A rewrite whose moved tail is shorter than this is not done by
+    /// inserting space (the copy costs little; tests set 0).
+    var insertionMinimumTail = FileEditor.insertionMinimumTail
 
     /// A rewrite whose changed part is small enough to be done in place
     /// (``smallTailLimit``, old and new) — without fsync, or in a batch, whose
@@ -52,19 +61,44 @@ struct FileEditor {
     /// `verify` reads the changed file at the given URL (the file itself, or
     /// the temporary file before it replaces it) and throws if it is wrong;
     /// what it returns is returned, or nil when the plan changed nothing.
+    ///
+    /// A symbolic link is followed: the file it names is saved and the link
+    /// stays. A file with several hard links keeps its inode (in place, by
+    /// insertion, or as a tail replacement with the old tail in the journal)
+    /// or is refused, never split from its other names.
     @discardableResult
     func apply<Checked>(_ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
                         verify: (URL) throws -> Checked) throws -> Checked? {
+        let url = Self.resolvingSymbolicLink(url)
         let descriptor = try FileIO.open(url, flags: O_RDWR)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         var plan = plan
+        recorder.path = nil
         if durability == .noSync, VolatileJournalStore.shared != nil {
             plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url)
         }
+        if case .rewrite = plan, let insertion = try insertionForm(of: plan, size: snapshot.size, in: descriptor, url: url) {
+            do {
+                let checked = try insert(insertion, into: descriptor, url: url, snapshot: snapshot, verify: verify)
+                recorder.path = .insertion
+                return checked
+            } catch is InsertionUnsupported {
+                // The file system can't insert (tmpfs, btrfs, …): the file is as it was; the next path.
+            }
+        }
+        if case .rewrite = plan, Self.linkCount(descriptor) > 1 {
+            plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url, limit: Self.hardLinkTailLimit)
+            guard plan.inPlaceWrites != nil else {
+                throw MediaError(.unsupportedFeature, "the file has other hard links, and this change would need more than "
+                                 + "\(Self.hardLinkTailLimit >> 20) MiB rewritten in place; save a copy instead", path: url.path)
+            }
+        }
         if let writes = plan.inPlaceWrites {
-            return try patchInPlace(descriptor, url: url, snapshot: snapshot, patches: writes.patches, newSize: writes.newSize,
-                                    verify: verify)
+            let checked = try patchInPlace(descriptor, url: url, snapshot: snapshot, patches: writes.patches, newSize: writes.newSize,
+                                           verify: verify)
+            recorder.path = checked == nil ? .unchanged : .inPlace
+            return checked
         } else if case .rewrite(let segments) = plan {
             return try rewrite(from: descriptor, segments: segments, to: url, permissionsFrom: descriptor, verify: verify)
         }

@@ -54,7 +54,7 @@ enum FileIO {
     static func createFile(_ url: URL, holding bytes: [UInt8]) throws {
         let descriptor = posixOpen(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
+            throw MediaError(errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
                              "cannot create \(url.lastPathComponent): \(systemErrorText())", path: url.path)
         }
         defer { close(descriptor) }

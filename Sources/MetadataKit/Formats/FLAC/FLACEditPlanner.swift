@@ -53,7 +53,15 @@ enum FLACEditPlanner {
             let bytes = serialize(region, padding: fitsExactly ? nil : leftover)
             return .inPlace(try FileEditPlan.changedPatch(of: bytes, at: layout.markerOffset, in: source).map { [$0] } ?? [])
         }
-        let bytes = serialize(region, padding: policy.padding(audioBytes: source.size - layout.audioStart))
+        var padding = policy.padding(audioBytes: source.size - layout.audioStart)
+        // A large file: padding up to whole file system blocks, so the save can
+        // insert blocks instead of moving the audio frames.
+        if !dropsID3, let block = MP4EditPlanner.insertionBlock(for: source) {
+            let shift = layout.markerOffset + Int64(content + 4 + padding) - layout.audioStart
+            let extra = Int((block - shift % block) % block)
+            if padding + extra <= FLACBlock.maximumLength { padding += extra }
+        }
+        let bytes = serialize(region, padding: padding)
         return .rewrite(FileEditPlan.coalesced([
             .original(offset: 0, length: dropsID3 ? 0 : layout.markerOffset),
             .bytes(bytes),

@@ -63,13 +63,23 @@ enum MP4EditPlanner {
 
         // 3–4: with padding for the next save.
         rebuilder.padding = padding(forFileSize: source.size)
-        let padded = try rebuilder.moov(moov)
+        var padded = try rebuilder.moov(moov)
         // The unreadable rest of the file (a cut 'mdat') is kept byte for byte.
         let damagedTail: [FileEditPlan.Segment] = movie.layout.damage.map {
             [.original(offset: $0.offset, length: source.size - $0.offset)]
         } ?? []
         if damagedTail.isEmpty, after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
             return .tail(offset: moovHeader.offset, bytes: try FileEditPlan.materialize(padded.segments, source: source))
+        }
+        // 4 on a large file: more padding, up to a whole number of file system
+        // blocks, so the save can insert blocks instead of moving the data.
+        if let block = insertionBlock(for: source), let padding = rebuilder.padding {
+            let extra = (block - (padded.size - moovHeader.size) % block) % block
+            if extra > 0 {
+                rebuilder.padding = padding + Int(extra)
+                let aligned = try rebuilder.moov(moov)
+                if (aligned.size - moovHeader.size) % block == 0 { padded = aligned } else { rebuilder.padding = padding }
+            }
         }
         let shift = padded.size - moovHeader.size
         rebuilder.shift = (from: moovHeader.offset, by: shift)
@@ -84,6 +94,14 @@ enum MP4EditPlanner {
         }
         segments += damagedTail
         return .rewrite(FileEditPlan.coalesced(segments))
+    }
+
+    /// The file system block size when the file is large enough for a save
+    /// to insert space instead of rewriting it (``FileEditor/insertionMinimumTail``).
+    static func insertionBlock(for source: FileSource) -> Int64? {
+        guard source.size >= FileEditor.insertionMinimumTail, let block = Platform.blockSize(path: source.path),
+              block > 0, block <= 1 << 20 else { return nil }
+        return block
     }
 
     /// Free space left after `ilst` when the movie box has to move anyway:

@@ -86,6 +86,12 @@ enum MP3EditPlanner {
             // a frame size there that ran past the old end runs past the new one too,
             // so they read back as they did (and are kept again by the next save).
             if !options.removesAllTags, layout.leading.first?.unparsed != nil { padding = 0 }
+            // A large file whose tag grows: padding up to whole file system
+            // blocks, so the save can insert blocks instead of moving the audio.
+            else if !reuses, let block = MP4EditPlanner.insertionBlock(for: source) {
+                let size = Int64(ID3v2Header.length + frames.count + padding)
+                padding += Int((block - (size - audioStart) % block) % block)
+            }
             tag = try ID3v2TagWriter.tag(frames: frames, version: version, padding: padding)
         }
 

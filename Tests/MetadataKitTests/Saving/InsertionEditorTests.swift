@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import MetadataKit
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Saves that insert blocks (``SavePath/insertion``) on ext4 (/tmp here), the
+/// fallbacks where the file system can't (tmpfs: /dev/shm) or a test hook
+/// forbids them, failures at every step, and recovery after a crash.
+@Suite struct InsertionEditorTests {
+    static let block: Int64 = 4096
+    /// Not a multiple of the block size.
+    let original: [UInt8] = (0..<(3 * 4096 + 123)).map { UInt8($0 % 251) }
+
+    /// A plan that grows bytes 100..<200 to 4,196 bytes: the tail from 200
+    /// moves up by exactly one block.
+    var plan: FileEditPlan {
+        .rewrite([.original(offset: 0, length: 100), .bytes([UInt8](repeating: 0xAB, count: 4196)),
+                  .original(offset: 200, length: Int64(original.count) - 200)])
+    }
+    var expected: [UInt8] { Array(original[..<100]) + [UInt8](repeating: 0xAB, count: 4196) + original[200...] }
+
+    func makeFile(in folder: String? = nil) throws -> (URL, FileSnapshot, URL) {
+        let directory: URL
+        if let folder {
+            directory = URL(fileURLWithPath: folder).appendingPathComponent("mdkit-tests-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+        } else {
+            directory = try TestSupport.makeTemporaryDirectory()
+        }
+        let url = directory.appendingPathComponent("file.bin")
+        try Data(original).write(to: url)
+        return (url, try FileSource(url: url).snapshot, directory)
+    }
+
+    func contents(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+    func inode(_ url: URL) -> UInt64 {
+        var info = stat()
+        return stat(url.path, &info) == 0 ? UInt64(info.st_ino) : 0
+    }
+    func strayFiles(beside url: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).filter { $0 != url.lastPathComponent }
+    }
+    var editor: FileEditor {
+        var editor = FileEditor()
+        editor.insertionMinimumTail = 0
+        return editor
+    }
+    /// Whether the file system under /tmp inserts blocks (ext4, XFS).
+    static let canInsert: Bool = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-probe-\(UUID().uuidString)").path
+        let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
+        defer { close(descriptor); unlink(path) }
+        _ = ftruncate(descriptor, 2 * off_t(block))
+        return Platform.insertRange(descriptor, at: 0, length: block) == 0
+    }()
+
+    @Test(.enabled(if: canInsert, "the temporary folder's file system can't insert blocks"))
+    func growingInsertsBlocksAndKeepsTheInode() throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = inode(url)
+        let editor = editor
+        try editor.apply(plan, to: url, expecting: snapshot) { _ in }
+        #expect(editor.recorder.path == .insertion)
+        #expect(try contents(url) == expected)
+        #expect(inode(url) == before)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test func onTmpfsTheSaveFallsBackToARewrite() throws {
+        guard FileManager.default.isWritableFile(atPath: "/dev/shm") else { return }
+        let (url, snapshot, directory) = try makeFile(in: "/dev/shm")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let editor = editor
+        try editor.apply(plan, to: url, expecting: snapshot) { _ in }
+        #expect(editor.recorder.path == .rewrite)
+        #expect(try contents(url) == expected)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test(arguments: [(false, true, true), (false, false, true), (false, false, false)])
+    func testHooksForceEachFallback(insertion: Bool, clone: Bool, kernelCopy: Bool) throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var editor = editor
+        editor.allowsInsertion = insertion
+        editor.allowsClone = clone
+        editor.allowsKernelCopy = kernelCopy
+        try editor.apply(plan, to: url, expecting: snapshot) { _ in }
+        // ext4 can't clone: a rewrite either way (cloneRewrite on btrfs and XFS).
+        #expect(editor.recorder.path == .rewrite || editor.recorder.path == .cloneRewrite)
+        #expect(try contents(url) == expected)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test(.enabled(if: canInsert, "the temporary folder's file system can't insert blocks"),
+          arguments: [FileEditor.Step.journalWrite, .journalSync, .insert, .patchWrite, .dataSync])
+    func aFailureAtAnyStepLeavesTheOriginal(step: FileEditor.Step) throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var editor = editor
+        editor.failingStep = step
+        #expect(throws: MediaError.self) { try editor.apply(plan, to: url, expecting: snapshot) { _ in } }
+        #expect(try contents(url) == original, "step \(step)")
+        #expect(try strayFiles(beside: url).isEmpty, "step \(step)")
+    }
+
+    @Test(.enabled(if: canInsert, "the temporary folder's file system can't insert blocks"))
+    func aFailedCheckRemovesTheInsertedSpace() throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let error = #expect(throws: MediaError.self) {
+            try editor.apply(plan, to: url, expecting: snapshot) { _ in throw MediaError(.malformed, "bad box") }
+        }
+        #expect(error?.code == .verificationFailed)
+        #expect(try contents(url) == original)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    /// What a crash leaves: the journal, the space inserted, and the new
+    /// bytes not written (`written == false`) or written.
+    @Test(.enabled(if: canInsert, "the temporary folder's file system can't insert blocks"), arguments: [false, true])
+    func recoveryCollapsesTheInsertedSpace(written: Bool) throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let descriptor = open(url.path, O_RDWR)
+        defer { close(descriptor) }
+        let insertion = try #require(try editor.insertionForm(of: plan, size: snapshot.size, in: descriptor, url: url))
+        #expect(insertion.offset == 0 && insertion.length == Self.block && insertion.writeOffset == 0)
+        let cut = Int(insertion.offset - insertion.writeOffset)
+        let collapsed = Array(insertion.bytes[..<cut]) + insertion.bytes[(cut + Int(insertion.length))...]
+        let journal = EditJournal(fileSize: snapshot.size, regions: [(insertion.writeOffset, insertion.old)],
+                                  written: [(insertion.writeOffset, collapsed)], insertion: (insertion.offset, insertion.length))
+        #expect(EditJournal(decoding: journal.encoded()) == journal)
+        try Data(journal.encoded()).write(to: EditJournal.url(for: url))
+        #expect(Platform.insertRange(descriptor, at: insertion.offset, length: insertion.length) == 0)
+        if written { try FileIO.write(descriptor, insertion.bytes, at: insertion.writeOffset, url: url) }
+        try FileEditor.recoverIfNeeded(at: url)
+        #expect(try contents(url) == original)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    @Test func aShiftThatIsNotWholeBlocksIsRewritten() throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let odd = FileEditPlan.rewrite([.original(offset: 0, length: 100), .bytes([1, 2, 3]),
+                                        .original(offset: 100, length: Int64(original.count) - 100)])
+        let editor = editor
+        try editor.apply(odd, to: url, expecting: snapshot) { _ in }
+        #expect(editor.recorder.path == .rewrite)
+        #expect(try contents(url) == Array(original[..<100]) + [1, 2, 3] + original[100...])
+    }
+}
