@@ -3,7 +3,7 @@ import MetadataKit
 
 /// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
-/// [--no-sync] [--output OUT] [--dry-run]`
+/// [--no-sync] [--output OUT] [--dry-run] [--verbose]`
 struct WriteCommand {
     /// The key spaces, for messages: "id3, id3v1, … or vorbis".
     static var keySpaceList: String {
@@ -16,7 +16,7 @@ struct WriteCommand {
                                    [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
                                    [--remove-artwork]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
-                                   [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run]
+                                   [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run] [--verbose]
 
         Changes the metadata of each FILE in place (safely: see README).
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
@@ -39,6 +39,9 @@ struct WriteCommand {
           --no-sync           skip fsync (faster; not safe against power loss)
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only)
           --dry-run           print what would change; write nothing
+          --verbose, -v       say how each file was changed: in place, by inserting blocks,
+                              or rewritten (with a clone of the audio/video where possible);
+                              saves the files one by one
         A file another program changes while it is written is loaded again and the
         edit retried (a few times; then it fails, asking to run the command again).
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
@@ -58,6 +61,7 @@ struct WriteCommand {
     var options = SaveOptions()
     var output: String?
     var dryRun = false
+    var verbose = false
 
     init(arguments: [String]) throws(UsageError) {
         var index = 0
@@ -105,6 +109,7 @@ struct WriteCommand {
             case "--no-sync": options.durability = .noSync
             case "--output": output = try value(argument)
             case "--dry-run": dryRun = true
+            case "--verbose", "-v": verbose = true
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
@@ -173,7 +178,7 @@ struct WriteCommand {
         }
         let command = self, shared = pictures
         let reports: [(text: String, failed: Bool)]
-        if options.durability == .full, !dryRun, output == nil, paths.count > 1 {
+        if options.durability == .full, !dryRun, output == nil, paths.count > 1, !verbose {
             reports = await saveInBatches(pictures: shared)
         } else {
             // Files are written in parallel (one task per core); reports keep argument order.
@@ -300,7 +305,19 @@ struct WriteCommand {
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try await item.save(options: options)
-        return "saved (\(Self.count(changes.count)))" + removed
+        let how = verbose ? "; " + Self.describe(item.lastSavePath ?? .unchanged) : ""
+        return "saved (\(Self.count(changes.count))\(how))" + removed
+    }
+
+    /// How a save changed the file, for `--verbose`.
+    static func describe(_ path: SavePath) -> String {
+        switch path {
+        case .unchanged: return "nothing written"
+        case .inPlace: return "in place"
+        case .insertion: return "in place, blocks inserted"
+        case .cloneRewrite: return "rewritten, the payload cloned"
+        case .rewrite: return "rewritten"
+        }
     }
 
     /// "1 change", "3 changes".
