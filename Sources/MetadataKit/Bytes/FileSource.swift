@@ -41,10 +41,22 @@ public final class FileSource {
     }
 
     /// Opens the file at `path` for reading.
-    public init(path: String) throws {
+    public convenience init(path: String) throws {
+        try self.init(path: path, followingSymbolicLink: true)
+    }
+
+    /// Thrown by ``init(path:followingSymbolicLink:)`` when the path's last
+    /// component is a symbolic link it was told not to follow.
+    struct SymbolicLinkFound: Error {}
+
+    /// Opens the file at `path`; without `followingSymbolicLink`, a symbolic
+    /// link as the last component throws ``SymbolicLinkFound`` (`O_NOFOLLOW`:
+    /// telling a link apart costs no extra system call).
+    init(path: String, followingSymbolicLink: Bool) throws {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
+            if !followingSymbolicLink && errno == ELOOP { throw SymbolicLinkFound() }
             throw MediaError(.io, "cannot open: \(systemErrorText())", path: path)
         }
         var info = stat()

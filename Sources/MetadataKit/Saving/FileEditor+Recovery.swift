@@ -9,9 +9,18 @@ extension FileEditor {
     /// Opens the file at `path` for reading after finishing any save of it
     /// that was interrupted. The one recovery call a load makes.
     static func openRecovered(path: String) throws -> FileSource {
-        // A save through a symbolic link journals beside the link's target.
-        try recoverIfNeeded(path: symbolicLinkTarget(path) ?? path)
-        let source = try FileSource(path: path)
+        var source: FileSource
+        do {
+            // Opened first, not following a link: a link is found without an `lstat` per load.
+            source = try FileSource(path: path, followingSymbolicLink: false)
+            if try FileJournalStore.recoverPending(path: path) {
+                source = try FileSource(path: path)     // the recovery changed it: read it anew
+            }
+        } catch is FileSource.SymbolicLinkFound {
+            // A save through a symbolic link journals beside the link's target.
+            try recoverIfNeeded(path: symbolicLinkTarget(path) ?? path)
+            source = try FileSource(path: path)
+        }
         guard try recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) else { return source }
         return try FileSource(path: path)               // the recovery changed it: read it anew
     }
