@@ -15,8 +15,9 @@ let package = Package(
     ],
     targets: [
         // zlib from the system (Debian: zlib1g-dev), for compressed ID3v2 frames.
-        .systemLibrary(name: "CZlib", path: "Sources/CZlib",
-                       providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(
+            name: "CZlib", path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "MetadataKit", dependencies: ["CZlib"], exclude: ["README.md", "Saving/README.md"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "mdkit", "CZlib"]),

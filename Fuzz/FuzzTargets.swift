@@ -9,8 +9,9 @@
 // (-timeout), a memory blow-up (-rss_limit_mb), a broken invariant — is a
 // finding. See Fuzz/README.md.
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The result of an async body, handed from its Task to the waiting thread.
@@ -31,16 +32,21 @@ enum Fuzz {
     /// All targets, by the name MDKIT_FUZZ_TARGET takes.
     /// One target per format of the registry (named by its identifier), then
     /// the whole-item, asset and timed-metadata targets.
-    static let targets: [FuzzTarget] = MediaFormat.all.map(format) + [
-        FuzzTarget(name: "item", fileExtension: "mp3", summary: "MediaItem.load(): detection plus every reader",
-                   run: loadItem),
-        FuzzTarget(name: "asset", fileExtension: "mp4", summary: "Asset.load() and every sample of every track (AssetReader)",
-                   run: readAsset),
-        FuzzTarget(name: "timed", fileExtension: "mov", summary: "Asset.load() and TimedMetadataTrack.document(of:)",
-                   run: readTimedMetadata),
-        FuzzTarget(name: "timedjson", fileExtension: "json", summary: "TimedMetadataDocument(json:), the annotate input",
-                   run: readTimedJSON),
-    ]
+    static let targets: [FuzzTarget] =
+        MediaFormat.all.map(format) + [
+            FuzzTarget(
+                name: "item", fileExtension: "mp3", summary: "MediaItem.load(): detection plus every reader",
+                run: loadItem),
+            FuzzTarget(
+                name: "asset", fileExtension: "mp4", summary: "Asset.load() and every sample of every track (AssetReader)",
+                run: readAsset),
+            FuzzTarget(
+                name: "timed", fileExtension: "mov", summary: "Asset.load() and TimedMetadataTrack.document(of:)",
+                run: readTimedMetadata),
+            FuzzTarget(
+                name: "timedjson", fileExtension: "json", summary: "TimedMetadataDocument(json:), the annotate input",
+                run: readTimedJSON),
+        ]
 
     /// A target running one format's parser directly (no detection), then
     /// what MediaItem.load() does with its result.
@@ -100,9 +106,11 @@ enum Fuzz {
         if let duration = properties.duration {
             precondition(duration.isFinite && duration >= 0, "duration \(duration)")
         }
-        for (name, value) in [("bitrate", properties.bitrate), ("sampleRate", properties.sampleRate),
-                              ("channels", properties.channels), ("bitsPerSample", properties.bitsPerSample),
-                              ("width", properties.width), ("height", properties.height)] {
+        for (name, value) in [
+            ("bitrate", properties.bitrate), ("sampleRate", properties.sampleRate),
+            ("channels", properties.channels), ("bitsPerSample", properties.bitsPerSample),
+            ("width", properties.width), ("height", properties.height),
+        ] {
             if let value { precondition(value >= 0, "\(name) \(value)") }
         }
         for warning in warnings { _ = warning.description }
@@ -171,7 +179,9 @@ enum Fuzz {
 }
 
 @_cdecl("LLVMFuzzerInitialize")
-public func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> Int32 {
+public func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>
+) -> Int32 {
     Fuzz.setUp()
     return 0
 }

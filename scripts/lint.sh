@@ -3,8 +3,7 @@
 # toolchain's swift-format (`swift format` on Swift 6). Exits non-zero on any
 # finding. `scripts/lint.sh --fix` rewrites the files in place instead.
 #
-# Not yet in CI: the code base is formatted once first (by the lead), then
-# `bash scripts/lint.sh` joins .ci/run.
+# Run by .ci/run before the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -58,16 +58,20 @@ extension MediaItem {
 
     /// Writes a group of planned saves with one set of syncs, then has each
     /// item adopt what was written.
-    private static func write(_ group: [(index: Int, save: PreparedSave)], to items: inout [MediaItem],
-                              errors: inout [(any Error)?], options: SaveOptions) async {
+    private static func write(
+        _ group: [(index: Int, save: PreparedSave)], to items: inout [MediaItem],
+        errors: inout [(any Error)?], options: SaveOptions
+    ) async {
         guard !group.isEmpty else { return }
         var editor = FileEditor()
         editor.durability = options.durability
-        let results = editor.applyBatch(group.map { entry in
-            FileEditor.BatchEdit(plan: entry.save.plan, url: FileEditor.resolvingSymbolicLink(items[entry.index].url),
-                                 snapshot: entry.save.snapshot,
-                                 verify: entry.save.verify)
-        })
+        let results = editor.applyBatch(
+            group.map { entry in
+                FileEditor.BatchEdit(
+                    plan: entry.save.plan, url: FileEditor.resolvingSymbolicLink(items[entry.index].url),
+                    snapshot: entry.save.snapshot,
+                    verify: entry.save.verify)
+            })
         for ((index, save), result) in zip(group, results) {
             do {
                 let checked = try items[index].named { try result.get() }

@@ -129,12 +129,14 @@ public struct MediaItem: Sendable {
         // A rewrite checks the temporary file (its pictures would point there),
         // unless the editor did it in place (then the check read this file).
         if case .rewrite = save.plan, checked?.path != FileEditor.resolvingSymbolicLink(url).path {
-            try await load()                            // the file was replaced: read it from its new place
+            try await load() // the file was replaced: read it from its new place
             return
         }
-        let reread = checked?.parsed
-            ?? ParsedFile(fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable,
-                          warnings: warnings)
+        let reread =
+            checked?.parsed
+            ?? ParsedFile(
+                fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable,
+                warnings: warnings)
         var info = stat()
         guard stat(url.path, &info) == 0 else {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: url.path)
@@ -173,8 +175,9 @@ public struct MediaItem: Sendable {
         if let foreign = metadata.items.first(where: { !format.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
             throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
         }
-        let items = try MetadataChanges().resolvedItems(loaded: loadedMetadata, edited: metadata, keySpaces: format.keySpaces,
-                                                        derived: format.derivedKeySpaces)
+        let items = try MetadataChanges().resolvedItems(
+            loaded: loadedMetadata, edited: metadata, keySpaces: format.keySpaces,
+            derived: format.derivedKeySpaces)
         let source = try FileSource(url: url)
         guard source.snapshot == snapshot else {
             throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
@@ -200,7 +203,8 @@ public struct MediaItem: Sendable {
             }
         }
         var exempt = Set(format.derivedKeySpaces)
-        if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 }) {
+        if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 })
+        {
             exempt.insert(.id3)
         }
         let verify: (URL) throws -> CheckedSave = { written in
@@ -214,7 +218,8 @@ public struct MediaItem: Sendable {
             if !options.removesAllTags {
                 let lost = ItemSurvival.missing(expected: untouched, actual: reread.items, exempt: exempt)
                 if !lost.isEmpty {
-                    throw MediaError(.verificationFailed, "the save would lose or alter items nobody changed: \(ItemSurvival.describe(lost))")
+                    throw MediaError(
+                        .verificationFailed, "the save would lose or alter items nobody changed: \(ItemSurvival.describe(lost))")
                 }
             }
             if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {

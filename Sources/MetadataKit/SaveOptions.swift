@@ -32,8 +32,10 @@ public struct SaveOptions: Sendable, Hashable {
     /// Whether the save fsyncs (see ``SaveDurability``).
     public var durability: SaveDurability = .full
 
-    public init(id3v2Version: ID3v2Version = .keep, id3v1: ID3v1Policy = .updateExisting,
-                removesAllTags: Bool = false, durability: SaveDurability = .full) {
+    public init(
+        id3v2Version: ID3v2Version = .keep, id3v1: ID3v1Policy = .updateExisting,
+        removesAllTags: Bool = false, durability: SaveDurability = .full
+    ) {
         self.id3v2Version = id3v2Version
         self.id3v1 = id3v1
         self.removesAllTags = removesAllTags

@@ -41,7 +41,9 @@ struct ExportCommand {
         }
         func seconds(_ option: String) throws(UsageError) -> Double {
             let text = try value(option)
-            guard let number = Double(text), number.isFinite, number >= 0 else { throw UsageError("\(option) needs seconds, not '\(text)'") }
+            guard let number = Double(text), number.isFinite, number >= 0 else {
+                throw UsageError("\(option) needs seconds, not '\(text)'")
+            }
             return number
         }
         while index < arguments.count {
@@ -51,7 +53,9 @@ struct ExportCommand {
                 let list = try value(argument)
                 var ids: [UInt32] = []
                 for part in list.split(separator: ",") {
-                    guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else { throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'") }
+                    guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else {
+                        throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'")
+                    }
                     guard !ids.contains(id) else { throw UsageError("--tracks names track \(id) twice") }
                     ids.append(id)
                 }
@@ -110,7 +114,8 @@ struct ExportCommand {
     /// refuses itself) unless `overwrite`: ffmpeg's `-y` convention.
     static func refuseExisting(_ output: String, input: String, overwrite: Bool) throws {
         guard !overwrite, FileManager.default.fileExists(atPath: output) else { return }
-        let same = (try? FileManager.default.attributesOfItem(atPath: output)[.systemFileNumber] as? Int)
+        let same =
+            (try? FileManager.default.attributesOfItem(atPath: output)[.systemFileNumber] as? Int)
             == (try? FileManager.default.attributesOfItem(atPath: input)[.systemFileNumber] as? Int)
         guard !same else { return }
         throw MediaError(.invalidValue, "\(output) exists; give -y (--overwrite) to replace it")

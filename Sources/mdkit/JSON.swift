@@ -60,8 +60,16 @@ struct JSONWriter {
         self.baseLevel = level
     }
 
-    mutating func beginObject() { beginValue(); bytes.append(0x7B); empty.append(true) }
-    mutating func beginArray() { beginValue(); bytes.append(0x5B); empty.append(true) }
+    mutating func beginObject() {
+        beginValue()
+        bytes.append(0x7B)
+        empty.append(true)
+    }
+    mutating func beginArray() {
+        beginValue()
+        bytes.append(0x5B)
+        empty.append(true)
+    }
 
     /// Closes the innermost container (`array`: a `]`, else a `}`).
     mutating func end(array: Bool) {
@@ -74,34 +82,61 @@ struct JSONWriter {
     mutating func key(_ name: String) {
         beginValue()
         appendQuoted(name)
-        bytes.append(0x3A)                                  // ":"
+        bytes.append(0x3A) // ":"
         if indent != nil { bytes.append(0x20) }
         afterKey = true
     }
 
-    mutating func string(_ text: String) { beginValue(); appendQuoted(text) }
-    mutating func integer(_ value: Int64) { beginValue(); append(String(value)) }
-    mutating func bool(_ value: Bool) { beginValue(); append(value ? "true" : "false") }
+    mutating func string(_ text: String) {
+        beginValue()
+        appendQuoted(text)
+    }
+    mutating func integer(_ value: Int64) {
+        beginValue()
+        append(String(value))
+    }
+    mutating func bool(_ value: Bool) {
+        beginValue()
+        append(value ? "true" : "false")
+    }
 
     /// A number; whole numbers below 10^15 without a fraction; NaN and
     /// infinities (which JSON lacks) as null.
     mutating func number(_ value: Double) {
         beginValue()
-        guard value.isFinite else { append("null"); return }
+        guard value.isFinite else {
+            append("null")
+            return
+        }
         append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
     }
 
     /// `key` then a string, integer, number or bool value.
-    mutating func member(_ name: String, _ text: String) { key(name); string(text) }
-    mutating func member(_ name: String, _ value: Int64) { key(name); integer(value) }
-    mutating func member(_ name: String, _ value: Int) { key(name); integer(Int64(value)) }
-    mutating func member(_ name: String, _ value: Bool) { key(name); bool(value) }
+    mutating func member(_ name: String, _ text: String) {
+        key(name)
+        string(text)
+    }
+    mutating func member(_ name: String, _ value: Int64) {
+        key(name)
+        integer(value)
+    }
+    mutating func member(_ name: String, _ value: Int) {
+        key(name)
+        integer(Int64(value))
+    }
+    mutating func member(_ name: String, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
 
     /// The separator and line break before a value or key.
     private mutating func beginValue() {
-        if afterKey { afterKey = false; return }
+        if afterKey {
+            afterKey = false
+            return
+        }
         guard !empty.isEmpty else { return }
-        if !empty[empty.count - 1] { bytes.append(0x2C) }   // ","
+        if !empty[empty.count - 1] { bytes.append(0x2C) } // ","
         empty[empty.count - 1] = false
         if let indent { newline(spaces: indent * (baseLevel + empty.count)) }
     }
@@ -128,7 +163,7 @@ struct JSONWriter {
         bytes.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
-            var clean = utf8.startIndex                     // start of the bytes not yet copied
+            var clean = utf8.startIndex // start of the bytes not yet copied
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }

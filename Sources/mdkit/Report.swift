@@ -207,7 +207,8 @@ enum Report {
         let width = rows.map(\.0.count).max() ?? 0
         var text = "\(path)\n"
         for (name, value) in rows {
-            text += "  " + name + String(repeating: " ", count: width - name.count + 2) + value.replacingOccurrences(of: "\n", with: " ") + "\n"
+            text +=
+                "  " + name + String(repeating: " ", count: width - name.count + 2) + value.replacingOccurrences(of: "\n", with: " ") + "\n"
         }
         return text + "\n"
     }

@@ -89,12 +89,17 @@ struct TracksCommand {
         object.append(("metadata", .object(fields)))
         object.append(("tracks", .array(asset.tracks.map(track))))
         if !asset.warnings.isEmpty {
-            object.append(("warnings", .array(asset.warnings.map { warning in
-                var fields: [(String, JSON)] = []
-                if let offset = warning.offset { fields.append(("offset", .integer(offset))) }
-                fields.append(("message", .string(warning.message)))
-                return .object(fields)
-            })))
+            object.append(
+                (
+                    "warnings",
+                    .array(
+                        asset.warnings.map { warning in
+                            var fields: [(String, JSON)] = []
+                            if let offset = warning.offset { fields.append(("offset", .integer(offset))) }
+                            fields.append(("message", .string(warning.message)))
+                            return .object(fields)
+                        })
+                ))
         }
         return .object(object)
     }
@@ -114,17 +119,33 @@ struct TracksCommand {
             ("sampleCount", .integer(Int64(track.sampleCount))),
             ("sampleBytes", .integer(track.totalSampleBytes)),
             ("language", .string(track.language)),
-            ("sampleDescriptions", .array(zip(track.sampleDescriptionTypes, track.sampleDescriptions).map { type, entry in
-                .object([("type", .string(type.description)), ("size", .integer(Int64(entry.count))),
-                         ("bytes", .string(Data(entry).base64EncodedString()))])
-            })),
-            ("editList", .array(track.editList.map {
-                .object([("segmentDuration", .integer($0.segmentDuration)), ("mediaTime", .integer($0.mediaTime)),
-                         ("rate", .number($0.rate))])
-            })),
-            ("references", .array(track.references.map {
-                .object([("type", .string($0.type.description)), ("trackIDs", .array($0.trackIDs.map { .integer(Int64($0)) }))])
-            })),
+            (
+                "sampleDescriptions",
+                .array(
+                    zip(track.sampleDescriptionTypes, track.sampleDescriptions).map { type, entry in
+                        .object([
+                            ("type", .string(type.description)), ("size", .integer(Int64(entry.count))),
+                            ("bytes", .string(Data(entry).base64EncodedString())),
+                        ])
+                    })
+            ),
+            (
+                "editList",
+                .array(
+                    track.editList.map {
+                        .object([
+                            ("segmentDuration", .integer($0.segmentDuration)), ("mediaTime", .integer($0.mediaTime)),
+                            ("rate", .number($0.rate)),
+                        ])
+                    })
+            ),
+            (
+                "references",
+                .array(
+                    track.references.map {
+                        .object([("type", .string($0.type.description)), ("trackIDs", .array($0.trackIDs.map { .integer(Int64($0)) }))])
+                    })
+            ),
         ]
         if let width = track.width, track.mediaType == .video || width > 0 {
             object.append(("width", .integer(Int64(width))))
@@ -156,7 +177,8 @@ struct TracksCommand {
                 let fill = String(repeating: " ", count: max(0, width - value.count))
                 return left ? value + fill : fill + value
             }
-            text += pad(String(track.id), 4) + "  " + pad(track.mediaType.rawValue, 9, left: true) + "  "
+            text +=
+                pad(String(track.id), 4) + "  " + pad(track.mediaType.rawValue, 9, left: true) + "  "
                 + pad(track.codec?.description ?? "-", 5, left: true) + pad(String(track.timescale), 11)
                 + pad(String(format: "%.3f", track.durationSeconds), 10) + pad(String(track.sampleCount), 9)
                 + pad(String(track.totalSampleBytes), 12) + "  " + pad(track.language, 4, left: true) + "  "

@@ -33,9 +33,10 @@ extension WriteCommand {
         for field in MetadataField.allCases where before[field] != after[field] {
             lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
         }
-        let changedFieldKeys = Set(MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
-            (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
-        })
+        let changedFieldKeys = Set(
+            MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
+                (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
+            })
         let added = after.items.filter { !before.items.contains($0) && !changedFieldKeys.contains(name($0)) }
         let removed = before.items.filter { !after.items.contains($0) && !changedFieldKeys.contains(name($0)) }
         // A key with one item before and one after, each with another value, changed.

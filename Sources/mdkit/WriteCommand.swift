@@ -11,7 +11,8 @@ struct WriteCommand {
         return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
-    static var usage: String { """
+    static var usage: String {
+        """
         usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
                                    [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
                                    [--remove-artwork]
@@ -45,7 +46,8 @@ struct WriteCommand {
         A file another program changes while it is written is loaded again and the
         edit retried (a few times; then it fails, asking to run the command again).
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
-        """ }
+        """
+    }
 
     enum Edit {
         case set(MetadataField, DisplayValue)
@@ -168,10 +170,12 @@ struct WriteCommand {
             }
             let picture = Artwork(data: data, mimeType: entry.mimeType, pictureType: entry.type)
             guard entry.mimeType != nil || picture.mimeType != "application/octet-stream" else {
-                FileHandle.standardError.write(Data("""
-                    mdkit: \(entry.path) is not a JPEG, PNG, GIF, BMP or WebP image; \
-                    give --artwork-mime TYPE to store it anyway\n
-                    """.utf8))
+                FileHandle.standardError.write(
+                    Data(
+                        """
+                        mdkit: \(entry.path) is not a JPEG, PNG, GIF, BMP or WebP image; \
+                        give --artwork-mime TYPE to store it anyway\n
+                        """.utf8))
                 return 2
             }
             pictures.append(picture)
@@ -235,13 +239,16 @@ struct WriteCommand {
             if (error as? MediaError)?.code == .fileChanged {
                 // Changed by another program since it was loaded: load it again, alone.
                 do {
-                    reports[entry.index] = ("\(path): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n", false)
+                    reports[entry.index] = (
+                        "\(path): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n", false
+                    )
                 } catch {
                     reports[entry.index] = ("\(path): error: \(Report.errorMessage(error))\n", true)
                 }
                 continue
             }
-            reports[entry.index] = error.map { ("\(path): error: \(Report.errorMessage($0))\n", true) }
+            reports[entry.index] =
+                error.map { ("\(path): error: \(Report.errorMessage($0))\n", true) }
                 ?? ("\(path): saved (\(Self.count(entry.changes)))\n", false)
         }
         return reports

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Every file in Tests/Fixtures/hostile (hand-made damage, and what the
@@ -45,7 +46,8 @@ import Testing
     /// The MP4-family fixtures, by their first bytes (a box type at 4..<8).
     static let mp4Files: [String] = files.filter { name in
         guard let handle = FileHandle(forReadingAtPath: directory.appendingPathComponent(name).path),
-              let head = try? handle.read(upToCount: 8), head.count == 8 else { return false }
+            let head = try? handle.read(upToCount: 8), head.count == 8
+        else { return false }
         let type = FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))
         return MP4Parser.topLevelTypes.contains(type)
     }

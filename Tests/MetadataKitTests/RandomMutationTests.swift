@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Loads randomly damaged copies of a small, fully tagged file of every
@@ -40,27 +41,35 @@ import Testing
                 return tag.bytes() + ID3Builder.mpegFrames(3) + ID3Builder.id3v1(title: "v1 title", artist: "v1 artist")
             case .mp4:
                 typealias M = MP4Builder
-                let ilst = M.box("ilst", children: [
-                    M.item("©nam", M.text("Title")),
-                    M.item("trkn", M.data(0, [0, 0, 0, 3, 0, 12, 0, 0])),
-                    M.item("covr", M.data(14, M.png(width: 2, height: 2))),
-                    M.freeform(mean: "com.apple.iTunes", name: "MOOD", M.text("calm")),
-                ])
+                let ilst = M.box(
+                    "ilst",
+                    children: [
+                        M.item("©nam", M.text("Title")),
+                        M.item("trkn", M.data(0, [0, 0, 0, 3, 0, 12, 0, 0])),
+                        M.item("covr", M.data(14, M.png(width: 2, height: 2))),
+                        M.freeform(mean: "com.apple.iTunes", name: "MOOD", M.text("calm")),
+                    ])
                 let udta = M.box("udta", children: [M.meta(handler: "mdir", [ilst])])
                 return M.ftyp() + M.audioMovie(duration: 2, extra: [udta]) + M.box("mdat", [UInt8](repeating: 0x21, count: 64))
             case .flac:
-                return FLACOggBuilder.flac([(4, FLACOggBuilder.comment(["TITLE=Title", "TRACKNUMBER=3"])),
-                                            (6, FLACOggBuilder.picture()), (1, [UInt8](repeating: 0, count: 8))],
-                                           audio: FLACOggBuilder.fakeAudio(200))
+                return FLACOggBuilder.flac(
+                    [
+                        (4, FLACOggBuilder.comment(["TITLE=Title", "TRACKNUMBER=3"])),
+                        (6, FLACOggBuilder.picture()), (1, [UInt8](repeating: 0, count: 8)),
+                    ],
+                    audio: FLACOggBuilder.fakeAudio(200))
             case .ogg:
                 return FLACOggBuilder.oggVorbis(fields: ["TITLE=Title", "ARTIST=Artist"], setupSize: 60, audioPages: 2)
             case .wav:
-                return RIFFBuilder.simpleWAV(info: [("INAM", "Title"), ("IART", "Artist")], dataBytes: 64,
-                                             after: [RIFFBuilder.chunk("id3 ", RIFFBuilder.id3([("TIT2", "Title")]))])
+                return RIFFBuilder.simpleWAV(
+                    info: [("INAM", "Title"), ("IART", "Artist")], dataBytes: 64,
+                    after: [RIFFBuilder.chunk("id3 ", RIFFBuilder.id3([("TIT2", "Title")]))])
             case .aiff:
-                return RIFFBuilder.aiff([RIFFBuilder.comm(frames: 16), RIFFBuilder.text("NAME", "Title"),
-                                         RIFFBuilder.chunk("ID3 ", RIFFBuilder.id3([("TPE1", "Artist")]), bigEndian: true),
-                                         RIFFBuilder.ssnd(64)])
+                return RIFFBuilder.aiff([
+                    RIFFBuilder.comm(frames: 16), RIFFBuilder.text("NAME", "Title"),
+                    RIFFBuilder.chunk("ID3 ", RIFFBuilder.id3([("TPE1", "Artist")]), bigEndian: true),
+                    RIFFBuilder.ssnd(64),
+                ])
             }
         }
     }
@@ -72,7 +81,8 @@ import Testing
         var bytes = original
         for _ in 0..<Int.random(in: 1...6, using: &generator) {
             let index = Int.random(in: 0..<bytes.count, using: &generator)
-            bytes[index] = Bool.random(using: &generator)
+            bytes[index] =
+                Bool.random(using: &generator)
                 ? [0x00, 0xFF, 0x7F, 0x80, 0x01][Int.random(in: 0..<5, using: &generator)]
                 : UInt8.random(in: 0...255, using: &generator)
         }
@@ -135,9 +145,11 @@ import Testing
         if let duration = properties.duration {
             #expect(duration.isFinite && duration >= 0, "duration \(duration); \(context)")
         }
-        for (name, value) in [("bitrate", properties.bitrate), ("sampleRate", properties.sampleRate),
-                              ("channels", properties.channels), ("bitsPerSample", properties.bitsPerSample),
-                              ("width", properties.width), ("height", properties.height)] {
+        for (name, value) in [
+            ("bitrate", properties.bitrate), ("sampleRate", properties.sampleRate),
+            ("channels", properties.channels), ("bitsPerSample", properties.bitsPerSample),
+            ("width", properties.width), ("height", properties.height),
+        ] {
             if let value { #expect(value >= 0, "\(name) \(value); \(context)") }
         }
         for warning in item.warnings {

@@ -77,7 +77,9 @@ public struct Asset: Sendable {
             let source = try FileSource(url: url)
             let head = try source.getAvailableBytes(at: 0, count: 8)
             guard head.count == 8,
-                  MP4Parser.topLevelTypes.contains(FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7]))) else {
+                MP4Parser.topLevelTypes.contains(
+                    FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7])))
+            else {
                 throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
             }
             // The same forgiving read of the box tree as MediaItem's (MP4Movie).

@@ -96,7 +96,8 @@ extension AssetTrack {
     init(parsing trak: MP4Box, in source: FileSource) throws {
         let boxes = MP4TrackBoxes(trak: trak, source: source)
         guard trak.child("tkhd") != nil, boxes.mediaBox?.child("mdhd") != nil,
-              let header = try boxes.trackHeader(), let media = try boxes.mediaHeader() else {
+            let header = try boxes.trackHeader(), let media = try boxes.mediaHeader()
+        else {
             throw MediaError(.malformed, "'trak' without 'tkhd', 'mdia' or 'mdhd'", offset: trak.header.offset)
         }
         let handler = try boxes.handler()
@@ -107,7 +108,8 @@ extension AssetTrack {
             stsdVersion = stsd.version
             let entries = try stsd.entries(in: source, depth: MP4TrackBoxes.sampleEntryDepth)
             guard entries.count >= min(Int(stsd.entryCount), 1) else {
-                throw MediaError(.malformed, "'stsd' lists \(stsd.entryCount) entries but holds \(entries.count)", offset: stsd.header.offset)
+                throw MediaError(
+                    .malformed, "'stsd' lists \(stsd.entryCount) entries but holds \(entries.count)", offset: stsd.header.offset)
             }
             descriptions = try entries.prefix(Int(stsd.entryCount)).map { try source.getBytes(at: $0.offset, count: Int($0.size)) }
         }

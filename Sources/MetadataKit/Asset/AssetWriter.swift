@@ -115,22 +115,28 @@ public actor AssetWriter {
     /// Lowers the 32-bit limit; for tests.
     func setSizeLimit(_ limit: Int64) { sizeLimit = limit }
 
-    public init(url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
-                shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000) {
-        self.init(url: url, fileType: fileType, chunkDuration: chunkDuration,
-                  shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: movieTimescale, planning: false)
+    public init(
+        url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
+        shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000
+    ) {
+        self.init(
+            url: url, fileType: fileType, chunkDuration: chunkDuration,
+            shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: movieTimescale, planning: false)
     }
 
     /// A planning writer for `writer`: fed the same inputs and samples, its
     /// ``layout`` is the layout `writer` will write.
     init(planningFor writer: AssetWriter) {
-        self.init(url: writer.url, fileType: writer.fileType, chunkDuration: writer.chunkDuration,
-                  shouldOptimizeForNetworkUse: writer.shouldOptimizeForNetworkUse, movieTimescale: writer.movieTimescale,
-                  planning: true)
+        self.init(
+            url: writer.url, fileType: writer.fileType, chunkDuration: writer.chunkDuration,
+            shouldOptimizeForNetworkUse: writer.shouldOptimizeForNetworkUse, movieTimescale: writer.movieTimescale,
+            planning: true)
     }
 
-    private init(url: URL, fileType: AssetFileType, chunkDuration: Double,
-                 shouldOptimizeForNetworkUse: Bool, movieTimescale: UInt32, planning: Bool) {
+    private init(
+        url: URL, fileType: AssetFileType, chunkDuration: Double,
+        shouldOptimizeForNetworkUse: Bool, movieTimescale: UInt32, planning: Bool
+    ) {
         self.url = url
         self.fileType = fileType
         self.chunkDuration = max(0.01, chunkDuration)
@@ -189,7 +195,8 @@ public actor AssetWriter {
             ftypSize = Int64(ftyp.count)
             if let plan = plannedLayout {
                 guard plan.tables.count == tracks.count else {
-                    throw MediaError(.invalidValue, "the planned layout has \(plan.tables.count) tracks; the writer has \(tracks.count) inputs")
+                    throw MediaError(
+                        .invalidValue, "the planned layout has \(plan.tables.count) tracks; the writer has \(tracks.count) inputs")
                 }
                 let head = try movieHead(builder(tables: plan.tables), mediaBytes: plan.mediaBytes)
                 try file.write(head.moov + head.mdatHeader)
@@ -197,7 +204,8 @@ public actor AssetWriter {
                 promisedHead = (head.moov, plan.mediaBytes)
                 plannedLayout = nil
             } else if shouldOptimizeForNetworkUse {
-                let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdat-\(UUID().uuidString)").path
+                let path = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).mdat-\(UUID().uuidString)")
+                    .path
                 mediaPath = path
                 mediaFile = try OutputFile(path: path)
             } else {
@@ -232,17 +240,21 @@ public actor AssetWriter {
                     data = .bytes(try sample.readData())
                 }
                 tracks[index].lastDecodeTime = sample.decodeTime
-                tracks[index].pending.append(Pending(
-                    data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
-                    compositionOffset: sample.presentationTime - sample.decodeTime, isSync: sample.isSync,
-                    descriptionIndex: sample.sampleDescriptionIndex))
+                tracks[index].pending.append(
+                    Pending(
+                        data: data, decodeTime: tracks[index].appendedEnd, duration: max(0, sample.duration),
+                        compositionOffset: sample.presentationTime - sample.decodeTime, isSync: sample.isSync,
+                        descriptionIndex: sample.sampleDescriptionIndex))
                 tracks[index].appendedEnd += max(0, sample.duration)
             } catch {
                 fail()
                 throw error
             }
         }
-        do { try flushReadyPeriods() } catch { fail(); throw error }
+        do { try flushReadyPeriods() } catch {
+            fail()
+            throw error
+        }
     }
 
     func markAsFinished(_ input: AssetWriterInput) throws {
@@ -251,7 +263,10 @@ public actor AssetWriter {
         }
         tracks[index].finished = true
         if status == .writing {
-            do { try flushReadyPeriods() } catch { fail(); throw error }
+            do { try flushReadyPeriods() } catch {
+                fail()
+                throw error
+            }
         }
     }
 
@@ -299,9 +314,10 @@ public actor AssetWriter {
                 windowEnd += chunkDuration
             } else {
                 // A gap: move the period to the earliest pending sample.
-                let next = tracks.compactMap { track in
-                    track.pendingStart < track.pending.count ? track.seconds(track.pending[track.pendingStart].decodeTime) : nil
-                }.min() ?? windowEnd
+                let next =
+                    tracks.compactMap { track in
+                        track.pendingStart < track.pending.count ? track.seconds(track.pending[track.pendingStart].decodeTime) : nil
+                    }.min() ?? windowEnd
                 windowEnd = max(windowEnd + chunkDuration, (next / chunkDuration).rounded(.down) * chunkDuration + chunkDuration)
             }
         }
@@ -318,12 +334,14 @@ public actor AssetWriter {
             let chunkOffset = mediaBytes
             var count = 0
             while track.pendingStart < track.pending.count,
-                  track.seconds(track.pending[track.pendingStart].decodeTime) < end,
-                  track.pending[track.pendingStart].descriptionIndex == description {
+                track.seconds(track.pending[track.pendingStart].decodeTime) < end,
+                track.pending[track.pendingStart].descriptionIndex == description
+            {
                 let sample = track.pending[track.pendingStart]
                 try writeMedia(sample.data)
-                track.tables.appendSample(size: sample.data.size, duration: sample.duration,
-                                          compositionOffset: sample.compositionOffset, isSync: sample.isSync)
+                track.tables.appendSample(
+                    size: sample.data.size, duration: sample.duration,
+                    compositionOffset: sample.compositionOffset, isSync: sample.isSync)
                 track.pending[track.pendingStart].data = .bytes([])
                 track.pendingStart += 1
                 count += 1
@@ -371,7 +389,10 @@ public actor AssetWriter {
         var moov = try builder.moov(base: ftypSize + Int64(header.count))
         for _ in 0..<3 {
             let next = try builder.moov(base: ftypSize + Int64(moov.count) + Int64(header.count))
-            if next.count == moov.count { moov = next; break }
+            if next.count == moov.count {
+                moov = next
+                break
+            }
             moov = next
         }
         return (moov, header)
@@ -383,8 +404,11 @@ public actor AssetWriter {
         if let promised = promisedHead {
             // Written at the start from the plan: it must be the moov of what was written.
             guard mediaBytes == promised.mediaBytes,
-                  try movieHead(builder, mediaBytes: mediaBytes).moov == promised.moov else {
-                throw MediaError(.invalidValue, "the samples or metadata written differ from the planned layout that moov was written from", path: url.path)
+                try movieHead(builder, mediaBytes: mediaBytes).moov == promised.moov
+            else {
+                throw MediaError(
+                    .invalidValue, "the samples or metadata written differ from the planned layout that moov was written from",
+                    path: url.path)
             }
         } else if let mediaFile, let mediaPath {
             let head = try movieHead(builder, mediaBytes: mediaBytes)
@@ -396,8 +420,9 @@ public actor AssetWriter {
         } else {
             let moov = try builder.moov(base: mdatHeaderOffset + 16)
             try output.write(moov)
-            try output.write(MP4MovieBuilder.patchableMediaDataHeader(payloadSize: mediaBytes, sizeLimit: sizeLimit),
-                             at: mdatHeaderOffset)
+            try output.write(
+                MP4MovieBuilder.patchableMediaDataHeader(payloadSize: mediaBytes, sizeLimit: sizeLimit),
+                at: mdatHeaderOffset)
         }
         try output.close()
         self.output = nil

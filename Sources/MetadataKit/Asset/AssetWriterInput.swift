@@ -28,11 +28,13 @@ public final class AssetWriterInput: @unchecked Sendable {
     private var writer: AssetWriter?
     private var assignedID: UInt32 = 0
 
-    public init(mediaType: AssetMediaType, sampleDescriptions: [[UInt8]], timescale: UInt32,
-                handlerType: FourCC? = nil, handlerName: String? = nil, sampleDescriptionVersion: UInt8 = 0,
-                language: String = "und", editList: [EditListEntry] = [], references: [TrackReference] = [],
-                preferredTrackID: UInt32? = nil, width: Int? = nil, height: Int? = nil,
-                alternateGroup: Int16 = 0, trackFlags: UInt32 = 3) {
+    public init(
+        mediaType: AssetMediaType, sampleDescriptions: [[UInt8]], timescale: UInt32,
+        handlerType: FourCC? = nil, handlerName: String? = nil, sampleDescriptionVersion: UInt8 = 0,
+        language: String = "und", editList: [EditListEntry] = [], references: [TrackReference] = [],
+        preferredTrackID: UInt32? = nil, width: Int? = nil, height: Int? = nil,
+        alternateGroup: Int16 = 0, trackFlags: UInt32 = 3
+    ) {
         self.mediaType = mediaType
         self.handlerType = handlerType ?? mediaType.handler
         self.handlerName = handlerName
@@ -53,12 +55,13 @@ public final class AssetWriterInput: @unchecked Sendable {
     /// timescale, language, handler, size, track ID. The edit list and
     /// references are copied unless given.
     public convenience init(copying track: AssetTrack, editList: [EditListEntry]? = nil, references: [TrackReference]? = nil) {
-        self.init(mediaType: track.mediaType, sampleDescriptions: track.sampleDescriptions, timescale: track.timescale,
-                  handlerType: track.handlerType, handlerName: track.handlerName,
-                  sampleDescriptionVersion: track.sampleDescriptionVersion, language: track.language,
-                  editList: editList ?? track.editList, references: references ?? track.references,
-                  preferredTrackID: track.id, width: track.width, height: track.height,
-                  alternateGroup: track.alternateGroup, trackFlags: track.flags == 0 ? 3 : track.flags)
+        self.init(
+            mediaType: track.mediaType, sampleDescriptions: track.sampleDescriptions, timescale: track.timescale,
+            handlerType: track.handlerType, handlerName: track.handlerName,
+            sampleDescriptionVersion: track.sampleDescriptionVersion, language: track.language,
+            editList: editList ?? track.editList, references: references ?? track.references,
+            preferredTrackID: track.id, width: track.width, height: track.height,
+            alternateGroup: track.alternateGroup, trackFlags: track.flags == 0 ? 3 : track.flags)
     }
 
     /// The track ID in the output (0 until added to a writer).

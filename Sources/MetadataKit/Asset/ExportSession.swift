@@ -87,7 +87,7 @@ public final class ExportSession {
             throw MediaError(.invalidValue, "the output must not be the input", path: outputURL.path)
         }
         let fileType = outputFileType ?? AssetFileType(pathExtension: outputURL.pathExtension) ?? .mp4
-        _ = try AssetReader(asset: asset)           // refuses what can't be read (fragmented files) up front
+        _ = try AssetReader(asset: asset) // refuses what can't be read (fragmented files) up front
         let chosen = try chosenTracks()
         let timescale = asset.movieTimescale > 0 ? asset.movieTimescale : 1000
         let plans = try chosen.compactMap { try plan($0, movieTimescale: timescale) }
@@ -100,8 +100,9 @@ public final class ExportSession {
 
         let temporary = outputURL.deletingLastPathComponent()
             .appendingPathComponent(".\(outputURL.lastPathComponent).export-\(UUID().uuidString).\(outputURL.pathExtension)")
-        let writer = AssetWriter(url: temporary, fileType: fileType, chunkDuration: chunkDuration,
-                                 shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: timescale)
+        let writer = AssetWriter(
+            url: temporary, fileType: fileType, chunkDuration: chunkDuration,
+            shouldOptimizeForNetworkUse: shouldOptimizeForNetworkUse, movieTimescale: timescale)
         if let sizeLimit { await writer.setSizeLimit(sizeLimit) }
         do {
             if shouldOptimizeForNetworkUse {
@@ -136,8 +137,10 @@ public final class ExportSession {
 
     /// Feeds the samples of `plans` (and the timed metadata) to `writer`,
     /// interleaved by decode time, from its start to its finish.
-    private func write(_ plans: [TrackPlan], timed: [(TimedMetadataDocument, TimedLayout)], metadata items: [MetadataItem],
-                       into writer: AssetWriter, reportingProgress: Bool = false) async throws {
+    private func write(
+        _ plans: [TrackPlan], timed: [(TimedMetadataDocument, TimedLayout)], metadata items: [MetadataItem],
+        into writer: AssetWriter, reportingProgress: Bool = false
+    ) async throws {
         let reader = try AssetReader(asset: asset)
         let kept = Set(plans.map(\.track.id))
         var inputs: [AssetWriterInput] = []
@@ -159,8 +162,9 @@ public final class ExportSession {
         let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
         for (document, layout) in timed {
             let described = document.describes.map(UInt32.init).flatMap { kept.contains($0) ? $0 : nil } ?? firstVideo
-            let input = TimedMetadataTrack.input(for: document.groups, describing: described, timescale: layout.timescale,
-                                                 editList: layout.editList)
+            let input = TimedMetadataTrack.input(
+                for: document.groups, describing: described, timescale: layout.timescale,
+                editList: layout.editList)
             try await writer.add(input)
             timedInputs.append((input, layout.samples))
         }
@@ -189,7 +193,8 @@ public final class ExportSession {
             let shift = plans[best].decodeShift
             var batch: [Sample] = []
             var batchBytes = 0
-            while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20) {
+            while var sample = next[best], batch.isEmpty || (sample.decodeTimeSeconds < limit && batch.count < 1024 && batchBytes < 1 << 20)
+            {
                 batchBytes += sample.size
                 sample.decodeTime -= shift
                 sample.presentationTime -= shift
@@ -255,7 +260,7 @@ public final class ExportSession {
         var emptyDuration: Int64 = 0
         var mediaStart: Int64 = 0
         var segment: Int64?
-        let limit: Int64 = 1 << 53                   // edit times beyond this are not cut (nor added up)
+        let limit: Int64 = 1 << 53 // edit times beyond this are not cut (nor added up)
         guard track.editList.allSatisfy({ (0..<limit).contains($0.segmentDuration) && (-1..<limit).contains($0.mediaTime) }) else {
             throw MediaError(.unsupportedFeature, "track \(track.id): cutting an edit list with times beyond 2^53 is not supported")
         }
@@ -266,7 +271,9 @@ public final class ExportSession {
                 mediaStart = entry.mediaTime
                 segment = entry.segmentDuration
             } else {
-                throw MediaError(.unsupportedFeature, "track \(track.id): cutting an edit list with several segments or a rate other than 1 is not supported")
+                throw MediaError(
+                    .unsupportedFeature,
+                    "track \(track.id): cutting an edit list with several segments or a rate other than 1 is not supported")
             }
         }
         let trackStart = Double(emptyDuration) / mts
@@ -321,7 +328,8 @@ public final class ExportSession {
         let writable = Self.writableKeySpaces
         if let foreign = metadata.items.first(where: { !writable.contains($0.keySpace) }) {
             let spaces = writable.map(\.rawValue).joined(separator: ", ")
-            throw MediaError(.invalidValue, "an exported movie can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items (only \(spaces))")
+            throw MediaError(
+                .invalidValue, "an exported movie can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items (only \(spaces))")
         }
         let source = asset.metadata
         var edited: Metadata

@@ -86,8 +86,9 @@ final class OutputFile {
     private func flushCopy() throws {
         guard let copy = pendingCopy else { return }
         pendingCopy = nil
-        try copyRange(from: copy.source.descriptor, path: copy.source.path, offset: copy.offset, count: copy.count,
-                      to: position - copy.count)
+        try copyRange(
+            from: copy.source.descriptor, path: copy.source.path, offset: copy.offset, count: copy.count,
+            to: position - copy.count)
     }
 
     /// Copies `count` bytes at `offset` of `input` to `target` of this file:
@@ -127,7 +128,10 @@ final class OutputFile {
     func closeAndRemove() {
         kernel.close()
         pendingCopy = nil
-        if descriptor >= 0 { closeDescriptor(descriptor); descriptor = -1 }
+        if descriptor >= 0 {
+            closeDescriptor(descriptor)
+            descriptor = -1
+        }
         unlink(path)
     }
 }

@@ -30,8 +30,10 @@ public struct Sample: Sendable {
     let bytes: [UInt8]?
 
     /// A sample holding `data`.
-    public init(trackID: UInt32, data: [UInt8], decodeTime: Int64, presentationTime: Int64, duration: Int64,
-                timescale: UInt32, isSync: Bool = true, sampleDescriptionIndex: Int = 1) {
+    public init(
+        trackID: UInt32, data: [UInt8], decodeTime: Int64, presentationTime: Int64, duration: Int64,
+        timescale: UInt32, isSync: Bool = true, sampleDescriptionIndex: Int = 1
+    ) {
         self.trackID = trackID
         self.decodeTime = decodeTime
         self.presentationTime = presentationTime

@@ -35,7 +35,8 @@ final class SampleDataSource: @unchecked Sendable {
 
     func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0, offset <= fileSize, Int64(count) <= fileSize - offset else {
-            throw MediaError(.truncated, "sample of \(count) bytes runs past the end of the file (\(fileSize) bytes)", offset: offset, path: path)
+            throw MediaError(
+                .truncated, "sample of \(count) bytes runs past the end of the file (\(fileSize) bytes)", offset: offset, path: path)
         }
         if count == 0 { return [] }
         return try lock.withLock {

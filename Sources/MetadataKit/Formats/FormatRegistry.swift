@@ -47,8 +47,10 @@ extension MediaFormat {
         if let format = all.first(where: { $0.acceptsByExtension && $0.extensions.contains(pathExtension) }) {
             return format
         }
-        throw MediaError(.unsupportedFormat, "not a supported media file (the first bytes are none of: "
-                         + all.map(\.name).joined(separator: ", ") + ")", offset: 0)
+        throw MediaError(
+            .unsupportedFormat,
+            "not a supported media file (the first bytes are none of: "
+                + all.map(\.name).joined(separator: ", ") + ")", offset: 0)
     }
 }
 

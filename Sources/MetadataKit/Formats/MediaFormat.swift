@@ -52,12 +52,15 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// items after the change); nil for a read-only format.
     let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
 
-    init(identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
-         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [], uppercasedKeySpaces: Set<MetadataKeySpace> = [],
-         keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
-         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
-         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
-         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?) {
+    init(
+        identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
+        derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
+        uppercasedKeySpaces: Set<MetadataKeySpace> = [],
+        keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
+        recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
+        parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
+        planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?
+    ) {
         self.identifier = identifier
         self.name = name
         self.extensions = extensions
@@ -92,6 +95,7 @@ struct FormatProbe {
     /// The four bytes at `offset` of the head as a code, if the head is that long.
     func fourCC(at offset: Int) -> FourCC? {
         guard head.count >= offset + 4 else { return nil }
-        return FourCC(UInt32(head[offset]) << 24 | UInt32(head[offset + 1]) << 16 | UInt32(head[offset + 2]) << 8 | UInt32(head[offset + 3]))
+        return FourCC(
+            UInt32(head[offset]) << 24 | UInt32(head[offset + 1]) << 16 | UInt32(head[offset + 2]) << 8 | UInt32(head[offset + 3]))
     }
 }

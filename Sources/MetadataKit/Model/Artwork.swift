@@ -83,16 +83,20 @@ public struct Artwork: Sendable, Hashable {
     /// A picture from image bytes in memory. The MIME type and pixel size are
     /// taken from the image header when `mimeType` is nil.
     public init(data: Data, mimeType: String? = nil, pictureType: PictureType = .frontCover, description: String = "") {
-        self.init(info: ImageInfo(bytes: [UInt8](data)), mimeType: mimeType, pictureType: pictureType, description: description,
-                  byteCount: data.count, storage: .bytes(data))
+        self.init(
+            info: ImageInfo(bytes: [UInt8](data)), mimeType: mimeType, pictureType: pictureType, description: description,
+            byteCount: data.count, storage: .bytes(data))
     }
 
     /// A picture stored in a file at `offset`, `byteCount` bytes long; the header is
     /// parsed from `source` now, the bytes are read later from `url`.
-    init(source: FileSource, url: URL, offset: Int64, byteCount: Int, mimeType: String?,
-         pictureType: PictureType, description: String) {
-        self.init(info: ImageInfo(source: source, offset: offset, byteCount: byteCount), mimeType: mimeType,
-                  pictureType: pictureType, description: description, byteCount: byteCount, storage: .file(url, offset: offset))
+    init(
+        source: FileSource, url: URL, offset: Int64, byteCount: Int, mimeType: String?,
+        pictureType: PictureType, description: String
+    ) {
+        self.init(
+            info: ImageInfo(source: source, offset: offset, byteCount: byteCount), mimeType: mimeType,
+            pictureType: pictureType, description: description, byteCount: byteCount, storage: .file(url, offset: offset))
     }
 
     private init(info: ImageInfo?, mimeType: String?, pictureType: PictureType, description: String, byteCount: Int, storage: Storage) {

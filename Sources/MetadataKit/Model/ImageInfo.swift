@@ -54,13 +54,17 @@ struct ImageInfo: Hashable {
             (width, height) = Self.jpegSize(byteCount: byteCount, read: read) ?? (nil, nil)
         } else if head.starts(with: Array("GIF87a".utf8)) || head.starts(with: Array("GIF89a".utf8)) {
             mimeType = "image/gif"
-            if head.count >= 10 { width = le16(head, 6); height = le16(head, 8) }
+            if head.count >= 10 {
+                width = le16(head, 6)
+                height = le16(head, 8)
+            }
         } else if head.starts(with: Array("BM".utf8)) {
             mimeType = "image/bmp"
             if head.count >= 26 {
                 let headerSize = le32(head, 14)
                 if headerSize == 12 {
-                    width = le16(head, 18); height = le16(head, 20)
+                    width = le16(head, 18)
+                    height = le16(head, 20)
                 } else {
                     width = le32(head, 18)
                     height = abs(Int(Int32(truncatingIfNeeded: le32(head, 22))))
@@ -100,8 +104,14 @@ struct ImageInfo: Hashable {
             guard marker.count == 4 else { return nil }
             if marker[0] != 0xFF { return nil }
             let code = marker[1]
-            if code == 0xFF { offset += 1; continue }              // fill byte
-            if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 { offset += 2; continue }
+            if code == 0xFF {
+                offset += 1
+                continue
+            } // fill byte
+            if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 {
+                offset += 2
+                continue
+            }
             let length = Int(marker[2]) << 8 | Int(marker[3])
             guard length >= 2 else { return nil }
             let isFrameHeader = (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
@@ -165,13 +175,19 @@ extension ImageInfo {
             while offset + 4 <= limit {
                 guard bytes[offset] == 0xFF else { return nil }
                 let code = bytes[offset + 1]
-                if code == 0xFF { offset += 1; continue }
-                if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 { offset += 2; continue }
+                if code == 0xFF {
+                    offset += 1
+                    continue
+                }
+                if code == 0xD8 || (0xD0...0xD7).contains(code) || code == 0x01 {
+                    offset += 2
+                    continue
+                }
                 let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
                 guard length >= 2 else { return nil }
                 if (0xC0...0xCF).contains(code), code != 0xC4, code != 0xC8, code != 0xCC {
                     guard offset + 9 < bytes.count else { return nil }
-                    return (Int(bytes[offset + 4]) * Int(bytes[offset + 9]), 0)  // precision × components
+                    return (Int(bytes[offset + 4]) * Int(bytes[offset + 9]), 0) // precision × components
                 }
                 if code == 0xD9 || code == 0xDA { return nil }
                 offset += 2 + length
@@ -179,7 +195,7 @@ extension ImageInfo {
             return nil
         }
         if bytes.starts(with: Array("GIF87a".utf8)) || bytes.starts(with: Array("GIF89a".utf8)) {
-            guard bytes.count >= 11, bytes[10] & 0x80 != 0 else { return nil }  // no global colour table
+            guard bytes.count >= 11, bytes[10] & 0x80 != 0 else { return nil } // no global colour table
             let bits = Int(bytes[10] & 0x07) + 1
             return (bits, 1 << bits)
         }
@@ -188,7 +204,9 @@ extension ImageInfo {
             let bits = headerSize == 12 ? le16(24) : le16(28)
             guard bits > 0 else { return nil }
             guard bits <= 8 else { return (bits, 0) }
-            let used = headerSize >= 40 && bytes.count >= 50 ? Int(bytes[46]) | Int(bytes[47]) << 8 | Int(bytes[48]) << 16 | Int(bytes[49]) << 24 : 0
+            let used =
+                headerSize >= 40 && bytes.count >= 50
+                ? Int(bytes[46]) | Int(bytes[47]) << 8 | Int(bytes[48]) << 16 | Int(bytes[49]) << 24 : 0
             return (bits, used > 0 && used <= 1 << bits ? used : 1 << bits)
         }
         return nil

@@ -17,8 +17,10 @@ struct MetadataChanges {
     /// `derived` key spaces are rebuilt by the writer from the normalized
     /// fields (ID3v1): a changed value is never written there, but a removed
     /// field is removed there too.
-    func resolvedItems(loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
-                       derived: [MetadataKeySpace] = []) throws -> [MetadataItem] {
+    func resolvedItems(
+        loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
+        derived: [MetadataKeySpace] = []
+    ) throws -> [MetadataItem] {
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
             let value = edited[field]
@@ -47,7 +49,9 @@ struct MetadataChanges {
             }
             if value == nil {
                 let keys = Set(writable)
-                items.removeAll { keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: edited) }
+                items.removeAll {
+                    keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: edited)
+                }
             }
         }
         return items

@@ -132,8 +132,10 @@ public struct MetadataItem: Sendable, Hashable {
     /// ISO 639-2 language code or locale, where the format has one.
     public var language: String?
 
-    public init(keySpace: MetadataKeySpace, key: String, value: MetadataValue,
-                dataType: MetadataDataType, language: String? = nil) {
+    public init(
+        keySpace: MetadataKeySpace, key: String, value: MetadataValue,
+        dataType: MetadataDataType, language: String? = nil
+    ) {
         self.keySpace = keySpace
         self.key = key
         self.value = value

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Changing a file's extent map instead of its bytes: inserting and removing
@@ -14,37 +14,37 @@ extension Platform {
     /// `fallocate(2)`, looked up at run time: Swift's Glibc module doesn't declare it.
     private typealias Fallocate = @convention(c) (Int32, Int32, Int64, Int64) -> Int32
     #if os(Linux)
-    private static let fallocateCall = cLibraryFunction("fallocate", as: Fallocate.self)
+        private static let fallocateCall = cLibraryFunction("fallocate", as: Fallocate.self)
     #endif
 
     /// Inserts `length` zero bytes at `offset` of `descriptor`, moving the rest
     /// of the file up by `length`; both must be multiples of the file
     /// system's block size and `offset` inside the file.
     static func insertRange(_ descriptor: Int32, at offset: Int64, length: Int64) -> Int32 {
-        fileSpace(descriptor, mode: 0x20, offset: offset, length: length)      // FALLOC_FL_INSERT_RANGE
+        fileSpace(descriptor, mode: 0x20, offset: offset, length: length) // FALLOC_FL_INSERT_RANGE
     }
 
     /// Removes `length` bytes at `offset` of `descriptor`, moving the rest of
     /// the file down; block-aligned, and the range must end before the file does.
     static func collapseRange(_ descriptor: Int32, at offset: Int64, length: Int64) -> Int32 {
-        fileSpace(descriptor, mode: 0x08, offset: offset, length: length)      // FALLOC_FL_COLLAPSE_RANGE
+        fileSpace(descriptor, mode: 0x08, offset: offset, length: length) // FALLOC_FL_COLLAPSE_RANGE
     }
 
     private static func fileSpace(_ descriptor: Int32, mode: Int32, offset: Int64, length: Int64) -> Int32 {
         #if os(Linux)
-        guard let fallocateCall else {
+            guard let fallocateCall else {
+                errno = EOPNOTSUPP
+                return -1
+            }
+            while true {
+                let result = fallocateCall(descriptor, mode, offset, length)
+                if result != 0, errno == EINTR { continue }
+                return result
+            }
+        #else
+            // Darwin has no way to insert or remove blocks in the middle of a file.
             errno = EOPNOTSUPP
             return -1
-        }
-        while true {
-            let result = fallocateCall(descriptor, mode, offset, length)
-            if result != 0, errno == EINTR { continue }
-            return result
-        }
-        #else
-        // Darwin has no way to insert or remove blocks in the middle of a file.
-        errno = EOPNOTSUPP
-        return -1
         #endif
     }
 
@@ -53,14 +53,14 @@ extension Platform {
     /// and length block-aligned (the length may run to the source's end).
     static func cloneRange(from source: Int32, at sourceOffset: Int64, length: Int64, to target: Int32, at targetOffset: Int64) -> Int32 {
         #if os(Linux)
-        // struct file_clone_range { s64 src_fd; u64 src_offset, src_length, dest_offset; }
-        var range: (Int64, UInt64, UInt64, UInt64) = (Int64(source), UInt64(sourceOffset), UInt64(length), UInt64(targetOffset))
-        let ficloneRange: UInt = 0x4020_940D                                    // _IOW(0x94, 13, struct file_clone_range)
-        return withUnsafeMutablePointer(to: &range) { ioctl(target, ficloneRange, $0) }
+            // struct file_clone_range { s64 src_fd; u64 src_offset, src_length, dest_offset; }
+            var range: (Int64, UInt64, UInt64, UInt64) = (Int64(source), UInt64(sourceOffset), UInt64(length), UInt64(targetOffset))
+            let ficloneRange: UInt = 0x4020_940D // _IOW(0x94, 13, struct file_clone_range)
+            return withUnsafeMutablePointer(to: &range) { ioctl(target, ficloneRange, $0) }
         #else
-        // Darwin clones whole files only (clonefile(2), fclonefileat(2)), not ranges at an offset.
-        errno = EOPNOTSUPP
-        return -1
+            // Darwin clones whole files only (clonefile(2), fclonefileat(2)), not ranges at an offset.
+            errno = EOPNOTSUPP
+            return -1
         #endif
     }
 

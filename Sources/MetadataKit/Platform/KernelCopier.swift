@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Copies between files inside the kernel, so the bytes never pass through
@@ -26,13 +27,14 @@ final class KernelCopier {
     }
 
     #if os(Linux)
-    /// Created at first use; nil where pipes can't be spliced, and after ``close()``.
-    private lazy var splicePipe: SplicePipe? = isEnabled ? SplicePipe() : nil
+        /// Created at first use; nil where pipes can't be spliced, and after ``close()``.
+        private lazy var splicePipe: SplicePipe? = isEnabled ? SplicePipe() : nil
 
-    /// `copy_file_range(2)` (glibc 2.27+), looked up at run time: Swift's Glibc
-    /// module doesn't declare it.
-    typealias CopyFileRange = @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
-    static let copyFileRange = cLibraryFunction("copy_file_range", as: CopyFileRange.self)
+        /// `copy_file_range(2)` (glibc 2.27+), looked up at run time: Swift's Glibc
+        /// module doesn't declare it.
+        typealias CopyFileRange =
+            @convention(c) (Int32, UnsafeMutablePointer<Int64>?, Int32, UnsafeMutablePointer<Int64>?, Int, UInt32) -> Int
+        static let copyFileRange = cLibraryFunction("copy_file_range", as: CopyFileRange.self)
     #endif
 
     /// Copies up to `count` bytes at `offset` of `input` to `target` of
@@ -43,41 +45,41 @@ final class KernelCopier {
     ///   copied another way, at `target` plus the bytes copied.
     func copy(from input: Int32, offset: Int64, count: Int64, to output: Int32, at target: Int64, path: String) throws -> Int64 {
         #if os(Linux)
-        var copied: Int64 = 0
-        if isEnabled, count < Self.directCopySize, let pipe = splicePipe {
-            copied = try pipe.add(from: input, offset: offset, length: count, to: target, output: output, path: path)
-            if copied == count { return copied }
-            try pipe.drain(into: output, path: path)        // then the rest below
-        }
-        while isEnabled, let copyFileRange = Self.copyFileRange, copied < count {
-            var from = Int64(offset + copied), to = Int64(target + copied)
-            let done = copyFileRange(input, &from, output, &to, Int(min(count - copied, 1 << 30)), 0)
-            if done < 0, errno == EINTR { continue }
-            if done <= 0 { break }                       // not supported here (EXDEV, ENOSYS, …): the caller copies
-            copied += Int64(done)
-        }
-        return copied
+            var copied: Int64 = 0
+            if isEnabled, count < Self.directCopySize, let pipe = splicePipe {
+                copied = try pipe.add(from: input, offset: offset, length: count, to: target, output: output, path: path)
+                if copied == count { return copied }
+                try pipe.drain(into: output, path: path) // then the rest below
+            }
+            while isEnabled, let copyFileRange = Self.copyFileRange, copied < count {
+                var from = Int64(offset + copied), to = Int64(target + copied)
+                let done = copyFileRange(input, &from, output, &to, Int(min(count - copied, 1 << 30)), 0)
+                if done < 0, errno == EINTR { continue }
+                if done <= 0 { break } // not supported here (EXDEV, ENOSYS, …): the caller copies
+                copied += Int64(done)
+            }
+            return copied
         #else
-        // Darwin: no splice(2) or copy_file_range(2); the caller copies every byte through its buffer.
-        return 0
+            // Darwin: no splice(2) or copy_file_range(2); the caller copies every byte through its buffer.
+            return 0
         #endif
     }
 
     /// Writes what the pipe gathered to `output` (a file at `path`).
     func drain(into output: Int32, path: String) throws {
         #if os(Linux)
-        try splicePipe?.drain(into: output, path: path)
+            try splicePipe?.drain(into: output, path: path)
         #else
-        // Darwin: nothing is gathered, so nothing is written.
+            // Darwin: nothing is gathered, so nothing is written.
         #endif
     }
 
     /// Releases the pipe; nothing is copied in the kernel afterwards.
     func close() {
         #if os(Linux)
-        splicePipe = nil
+            splicePipe = nil
         #else
-        // Darwin: no pipe to release.
+            // Darwin: no pipe to release.
         #endif
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Every call that differs between Linux and Darwin (macOS, iOS), with both
@@ -28,9 +29,9 @@ enum Platform {
     /// The primitives a durable sync tries on this system, in order.
     static var syncPrimitives: [SyncPrimitive] {
         #if canImport(Darwin)
-        [.fullFileSync, .fileSync]       // F_FULLFSYNC fails on some file systems (e.g. SMB): fsync then
+            [.fullFileSync, .fileSync] // F_FULLFSYNC fails on some file systems (e.g. SMB): fsync then
         #else
-        [.fileSync]
+            [.fileSync]
         #endif
     }
 
@@ -42,8 +43,10 @@ enum Platform {
 
     /// Tries `primitives` in order until one succeeds (the order is the
     /// portable logic, tested with a stand-in `call`).
-    static func sync(_ descriptor: Int32, trying primitives: [SyncPrimitive],
-                     with call: (SyncPrimitive, Int32) -> Int32) -> Int32 {
+    static func sync(
+        _ descriptor: Int32, trying primitives: [SyncPrimitive],
+        with call: (SyncPrimitive, Int32) -> Int32
+    ) -> Int32 {
         for primitive in primitives where call(primitive, descriptor) == 0 { return 0 }
         return -1
     }
@@ -52,10 +55,10 @@ enum Platform {
         switch primitive {
         case .fullFileSync:
             #if canImport(Darwin)
-            return fcntl(descriptor, F_FULLFSYNC)
+                return fcntl(descriptor, F_FULLFSYNC)
             #else
-            errno = EINVAL
-            return -1
+                errno = EINVAL
+                return -1
             #endif
         case .fileSync:
             return fsync(descriptor)
@@ -68,9 +71,9 @@ enum Platform {
     /// data is written, so batches there sync file by file instead.
     static let syncFileSystem: (@convention(c) (Int32) -> Int32)? = {
         #if canImport(Darwin)
-        nil
+            nil
         #else
-        cLibraryFunction("syncfs", as: (@convention(c) (Int32) -> Int32).self)
+            cLibraryFunction("syncfs", as: (@convention(c) (Int32) -> Int32).self)
         #endif
     }()
 
@@ -97,18 +100,18 @@ enum Platform {
     /// The file's last modification time.
     static func modificationTime(_ info: stat) -> timespec {
         #if canImport(Darwin)
-        info.st_mtimespec
+            info.st_mtimespec
         #else
-        info.st_mtim
+            info.st_mtim
         #endif
     }
 
     /// The file's last status change time.
     static func changeTime(_ info: stat) -> timespec {
         #if canImport(Darwin)
-        info.st_ctimespec
+            info.st_ctimespec
         #else
-        info.st_ctim
+            info.st_ctim
         #endif
     }
 
@@ -118,9 +121,9 @@ enum Platform {
     /// Swift doesn't import (a macro). It is 0 in glibc and -2 on Darwin.
     static var defaultSymbolHandle: UnsafeMutableRawPointer? {
         #if canImport(Darwin)
-        UnsafeMutableRawPointer(bitPattern: -2)
+            UnsafeMutableRawPointer(bitPattern: -2)
         #else
-        UnsafeMutableRawPointer(bitPattern: 0)
+            UnsafeMutableRawPointer(bitPattern: 0)
         #endif
     }
 
@@ -131,12 +134,12 @@ enum Platform {
     /// when the folder can't be written: journals then go beside the file.
     static let volatileFolder: String? = {
         #if canImport(Darwin)
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
-        guard confstr(_CS_DARWIN_USER_TEMP_DIR, &buffer, buffer.count) > 0 else { return nil }
-        var folder = String(cString: buffer)
-        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
+            guard confstr(_CS_DARWIN_USER_TEMP_DIR, &buffer, buffer.count) > 0 else { return nil }
+            var folder = String(cString: buffer)
+            while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         #else
-        let folder = "/dev/shm"
+            let folder = "/dev/shm"
         #endif
         var info = stat()
         guard stat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, access(folder, W_OK) == 0 else { return nil }

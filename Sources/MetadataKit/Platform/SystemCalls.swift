@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The C library function `name`, looked up at run time, as a `Function`
@@ -19,8 +19,10 @@ func systemErrorText() -> String { String(cString: strerror(errno)) }
 /// `destination`, retrying interrupted and short reads. A read error throws
 /// `io`; the file ending first throws `endOfFile`'s error for the offset
 /// where it ended.
-func readFully(_ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64, path: String,
-               endOfFile: (Int64) -> MediaError) throws {
+func readFully(
+    _ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64, path: String,
+    endOfFile: (Int64) -> MediaError
+) throws {
     var done = 0
     while done < count {
         let got = pread(descriptor, destination + done, count - done, off_t(offset + Int64(done)))

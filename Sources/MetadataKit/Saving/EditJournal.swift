@@ -1,9 +1,10 @@
-import Foundation
 import CZlib
+import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The undo journal of an in-place save: the bytes about to be overwritten,
@@ -55,9 +56,11 @@ struct EditJournal: Equatable {
 
     /// A journal of `regions` (old bytes); with `written` (the new bytes of
     /// each region, at the same offsets) a version 2 journal.
-    init(fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])],
-         written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil,
-         insertion: (offset: Int64, length: Int64)? = nil) {
+    init(
+        fileSize: Int64, regions: [(offset: Int64, bytes: [UInt8])],
+        written: [(offset: Int64, bytes: [UInt8])]? = nil, newSize: Int64? = nil,
+        insertion: (offset: Int64, length: Int64)? = nil
+    ) {
         self.fileSize = fileSize
         self.insertion = written == nil ? nil : insertion
         self.regions = regions
@@ -227,7 +230,8 @@ struct EditJournal: Equatable {
         guard let count = try? reader.readUInt32() else { return nil }
         for _ in 0..<count {
             guard let nameLength = try? reader.readUInt16(), let name = try? reader.readBytes(Int(nameLength)),
-                  let length = try? reader.readUInt32(), let journal = try? reader.readBytes(Int(length)) else { return nil }
+                let length = try? reader.readUInt32(), let journal = try? reader.readBytes(Int(length))
+            else { return nil }
             if String(decoding: name, as: UTF8.self) == fileName { return EditJournal(decoding: journal) }
         }
         return nil
@@ -263,20 +267,22 @@ struct EditJournal: Equatable {
                 let here = block.lowerBound..<min(block.upperBound, present)
                 // Old: old bytes where the old region was, zeros past the old end of the file.
                 let isOld = here.allSatisfy { position in
-                    position < oldLength ? current[Int(position)] == old.bytes[Int(position)]
+                    position < oldLength
+                        ? current[Int(position)] == old.bytes[Int(position)]
                         : old.offset + position >= fileSize && current[Int(position)] == 0
                 }
                 if isOld { continue }
                 // New: the block's new bytes all there with the right checksum; any
                 // bytes past the new length (a shrinking tail not cut yet) old.
                 guard let index = newBlocks.firstIndex(where: { $0.lowerBound == block.lowerBound }),
-                      here.upperBound >= newBlocks[index].upperBound else { return false }
+                    here.upperBound >= newBlocks[index].upperBound
+                else { return false }
                 let newPart = newBlocks[index]
                 let sector = current.withUnsafeBytes {
                     Self.sectorChecksum(UnsafeRawBufferPointer(rebasing: $0[Int(newPart.lowerBound)..<Int(newPart.upperBound)]))
                 }
                 guard sector == new.checksums[index],
-                      (newPart.upperBound..<here.upperBound).allSatisfy({ $0 < oldLength && current[Int($0)] == old.bytes[Int($0)] })
+                    (newPart.upperBound..<here.upperBound).allSatisfy({ $0 < oldLength && current[Int($0)] == old.bytes[Int($0)] })
                 else { return false }
             }
         }
@@ -285,8 +291,10 @@ struct EditJournal: Equatable {
 
     /// Fills `buffer` from `offset` of the file as it would be without the
     /// `skipping` range (bytes from its offset on are read `length` later).
-    private static func read(_ descriptor: Int32, into buffer: inout [UInt8], at offset: Int64,
-                             skipping range: (offset: Int64, length: Int64)?) -> Bool {
+    private static func read(
+        _ descriptor: Int32, into buffer: inout [UInt8], at offset: Int64,
+        skipping range: (offset: Int64, length: Int64)?
+    ) -> Bool {
         let count = Int64(buffer.count)
         return buffer.withUnsafeMutableBytes { raw in
             var done: Int64 = 0
@@ -310,7 +318,8 @@ struct EditJournal: Equatable {
             var info = stat()
             guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat the file to restore it", path: url.path) }
             if Int64(info.st_size) == fileSize + insertion.length,
-               Platform.collapseRange(descriptor, at: insertion.offset, length: insertion.length) != 0 {
+                Platform.collapseRange(descriptor, at: insertion.offset, length: insertion.length) != 0
+            {
                 throw MediaError(.io, "cannot remove the inserted space: \(systemErrorText())", path: url.path)
             }
         }

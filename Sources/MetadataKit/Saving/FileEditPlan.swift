@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a save changes in a file, decided by a format writer before any byte
@@ -111,7 +112,8 @@ enum FileEditPlan: Sendable {
         let old = try source.getAvailableBytes(at: offset, count: bytes.count)
         guard old.count == bytes.count else { return (offset, bytes) }
         guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
-              let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { return nil }
+            let last = bytes.indices.last(where: { bytes[$0] != old[$0] })
+        else { return nil }
         return (offset + Int64(first), Array(bytes[first...last]))
     }
 
@@ -120,7 +122,8 @@ enum FileEditPlan: Sendable {
         var result: [Segment] = []
         for segment in segments where segment.length > 0 {
             if case .original(let offset, let length) = segment,
-               case .original(let lastOffset, let lastLength)? = result.last, lastOffset + lastLength == offset {
+                case .original(let lastOffset, let lastLength)? = result.last, lastOffset + lastLength == offset
+            {
                 result[result.count - 1] = .original(offset: lastOffset, length: lastLength + length)
             } else if case .bytes(let bytes) = segment, case .bytes(let last)? = result.last {
                 result[result.count - 1] = .bytes(last + bytes)

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Saving many files with one set of syncs (group commit).
@@ -104,7 +105,10 @@ extension FileEditor {
         writeJournals(live)
         defer {
             for entry in live {
-                if let temporary = entry.temporary { close(temporary.descriptor); unlink(temporary.path) }
+                if let temporary = entry.temporary {
+                    close(temporary.descriptor)
+                    unlink(temporary.path)
+                }
                 close(entry.descriptor)
             }
         }
@@ -141,7 +145,7 @@ extension FileEditor {
             }
             if entry.error != nil, let journal = entry.journal {
                 if (try? journal.restore(into: entry.descriptor, url: entry.edit.url)) == nil || Platform.sync(entry.descriptor) != 0 {
-                    entry.journalPath = nil                  // keep the journal for the next load to recover
+                    entry.journalPath = nil // keep the journal for the next load to recover
                 }
             }
         }
@@ -205,8 +209,9 @@ extension FileEditor {
         }
         entry.newSize = writes.newSize
         guard !writes.patches.isEmpty else { return }
-        let (originals, merged) = try Self.journaledWrites(of: writes.patches, newSize: writes.newSize, in: entry.descriptor,
-                                                           size: size, url: url)
+        let (originals, merged) = try Self.journaledWrites(
+            of: writes.patches, newSize: writes.newSize, in: entry.descriptor,
+            size: size, url: url)
         guard !merged.isEmpty else { return }
         entry.patches = merged
         entry.journal = EditJournal(fileSize: size, regions: originals, written: merged, newSize: writes.newSize)
@@ -223,15 +228,18 @@ extension FileEditor {
             let batchPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
             do {
                 guard descriptor >= 0 else {
-                    throw MediaError(errno == EACCES || errno == EROFS ? .readOnly : .io,
-                                     "cannot create a journal in \(folder): \(systemErrorText())", path: folder)
+                    throw MediaError(
+                        errno == EACCES || errno == EROFS ? .readOnly : .io,
+                        "cannot create a journal in \(folder): \(systemErrorText())", path: folder)
                 }
                 defer { close(descriptor) }
                 let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
-                try step(.journalWrite) { try FileIO.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false)) }
+                try step(.journalWrite) {
+                    try FileIO.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false))
+                }
                 for entry in group {
                     let path = EditJournal.path(for: entry.edit.url.path)
-                    unlink(path)                         // a stale journal of ours: replaced by this one
+                    unlink(path) // a stale journal of ours: replaced by this one
                     guard link(batchPath, path) == 0 else {
                         entry.error = MediaError(.io, "cannot link the journal: \(systemErrorText())", path: entry.edit.url.path)
                         continue
@@ -274,7 +282,7 @@ extension FileEditor {
                 guard let syncfs = Platform.syncFileSystem, syncfs(entry.descriptor) == 0 else {
                     let failure = MediaError(.io, "cannot sync the file system: \(systemErrorText())", path: entry.edit.url.path)
                     guard name == .directorySync else { throw failure }
-                    try syncAfterSave(of: entry.edit.url) { throw failure }     // after the file changed: says so
+                    try syncAfterSave(of: entry.edit.url) { throw failure } // after the file changed: says so
                     return
                 }
             }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Fault injection: every step of a save that can fail on a real system can
@@ -32,7 +33,7 @@ extension FileEditor {
             throw MediaError(.io, "injected failure at step '\(name.rawValue)'")
         }
         if Self.pausedStep == name.rawValue {
-            while true { sleep(3600) }                  // until the test kills the process
+            while true { sleep(3600) } // until the test kills the process
         }
         return try body()
     }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// In-place edits: same-size patches, and tail replacements, made safe by an
@@ -16,8 +17,10 @@ extension FileEditor {
     /// plan copies it. Any other plan is returned as it is.
     /// Speed only: the write benchmark's long values (a tag that grows) are
     /// all saved this way (same inode, new size) instead of through a temporary file.
-    func inPlaceForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL, limit: Int64? = nil,
-                     allow: (Int64) -> Bool = { _ in true }) throws -> FileEditPlan {
+    func inPlaceForm(
+        of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL, limit: Int64? = nil,
+        allow: (Int64) -> Bool = { _ in true }
+    ) throws -> FileEditPlan {
         guard let (offset, rest) = plan.divergence() else { return plan }
         let oldLength = size - offset, newLength = rest.reduce(Int64(0)) { $0 + $1.length }
         let limit = limit ?? inPlaceTailLimit
@@ -40,19 +43,23 @@ extension FileEditor {
     /// Same-size patches; with `newSize`, the first patch replaces the file
     /// from its offset to the end (the journal then keeps that whole old tail)
     /// and the others are same-size patches before it. Nil when nothing changes.
-    func patchInPlace<Checked>(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, patches: [(offset: Int64, bytes: [UInt8])],
-                               newSize: Int64?, verify: (URL) throws -> Checked) throws -> Checked? {
+    func patchInPlace<Checked>(
+        _ descriptor: Int32, url: URL, snapshot: FileSnapshot, patches: [(offset: Int64, bytes: [UInt8])],
+        newSize: Int64?, verify: (URL) throws -> Checked
+    ) throws -> Checked? {
         guard !patches.isEmpty else { return nil }
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: snapshot.size, url: url)
         guard !writes.isEmpty else { return nil }
         let journal = EditJournal(fileSize: snapshot.size, regions: originals, written: writes, newSize: newSize)
         // Speed: without fsync the journal goes into a reused RAM slot instead of a new file per save.
         if durability == .noSync, let store = VolatileJournalStore.shared {
-            return try patchInPlace(descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
-                                    store: store, verify: verify)
+            return try patchInPlace(
+                descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
+                store: store, verify: verify)
         }
-        return try patchInPlace(descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
-                                store: FileJournalStore(), verify: verify)
+        return try patchInPlace(
+            descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
+            store: FileJournalStore(), verify: verify)
     }
 
     /// The in-place path, for every journal store: journal, sync it, patch,
@@ -81,7 +88,7 @@ extension FileEditor {
             try step(.dataSync) { try sync(descriptor, url: url) }
             checked = try verify(url)
         } catch is InsertionUnsupported {
-            store.remove(entry)                         // nothing was written
+            store.remove(entry) // nothing was written
             throw InsertionUnsupported()
         } catch {
             if (try? journal.restore(into: descriptor, url: url)) != nil, (try? sync(descriptor, url: url)) != nil {
@@ -120,9 +127,12 @@ extension FileEditor {
     /// each other (overlapping patches apply in their given order), and a
     /// merged patch that changes no byte is dropped.
     /// Throws `invalidValue` for a patch outside the file or after the tail.
-    static func journaledWrites(of patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, in descriptor: Int32,
-                                size: Int64, url: URL) throws
-        -> (originals: [(offset: Int64, bytes: [UInt8])], writes: [(offset: Int64, bytes: [UInt8])]) {
+    static func journaledWrites(
+        of patches: [(offset: Int64, bytes: [UInt8])], newSize: Int64?, in descriptor: Int32,
+        size: Int64, url: URL
+    ) throws
+        -> (originals: [(offset: Int64, bytes: [UInt8])], writes: [(offset: Int64, bytes: [UInt8])])
+    {
         var originals: [(offset: Int64, bytes: [UInt8])] = []
         var writes: [(offset: Int64, bytes: [UInt8])] = []
         var limit = size
@@ -137,8 +147,9 @@ extension FileEditor {
         let sameSize = Array(newSize == nil ? patches[...] : patches.dropFirst())
         for patch in sameSize {
             guard patch.offset >= 0, Int64(patch.bytes.count) <= limit - patch.offset else {
-                throw MediaError(.invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file or after its tail",
-                                 offset: patch.offset, path: url.path)
+                throw MediaError(
+                    .invalidValue, "patch of \(patch.bytes.count) bytes lies outside the file or after its tail",
+                    offset: patch.offset, path: url.path)
             }
         }
         // Spans of patches (indices in the given order), by offset.

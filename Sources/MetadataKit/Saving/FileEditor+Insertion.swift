@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Layout changes by inserting space: when a rewrite keeps the file's whole
@@ -63,13 +64,15 @@ extension FileEditor {
     /// most ``insertionMaximumWrite``; else nil.
     func insertionForm(of plan: FileEditPlan, size: Int64, in descriptor: Int32, url: URL) throws -> Insertion? {
         guard allowsInsertion, case .rewrite(let segments) = plan, let (divergence, all) = plan.divergence(),
-              let last = all.lastIndex(where: { if case .original = $0 { true } else { false } }),
-              case .original(let tail, let tailLength) = all[last] else { return nil }
+            let last = all.lastIndex(where: { if case .original = $0 { true } else { false } }),
+            case .original(let tail, let tailLength) = all[last]
+        else { return nil }
         let endBytes = FileEditPlan.materializedBytes(all[(last + 1)...])
         let rest = all[..<(last + 1)]
         guard let endBytes, tail + tailLength + Int64(endBytes.count) == size, tailLength > 0,
-              tailLength >= insertionMinimumTail, let block = Platform.blockSize(descriptor) else { return nil }
-        let moved = segments.reduce(Int64(0)) { $0 + $1.length } - tailLength - Int64(endBytes.count)  // where the tail goes
+            tailLength >= insertionMinimumTail, let block = Platform.blockSize(descriptor)
+        else { return nil }
+        let moved = segments.reduce(Int64(0)) { $0 + $1.length } - tailLength - Int64(endBytes.count) // where the tail goes
         let shift = moved - tail
         guard shift > 0, shift % block == 0 else { return nil }
         let offset = tail / block * block
@@ -88,7 +91,9 @@ extension FileEditor {
         }
         let old = try FileIO.read(descriptor, at: start, count: Int(tail - start), url: url)
         let endOffset = tail + tailLength
-        let end = endBytes.isEmpty ? nil
+        let end =
+            endBytes.isEmpty
+            ? nil
             : (endOffset, endBytes, try FileIO.read(descriptor, at: endOffset, count: endBytes.count, url: url))
         return Insertion(offset: offset, length: shift, writeOffset: start, bytes: bytes, old: old, end: end)
     }
@@ -96,8 +101,10 @@ extension FileEditor {
     /// Inserts the space and writes the new bytes, journaled like every
     /// in-place save (``patchInPlace(_:url:snapshot:journal:writes:newSize:store:verify:)``).
     /// Throws ``InsertionUnsupported`` when the file system can't insert.
-    func insert<Checked>(_ insertion: Insertion, into descriptor: Int32, url: URL, snapshot: FileSnapshot,
-                         verify: (URL) throws -> Checked) throws -> Checked {
+    func insert<Checked>(
+        _ insertion: Insertion, into descriptor: Int32, url: URL, snapshot: FileSnapshot,
+        verify: (URL) throws -> Checked
+    ) throws -> Checked {
         // The journal sees the file with the inserted range cut out again.
         let cut = Int(insertion.offset - insertion.writeOffset)
         let collapsed = Array(insertion.bytes[..<cut]) + insertion.bytes[(cut + Int(insertion.length))...]
@@ -109,14 +116,17 @@ extension FileEditor {
             written.append((end.offset, end.bytes))
             writes.append((end.offset + insertion.length, end.bytes))
         }
-        let journal = EditJournal(fileSize: snapshot.size, regions: regions, written: written,
-                                  insertion: (insertion.offset, insertion.length))
+        let journal = EditJournal(
+            fileSize: snapshot.size, regions: regions, written: written,
+            insertion: (insertion.offset, insertion.length))
         if durability == .noSync, let store = VolatileJournalStore.shared {
-            return try patchInPlace(descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
-                                    store: store, verify: verify)
+            return try patchInPlace(
+                descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
+                store: store, verify: verify)
         }
-        return try patchInPlace(descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
-                                store: FileJournalStore(), verify: verify)
+        return try patchInPlace(
+            descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
+            store: FileJournalStore(), verify: verify)
     }
 
     /// The insert itself (step ``Step/insert``).

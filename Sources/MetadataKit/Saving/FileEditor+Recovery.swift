@@ -14,7 +14,7 @@ extension FileEditor {
             // Opened first, not following a link: a link is found without an `lstat` per load.
             source = try FileSource(path: path, followingSymbolicLink: false)
             if try FileJournalStore.recoverPending(path: path) {
-                source = try FileSource(path: path)     // the recovery changed it: read it anew
+                source = try FileSource(path: path) // the recovery changed it: read it anew
             }
         } catch is FileSource.SymbolicLinkFound {
             // A save through a symbolic link journals beside the link's target.
@@ -22,7 +22,7 @@ extension FileEditor {
             source = try FileSource(path: path)
         }
         guard try recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) else { return source }
-        return try FileSource(path: path)               // the recovery changed it: read it anew
+        return try FileSource(path: path) // the recovery changed it: read it anew
     }
 
     /// Restores a file whose in-place save was interrupted from the journal

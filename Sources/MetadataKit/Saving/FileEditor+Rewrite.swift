@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Layout changes through a temporary file: written beside the destination,
@@ -14,10 +15,13 @@ extension FileEditor {
 
     /// Writes `segments` (runs of `source` and new bytes) to `destination`
     /// through a temporary file; returns what `verify` returned for it.
-    func rewrite<Checked>(from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
-                          permissionsFrom original: Int32, verify: (URL) throws -> Checked) throws -> Checked {
-        let (temporary, temporaryPath) = try makeTemporary(from: source, segments: segments, for: destination,
-                                                            permissionsFrom: original)
+    func rewrite<Checked>(
+        from source: Int32, segments: [FileEditPlan.Segment], to destination: URL,
+        permissionsFrom original: Int32, verify: (URL) throws -> Checked
+    ) throws -> Checked {
+        let (temporary, temporaryPath) = try makeTemporary(
+            from: source, segments: segments, for: destination,
+            permissionsFrom: original)
         let temporaryURL = URL(fileURLWithPath: temporaryPath, isDirectory: false)
         var renamed = false
         defer {
@@ -48,7 +52,8 @@ extension FileEditor {
     /// blocks were shared and how many bytes from the start of the run are
     /// done (the caller copies the rest through a buffer).
     func copyInKernel(from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64, url: URL) throws
-        -> (cloned: Bool, done: Int64) {
+        -> (cloned: Bool, done: Int64)
+    {
         if allowsClone, let block = Platform.blockSize(target), length >= 2 * block, (offset - position) % block == 0 {
             let head = (block - offset % block) % block
             let middle = (length - head) / block * block
@@ -59,44 +64,50 @@ extension FileEditor {
                 let done = head + middle
                 if done == length { return (true, done) }
                 // The unaligned end: copied below, after the cloned part.
-                let copied = try copyInKernel(from: source, at: offset + done, length: length - done, to: target,
-                                              at: position + done, cloning: false)
+                let copied = try copyInKernel(
+                    from: source, at: offset + done, length: length - done, to: target,
+                    at: position + done, cloning: false)
                 return (true, done + copied.done)
             }
         }
         return (false, try copyInKernel(from: source, at: offset, length: length, to: target, at: position, cloning: false).done)
     }
 
-    private func copyInKernel(from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64,
-                              cloning: Bool) throws -> (cloned: Bool, done: Int64) {
+    private func copyInKernel(
+        from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64,
+        cloning: Bool
+    ) throws -> (cloned: Bool, done: Int64) {
         #if os(Linux)
-        guard allowsKernelCopy, let copyFileRange = KernelCopier.copyFileRange else { return (false, 0) }
-        var done: Int64 = 0
-        while done < length {
-            var from = offset + done, to = position + done
-            let copied = copyFileRange(source, &from, target, &to, Int(min(length - done, 1 << 30)), 0)
-            if copied < 0, errno == EINTR { continue }
-            if copied <= 0 { break }                    // not here (EXDEV, ENOSYS, …): the caller copies the rest
-            done += Int64(copied)
-        }
-        return (false, done)
+            guard allowsKernelCopy, let copyFileRange = KernelCopier.copyFileRange else { return (false, 0) }
+            var done: Int64 = 0
+            while done < length {
+                var from = offset + done, to = position + done
+                let copied = copyFileRange(source, &from, target, &to, Int(min(length - done, 1 << 30)), 0)
+                if copied < 0, errno == EINTR { continue }
+                if copied <= 0 { break } // not here (EXDEV, ENOSYS, …): the caller copies the rest
+                done += Int64(copied)
+            }
+            return (false, done)
         #else
-        // Darwin: no copy_file_range(2); the caller copies through its buffer.
-        return (false, 0)
+            // Darwin: no copy_file_range(2); the caller copies through its buffer.
+            return (false, 0)
         #endif
     }
 
     /// Writes `segments` (runs of `source` and new bytes) to a new temporary
     /// file beside `destination`, with `original`'s owner and permissions;
     /// returns its descriptor and path. Removes it on failure.
-    func makeTemporary(from source: Int32, segments: [FileEditPlan.Segment], for destination: URL,
-                       permissionsFrom original: Int32) throws -> (descriptor: Int32, path: String) {
+    func makeTemporary(
+        from source: Int32, segments: [FileEditPlan.Segment], for destination: URL,
+        permissionsFrom original: Int32
+    ) throws -> (descriptor: Int32, path: String) {
         let directory = destination.deletingLastPathComponent()
         var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
         let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard temporary >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
-                             "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
+            throw MediaError(
+                errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
+                "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
         }
         let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
         do {
@@ -109,8 +120,9 @@ extension FileEditor {
                     case .bytes(let bytes):
                         try FileIO.write(temporary, bytes, at: position, url: destination)
                     case .original(let offset, let length):
-                        let (shared, copied) = try copyInKernel(from: source, at: offset, length: length, to: temporary, at: position,
-                                                                     url: destination)
+                        let (shared, copied) = try copyInKernel(
+                            from: source, at: offset, length: length, to: temporary, at: position,
+                            url: destination)
                         cloned = cloned || shared
                         var done = copied
                         while done < length {
@@ -131,7 +143,7 @@ extension FileEditor {
         }
         var info = stat()
         if fstat(original, &info) == 0 {
-            _ = fchown(temporary, info.st_uid, info.st_gid)  // best effort: only root may give files away
+            _ = fchown(temporary, info.st_uid, info.st_gid) // best effort: only root may give files away
             fchmod(temporary, info.st_mode & 0o7777)
         }
         Platform.copyExtendedAttributes(from: original, to: temporary)

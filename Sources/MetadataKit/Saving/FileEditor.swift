@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The one place that changes files on disk.
@@ -67,8 +68,10 @@ struct FileEditor {
     /// insertion, or as a tail replacement with the old tail in the journal)
     /// or is refused, never split from its other names.
     @discardableResult
-    func apply<Checked>(_ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
-                        verify: (URL) throws -> Checked) throws -> Checked? {
+    func apply<Checked>(
+        _ plan: FileEditPlan, to url: URL, expecting snapshot: FileSnapshot,
+        verify: (URL) throws -> Checked
+    ) throws -> Checked? {
         let url = Self.resolvingSymbolicLink(url)
         let descriptor = try FileIO.open(url, flags: O_RDWR)
         defer { close(descriptor) }
@@ -90,13 +93,16 @@ struct FileEditor {
         if case .rewrite = plan, Self.linkCount(descriptor) > 1 {
             plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url, limit: Self.hardLinkTailLimit)
             guard plan.inPlaceWrites != nil else {
-                throw MediaError(.unsupportedFeature, "the file has other hard links, and this change would need more than "
-                                 + "\(Self.hardLinkTailLimit >> 20) MiB rewritten in place; save a copy instead", path: url.path)
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the file has other hard links, and this change would need more than "
+                        + "\(Self.hardLinkTailLimit >> 20) MiB rewritten in place; save a copy instead", path: url.path)
             }
         }
         if let writes = plan.inPlaceWrites {
-            let checked = try patchInPlace(descriptor, url: url, snapshot: snapshot, patches: writes.patches, newSize: writes.newSize,
-                                           verify: verify)
+            let checked = try patchInPlace(
+                descriptor, url: url, snapshot: snapshot, patches: writes.patches, newSize: writes.newSize,
+                verify: verify)
             recorder.path = checked == nil ? .unchanged : .inPlace
             return checked
         } else if case .rewrite(let segments) = plan {
@@ -108,13 +114,16 @@ struct FileEditor {
     /// Writes the file `plan` describes to `destination`, leaving `url` as it
     /// is; returns what `verify` returned for the new file.
     @discardableResult
-    func write<Checked>(_ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
-                        verify: (URL) throws -> Checked) throws -> Checked {
+    func write<Checked>(
+        _ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
+        verify: (URL) throws -> Checked
+    ) throws -> Checked {
         let descriptor = try FileIO.open(url, flags: O_RDONLY)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot, exclusive: false)
-        return try rewrite(from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
-                           permissionsFrom: descriptor, verify: verify)
+        return try rewrite(
+            from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
+            permissionsFrom: descriptor, verify: verify)
     }
 
     // MARK: Syncs and errors
@@ -132,8 +141,9 @@ struct FileEditor {
         do {
             try sync()
         } catch let error as MediaError {
-            throw MediaError(.io, "the file was saved, but a sync after it failed (\(error.reason)); a crash may undo the save",
-                             path: url.path)
+            throw MediaError(
+                .io, "the file was saved, but a sync after it failed (\(error.reason)); a crash may undo the save",
+                path: url.path)
         }
     }
 
@@ -142,7 +152,8 @@ struct FileEditor {
     static func verification(_ error: any Error, url: URL) -> any Error {
         guard let mediaError = error as? MediaError else { return error }
         if [.io, .readOnly, .fileChanged, .verificationFailed].contains(mediaError.code) { return mediaError.naming(url.path) }
-        return MediaError(.verificationFailed, "the saved file did not read back (\(mediaError.message)); the original was kept",
-                          path: url.path)
+        return MediaError(
+            .verificationFailed, "the saved file did not read back (\(mediaError.message)); the original was kept",
+            path: url.path)
     }
 }

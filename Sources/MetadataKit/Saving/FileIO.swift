@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The system calls the save layer makes on files, each turning a failure
@@ -54,8 +55,9 @@ enum FileIO {
     static func createFile(_ url: URL, holding bytes: [UInt8]) throws {
         let descriptor = posixOpen(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw MediaError(errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
-                             "cannot create \(url.lastPathComponent): \(systemErrorText())", path: url.path)
+            throw MediaError(
+                errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
+                "cannot create \(url.lastPathComponent): \(systemErrorText())", path: url.path)
         }
         defer { close(descriptor) }
         try write(descriptor, bytes, at: 0, url: url)

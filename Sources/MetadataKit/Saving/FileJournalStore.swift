@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Journals as files beside the saved file: `.NAME.mdkit-journal`
@@ -44,8 +45,10 @@ struct FileJournalStore: JournalStore {
         // Speed: every load asks, and almost never finds one (JournalLookup caches folder listings).
         guard JournalLookup.shared.exists(directory: directory, name: name) else { return false }
         let journalPath = EditJournal.path(for: path)
-        return try JournalRecovery.replay(fileAt: path, durable: true, reading: {
-            FileManager.default.contents(atPath: journalPath).map { [UInt8]($0) }
-        }, remove: { unlink(journalPath) })
+        return try JournalRecovery.replay(
+            fileAt: path, durable: true,
+            reading: {
+                FileManager.default.contents(atPath: journalPath).map { [UInt8]($0) }
+            }, remove: { unlink(journalPath) })
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Identity of a file's contents at load time, to detect changes made by others.
@@ -22,8 +23,9 @@ struct FileSnapshot: Sendable, Hashable {
 
     init(_ info: stat) {
         let time = info.modificationTime
-        self.init(size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
-                  modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
+        self.init(
+            size: Int64(info.st_size), modificationSeconds: Int(time.tv_sec),
+            modificationNanoseconds: Int(time.tv_nsec), inode: UInt64(info.st_ino))
         device = Platform.deviceNumber(info.st_dev)
     }
 }

@@ -9,8 +9,10 @@
 enum Fingerprint {
     static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         let count = bytes.count
-        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F,
-                                                       0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63)
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F,
+            0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63
+        )
         var index = 0
         while index + 32 <= count {
             lanes.0 = step(lanes.0, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))

@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Answers "is there a journal named N in folder D?" for every load, cheaply.
@@ -81,7 +82,8 @@ final class JournalLookup: @unchecked Sendable {
         if var listing = listings[directory] {
             var info = stat()
             if fstat(listing.descriptor, &info) == 0, info.st_nlink > 0,
-               Self.same(info.modificationTime, listing.modified), Self.same(info.changeTime, listing.changed) {
+                Self.same(info.modificationTime, listing.modified), Self.same(info.changeTime, listing.changed)
+            {
                 listing.lastUse = uses
                 listings[directory] = listing
                 return listing.journals

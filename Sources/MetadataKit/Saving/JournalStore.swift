@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Where the undo journal (``EditJournal``) of an in-place save is kept while
@@ -52,7 +53,8 @@ enum JournalRecovery {
         guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
         guard let bytes = try reading() else { return false }
         guard let journal = EditJournal.decode(bytes, fileName: url.lastPathComponent),
-              journal.matchesInterruptedSave(descriptor) else {
+            journal.matchesInterruptedSave(descriptor)
+        else {
             remove()
             return false
         }

@@ -1,5 +1,5 @@
-import Foundation
 import Dispatch
+import Foundation
 
 /// Runs independent per-file steps of a batch on every core.
 ///

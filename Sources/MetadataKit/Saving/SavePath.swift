@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a save changed the file, cheapest first; ``MediaItem/lastSavePath``
 /// says which one the last save took.
 public enum SavePath: String, Sendable, Hashable, CaseIterable {
@@ -17,8 +19,6 @@ public enum SavePath: String, Sendable, Hashable, CaseIterable {
     /// (`copy_file_range` where the system has it), renamed over it.
     case rewrite
 }
-
-import Foundation
 
 /// Where a ``FileEditor`` notes the path its last save took (a class, so the
 /// editor's methods stay non-mutating; locked, as a batch stages files on

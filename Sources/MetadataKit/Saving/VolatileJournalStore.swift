@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The undo journals of saves without fsync, kept in RAM in a few slot files
@@ -73,7 +74,8 @@ final class VolatileJournalStore: @unchecked Sendable {
         if mkdir(path, 0o700) != 0 && errno != EEXIST { return nil }
         var info = stat()
         guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(),
-              info.st_mode & 0o077 == 0 else { return nil }
+            info.st_mode & 0o077 == 0
+        else { return nil }
         let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         directory = path
@@ -96,7 +98,8 @@ final class VolatileJournalStore: @unchecked Sendable {
         writer.write(UInt64(body.count))
         writer.write(body)
         do {
-            try FileIO.write(slot.descriptor, writer.bytes, at: 0, url: URL(fileURLWithPath: "\(directory)/\(slot.name)", isDirectory: false))
+            try FileIO.write(
+                slot.descriptor, writer.bytes, at: 0, url: URL(fileURLWithPath: "\(directory)/\(slot.name)", isDirectory: false))
         } catch {
             clear(slot)
             throw error
@@ -108,7 +111,7 @@ final class VolatileJournalStore: @unchecked Sendable {
     func clear(_ slot: Slot) {
         let zeros: [UInt8] = [0, 0, 0, 0]
         guard (try? FileIO.write(slot.descriptor, zeros, at: 0, url: URL(fileURLWithPath: directory, isDirectory: true))) != nil else {
-            return                                   // not cleared: stays taken, and stays for a later load
+            return // not cleared: stays taken, and stays for a later load
         }
         lock.lock()
         free.append(slot)
@@ -146,8 +149,11 @@ final class VolatileJournalStore: @unchecked Sendable {
         if sizeCountsEntries == nil {
             // The size must have grown by one entry and count every entry listed.
             let sizeAfter = folderSize(), entries = JournalLookup.entryNames(in: directory)?.count
-            sizeCountsEntries = sizeBefore.map { $0 + Self.entrySize } == sizeAfter && entries.map {
-                Self.emptyFolderSize + Self.entrySize * $0 } == sizeAfter
+            sizeCountsEntries =
+                sizeBefore.map { $0 + Self.entrySize } == sizeAfter
+                && entries.map {
+                    Self.emptyFolderSize + Self.entrySize * $0
+                } == sizeAfter
         }
         return slot
     }
@@ -162,7 +168,7 @@ final class VolatileJournalStore: @unchecked Sendable {
     private func removeFreeSlots() {
         lock.lock()
         defer { lock.unlock() }
-        for slot in free { unlink("\(directory)/\(slot.name)") }     // free slots were cleared
+        for slot in free { unlink("\(directory)/\(slot.name)") } // free slots were cleared
     }
 
     // MARK: Recovering
@@ -174,7 +180,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         let calibrated = sizeCountsEntries == true, mine = own.count
         lock.unlock()
         if calibrated, folderSize() == Self.emptyFolderSize + Self.entrySize * mine {
-            return false                               // no slot of another process
+            return false // no slot of another process
         }
         guard let names = JournalLookup.shared.names(in: directory) else { return false }
         lock.lock()
@@ -197,7 +203,7 @@ final class VolatileJournalStore: @unchecked Sendable {
                 continue
             }
             guard header.device == device, header.inode == inode else {
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {   // its process is gone: remember whose it is
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { // its process is gone: remember whose it is
                     lock.lock()
                     if deadElsewhere.count < 1024 { deadElsewhere[name] = (header.device, header.inode) }
                     lock.unlock()
@@ -205,19 +211,22 @@ final class VolatileJournalStore: @unchecked Sendable {
                 continue
             }
             guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                Self.waitForSave(of: path)            // its process is saving this file right now
+                Self.waitForSave(of: path) // its process is saving this file right now
                 continue
             }
             var info = stat()
             guard fstat(descriptor, &info) == 0, header.length <= UInt64(max(0, Int64(info.st_size) - Int64(Self.headerLength))) else {
-                unlink(slotPath)                     // torn: the patch never started
+                unlink(slotPath) // torn: the patch never started
                 continue
             }
             let url = URL(fileURLWithPath: path, isDirectory: false)
             let length = Int(header.length)
-            if try JournalRecovery.replay(fileAt: path, durable: false, reading: {
-                try FileIO.read(descriptor, at: Int64(Self.headerLength), count: length, url: url)
-            }, remove: { unlink(slotPath) }) {
+            if try JournalRecovery.replay(
+                fileAt: path, durable: false,
+                reading: {
+                    try FileIO.read(descriptor, at: Int64(Self.headerLength), count: length, url: url)
+                }, remove: { unlink(slotPath) })
+            {
                 recovered = true
             }
         }
@@ -239,8 +248,9 @@ final class VolatileJournalStore: @unchecked Sendable {
         guard got == headerLength, Array(bytes[0..<4]) == magic else { return nil }
         var reader = ByteReader(bytes)
         guard (try? reader.skip(4)) != nil, (try? reader.readUInt32()) == 1,
-              let device = try? reader.readUInt64(), let inode = try? reader.readUInt64(),
-              let length = try? reader.readUInt64() else { return nil }
+            let device = try? reader.readUInt64(), let inode = try? reader.readUInt64(),
+            let length = try? reader.readUInt64()
+        else { return nil }
         return (device, inode, length)
     }
 }

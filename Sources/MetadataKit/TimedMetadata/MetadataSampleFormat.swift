@@ -34,11 +34,13 @@ public struct MetadataSampleFormat: Sendable, Hashable {
     /// The `mebx` sample entry box (`MP4MetadataSampleEntry`): key `n` is
     /// declared under local id `n + 1`.
     public func sampleEntry() -> [UInt8] {
-        MP4MetadataSampleEntry(keys: keys.enumerated().map { index, key in
-            MP4MetadataSampleEntry.Key(
-                localID: UInt32(index + 1), namespace: FourCC(key.namespace) ?? "mdta", name: key.key,
-                dataType: key.dataType.wellKnownCode.map { .wellKnown($0) } ?? .named(key.dataType.rawValue))
-        }).bytes
+        MP4MetadataSampleEntry(
+            keys: keys.enumerated().map { index, key in
+                MP4MetadataSampleEntry.Key(
+                    localID: UInt32(index + 1), namespace: FourCC(key.namespace) ?? "mdta", name: key.key,
+                    dataType: key.dataType.wellKnownCode.map { .wellKnown($0) } ?? .named(key.dataType.rawValue))
+            }
+        ).bytes
     }
 
     /// Parses a `mebx` sample entry (the whole box). A key without `dtyp`
@@ -94,7 +96,7 @@ public struct MetadataSampleFormat: Sendable, Hashable {
                 throw MediaError(.malformed, "metadata sample item of \(size) bytes runs past the sample", offset: start)
             }
             let value = try reader.readBytes(size - 8)
-            if id == 0 { continue }                          // the empty-group marker
+            if id == 0 { continue } // the empty-group marker
             guard let key = localIDs[id] ?? (Int(id) <= keys.count ? keys[Int(id) - 1] : nil) else { continue }
             let decoded = try TimedMetadataValue(parsing: value, as: key.dataType)
             items.append(try TimedMetadataItem(identifier: key.identifier, dataType: key.dataType, value: decoded))

@@ -123,7 +123,8 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         var root: [String: Any] = ["groups": groups.map(Self.object)]
         if let describes { root["describes"] = describes }
         if let timescale { root["timescale"] = Int(timescale) }
-        return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
     }
 
     static func object(_ group: TimedMetadataGroup) -> [String: Any] {
@@ -154,10 +155,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     public func webVTT(movieDuration: Double) -> String {
         var text = "WEBVTT\n\n"
         for (index, group) in groups.enumerated() {
-            let end = group.duration.map { group.start + $0 }
+            let end =
+                group.duration.map { group.start + $0 }
                 ?? (index + 1 < groups.count ? groups[index + 1].start : max(movieDuration, group.start))
-            let items = (try? JSONSerialization.data(withJSONObject: group.items.map(Self.object),
-                                                     options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            let items =
+                (try? JSONSerialization.data(
+                    withJSONObject: group.items.map(Self.object),
+                    options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
             text += "\(index + 1)\n\(Self.timestamp(group.start)) --> \(Self.timestamp(end))\n"
             text += String(decoding: items, as: UTF8.self) + "\n\n"
         }
@@ -166,7 +170,8 @@ public struct TimedMetadataDocument: Sendable, Hashable {
 
     static func timestamp(_ seconds: Double) -> String {
         let milliseconds = Int((max(0, seconds) * 1000).rounded())
-        return String(format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
-                      milliseconds / 1000 % 60, milliseconds % 1000)
+        return String(
+            format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
+            milliseconds / 1000 % 60, milliseconds % 1000)
     }
 }

@@ -10,13 +10,14 @@ public struct TimedMetadataItem: Sendable, Hashable {
     /// An item; throws `invalidValue` when `value` does not fit `dataType`.
     public init(identifier: String, dataType: TimedMetadataDataType, value: TimedMetadataValue) throws {
         guard let slash = identifier.firstIndex(of: "/"), identifier[..<slash].utf8.count == 4,
-              identifier.index(after: slash) < identifier.endIndex else {
+            identifier.index(after: slash) < identifier.endIndex
+        else {
             throw MediaError(.invalidValue, "identifier '\(identifier)' must be namespace/key with a 4-character namespace (mdta/…)")
         }
         self.identifier = identifier
         self.dataType = dataType
         self.value = value
-        _ = try encodedValue()                       // validates
+        _ = try encodedValue() // validates
     }
 
     /// The key space (`mdta`) and key of ``identifier``.
@@ -34,16 +35,20 @@ public struct TimedMetadataItem: Sendable, Hashable {
             var raw: UInt64
             switch value {
             case .integer(let number):
-                fits = signed ? (bits == 64 || (number >= -(1 << (bits - 1)) && number < 1 << (bits - 1)))
-                              : (number >= 0 && (bits == 64 || number < 1 << bits))
+                fits =
+                    signed
+                    ? (bits == 64 || (number >= -(1 << (bits - 1)) && number < 1 << (bits - 1)))
+                    : (number >= 0 && (bits == 64 || number < 1 << bits))
                 raw = UInt64(bitPattern: number)
             case .unsignedInteger(let number):
                 fits = signed ? number <= UInt64(Int64.max) >> (64 - bits) : (bits == 64 || number < 1 << bits)
                 raw = number
             case .number(let number) where number == number.rounded() && abs(number) < 9e15:
                 let whole = Int64(number)
-                fits = signed ? (bits == 64 || (whole >= -(1 << (bits - 1)) && whole < 1 << (bits - 1)))
-                              : (whole >= 0 && (bits == 64 || whole < 1 << bits))
+                fits =
+                    signed
+                    ? (bits == 64 || (whole >= -(1 << (bits - 1)) && whole < 1 << (bits - 1)))
+                    : (whole >= 0 && (bits == 64 || whole < 1 << bits))
                 raw = UInt64(bitPattern: whole)
             default: throw fail()
             }

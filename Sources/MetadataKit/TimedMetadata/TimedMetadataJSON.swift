@@ -50,7 +50,10 @@ struct TimedMetadataJSON {
             position += 1
             var object: [String: Any] = [:]
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "}") { position += 1; return object }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+                return object
+            }
             while true {
                 skipWhitespace()
                 let key = try string()
@@ -61,25 +64,40 @@ struct TimedMetadataJSON {
                 guard position < bytes.count else { throw error("unexpected end in an object") }
                 position += 1
                 if bytes[position - 1] == UInt8(ascii: "}") { return object }
-                guard bytes[position - 1] == UInt8(ascii: ",") else { position -= 1; throw error("expected ',' or '}'") }
+                guard bytes[position - 1] == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw error("expected ',' or '}'")
+                }
             }
         case UInt8(ascii: "["):
             position += 1
             var array: [Any] = []
             skipWhitespace()
-            if position < bytes.count, bytes[position] == UInt8(ascii: "]") { position += 1; return array }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+                position += 1
+                return array
+            }
             while true {
                 array.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end in an array") }
                 position += 1
                 if bytes[position - 1] == UInt8(ascii: "]") { return array }
-                guard bytes[position - 1] == UInt8(ascii: ",") else { position -= 1; throw error("expected ',' or ']'") }
+                guard bytes[position - 1] == UInt8(ascii: ",") else {
+                    position -= 1
+                    throw error("expected ',' or ']'")
+                }
             }
         case UInt8(ascii: "\""): return try string()
-        case UInt8(ascii: "t"): try expect("true"); return true
-        case UInt8(ascii: "f"): try expect("false"); return false
-        case UInt8(ascii: "n"): try expect("null"); return NSNull()
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return true
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return false
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return NSNull()
         default: return try number()
         }
     }
@@ -139,13 +157,16 @@ struct TimedMetadataJSON {
                 continue
             }
             guard escape == UInt8(ascii: "u"), bytes.count - position >= 4,
-                  let unit = UInt16(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16) else {
+                let unit = UInt16(String(decoding: bytes[position..<position + 4], as: UTF8.self), radix: 16)
+            else {
                 throw error("bad escape")
             }
             position += 4
             var scalar: Unicode.Scalar?
             switch (pendingHigh, unit) {
-            case (nil, 0xD800...0xDBFF): pendingHigh = unit; continue
+            case (nil, 0xD800...0xDBFF):
+                pendingHigh = unit
+                continue
             case (let high?, 0xDC00...0xDFFF):
                 scalar = Unicode.Scalar(0x10000 + (UInt32(high) - 0xD800) << 10 + (UInt32(unit) - 0xDC00))
                 pendingHigh = nil

@@ -35,8 +35,9 @@ struct TimedMetadataTimeline: Sendable, Hashable {
         let movieTimescale = Int64(movieTimescale)
         let limit = Self.limit
         guard let segment, movieTimescale > 0, (0..<limit).contains(empty), (0..<limit).contains(segment.mediaTime),
-              (0..<limit).contains(segment.segmentDuration),
-              empty != 0 || segment.mediaTime != 0 || segment.segmentDuration != 0 else {
+            (0..<limit).contains(segment.segmentDuration),
+            empty != 0 || segment.mediaTime != 0 || segment.segmentDuration != 0
+        else {
             // No edit list (or one that moves nothing): media time is movie time.
             (timescale, mediaScale, offset, showFrom, showUntil) = (mediaTimescale, 1, 0, 0, nil)
             return

@@ -10,12 +10,15 @@ public enum TimedMetadataTrack {
 
     /// A writer input for `groups`, describing the track `describedTrackID`
     /// of the output.
-    public static func input(for groups: [TimedMetadataGroup], describing describedTrackID: UInt32?,
-                             timescale: UInt32 = timescale, editList: [EditListEntry] = []) -> AssetWriterInput {
+    public static func input(
+        for groups: [TimedMetadataGroup], describing describedTrackID: UInt32?,
+        timescale: UInt32 = timescale, editList: [EditListEntry] = []
+    ) -> AssetWriterInput {
         let format = MetadataSampleFormat(groups: groups)
-        return AssetWriterInput(mediaType: .metadata, sampleDescriptions: [format.sampleEntry()], timescale: timescale,
-                                handlerType: "meta", handlerName: "Core Media Metadata", editList: editList,
-                                references: describedTrackID.map { [TrackReference(type: "cdsc", trackIDs: [$0])] } ?? [])
+        return AssetWriterInput(
+            mediaType: .metadata, sampleDescriptions: [format.sampleEntry()], timescale: timescale,
+            handlerType: "meta", handlerName: "Core Media Metadata", editList: editList,
+            references: describedTrackID.map { [TrackReference(type: "cdsc", trackIDs: [$0])] } ?? [])
     }
 
     /// The timescale `document` is written in: its own, else the first of
@@ -41,8 +44,10 @@ public enum TimedMetadataTrack {
     /// until `movieDuration` seconds. Times are in `timescale` ticks. Throws
     /// `invalidValue` for groups out of order, with equal start times,
     /// overlapping, or starting (or ending) after the end of the movie.
-    public static func samples(for groups: [TimedMetadataGroup], movieDuration: Double, timescale: UInt32 = timescale,
-                               trackID: UInt32 = 0) throws -> [Sample] {
+    public static func samples(
+        for groups: [TimedMetadataGroup], movieDuration: Double, timescale: UInt32 = timescale,
+        trackID: UInt32 = 0
+    ) throws -> [Sample] {
         try layout(for: groups, movieDuration: movieDuration, timescale: timescale, movieTimescale: timescale, trackID: trackID).samples
     }
 
@@ -51,16 +56,21 @@ public enum TimedMetadataTrack {
     /// ``TimedMetadataGroup/mediaStart`` differs from their start make an
     /// edit list that shows them at their start (the offset must be the same
     /// for every group).
-    static func layout(for document: TimedMetadataDocument, movieDuration: Double, movieTimescale: UInt32,
-                       trackID: UInt32 = 0) throws -> (samples: [Sample], editList: [EditListEntry], timescale: UInt32) {
+    static func layout(
+        for document: TimedMetadataDocument, movieDuration: Double, movieTimescale: UInt32,
+        trackID: UInt32 = 0
+    ) throws -> (samples: [Sample], editList: [EditListEntry], timescale: UInt32) {
         let timescale = timescale(for: document)
-        let (samples, editList) = try layout(for: document.groups, movieDuration: movieDuration, timescale: timescale,
-                                             movieTimescale: movieTimescale, trackID: trackID)
+        let (samples, editList) = try layout(
+            for: document.groups, movieDuration: movieDuration, timescale: timescale,
+            movieTimescale: movieTimescale, trackID: trackID)
         return (samples, editList, timescale)
     }
 
-    private static func layout(for groups: [TimedMetadataGroup], movieDuration: Double, timescale: UInt32,
-                               movieTimescale: UInt32, trackID: UInt32) throws -> (samples: [Sample], editList: [EditListEntry]) {
+    private static func layout(
+        for groups: [TimedMetadataGroup], movieDuration: Double, timescale: UInt32,
+        movieTimescale: UInt32, trackID: UInt32
+    ) throws -> (samples: [Sample], editList: [EditListEntry]) {
         let format = MetadataSampleFormat(groups: groups)
         let scale = Double(timescale)
         func ticks(_ seconds: Double) throws -> Int64 {
@@ -84,10 +94,12 @@ public enum TimedMetadataTrack {
             (offset, offsetGroup) = (groupOffset, offsetGroup ?? index)
         }
         var samples: [Sample] = []
-        var time: Int64 = 0                                             // media time
+        var time: Int64 = 0 // media time
         func append(_ bytes: [UInt8], until end: Int64) {
-            samples.append(Sample(trackID: trackID, data: bytes, decodeTime: time, presentationTime: time,
-                                  duration: end - time, timescale: timescale))
+            samples.append(
+                Sample(
+                    trackID: trackID, data: bytes, decodeTime: time, presentationTime: time,
+                    duration: end - time, timescale: timescale))
             time = end
         }
         let empty = try format.sample(for: TimedMetadataGroup(items: [], start: 0))
@@ -95,20 +107,27 @@ public enum TimedMetadataTrack {
         for (index, group) in groups.enumerated() {
             let start = try ticks(group.start)
             guard start < movieEnd else {
-                throw MediaError(.invalidValue, "group \(index) starts at \(group.start) s, at or after the end of the movie (\(movieDuration) s)")
+                throw MediaError(
+                    .invalidValue, "group \(index) starts at \(group.start) s, at or after the end of the movie (\(movieDuration) s)")
             }
             let mediaStart = start - offset
             guard mediaStart >= 0 else {
                 throw MediaError(.invalidValue, "group \(index) starts at \(group.start) s, before its media start")
             }
             guard mediaStart >= time else {
-                throw MediaError(.invalidValue, "group \(index) starts at \(group.start) s, before the previous group ends; groups must be in order with distinct start times")
+                throw MediaError(
+                    .invalidValue,
+                    "group \(index) starts at \(group.start) s, before the previous group ends; groups must be in order with distinct start times"
+                )
             }
             if firstShown == nil { firstShown = min(mediaStart, max(0, -offset)) }
             if mediaStart > time { append(empty, until: mediaStart) }
             let nextStart = index + 1 < groups.count ? try ticks(groups[index + 1].start) : nil
             if let nextStart, nextStart <= start {
-                throw MediaError(.invalidValue, "groups \(index) and \(index + 1) start at \(group.start) and \(groups[index + 1].start) s; groups must be in order with distinct start times")
+                throw MediaError(
+                    .invalidValue,
+                    "groups \(index) and \(index + 1) start at \(group.start) and \(groups[index + 1].start) s; groups must be in order with distinct start times"
+                )
             }
             var end = try group.duration.map { try start + ticks($0) } ?? nextStart ?? movieEnd
             if let nextStart, end > nextStart {
@@ -118,7 +137,9 @@ public enum TimedMetadataTrack {
                 end = nextStart
             }
             guard end <= max(movieEnd, try ticks(movieDuration)) else {
-                throw MediaError(.invalidValue, "group \(index) ends at \(group.start + (group.duration ?? 0)) s, after the end of the movie (\(movieDuration) s)")
+                throw MediaError(
+                    .invalidValue,
+                    "group \(index) ends at \(group.start + (group.duration ?? 0)) s, after the end of the movie (\(movieDuration) s)")
             }
             guard end > start else { throw MediaError(.invalidValue, "group \(index) has no duration") }
             append(try format.sample(for: group), until: end - offset)
@@ -143,8 +164,10 @@ public enum TimedMetadataTrack {
 
     private static func read(_ track: AssetTrack, in asset: Asset) throws -> (groups: [TimedMetadataGroup], timescale: UInt32) {
         guard track.mediaType == .metadata, track.sampleDescriptionTypes.first == "mebx",
-              let entry = track.sampleDescriptions.first else {
-            throw MediaError(.unsupportedFeature, "track \(track.id) is not a timed metadata track with a 'mebx' sample entry", path: asset.url.path)
+            let entry = track.sampleDescriptions.first
+        else {
+            throw MediaError(
+                .unsupportedFeature, "track \(track.id) is not a timed metadata track with a 'mebx' sample entry", path: asset.url.path)
         }
         let format = try MetadataSampleFormat(sampleEntry: entry)
         let timeline = TimedMetadataTimeline(track: track, movieTimescale: asset.movieTimescale)
@@ -156,15 +179,18 @@ public enum TimedMetadataTrack {
             guard let placed = timeline.place(time: sample.presentationTime, duration: sample.duration) else { continue }
             let items = try format.items(inSample: try sample.readData())
             guard !items.isEmpty else { continue }
-            groups.append(TimedMetadataGroup(
-                items: items, start: timeline.seconds(placed.start), duration: timeline.seconds(placed.end - placed.start),
-                mediaStart: timeline.offset == 0 ? nil : timeline.seconds(placed.mediaStart)))
+            groups.append(
+                TimedMetadataGroup(
+                    items: items, start: timeline.seconds(placed.start), duration: timeline.seconds(placed.end - placed.start),
+                    mediaStart: timeline.offset == 0 ? nil : timeline.seconds(placed.mediaStart)))
             lastEnd = placed.end
         }
         // A last group that lasts until the end of the movie (to the tick) is open-ended.
-        let exact = asset.movieTimescale > 0 && timeline.timescale % Int64(asset.movieTimescale) == 0
+        let exact =
+            asset.movieTimescale > 0 && timeline.timescale % Int64(asset.movieTimescale) == 0
             ? asset.movieDuration.multipliedReportingOverflow(by: timeline.timescale / Int64(asset.movieTimescale)) : nil
-        let movieEnd = exact.flatMap { $0.overflow || asset.movieDuration <= 0 ? nil : $0.partialValue }
+        let movieEnd =
+            exact.flatMap { $0.overflow || asset.movieDuration <= 0 ? nil : $0.partialValue }
             ?? TimedMetadataTimeline.clamped(asset.durationSeconds * Double(timeline.timescale))
         if !groups.isEmpty, lastEnd >= movieEnd - 1 { groups[groups.count - 1].duration = nil }
         return (groups, UInt32(timeline.timescale))

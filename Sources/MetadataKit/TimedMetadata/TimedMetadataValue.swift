@@ -28,8 +28,12 @@ extension TimedMetadataValue {
             return try (0..<count).map { _ in
                 // A float32 becomes the double with the same shortest decimal form
                 // (0.1f reads as 0.1, not 0.10000000149011612).
-                double ? Double(bitPattern: try reader.readUInt64())
-                       : { let float = Float(bitPattern: $0); return Double("\(float)") ?? Double(float) }(try reader.readUInt32())
+                double
+                    ? Double(bitPattern: try reader.readUInt64())
+                    : {
+                        let float = Float(bitPattern: $0)
+                        return Double("\(float)") ?? Double(float)
+                    }(try reader.readUInt32())
             }
         }
         func integer(_ byteCount: Int, signed: Bool) throws -> TimedMetadataValue {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The timed-metadata example end to end: `mdkit annotate` adds the circle
@@ -20,10 +21,15 @@ struct AnnotateTests {
 
     func clip(in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("clip.mp4")
-        let video = (try? TestSupport.run("ffmpeg", ["-hide_banner", "-encoders"]))?.text.contains("libx264") ?? false
+        let video =
+            (try? TestSupport.run("ffmpeg", ["-hide_banner", "-encoders"]))?.text.contains("libx264") ?? false
             ? ["-c:v", "libx264", "-bf", "2"] : ["-c:v", "mpeg4", "-bf", "2"]
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=5",
-                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=5"] + video + ["-c:a", "aac", "-shortest", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=5",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=5",
+            ] + video + ["-c:a", "aac", "-shortest", url.path])
         return url
     }
 
@@ -38,8 +44,12 @@ struct AnnotateTests {
         let document = try TimedMetadataDocument(json: Data(contentsOf: Self.annotations))
 
         // ffprobe: a data stream with the mebx tag, and nothing to complain about.
-        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,codec_tag_string",
-                                                           "-of", "csv=p=0", movie.path])
+        let probe = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "stream=codec_type,codec_tag_string",
+                "-of", "csv=p=0", movie.path,
+            ])
         #expect(probe.text.split(separator: "\n").contains("data,mebx"), "\(probe.text)")
         #expect(try TestSupport.run("ffprobe", ["-v", "error", movie.path]).standardError.isEmpty)
 
@@ -105,4 +115,3 @@ struct AnnotateTests {
         #expect(none.status == 1 && none.standardError.contains("no timed metadata track"))
     }
 }
-

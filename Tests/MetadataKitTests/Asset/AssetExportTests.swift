@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Passthrough exports of ffmpeg-made files, checked with ffmpeg, ffprobe,
@@ -46,14 +47,16 @@ import Testing
         let streams = try AssetFixtures.streamCount(source)
         #expect(try AssetFixtures.streamCount(out) == streams)
         for stream in 0..<streams {
-            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream), "stream \(stream)")
+            #expect(
+                try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream), "stream \(stream)")
             // ffmpeg cuts PCM chunks into packets of up to 1024 frames, so PCM
             // packets follow the chunking; their bytes are compared by the hash.
             if try AssetFixtures.codecName(source, stream: stream).hasPrefix("pcm_") { continue }
             #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream), "stream \(stream)")
         }
         // It plays: every audio and video stream decodes without a complaint.
-        let decoded = try AssetFixtures.standardError("ffmpeg", ["-v", "error", "-i", out.path, "-map", "0:v?", "-map", "0:a?", "-f", "null", "-"])
+        let decoded = try AssetFixtures.standardError(
+            "ffmpeg", ["-v", "error", "-i", out.path, "-map", "0:v?", "-map", "0:a?", "-f", "null", "-"])
         #expect(decoded.isEmpty)
         let exported = try await Asset.load(url: out)
         #expect(exported.isMovieHeaderFirst == test.faststart)
@@ -66,7 +69,8 @@ import Testing
         #expect(try AssetFixtures.formatTag(out, "title") == "Exported ✓")
         #expect(try AssetFixtures.formatTag(out, "artist") == "MetadataKit")
         if MP4Tools.hasMutagen, test.output.hasSuffix(".mov") == false {
-            let title = try MP4Tools.run("python3", ["-c", "import mutagen,sys; print(mutagen.File(sys.argv[1]).tags['\\xa9nam'][0])", out.path])
+            let title = try MP4Tools.run(
+                "python3", ["-c", "import mutagen,sys; print(mutagen.File(sys.argv[1]).tags['\\xa9nam'][0])", out.path])
             #expect(title.trimmingCharacters(in: .whitespacesAndNewlines) == "Exported ✓")
         }
         if MP4Tools.has("exiftool") {
@@ -117,7 +121,8 @@ import Testing
         #expect(bytes.range(of: Data("stco".utf8)) == nil)
         #expect(try AssetFixtures.probeErrors(out).isEmpty)
         for stream in 0..<2 {
-            #expect(try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream), "stream \(stream)")
+            #expect(
+                try AssetFixtures.streamHash(out, stream: stream) == AssetFixtures.streamHash(source, stream: stream), "stream \(stream)")
             #expect(try AssetFixtures.packets(out, stream: stream) == AssetFixtures.packets(source, stream: stream), "stream \(stream)")
         }
         // The last group ends at the end of the 4-second movie: it comes back open-ended.
@@ -143,8 +148,12 @@ import Testing
         #expect(abs(try AssetFixtures.formatDuration(out) - 1.2) <= frame)
         let video = try AssetFixtures.packets(out, stream: 0)
         #expect(video.first?.split(separator: ",").last?.hasPrefix("K") == true, "\(video.first ?? "")")
-        let decoded = try MP4Tools.run("ffprobe", ["-v", "error", "-count_frames", "-select_streams", "0",
-                                                   "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out.path])
+        let decoded = try MP4Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-count_frames", "-select_streams", "0",
+                "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0", out.path,
+            ])
         #expect(abs((Int(decoded.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - 30) <= 1)
         // Every exported packet is a packet of the source.
         let sourceHashes = try packetHashes(source, stream: 0)
@@ -170,13 +179,17 @@ import Testing
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let tagged = directory.appendingPathComponent("tagged.mp4")
-        try MP4Tools.run("ffmpeg", ["-v", "error", "-i", try AssetFixtures.url("h264.mp4").path, "-c", "copy",
-                                    "-metadata", "title=Source", "-metadata", "album=Kept", tagged.path])
+        try MP4Tools.run(
+            "ffmpeg",
+            [
+                "-v", "error", "-i", try AssetFixtures.url("h264.mp4").path, "-c", "copy",
+                "-metadata", "title=Source", "-metadata", "album=Kept", tagged.path,
+            ])
         let asset = try await Asset.load(url: tagged)
 
         let merged = directory.appendingPathComponent("merged.m4a")
         let merge = ExportSession(asset: asset)
-        merge.outputURL = merged                        // .m4a: the audio track by default
+        merge.outputURL = merged // .m4a: the audio track by default
         merge.metadata.title = "New"
         merge.metadata.items = [MetadataItem(keySpace: .iTunes, key: "----:com.apple.iTunes:MOOD", value: .string("calm"), dataType: .utf8)]
         try await merge.export()
@@ -295,8 +308,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let source = try AssetFixtures.url("h264.mp4").path
         let out = directory.appendingPathComponent("cli.mp4").path
-        let output = try mdkit(["export", source, out, "--tracks", "1", "--start", "1", "--end", "3", "--faststart",
-                                "--set", "title=CLI", "--set", "year=2026"])
+        let output = try mdkit([
+            "export", source, out, "--tracks", "1", "--start", "1", "--end", "3", "--faststart",
+            "--set", "title=CLI", "--set", "year=2026",
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(!output.standardError.contains("["), "no progress bar when stderr is not a terminal")
         #expect(try AssetFixtures.formatTag(URL(fileURLWithPath: out), "title") == "CLI")

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Inputs for the asset tests, made once per test run with ffmpeg, and the
@@ -23,19 +24,27 @@ enum AssetFixtures {
         }
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         let encoders = try MP4Tools.run("ffmpeg", ["-hide_banner", "-encoders"])
-        let video = encoders.contains("libx264") ? ["-c:v", "libx264", "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p"]
-                                                 : ["-c:v", "mpeg4", "-bf", "2", "-g", "25"]
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4"]
-                   + video + ["-c:a", "aac", "-b:a", "64k", "-shortest", path("h264.mp4")])
+        let video =
+            encoders.contains("libx264")
+            ? ["-c:v", "libx264", "-bf", "2", "-g", "25", "-pix_fmt", "yuv420p"]
+            : ["-c:v", "mpeg4", "-bf", "2", "-g", "25"]
+        try ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=4", "-f", "lavfi", "-i", "sine=frequency=440:duration=4"]
+                + video + ["-c:a", "aac", "-b:a", "64k", "-shortest", path("h264.mp4")])
         try ffmpeg(["-i", path("h264.mp4"), "-c", "copy", "-movflags", "+faststart", path("fast.mp4")])
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3", "-f", "lavfi", "-i", "sine=duration=3",
-                    "-c:v", "mpeg4", "-c:a", "pcm_s16le", "-timecode", "01:00:00:00", path("pcm.mov")])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3", "-f", "lavfi", "-i", "sine=duration=3",
+            "-c:v", "mpeg4", "-c:a", "pcm_s16le", "-timecode", "01:00:00:00", path("pcm.mov"),
+        ])
         try ffmpeg(["-f", "lavfi", "-i", "sine=duration=3", "-c:a", "alac", path("alac.m4a")])
         try Data("1\n00:00:00,500 --> 00:00:01,500\nHello\n\n2\n00:00:02,000 --> 00:00:03,000\nWorld\n".utf8)
             .write(to: directory.appendingPathComponent("s.srt"))
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3", "-i", path("s.srt")]
-                   + video + ["-c:s", "mov_text", path("sub.mp4")])
-        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=14", "-c:v", "rawvideo", "-pix_fmt", "rgb24", path("raw.mov")])
+        try ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=3", "-i", path("s.srt")]
+                + video + ["-c:s", "mov_text", path("sub.mp4")])
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=14", "-c:v", "rawvideo", "-pix_fmt", "rgb24", path("raw.mov"),
+        ])
         try ffmpeg(["-i", path("h264.mp4"), "-c", "copy", "-movflags", "frag_keyframe+empty_moov", path("frag.mp4")])
         return directory
     }
@@ -43,13 +52,19 @@ enum AssetFixtures {
     // MARK: Checks
 
     static func streamCount(_ url: URL) throws -> Int {
-        Int(try MP4Tools.run("ffprobe", ["-v", "error", "-show_entries", "format=nb_streams", "-of", "csv=p=0", url.path])
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        Int(
+            try MP4Tools.run("ffprobe", ["-v", "error", "-show_entries", "format=nb_streams", "-of", "csv=p=0", url.path])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     static func codecName(_ url: URL, stream: Int) throws -> String {
-        try MP4Tools.run("ffprobe", ["-v", "error", "-select_streams", "\(stream)", "-show_entries", "stream=codec_name",
-                                     "-of", "csv=p=0", url.path]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try MP4Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "\(stream)", "-show_entries", "stream=codec_name",
+                "-of", "csv=p=0", url.path,
+            ]
+        ).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// ffmpeg's hash of every packet of stream `index`.
@@ -59,8 +74,13 @@ enum AssetFixtures {
 
     /// pts,dts,duration,flags of every packet of stream `index`.
     static func packets(_ url: URL, stream index: Int) throws -> [String] {
-        try MP4Tools.run("ffprobe", ["-v", "error", "-select_streams", "\(index)", "-show_entries", "packet=pts,dts,duration,flags",
-                                     "-of", "csv", url.path]).split(separator: "\n").map(String.init)
+        try MP4Tools.run(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "\(index)", "-show_entries", "packet=pts,dts,duration,flags",
+                "-of", "csv", url.path,
+            ]
+        ).split(separator: "\n").map(String.init)
     }
 
     /// What `ffprobe -v error` prints about the file (nothing for a clean file).
@@ -88,8 +108,9 @@ enum AssetFixtures {
     }
 
     static func formatDuration(_ url: URL) throws -> Double {
-        Double(try MP4Tools.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
-            .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        Double(
+            try MP4Tools.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// The longest span of decode time held by one chunk of any track of `url`
@@ -102,7 +123,12 @@ enum AssetFixtures {
             var chunk = -1, span: Int64 = 0, count = 0
             func close() { if count > 1 { longest = max(longest, Double(span) / Double(track.timescale)) } }
             while let sample = cursor.next() {
-                if sample.chunkIndex != chunk { close(); chunk = sample.chunkIndex; span = 0; count = 0 }
+                if sample.chunkIndex != chunk {
+                    close()
+                    chunk = sample.chunkIndex
+                    span = 0
+                    count = 0
+                }
                 span += sample.duration
                 count += 1
             }

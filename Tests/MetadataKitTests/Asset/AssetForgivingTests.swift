@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `Asset` reads the box tree as forgivingly as `MediaItem` does.
@@ -10,14 +11,16 @@ import Testing
         var offset = 0
         var moov: Int?
         while offset + 8 <= bytes.count {
-            let size = Int(UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
+            let size = Int(
+                UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
             if Array(bytes[offset + 4..<offset + 8]) == Array("moov".utf8) { moov = offset }
             guard size >= 8 else { break }
             offset += size
         }
         let at = try #require(moov)
         let size = UInt32(bytes.count - at) + extra
-        bytes.replaceSubrange(at..<at + 4, with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
+        bytes.replaceSubrange(
+            at..<at + 4, with: [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)])
         let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("long-moov.m4a")
         try Data(bytes).write(to: url)
         return url

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Seeded mutations of the sample tables and headers of a built movie: every
@@ -13,9 +14,10 @@ import Testing
         var meta = try MovieBuilder.metadataTrack(id: 2, groups: groups, timescale: 600, durations: Array(repeating: 75, count: 8))
         meta.samplesPerChunk = 2
         meta.editList = [(duration: 60, mediaTime: -1), (duration: 540, mediaTime: 0)]
-        let video = MovieBuilder.Track(id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
-                                       samples: (0..<15).map { [UInt8](repeating: UInt8($0), count: 7 + $0) },
-                                       durations: Array(repeating: 40, count: 15), samplesPerChunk: 4, version: 1)
+        let video = MovieBuilder.Track(
+            id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
+            samples: (0..<15).map { [UInt8](repeating: UInt8($0), count: 7 + $0) },
+            durations: Array(repeating: 40, count: 15), samplesPerChunk: 4, version: 1)
         let original = MovieBuilder.movie([video, meta], movieTimescale: 600)
         let moov = try #require(Data(original).range(of: Data("moov".utf8))).lowerBound - 4
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Whole movies built by hand (``MovieBuilder``): version 1 headers, sample
@@ -14,10 +15,11 @@ import Testing
 
     /// Video samples of 10 + index bytes, each byte its sample's index.
     func videoTrack(count: Int = 10, version: UInt8 = 0) -> MovieBuilder.Track {
-        MovieBuilder.Track(id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
-                           samples: (0..<count).map { [UInt8](repeating: UInt8($0), count: 10 + $0) },
-                           durations: Array(repeating: 40, count: count), samplesPerChunk: 3, version: version,
-                           width: 64, height: 48)
+        MovieBuilder.Track(
+            id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
+            samples: (0..<count).map { [UInt8](repeating: UInt8($0), count: 10 + $0) },
+            durations: Array(repeating: 40, count: count), samplesPerChunk: 3, version: version,
+            width: 64, height: 48)
     }
 
     func samples(of asset: Asset, track: Int = 0) throws -> [Sample] {
@@ -125,14 +127,17 @@ import Testing
         #expect(bytes(url).count == size)
         let asset = try await Asset.load(url: url)
         #expect(asset.tracks[0].sampleCount == 4)
-        #expect(asset.warnings.count == 1 && asset.warnings[0].message.contains("sample 5 (chunk 2 of 'stco'): its bytes run past the end of the file"))
+        #expect(
+            asset.warnings.count == 1
+                && asset.warnings[0].message.contains("sample 5 (chunk 2 of 'stco'): its bytes run past the end of the file"))
         let read = try samples(of: asset)
         #expect(read.count == 4 && read.allSatisfy { $0.offset! + Int64($0.size) <= Int64(size) })
     }
 
     /// A `co64` offset near 2^63 used to trap on overflow in the cursor (SIGILL in `mdkit timed` and `export`).
-    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"),
-          arguments: [UInt64(0x7FFF_FFFF_FFFF_FFF0), 0xFFFF_FFFF_FFFF_FFF0, 0x8000_0000_0000_0000])
+    @Test(
+        .enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests"),
+        arguments: [UInt64(0x7FFF_FFFF_FFFF_FFF0), 0xFFFF_FFFF_FFFF_FFF0, 0x8000_0000_0000_0000])
     func chunkOffsetsNear2To63AreLeftOut(offset: UInt64) async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -147,7 +152,9 @@ import Testing
 
         let asset = try await Asset.load(url: url)
         #expect(asset.tracks[1].sampleCount == 3)
-        #expect(asset.warnings.count == 1 && asset.warnings[0].message.contains("chunk 2 of 'co64' lies at \(offset), past the end of the file"))
+        #expect(
+            asset.warnings.count == 1 && asset.warnings[0].message.contains("chunk 2 of 'co64' lies at \(offset), past the end of the file")
+        )
         let document = try TimedMetadataTrack.document(of: asset)
         #expect(document.groups.map(\.items) == groups.prefix(3).map(\.items))
 
@@ -168,12 +175,13 @@ import Testing
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let group = try MovieBuilder.textGroup("x")
-        let sample = try MetadataSampleFormat(groups: [group]).sample(for: group)     // 9 bytes
+        let sample = try MetadataSampleFormat(groups: [group]).sample(for: group) // 9 bytes
         let perChunk = 1000, chunks = 20_000
-        var meta = try MovieBuilder.metadataTrack(id: 2, groups: Array(repeating: group, count: perChunk), timescale: 600,
-                                                  durations: Array(repeating: 1, count: perChunk))
+        var meta = try MovieBuilder.metadataTrack(
+            id: 2, groups: Array(repeating: group, count: perChunk), timescale: 600,
+            durations: Array(repeating: 1, count: perChunk))
         meta.samplesPerChunk = perChunk
-        let claimed = perChunk * chunks                                                  // 20 million samples
+        let claimed = perChunk * chunks // 20 million samples
         meta.replacing["stsz"] = B.fullBox("stsz", B.u32(sample.count) + B.u32(claimed))
         meta.replacing["stts"] = B.fullBox("stts", B.u32(1) + B.u32(claimed) + B.u32(1))
         let video = videoTrack(count: 3)

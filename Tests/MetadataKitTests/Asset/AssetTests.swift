@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Sample tables on synthetic boxes; the reader and writer on ffmpeg-made files.
@@ -19,14 +20,16 @@ import Testing
     }
 
     @Test func sampleTableWalksEveryTableKind() throws {
-        let stbl = B.box("stbl", children: [
-            B.fullBox("stts", B.u32(2) + B.u32(3) + B.u32(100) + B.u32(2) + B.u32(50)),
-            B.fullBox("ctts", version: 1, B.u32(3) + B.u32(1) + B.u32(200) + B.u32(1) + B.u32(-100) + B.u32(3) + B.u32(0)),
-            B.fullBox("stss", B.u32(2) + B.u32(1) + B.u32(4)),
-            B.fullBox("stsc", B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2)),
-            B.fullBox("stz2", B.u24(0) + [4] + B.u32(5) + [0x12, 0x34, 0x50]),
-            B.fullBox("co64", B.u32(4) + B.u64(0x1_0000_0000) + B.u64(0x1_0000_0100) + B.u64(0x1_0000_0200) + B.u64(10)),
-        ])
+        let stbl = B.box(
+            "stbl",
+            children: [
+                B.fullBox("stts", B.u32(2) + B.u32(3) + B.u32(100) + B.u32(2) + B.u32(50)),
+                B.fullBox("ctts", version: 1, B.u32(3) + B.u32(1) + B.u32(200) + B.u32(1) + B.u32(-100) + B.u32(3) + B.u32(0)),
+                B.fullBox("stss", B.u32(2) + B.u32(1) + B.u32(4)),
+                B.fullBox("stsc", B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2) + B.u32(1) + B.u32(2)),
+                B.fullBox("stz2", B.u24(0) + [4] + B.u32(5) + [0x12, 0x34, 0x50]),
+                B.fullBox("co64", B.u32(4) + B.u64(0x1_0000_0000) + B.u64(0x1_0000_0100) + B.u64(0x1_0000_0200) + B.u64(10)),
+            ])
         let table = try table(stbl, fileSize: 0x2_0000_0000)
         #expect(table.warnings.isEmpty)
         #expect(table.sampleCount == 5)
@@ -48,19 +51,29 @@ import Testing
     @Test func sampleTableRefusesCountsLargerThanTheirBoxes() throws {
         let chunks = [B.fullBox("stsc", B.u32(1) + B.u32(1) + B.u32(2) + B.u32(1)), B.fullBox("stco", B.u32(1) + B.u32(0))]
         let hostile = [
-            B.box("stbl", children: [B.fullBox("stts", B.u32(0x1000_0000) + B.u32(1) + B.u32(1)),
-                                     B.fullBox("stsz", B.u32(4) + B.u32(2))] + chunks),
-            B.box("stbl", children: [B.fullBox("stts", B.u32(1) + B.u32(2) + B.u32(1)),
-                                     B.fullBox("stsz", B.u32(0) + B.u32(0x4000_0000) + B.u32(1))] + chunks),
+            B.box(
+                "stbl",
+                children: [
+                    B.fullBox("stts", B.u32(0x1000_0000) + B.u32(1) + B.u32(1)),
+                    B.fullBox("stsz", B.u32(4) + B.u32(2)),
+                ] + chunks),
+            B.box(
+                "stbl",
+                children: [
+                    B.fullBox("stts", B.u32(1) + B.u32(2) + B.u32(1)),
+                    B.fullBox("stsz", B.u32(0) + B.u32(0x4000_0000) + B.u32(1)),
+                ] + chunks),
         ]
         for stbl in hostile {
             #expect { try table(stbl) } throws: { ($0 as? MediaError)?.code == .sizeOutOfRange }
         }
         // Chunks that can't hold the samples: the two they hold are kept, with a warning.
-        let short = B.box("stbl", children: [
-            B.fullBox("stts", B.u32(1) + B.u32(10) + B.u32(1)), B.fullBox("stsz", B.u32(4) + B.u32(10)),
-            B.fullBox("stsc", B.u32(1) + B.u32(1) + B.u32(2) + B.u32(1)), B.fullBox("stco", B.u32(1) + B.u32(0)),
-        ])
+        let short = B.box(
+            "stbl",
+            children: [
+                B.fullBox("stts", B.u32(1) + B.u32(10) + B.u32(1)), B.fullBox("stsz", B.u32(4) + B.u32(10)),
+                B.fullBox("stsc", B.u32(1) + B.u32(1) + B.u32(2) + B.u32(1)), B.fullBox("stco", B.u32(1) + B.u32(0)),
+            ])
         let kept = try table(short)
         #expect(kept.sampleCount == 2 && kept.totalSampleBytes == 8 && kept.totalDuration == 2)
         #expect(kept.warnings.map(\.code) == [.malformed])
@@ -215,8 +228,10 @@ import Testing
     /// Adds an input per track of `asset` to `writer`, starts it (then runs
     /// `started`), appends the samples in decode order (all but the last
     /// `dropping`) and finishes.
-    func write(_ asset: Asset, to writer: AssetWriter, dropping: Int = 0,
-               started: () throws -> Void = {}) async throws {
+    func write(
+        _ asset: Asset, to writer: AssetWriter, dropping: Int = 0,
+        started: () throws -> Void = {}
+    ) async throws {
         let reader = try AssetReader(asset: asset)
         var inputs: [UInt32: AssetWriterInput] = [:]
         for track in asset.tracks {
@@ -260,8 +275,9 @@ import Testing
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let out = directory.appendingPathComponent("large.mp4")
-        let writer = AssetWriter(url: out, fileType: .mp4, shouldOptimizeForNetworkUse: layout != .moovLast,
-                                 movieTimescale: asset.movieTimescale)
+        let writer = AssetWriter(
+            url: out, fileType: .mp4, shouldOptimizeForNetworkUse: layout != .moovLast,
+            movieTimescale: asset.movieTimescale)
         await writer.setSizeLimit(1000)
         if layout == .plannedFastStart {
             let planner = AssetWriter(planningFor: writer)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The output file of the asset writer: gathered writes and copies from
@@ -20,7 +21,7 @@ import Testing
         try Data(input).write(to: inputURL)
         let source = try SampleDataSource(path: inputURL.path)
 
-        var pieces: [(offset: Int, count: Int)] = [(5, 1), (100, 7), (4096, 3000), (7096, 100)]   // the last two follow each other
+        var pieces: [(offset: Int, count: Int)] = [(5, 1), (100, 7), (4096, 3000), (7096, 100)] // the last two follow each other
         pieces += (0..<600).map { index in (10_000 + index * 1711 % 900_000, 1 + index * 37 % 5000) }
         pieces += [(1 << 20, (1 << 20) + 1), (17, 300_000), (2_500_000, 500_000), (0, size)]
         pieces.shuffle(using: &generator)
@@ -45,32 +46,33 @@ import Testing
     }
 
     #if os(Linux)
-    /// An output that can't be spliced into (one opened for appending): what
-    /// the pipe holds is read back and written.
-    @Test func pipeIsReadBackWhenTheOutputRefusesSplices() throws {
-        let directory = try MP4Tools.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let input = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) }
-        let inputURL = directory.appendingPathComponent("in.bin")
-        try Data(input).write(to: inputURL)
-        let source = try SampleDataSource(path: inputURL.path)
-        let outputPath = directory.appendingPathComponent("out.bin").path
-        let output = open(outputPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
-        try #require(output >= 0)
-        defer { closeDescriptor(output) }
-        let pipe = try #require(SplicePipe())
-        var expected: [UInt8] = []
-        for index in 0..<40 {
-            let offset = (index * 48_611) % 190_000, length = 1 + (index * 1009) % 10_000
-            let added = try pipe.add(from: source.descriptor, offset: Int64(offset), length: Int64(length),
-                                     to: Int64(expected.count), output: output, path: outputPath)
-            #expect(added == Int64(length))
-            expected += input[offset..<offset + length]
+        /// An output that can't be spliced into (one opened for appending): what
+        /// the pipe holds is read back and written.
+        @Test func pipeIsReadBackWhenTheOutputRefusesSplices() throws {
+            let directory = try MP4Tools.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let input = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) }
+            let inputURL = directory.appendingPathComponent("in.bin")
+            try Data(input).write(to: inputURL)
+            let source = try SampleDataSource(path: inputURL.path)
+            let outputPath = directory.appendingPathComponent("out.bin").path
+            let output = open(outputPath, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            try #require(output >= 0)
+            defer { closeDescriptor(output) }
+            let pipe = try #require(SplicePipe())
+            var expected: [UInt8] = []
+            for index in 0..<40 {
+                let offset = (index * 48_611) % 190_000, length = 1 + (index * 1009) % 10_000
+                let added = try pipe.add(
+                    from: source.descriptor, offset: Int64(offset), length: Int64(length),
+                    to: Int64(expected.count), output: output, path: outputPath)
+                #expect(added == Int64(length))
+                expected += input[offset..<offset + length]
+            }
+            try pipe.drain(into: output, path: outputPath)
+            #expect(pipe.count == 0)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: outputPath)) == Data(expected))
         }
-        try pipe.drain(into: output, path: outputPath)
-        #expect(pipe.count == 0)
-        #expect(try Data(contentsOf: URL(fileURLWithPath: outputPath)) == Data(expected))
-    }
     #endif
 
     @Test func copiesPastTheEndOfTheSourceFail() throws {

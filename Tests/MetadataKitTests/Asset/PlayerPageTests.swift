@@ -1,16 +1,23 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Examples/annotations/player.html in headless Chromium: at a time inside a
 /// group, the circle is drawn where the group puts it.
-@Suite(.enabled(if: Capabilities.chromium && TestSupport.hasTool("ffmpeg") && Capabilities.ffmpegEncodes("libvpx"),
-                "needs chromium and ffmpeg with libvpx (CI installs them on Linux, not on macOS)"))
+@Suite(
+    .enabled(
+        if: Capabilities.chromium && TestSupport.hasTool("ffmpeg") && Capabilities.ffmpegEncodes("libvpx"),
+        "needs chromium and ffmpeg with libvpx (CI installs them on Linux, not on macOS)"))
 struct PlayerPageTests {
     /// RGB of the pixel at (x, y) of a PNG, decoded by ffmpeg.
     static func pixels(_ png: URL) throws -> (width: Int, bytes: [UInt8]) {
-        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width",
-                                                           "-of", "csv=p=0", png.path])
+        let probe = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "stream=width",
+                "-of", "csv=p=0", png.path,
+            ])
         let width = try #require(Int(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         let raw = try TestSupport.runChecked("ffmpeg", ["-v", "error", "-i", png.path, "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
         return (width, [UInt8](raw.standardOutput))
@@ -20,18 +27,25 @@ struct PlayerPageTests {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let examples = TestSupport.packageRoot.appendingPathComponent("Examples/annotations")
-        try FileManager.default.copyItem(at: examples.appendingPathComponent("player.html"), to: directory.appendingPathComponent("player.html"))
+        try FileManager.default.copyItem(
+            at: examples.appendingPathComponent("player.html"), to: directory.appendingPathComponent("player.html"))
         let document = try TimedMetadataDocument(json: Data(contentsOf: examples.appendingPathComponent("annotations.json")))
         try Data(document.webVTT(movieDuration: 5).utf8).write(to: directory.appendingPathComponent("annotations.vtt"))
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:size=320x240:rate=25:duration=5",
-                                              "-c:v", "libvpx", "-b:v", "200k", directory.appendingPathComponent("clip.webm").path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "color=c=black:size=320x240:rate=25:duration=5",
+                "-c:v", "libvpx", "-b:v", "200k", directory.appendingPathComponent("clip.webm").path,
+            ])
         for (time, groupIndex) in [(1.2, 2), (3.3, 6)] {
             let shot = directory.appendingPathComponent("shot-\(groupIndex).png")
-            try TestSupport.runChecked("chromium", [
-                "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
-                "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
-                "file://\(directory.path)/player.html?video=clip.webm&vtt=annotations.vtt&t=\(time)",
-            ])
+            try TestSupport.runChecked(
+                "chromium",
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
+                    "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
+                    "file://\(directory.path)/player.html?video=clip.webm&vtt=annotations.vtt&t=\(time)",
+                ])
             let (width, bytes) = try Self.pixels(shot)
             func isRed(_ x: Int, _ y: Int) -> Bool {
                 let index = (y * width + x) * 3
@@ -39,7 +53,10 @@ struct PlayerPageTests {
             }
             let group = document.groups[groupIndex]
             let center = try #require(group.items.first { $0.key == "com.example.circle.center.coordinate" })
-            guard case .numbers(let point) = center.value else { Issue.record("no point"); return }
+            guard case .numbers(let point) = center.value else {
+                Issue.record("no point")
+                return
+            }
             let x = Int(point[0]), y = Int(point[1])
             #expect(isRed(x, y), "no circle at (\(x), \(y)) at \(time) s")
             #expect(isRed(x + 8, y) && isRed(x, y - 8), "circle too small at \(time) s")

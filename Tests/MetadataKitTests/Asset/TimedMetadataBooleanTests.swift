@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// JSON booleans are not numbers in an annotation document, and the numbers
@@ -13,9 +14,11 @@ import Testing
     static let floatTypes = ["float32", "float64"]
 
     func document(_ type: String, _ value: String) throws -> TimedMetadataDocument {
-        try TimedMetadataDocument(json: Data(#"""
-            {"groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "\#(type)", "value": \#(value)}]}]}
-            """#.utf8))
+        try TimedMetadataDocument(
+            json: Data(
+                #"""
+                {"groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "\#(type)", "value": \#(value)}]}]}
+                """#.utf8))
     }
 
     @Test(arguments: integerTypes)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct TimedMetadataFormatTests {
@@ -28,8 +29,10 @@ import Testing
     }
 
     @Test func badValuesForATypeAreClearErrors() {
-        for (type, value) in [(TimedMetadataDataType.int8, TimedMetadataValue.integer(128)), (.uint16, .integer(-1)),
-                              (.pointF32, .numbers([1])), (.utf8, .number(1)), (.rectF32, .string("x")), (.float64, .string("1"))] {
+        for (type, value) in [
+            (TimedMetadataDataType.int8, TimedMetadataValue.integer(128)), (.uint16, .integer(-1)),
+            (.pointF32, .numbers([1])), (.utf8, .number(1)), (.rectF32, .string("x")), (.float64, .string("1")),
+        ] {
             let error = #expect(throws: MediaError.self) { try item(type, value) }
             #expect(error?.code == .invalidValue)
         }
@@ -48,8 +51,10 @@ import Testing
         let center = try item(.pointF32, .numbers([320, 180]), key: "com.example.circle.center.coordinate")
         let radius = try item(.float64, .number(25), key: "com.example.circle.radius")
         let custom = try item(TimedMetadataDataType(rawValue: "com.example.blob"), .data(Data([1, 2, 3])), key: "com.example.blob")
-        let groups = [TimedMetadataGroup(items: [center, radius], start: 0, duration: 1),
-                      TimedMetadataGroup(items: [custom], start: 1), TimedMetadataGroup(items: [], start: 2)]
+        let groups = [
+            TimedMetadataGroup(items: [center, radius], start: 0, duration: 1),
+            TimedMetadataGroup(items: [custom], start: 1), TimedMetadataGroup(items: [], start: 2),
+        ]
         let format = MetadataSampleFormat(groups: groups)
         #expect(format.keys.map(\.identifier) == [center.identifier, radius.identifier, custom.identifier])
         let entry = format.sampleEntry()
@@ -85,14 +90,20 @@ import Testing
 
     /// JSONSerialization gives 0 and 1 as NSNumbers that `is Bool`: they are still numbers; `true` is not.
     @Test func zeroAndOneAreNumbersAndBooleansAreNot() throws {
-        for (type, text, value) in [("float64", "0", TimedMetadataValue.number(0)), ("float32", "1", .number(1)),
-                                    ("int8", "1", .integer(1)), ("uint8", "0", .integer(0))] {
-            let json = Data(#"{"timescale": 600, "groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "\#(type)", "value": \#(text)}]}]}"#.utf8)
+        for (type, text, value) in [
+            ("float64", "0", TimedMetadataValue.number(0)), ("float32", "1", .number(1)),
+            ("int8", "1", .integer(1)), ("uint8", "0", .integer(0)),
+        ] {
+            let json = Data(
+                #"{"timescale": 600, "groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "\#(type)", "value": \#(text)}]}]}"#
+                    .utf8)
             let document = try TimedMetadataDocument(json: json)
             #expect(document.groups[0].items[0].value == value && document.timescale == 600, "\(type) \(text)")
         }
-        for json in [#"{"groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "int8", "value": true}]}]}"#,
-                     #"{"timescale": true, "groups": []}"#, #"{"timescale": 0, "groups": []}"#, #"{"timescale": 1.5, "groups": []}"#] {
+        for json in [
+            #"{"groups": [{"start": 0, "items": [{"identifier": "mdta/k", "dataType": "int8", "value": true}]}]}"#,
+            #"{"timescale": true, "groups": []}"#, #"{"timescale": 0, "groups": []}"#, #"{"timescale": 1.5, "groups": []}"#,
+        ] {
             let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: Data(json.utf8)) }
             #expect(error?.code == .invalidValue, "\(json)")
         }
@@ -109,13 +120,17 @@ import Testing
             start += Double(next() % 1000 + 1) / Double(next() % 997 + 1)
             let value = Double(bitPattern: next() >> 2 | 0x3000_0000_0000_0000) * (index % 2 == 0 ? 1 : -1)
             let text = String(decoding: (0..<8).map { _ in UInt8(next() % 0x7F + 1) }, as: UTF8.self) + "é➜😀\"\\/"
-            groups.append(TimedMetadataGroup(items: [try item(.float64, .number(value)), try item(.utf8, .string(text), key: "com.example.text")],
-                                             start: start, duration: Double(next() % 100 + 1) / 1e3, mediaStart: start / 3))
+            groups.append(
+                TimedMetadataGroup(
+                    items: [try item(.float64, .number(value)), try item(.utf8, .string(text), key: "com.example.text")],
+                    start: start, duration: Double(next() % 100 + 1) / 1e3, mediaStart: start / 3))
         }
         let document = TimedMetadataDocument(describes: 1, groups: groups, timescale: 90000)
         #expect(try TimedMetadataDocument(json: document.jsonData()) == document, "seed \(seed)")
-        for bad in ["{", #"{"groups": [1,]}"#, #"{"groups": []} x"#, #"{"a": "\ud800"}"#, #"{"a": 01}"#, #"{"a": 1e999}"#,
-                    String(repeating: "[", count: 100) + String(repeating: "]", count: 100)] {
+        for bad in [
+            "{", #"{"groups": [1,]}"#, #"{"groups": []} x"#, #"{"a": "\ud800"}"#, #"{"a": 01}"#, #"{"a": 1e999}"#,
+            String(repeating: "[", count: 100) + String(repeating: "]", count: 100),
+        ] {
             #expect(throws: MediaError.self, "\(bad)") { try TimedMetadataDocument(json: Data(bad.utf8)) }
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Timed metadata times, exactly and on the movie timeline, in movies built
@@ -14,13 +15,18 @@ import Testing
     }
 
     /// 2 s of video in 1/15 s frames (timescale 600).
-    let video = MovieBuilder.Track(id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
-                                   samples: (0..<30).map { [UInt8](repeating: UInt8($0), count: 20) },
-                                   durations: Array(repeating: 40, count: 30), samplesPerChunk: 5, width: 64, height: 48)
+    let video = MovieBuilder.Track(
+        id: 1, handler: "vide", entry: MovieBuilder.videoEntry(), timescale: 600,
+        samples: (0..<30).map { [UInt8](repeating: UInt8($0), count: 20) },
+        durations: Array(repeating: 40, count: 30), samplesPerChunk: 5, width: 64, height: 48)
 
     func group(_ value: Double) throws -> TimedMetadataGroup {
-        TimedMetadataGroup(items: [try TimedMetadataItem(identifier: "mdta/com.example.face.confidence", dataType: .float64,
-                                                         value: .number(value))], start: 0)
+        TimedMetadataGroup(
+            items: [
+                try TimedMetadataItem(
+                    identifier: "mdta/com.example.face.confidence", dataType: .float64,
+                    value: .number(value))
+            ], start: 0)
     }
 
     /// `timed --json` of `url`; then `annotate` of its output onto `url` and
@@ -69,8 +75,12 @@ import Testing
     func anEmptyEditMovesGroupsOnTheMovieTimeline() async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let still = TimedMetadataGroup(items: [try TimedMetadataItem(identifier: "mdta/com.apple.quicktime.still-image-time",
-                                                                     dataType: .int8, value: .integer(-1))], start: 0)
+        let still = TimedMetadataGroup(
+            items: [
+                try TimedMetadataItem(
+                    identifier: "mdta/com.apple.quicktime.still-image-time",
+                    dataType: .int8, value: .integer(-1))
+            ], start: 0)
         var meta = try MovieBuilder.metadataTrack(id: 2, groups: [still, try group(0.5)], timescale: 600, durations: [40, 40])
         meta.editList = [(duration: 288, mediaTime: -1), (duration: 80, mediaTime: 0)]
         let url = try MovieBuilder.write(MovieBuilder.movie([video, meta], movieTimescale: 600), to: directory, name: "live.mov")
@@ -113,10 +123,12 @@ import Testing
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try MovieBuilder.write(MovieBuilder.movie([video], movieTimescale: 600), to: directory, name: "clip.mov")
-        let input = TimedMetadataDocument(describes: 1, groups: [
-            TimedMetadataGroup(items: try group(1).items, start: 0.25, duration: 0.5),
-            TimedMetadataGroup(items: try group(2).items, start: 1.2),
-        ])
+        let input = TimedMetadataDocument(
+            describes: 1,
+            groups: [
+                TimedMetadataGroup(items: try group(1).items, start: 0.25, duration: 0.5),
+                TimedMetadataGroup(items: try group(2).items, start: 1.2),
+            ])
         let json = directory.appendingPathComponent("in.json")
         try input.jsonData().write(to: json)
         let movie = directory.appendingPathComponent("movie.mov")
@@ -134,22 +146,27 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try MovieBuilder.write(MovieBuilder.movie([video], movieTimescale: 600), to: directory, name: "clip.mov")
         for (start, duration) in [(2.0, nil), (5.0, 1.0), (1.5, 0.75)] as [(Double, Double?)] {
-            let document = TimedMetadataDocument(describes: 1, groups: [TimedMetadataGroup(items: try group(1).items, start: start, duration: duration)])
+            let document = TimedMetadataDocument(
+                describes: 1, groups: [TimedMetadataGroup(items: try group(1).items, start: start, duration: duration)])
             let json = directory.appendingPathComponent("late.json")
             try document.jsonData().write(to: json)
             let out = directory.appendingPathComponent("late.mov")
             let result = try mdkit(["annotate", url.path, out.path, "--annotations", json.path])
-            #expect(result.status == 1 && result.standardError.contains("invalidValue") && result.standardError.contains("after the end of the movie"),
-                    "start \(start): \(result.standardError)")
+            #expect(
+                result.status == 1 && result.standardError.contains("invalidValue")
+                    && result.standardError.contains("after the end of the movie"),
+                "start \(start): \(result.standardError)")
             #expect(!FileManager.default.fileExists(atPath: out.path))
         }
     }
 
     /// Edit lists with times near 2^63 (version 1) are read around, never trapped on: by
     /// `timed` (groups outside what is shown are left out) and by a cut export.
-    @Test(arguments: [[EditListEntry(segmentDuration: .max, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 1 << 62)],
-                      [EditListEntry(segmentDuration: 1 << 62, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 0)],
-                      [EditListEntry(segmentDuration: 600, mediaTime: .max)], [EditListEntry(segmentDuration: -600, mediaTime: -5)]])
+    @Test(arguments: [
+        [EditListEntry(segmentDuration: .max, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 1 << 62)],
+        [EditListEntry(segmentDuration: 1 << 62, mediaTime: -1), EditListEntry(segmentDuration: 1 << 62, mediaTime: 0)],
+        [EditListEntry(segmentDuration: 600, mediaTime: .max)], [EditListEntry(segmentDuration: -600, mediaTime: -5)],
+    ])
     func hostileEditListsAreReadAround(entries: [EditListEntry]) async throws {
         let edits = entries.map { (duration: $0.segmentDuration, mediaTime: $0.mediaTime) }
         let directory = try TestSupport.makeTemporaryDirectory()
@@ -160,8 +177,9 @@ import Testing
         var clip = video
         clip.version = 1
         clip.editList = edits
-        let url = try MovieBuilder.write(MovieBuilder.movie([clip, meta], movieTimescale: 600, movieDuration: 1200, mvhdVersion: 1),
-                                         to: directory, name: "edits.mov")
+        let url = try MovieBuilder.write(
+            MovieBuilder.movie([clip, meta], movieTimescale: 600, movieDuration: 1200, mvhdVersion: 1),
+            to: directory, name: "edits.mov")
         let asset = try await Asset.load(url: url)
         let groups = try TimedMetadataTrack.document(of: asset).groups
         #expect(groups.count <= 2)
@@ -181,10 +199,12 @@ import Testing
         let error = #expect(throws: MediaError.self) { try TimedMetadataTrack.samples(for: late, movieDuration: 2) }
         #expect(error?.code == .invalidValue)
         // Groups that disagree on how far media time lies from movie time.
-        let mixed = TimedMetadataDocument(describes: nil, groups: [
-            TimedMetadataGroup(items: try group(1).items, start: 0.5, duration: 0.1, mediaStart: 0),
-            TimedMetadataGroup(items: try group(2).items, start: 1, duration: 0.1, mediaStart: 0.75),
-        ])
+        let mixed = TimedMetadataDocument(
+            describes: nil,
+            groups: [
+                TimedMetadataGroup(items: try group(1).items, start: 0.5, duration: 0.1, mediaStart: 0),
+                TimedMetadataGroup(items: try group(2).items, start: 1, duration: 0.1, mediaStart: 0.75),
+            ])
         let mixedError = #expect(throws: MediaError.self) {
             try TimedMetadataTrack.layout(for: mixed, movieDuration: 2, movieTimescale: 600)
         }
@@ -193,16 +213,18 @@ import Testing
 
     @Test func theWrittenTimescaleFitsTheTimes() throws {
         func document(_ times: [Double], timescale: UInt32? = nil) throws -> TimedMetadataDocument {
-            TimedMetadataDocument(describes: nil, groups: try times.map { TimedMetadataGroup(items: try group(0).items, start: $0) },
-                                  timescale: timescale)
+            TimedMetadataDocument(
+                describes: nil, groups: try times.map { TimedMetadataGroup(items: try group(0).items, start: $0) },
+                timescale: timescale)
         }
         #expect(TimedMetadataTrack.timescale(for: try document([0, 0.5, 1.25])) == 1000)
         #expect(TimedMetadataTrack.timescale(for: try document([0, 1.0 / 15, 2.0 / 15])) == 600)
         #expect(TimedMetadataTrack.timescale(for: try document([0, 1.0 / 15], timescale: 30)) == 30)
         #expect(TimedMetadataTrack.timescale(for: try document([1.0 / 7])) == 1000)
         // Every 1/15 s step in 600 ticks comes back as the same Double.
-        let layout = try TimedMetadataTrack.layout(for: try document((0..<30).map { Double(40 * $0) / 600 }),
-                                                   movieDuration: 2, movieTimescale: 600)
+        let layout = try TimedMetadataTrack.layout(
+            for: try document((0..<30).map { Double(40 * $0) / 600 }),
+            movieDuration: 2, movieTimescale: 600)
         #expect(layout.timescale == 600 && layout.editList.isEmpty)
         #expect(layout.samples.map(\.duration) == Array(repeating: 40, count: 30))
     }

@@ -1,11 +1,13 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct TimedMetadataTrackSampleTests {
     func group(_ start: Double, _ duration: Double?, _ text: String = "x") throws -> TimedMetadataGroup {
-        TimedMetadataGroup(items: [try TimedMetadataItem(identifier: "mdta/com.example.comment", dataType: .utf8, value: .string(text))],
-                           start: start, duration: duration)
+        TimedMetadataGroup(
+            items: [try TimedMetadataItem(identifier: "mdta/com.example.comment", dataType: .utf8, value: .string(text))],
+            start: start, duration: duration)
     }
 
     @Test func gapsBecomeEmptySamplesAndOpenEndedGroupsLastUntilTheNext() throws {
@@ -17,7 +19,9 @@ import Testing
     }
 
     @Test func outOfOrderOverlappingAndEqualStartsAreRefused() throws {
-        for groups in [[try group(2, nil), try group(1, nil)], [try group(1, 2), try group(2, nil)], [try group(1, nil), try group(1, nil)]] {
+        for groups in [
+            [try group(2, nil), try group(1, nil)], [try group(1, 2), try group(2, nil)], [try group(1, nil), try group(1, nil)],
+        ] {
             let error = #expect(throws: MediaError.self) { try TimedMetadataTrack.samples(for: groups, movieDuration: 5) }
             #expect(error?.code == .invalidValue)
         }

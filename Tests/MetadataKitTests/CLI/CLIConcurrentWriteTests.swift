@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Several `mdkit write` processes on one file at once: a save that finds the
@@ -21,7 +22,8 @@ import Testing
                 for writer in 0..<writers {
                     group.addTask {
                         let value = String(repeating: "v", count: 200 * (round + 1) + writer)
-                        return try TestSupport.run(executable.path, ["write", url.path, "--no-sync", "--set", "\(space)K\(round)W\(writer)=\(value)"])
+                        return try TestSupport.run(
+                            executable.path, ["write", url.path, "--no-sync", "--set", "\(space)K\(round)W\(writer)=\(value)"])
                     }
                 }
                 return try await group.reduce(into: []) { $0.append($1) }

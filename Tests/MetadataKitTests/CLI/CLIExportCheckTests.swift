@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// What `mdkit export`, `annotate` and `timed` refuse, and how they say it.
@@ -28,7 +29,9 @@ import Testing
         let out = directory.appendingPathComponent("out.m4a")
         let output = try mdkit(["export", Self.m4a, out.path, "--set", "id3:TIT2=x"])
         #expect(output.status == 1)
-        #expect(output.standardError.contains("invalidValue") && output.standardError.contains("can't hold 'id3:TIT2'"), "\(output.standardError)")
+        #expect(
+            output.standardError.contains("invalidValue") && output.standardError.contains("can't hold 'id3:TIT2'"),
+            "\(output.standardError)")
         #expect(!output.text.contains("exported"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing written, no temporary left")
         // The library refuses it the same way.
@@ -78,8 +81,9 @@ import Testing
         let out = directory.appendingPathComponent("out.mp4")
         let truncated = try mdkit(["annotate", Self.m4a, out.path, "--annotations", json.path])
         #expect(truncated.status == 1)
-        #expect(truncated.standardError.contains("not valid JSON") && truncated.standardError.contains("at byte 32"),
-                "\(truncated.standardError)")
+        #expect(
+            truncated.standardError.contains("not valid JSON") && truncated.standardError.contains("at byte 32"),
+            "\(truncated.standardError)")
         #expect(!truncated.standardError.contains("must be a JSON object"))
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `mdkit read` on movies: every stream's codec (a table line per track, a
@@ -37,8 +38,12 @@ struct CLIStreamTests {
     /// mediainfo and exiftool say — not the cookie's (uncompressed) rate.
     @Test func alacBitrateIsMediaBytesOverDuration() throws {
         let alac = try AssetFixtures.url("alac.m4a")
-        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=bit_rate",
-                                                           "-of", "csv=p=0", alac.path])
+        let probe = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries", "stream=bit_rate",
+                "-of", "csv=p=0", alac.path,
+            ])
         let expected = try #require(Int(probe.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         let output = try mdkit(["read", "--json", alac.path])
         let object = try #require((try JSONSerialization.jsonObject(with: output.standardOutput) as? [[String: Any]])?.first)

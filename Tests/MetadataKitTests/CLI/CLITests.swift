@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `mdkit` itself and `mdkit read`, run as a process.

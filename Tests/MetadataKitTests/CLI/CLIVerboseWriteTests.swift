@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `mdkit write --verbose` says which path each save took, as the library's
@@ -23,8 +24,10 @@ import Testing
         let executable = try #require(TestSupport.mdkitExecutable)
         let output = try TestSupport.run(executable.path, ["write", viaCLI.path, "--set", "title=Verbose", "--verbose"])
         #expect(output.status == 0, "\(output.standardError)")
-        let expected: [SavePath: String] = [.inPlace: "; in place)", .insertion: "; in place, blocks inserted)",
-                                            .cloneRewrite: "; rewritten, the payload cloned)", .rewrite: "; rewritten)"]
+        let expected: [SavePath: String] = [
+            .inPlace: "; in place)", .insertion: "; in place, blocks inserted)",
+            .cloneRewrite: "; rewritten, the payload cloned)", .rewrite: "; rewritten)",
+        ]
         #expect(output.text.contains("saved (1 change" + (expected[path] ?? "?")), "\(path): \(output.text)")
         #expect(try await MediaItem.loaded(viaCLI).metadata.title == "Verbose")
     }

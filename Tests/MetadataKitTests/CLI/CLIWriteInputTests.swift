@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `mdkit write`'s input checks and what it shows: artwork that is no image,
@@ -29,7 +30,8 @@ import Testing
         for file in [text, wav] {
             let output = try mdkit(["write", mp3.path, "--artwork", file.path])
             #expect(output.status == 2)
-            #expect(output.standardError.contains("not a JPEG, PNG, GIF, BMP or WebP image") && output.standardError.contains("--artwork-mime"))
+            #expect(
+                output.standardError.contains("not a JPEG, PNG, GIF, BMP or WebP image") && output.standardError.contains("--artwork-mime"))
             #expect(try Data(contentsOf: mp3) == before)
         }
         let output = try mdkit(["write", mp3.path, "--artwork", text.path, "--artwork-mime", "text/plain"])
@@ -45,8 +47,9 @@ import Testing
             let before = try Data(contentsOf: url)
             let output = try mdkit(["write", url.path, "--set", "year=notayear"])
             #expect(output.status == 1)
-            #expect(output.standardError.contains("invalidValue: year 'notayear'") && output.standardError.contains("yyyy-MM-dd"),
-                    "\(name): \(output.standardError)")
+            #expect(
+                output.standardError.contains("invalidValue: year 'notayear'") && output.standardError.contains("yyyy-MM-dd"),
+                "\(name): \(output.standardError)")
             #expect(try Data(contentsOf: url) == before)
             #expect(try mdkit(["write", url.path, "--set", "year=2024-05-01"]).status == 0)
             #expect(try await MediaItem.loaded(url).metadata.year == "2024-05-01")
@@ -117,16 +120,24 @@ import Testing
         #expect(pictures.map(\.pictureType) == [.frontCover, .backCover, .frontCover])
         if TestSupport.hasPythonModule("mutagen") {
             // mutagen keys APIC frames by description: three keys, three pictures.
-            let keys = try TestSupport.runChecked("python3", ["-c", """
-                import sys, mutagen.id3
-                print(sorted(k for k in mutagen.id3.ID3(sys.argv[1]).keys() if k.startswith('APIC')))
-                """, mp3.path]).text
+            let keys = try TestSupport.runChecked(
+                "python3",
+                [
+                    "-c",
+                    """
+                    import sys, mutagen.id3
+                    print(sorted(k for k in mutagen.id3.ID3(sys.argv[1]).keys() if k.startswith('APIC')))
+                    """, mp3.path,
+                ]
+            ).text
             #expect(keys.trimmingCharacters(in: .whitespacesAndNewlines) == "['APIC:', 'APIC:2', 'APIC:3']")
         }
         // Descriptions given by the caller are kept, repeats numbered.
         var item = try await MediaItem.loaded(mp3)
         let png = try Data(contentsOf: URL(fileURLWithPath: cover))
-        item.metadata.artwork = [Artwork(data: png, description: "Cover"), Artwork(data: png, description: "Cover"), Artwork(data: png, description: "Back")]
+        item.metadata.artwork = [
+            Artwork(data: png, description: "Cover"), Artwork(data: png, description: "Cover"), Artwork(data: png, description: "Back"),
+        ]
         try await item.save(options: SaveOptions(durability: .noSync))
         #expect(try await MediaItem.loaded(mp3).metadata.artwork.map(\.description) == ["Cover", "Cover (2)", "Back"])
     }

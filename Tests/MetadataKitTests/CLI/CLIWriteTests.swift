@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// `mdkit write`, run as a process.
@@ -26,8 +27,10 @@ import Testing
     @Test func setsFieldsAndRawKeysInBothFormats() async throws {
         let (mp3, m4a) = try copyOfSamples()
         for (url, raw) in [(mp3, "id3:TXXX:MOOD"), (m4a, "itunes:----:com.apple.iTunes:MOOD")] {
-            let output = try mdkit(["write", url.path, "--set", "title=Neu", "--set", "trackNumber=7",
-                                    "--remove", "comments", "--set", "genre=Jazz", "--set", "\(raw)=Happy"])
+            let output = try mdkit([
+                "write", url.path, "--set", "title=Neu", "--set", "trackNumber=7",
+                "--remove", "comments", "--set", "genre=Jazz", "--set", "\(raw)=Happy",
+            ])
             #expect(output.status == 0, "\(output.standardError)")
             let metadata = try await metadata(url)
             #expect(metadata.title == "Neu" && metadata.trackNumber == 7 && metadata.trackCount == 12)
@@ -68,8 +71,10 @@ import Testing
     @Test func artworkAndID3Options() async throws {
         let (mp3, _) = try copyOfSamples()
         let cover = TestSupport.fixtures.appendingPathComponent("valid/cover.png").path
-        var output = try mdkit(["write", mp3.path, "--artwork", cover, "--artwork-type", "back", "--artwork", cover,
-                                "--id3v2-version", "3", "--id3v1", "add"])
+        var output = try mdkit([
+            "write", mp3.path, "--artwork", cover, "--artwork-type", "back", "--artwork", cover,
+            "--id3v2-version", "3", "--id3v1", "add",
+        ])
         #expect(output.status == 0, "\(output.standardError)")
         var item = MediaItem(url: mp3)
         try await item.load()

@@ -1,13 +1,16 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The path Examples/annotations/README.md gives, as written: an H.264
 /// `clip.mp4` from ffmpeg, `mdkit annotate` into `movie.mp4`, `mdkit timed
 /// --webvtt` into `annotations.vtt`, and `player.html?t=…` (its defaults)
 /// in headless Chromium showing the circle of the group at that time.
-@Suite(.enabled(if: Capabilities.chromium && TestSupport.hasTool("ffmpeg") && Capabilities.ffmpegEncodes("libx264") && Capabilities.mdkit,
-                 "needs chromium, ffmpeg with libx264 and the mdkit binary"))
+@Suite(
+    .enabled(
+        if: Capabilities.chromium && TestSupport.hasTool("ffmpeg") && Capabilities.ffmpegEncodes("libx264") && Capabilities.mdkit,
+        "needs chromium, ffmpeg with libx264 and the mdkit binary"))
 struct PlayerPageH264Tests {
     @Test func theReadmePathSeeksAndDraws() throws {
         let mdkit = try #require(TestSupport.mdkitExecutable, "mdkit must be built beside the tests")
@@ -17,34 +20,48 @@ struct PlayerPageH264Tests {
         let readme = try String(contentsOf: examples.appendingPathComponent("README.md"), encoding: .utf8)
         // The README's ffmpeg line, run as written (in the test's directory).
         let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("ffmpeg ") && $0.hasSuffix(" clip.mp4") })
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error"] + line.split(separator: " ").dropFirst().map { part in
-            part == "clip.mp4" ? directory.appendingPathComponent("clip.mp4").path : String(part)
-        })
-        let codec = try TestSupport.runChecked("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name",
-                                                           "-of", "csv=p=0", directory.appendingPathComponent("clip.mp4").path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error"]
+                + line.split(separator: " ").dropFirst().map { part in
+                    part == "clip.mp4" ? directory.appendingPathComponent("clip.mp4").path : String(part)
+                })
+        let codec = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "stream=codec_name",
+                "-of", "csv=p=0", directory.appendingPathComponent("clip.mp4").path,
+            ])
         #expect(codec.text.trimmingCharacters(in: .whitespacesAndNewlines) == "h264")
         let annotations = examples.appendingPathComponent("annotations.json")
-        let annotate = try TestSupport.run(mdkit.path, ["annotate", "clip.mp4", "movie.mp4", "--annotations", annotations.path], in: directory)
+        let annotate = try TestSupport.run(
+            mdkit.path, ["annotate", "clip.mp4", "movie.mp4", "--annotations", annotations.path], in: directory)
         #expect(annotate.status == 0, "\(annotate.standardError)")
         let vtt = try TestSupport.run(mdkit.path, ["timed", "movie.mp4", "--webvtt"], in: directory)
         #expect(vtt.status == 0)
         try vtt.standardOutput.write(to: directory.appendingPathComponent("annotations.vtt"))
-        try FileManager.default.copyItem(at: examples.appendingPathComponent("player.html"), to: directory.appendingPathComponent("player.html"))
+        try FileManager.default.copyItem(
+            at: examples.appendingPathComponent("player.html"), to: directory.appendingPathComponent("player.html"))
         let document = try TimedMetadataDocument(json: Data(contentsOf: annotations))
         for (time, groupIndex) in [(1.2, 2), (3.3, 6)] {
             let shot = directory.appendingPathComponent("shot-\(groupIndex).png")
-            try TestSupport.runChecked("chromium", [
-                "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
-                "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
-                "file://\(directory.path)/player.html?t=\(time)",
-            ])
+            try TestSupport.runChecked(
+                "chromium",
+                [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
+                    "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
+                    "file://\(directory.path)/player.html?t=\(time)",
+                ])
             let (width, bytes) = try PlayerPageTests.pixels(shot)
             func isRed(_ x: Int, _ y: Int) -> Bool {
                 let index = (y * width + x) * 3
                 return bytes[index] > 200 && bytes[index + 1] < 60 && bytes[index + 2] < 60
             }
             let center = try #require(document.groups[groupIndex].items.first { $0.key == "com.example.circle.center.coordinate" })
-            guard case .numbers(let point) = center.value else { Issue.record("no point"); return }
+            guard case .numbers(let point) = center.value else {
+                Issue.record("no point")
+                return
+            }
             let x = Int(point[0]), y = Int(point[1])
             #expect(isRed(x, y) && isRed(x + 8, y) && isRed(x, y - 8), "no circle at (\(x), \(y)) at \(time) s")
             // The first group's circle is not drawn at a later time.

@@ -54,10 +54,13 @@ import Testing
             try fileManager.createSymbolicLink(at: link, withDestinationURL: TestSupport.packageRoot)
         }
         var fragment = manifestBlock.split(separator: "\n").dropFirst().joined(separator: "\n")
-        let url = try #require(fragment.range(of: #"\.package\(url: "[^"]*", from: "[^"]*"\)"#, options: .regularExpression),
-                               "the manifest snippet has a .package(url:from:)")
+        let url = try #require(
+            fragment.range(of: #"\.package\(url: "[^"]*", from: "[^"]*"\)"#, options: .regularExpression),
+            "the manifest snippet has a .package(url:from:)")
         fragment.replaceSubrange(url, with: ".package(path: \"\(link.path)\")")
-        let targets = code.indices.map { #"    .executableTarget(name: "Snippet\#($0 + 1)", dependencies: [.product(name: "MetadataKit", package: "MetadataKit")]),"# }
+        let targets = code.indices.map {
+            #"    .executableTarget(name: "Snippet\#($0 + 1)", dependencies: [.product(name: "MetadataKit", package: "MetadataKit")]),"#
+        }
         let targetsRange = try #require(fragment.range(of: "targets: ["))
         fragment.replaceSubrange(targetsRange, with: "targets: [\n" + targets.joined(separator: "\n"))
         let manifest = """
@@ -79,10 +82,17 @@ import Testing
         }
         try write("import MetadataKit\n\nprint(MetadataKitVersion.current)\n", target: "Tagger")
         for (index, snippet) in code.enumerated() { try write(snippet, target: "Snippet\(index + 1)") }
-        let build = try TestSupport.run("swift", ["build", "--package-path", package.path,
-                                                  "--scratch-path", root.appendingPathComponent("build").path])
+        let build = try TestSupport.run(
+            "swift",
+            [
+                "build", "--package-path", package.path,
+                "--scratch-path", root.appendingPathComponent("build").path,
+            ])
         let log = String(decoding: build.standardOutput, as: UTF8.self) + build.standardError
-        #expect(build.status == 0, "README snippets don't compile:\n\(log.split(separator: "\n").filter { $0.contains("error") }.joined(separator: "\n"))\n\(manifest)")
+        #expect(
+            build.status == 0,
+            "README snippets don't compile:\n\(log.split(separator: "\n").filter { $0.contains("error") }.joined(separator: "\n"))\n\(manifest)"
+        )
         let snippetWarnings = log.split(separator: "\n").filter { $0.contains("warning:") && $0.contains("/Sources/Snippet") }
         #expect(snippetWarnings.isEmpty, "\(snippetWarnings.joined(separator: "\n"))")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = MP4Builder
@@ -15,8 +16,10 @@ private typealias B = MP4Builder
     /// A fragmented movie: `mvex` in `moov`, then a `moof` whose `tfhd` has a base data offset.
     static func fragmented(tfhd: [UInt8]? = nil, mdat: [UInt8]) -> [UInt8] {
         let head = B.ftyp("iso6", ["iso6", "mp41"])
-        let moov = B.audioMovie(extra: [B.box("mvex", children: [B.fullBox("trex", B.u32(1) + [UInt8](repeating: 0, count: 16))]),
-                                        list("Fragments")])
+        let moov = B.audioMovie(extra: [
+            B.box("mvex", children: [B.fullBox("trex", B.u32(1) + [UInt8](repeating: 0, count: 16))]),
+            list("Fragments"),
+        ])
         let base = head.count + moov.count
         let header = tfhd ?? B.fullBox("tfhd", flags: 1, B.u32(1) + B.u64(UInt64(base)))
         let moof = B.box("moof", children: [B.fullBox("mfhd", B.u32(1)), B.box("traf", children: [header])])
@@ -33,12 +36,18 @@ private typealias B = MP4Builder
     /// A sound track whose `stco` claims more entries than it holds.
     static var badChunkOffsets: [UInt8] {
         let entry = B.audioEntry("mp4a", children: [B.esds(averageBitrate: 128_000)])
-        let stbl = B.box("stbl", children: [B.stsd([entry]), B.fullBox("stsz", B.u32(0) + B.u32(0)),
-                                            B.fullBox("stco", B.u32(1000) + B.u32(40))])
-        let trak = B.box("trak", children: [
-            B.fullBox("tkhd", flags: 3, [UInt8](repeating: 0, count: 80)),
-            B.box("mdia", children: [B.mdhd(timescale: 44100, duration: 44100), B.hdlr("soun"), B.box("minf", children: [stbl])]),
-        ])
+        let stbl = B.box(
+            "stbl",
+            children: [
+                B.stsd([entry]), B.fullBox("stsz", B.u32(0) + B.u32(0)),
+                B.fullBox("stco", B.u32(1000) + B.u32(40)),
+            ])
+        let trak = B.box(
+            "trak",
+            children: [
+                B.fullBox("tkhd", flags: 3, [UInt8](repeating: 0, count: 80)),
+                B.box("mdia", children: [B.mdhd(timescale: 44100, duration: 44100), B.hdlr("soun"), B.box("minf", children: [stbl])]),
+            ])
         return B.ftyp() + B.box("moov", children: [B.mvhd(timescale: 1000, duration: 1000), trak, list("Offsets")])
             + B.box("mdat", [UInt8](repeating: 7, count: 32))
     }
@@ -53,7 +62,10 @@ private typealias B = MP4Builder
             ("stray bytes in moov", B.ftyp() + strayBytes + B.box("mdat", [1]), .malformed),
             ("udta longer than moov", B.ftyp() + longUserData + B.box("mdat", [1, 2]), .sizeOutOfRange),
             ("stco count past its box", badChunkOffsets, .sizeOutOfRange),
-            ("tfhd too small for its base offset", fragmented(tfhd: B.fullBox("tfhd", flags: 1, B.u32(1)), mdat: B.box("mdat", [5])), .truncated),
+            (
+                "tfhd too small for its base offset", fragmented(tfhd: B.fullBox("tfhd", flags: 1, B.u32(1)), mdat: B.box("mdat", [5])),
+                .truncated
+            ),
         ]
     }()
 
@@ -78,7 +90,9 @@ private typealias B = MP4Builder
 
     /// A `moov` a few bytes longer than the file: read up to the end, with a warning.
     @Test func moovCutByTheEndOfTheFileIsRead() async throws {
-        let movie = B.ftyp() + B.box("mdat", [1, 2, 3, 4]) + B.audioMovie(extra: [Self.list("Cut short"), B.box("free", [UInt8](repeating: 0, count: 8))])
+        let movie =
+            B.ftyp() + B.box("mdat", [1, 2, 3, 4])
+            + B.audioMovie(extra: [Self.list("Cut short"), B.box("free", [UInt8](repeating: 0, count: 8))])
         let item = try await B.load(Array(movie.dropLast(6)))
         #expect(item.metadata.title == "Cut short")
         #expect(item.properties.duration == 10)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = MP4Builder
@@ -17,32 +18,34 @@ private typealias B = MP4Builder
     }
 
     static let mutagenScript = """
-    import sys, mutagen.mp4
-    t = mutagen.mp4.MP4(sys.argv[1]).tags or {}
-    print(" / ".join(["|".join(t.get(k, ["nil"])) for k in ("\\xa9nam", "\\xa9ART")]))
-    """
+        import sys, mutagen.mp4
+        t = mutagen.mp4.MP4(sys.argv[1]).tags or {}
+        print(" / ".join(["|".join(t.get(k, ["nil"])) for k in ("\\xa9nam", "\\xa9ART")]))
+        """
 
     static let tagLibSource = """
-    #include <cstdio>
-    #include <mp4file.h>
-    #include <tag.h>
-    int main(int argc, char **argv) {
-        TagLib::MP4::File file(argv[1]);
-        if (!file.isValid() || !file.tag()) { std::puts("invalid"); return 1; }
-        std::printf("%s / %s\\n", file.tag()->title().toCString(true), file.tag()->artist().toCString(true));
-        return 0;
-    }
-    """
+        #include <cstdio>
+        #include <mp4file.h>
+        #include <tag.h>
+        int main(int argc, char **argv) {
+            TagLib::MP4::File file(argv[1]);
+            if (!file.isValid() || !file.tag()) { std::puts("invalid"); return 1; }
+            std::printf("%s / %s\\n", file.tag()->title().toCString(true), file.tag()->artist().toCString(true));
+            return 0;
+        }
+        """
 
     /// A TagLib reader compiled once, or nil without g++ and TagLib.
     static let tagLibReader: URL? = {
         guard TestSupport.hasTool("g++"), TestSupport.hasTool("pkg-config"),
-              let flags = try? TestSupport.runChecked("pkg-config", ["--cflags", "--libs", "taglib"]).text else { return nil }
+            let flags = try? TestSupport.runChecked("pkg-config", ["--cflags", "--libs", "taglib"]).text
+        else { return nil }
         guard let directory = try? TestSupport.makeTemporaryDirectory() else { return nil }
         let source = directory.appendingPathComponent("read.cpp")
         let binary = directory.appendingPathComponent("read")
         guard (try? Data(tagLibSource.utf8).write(to: source)) != nil else { return nil }
-        let arguments = ["-std=c++17", "-o", binary.path, source.path]
+        let arguments =
+            ["-std=c++17", "-o", binary.path, source.path]
             + flags.split(whereSeparator: \.isWhitespace).map(String.init)
         return (try? TestSupport.runChecked("g++", arguments)) == nil ? nil : binary
     }()
@@ -97,15 +100,26 @@ private typealias B = MP4Builder
     /// optionally a `udta` of ©-atoms.
     static func appleLayout(brand: FourCC, userData: Bool) -> [UInt8] {
         let keys = ["com.apple.quicktime.make", "com.apple.quicktime.model", "com.apple.quicktime.software"]
-        let meta = B.meta(handler: "mdta", versionAndFlags: false, [
-            B.keys(keys),
-            B.box("ilst", children: [B.indexedItem(1, B.text("Apple")), B.indexedItem(2, B.text("iPhone 15")),
-                                     B.indexedItem(3, B.text("17.1"))]),
-        ])
+        let meta = B.meta(
+            handler: "mdta", versionAndFlags: false,
+            [
+                B.keys(keys),
+                B.box(
+                    "ilst",
+                    children: [
+                        B.indexedItem(1, B.text("Apple")), B.indexedItem(2, B.text("iPhone 15")),
+                        B.indexedItem(3, B.text("17.1")),
+                    ]),
+            ])
         var extra = [meta]
         if userData {
-            extra.append(B.box("udta", children: [B.box("©xyz", B.userDataText("+48.8577+002.2950/", language: nil)),
-                                                  B.box("©swr", B.userDataText("17.1", language: nil))]))
+            extra.append(
+                B.box(
+                    "udta",
+                    children: [
+                        B.box("©xyz", B.userDataText("+48.8577+002.2950/", language: nil)),
+                        B.box("©swr", B.userDataText("17.1", language: nil)),
+                    ]))
         }
         return B.ftyp(brand, [brand, "isom"]) + B.audioMovie(duration: 1, extra: extra) + B.box("mdat", [UInt8](repeating: 0x21, count: 64))
     }
@@ -142,9 +156,13 @@ private typealias B = MP4Builder
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("keys.m4a")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-c:a", "aac", "-movflags", "use_metadata_tags", "-metadata", "title=Old",
-                                              "-metadata", "artist=Old artist", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                "-c:a", "aac", "-movflags", "use_metadata_tags", "-metadata", "title=Old",
+                "-metadata", "artist=Old artist", url.path,
+            ])
         let before = try await MediaItem.loaded(url)
         #expect(before.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.key == "title" })
         try await saveTitleAndArtist(url)
@@ -153,7 +171,9 @@ private typealias B = MP4Builder
             #expect(seen == expected, "\(reader)")
         }
         let after = try await MediaItem.loaded(url)
-        #expect(after.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.key == "title" && $0.value == .string("Nouveau titre") })
+        #expect(
+            after.metadata.items.contains { $0.keySpace == .quickTimeMetadata && $0.key == "title" && $0.value == .string("Nouveau titre") }
+        )
     }
 
     /// Three `data` atoms of one `©ART` survive a save of another field, and
@@ -163,16 +183,22 @@ private typealias B = MP4Builder
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("three.m4a")
-        let ilst = B.box("ilst", children: [B.item("©nam", B.text("Old")),
-                                            B.item("©ART", B.text("Ann"), B.text("Bob"), B.text("Cléo"))])
-        let file = B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])
+        let ilst = B.box(
+            "ilst",
+            children: [
+                B.item("©nam", B.text("Old")),
+                B.item("©ART", B.text("Ann"), B.text("Bob"), B.text("Cléo")),
+            ])
+        let file =
+            B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])
             + B.box("mdat", [1, 2, 3])
         try Data(file).write(to: url)
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.artist == "Ann; Bob; Cléo")
         item.metadata.title = "New"
         try await item.save()
-        let script = "import sys, mutagen.mp4\nt = mutagen.mp4.MP4(sys.argv[1]).tags\nprint('|'.join(t['\\xa9ART']))\nprint('|'.join(t['\\xa9nam']))"
+        let script =
+            "import sys, mutagen.mp4\nt = mutagen.mp4.MP4(sys.argv[1]).tags\nprint('|'.join(t['\\xa9ART']))\nprint('|'.join(t['\\xa9nam']))"
         let lines = try TestSupport.runChecked("python3", ["-c", script, url.path]).text.split(separator: "\n")
         #expect(lines == ["Ann|Bob|Cléo", "New"])
     }
@@ -183,8 +209,12 @@ private typealias B = MP4Builder
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("surround.mp4")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-ac", "6", "-c:a", codec, url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                "-ac", "6", "-c:a", codec, url.path,
+            ])
         let probed = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "stream=channels", "-of", "csv=p=0", url.path])
         let item = try await MediaItem.loaded(url)
         #expect(item.properties.channels == 6)

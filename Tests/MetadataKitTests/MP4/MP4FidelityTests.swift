@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = MP4Builder
@@ -24,13 +25,17 @@ private typealias B = MP4Builder
     /// locales, one item each with its language.
     @Test func quickTimeDataAtomsGroupByLocale() async throws {
         let eng = Int(MP4MetadataEncoder.packedLanguage("eng")), fra = Int(MP4MetadataEncoder.packedLanguage("fra"))
-        let meta = B.meta(handler: "mdta", versionAndFlags: false, [
-            B.keys(["com.apple.quicktime.artist", "com.apple.quicktime.title"]),
-            B.box("ilst", children: [
-                B.indexedItem(1, B.data(1, Array("Ann".utf8)), B.data(1, Array("Bob".utf8)), B.data(1, Array("Cléo".utf8))),
-                B.indexedItem(2, B.data(1, Array("Hello".utf8), language: eng), B.data(1, Array("Bonjour".utf8), language: fra)),
-            ]),
-        ])
+        let meta = B.meta(
+            handler: "mdta", versionAndFlags: false,
+            [
+                B.keys(["com.apple.quicktime.artist", "com.apple.quicktime.title"]),
+                B.box(
+                    "ilst",
+                    children: [
+                        B.indexedItem(1, B.data(1, Array("Ann".utf8)), B.data(1, Array("Bob".utf8)), B.data(1, Array("Cléo".utf8))),
+                        B.indexedItem(2, B.data(1, Array("Hello".utf8), language: eng), B.data(1, Array("Bonjour".utf8), language: fra)),
+                    ]),
+            ])
         let item = try await B.load(B.ftyp("qt  ", ["qt  "]) + B.audioMovie(extra: [meta]), ext: "mov")
         let artists = item.metadata.items.filter { $0.key == "com.apple.quicktime.artist" }
         #expect(artists.map(\.value) == [.strings(["Ann", "Bob", "Cléo"])])
@@ -41,7 +46,8 @@ private typealias B = MP4Builder
     }
 
     /// Several values are arrays in `mdkit read --json` and joined in its table.
-    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests")) func severalValuesInTheCommandLineTool() throws {
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary built beside the tests")) func severalValuesInTheCommandLineTool() throws
+    {
         let ilst = B.box("ilst", children: [B.item("©ART", B.text("Ann"), B.text("Bob"), B.text("Cléo"))])
         let url = try B.write(Self.udtaFile([B.meta(handler: "mdir", [ilst])]))
         defer { try? FileManager.default.removeItem(at: url) }
@@ -66,9 +72,11 @@ private typealias B = MP4Builder
         let saved = [UInt8](try Data(contentsOf: url))
         #expect(saved.firstRange(of: artists) != nil, "the ©ART atom with its three data atoms is unchanged")
         // A list of three is encoded as three data atoms.
-        let encoded = try MP4MetadataEncoder.iTunesAtom(key: "©ART", items: [
-            MetadataItem(keySpace: .iTunes, key: "©ART", value: .strings(["X", "Y", "Z"]), dataType: .utf8),
-        ])
+        let encoded = try MP4MetadataEncoder.iTunesAtom(
+            key: "©ART",
+            items: [
+                MetadataItem(keySpace: .iTunes, key: "©ART", value: .strings(["X", "Y", "Z"]), dataType: .utf8)
+            ])
         #expect(encoded == B.item("©ART", B.text("X"), B.text("Y"), B.text("Z")))
     }
 
@@ -97,7 +105,8 @@ private typealias B = MP4Builder
     /// ROMAN.TXT), when python3 is installed.
     static let pythonMacRoman: [UnicodeScalar]? = {
         guard TestSupport.hasTool("python3"),
-              let output = try? TestSupport.runChecked("python3", ["-c", "print(' '.join('%04X' % ord(c) for c in bytes(range(256)).decode('mac_roman')))"])
+            let output = try? TestSupport.runChecked(
+                "python3", ["-c", "print(' '.join('%04X' % ord(c) for c in bytes(range(256)).decode('mac_roman')))"])
         else { return nil }
         let scalars = output.text.split(whereSeparator: \.isWhitespace).compactMap { UInt32($0, radix: 16).flatMap(UnicodeScalar.init) }
         return scalars.count == 256 ? scalars : nil
@@ -105,8 +114,10 @@ private typealias B = MP4Builder
 
     @Test func macOSRomanMatchesTheReferenceForEveryByte() throws {
         // Spot checks from ROMAN.TXT that hold without the reference.
-        let known: [UInt8: UnicodeScalar] = [0x80: "\u{C4}", 0x8E: "\u{E9}", 0xA5: "\u{2022}", 0xCA: "\u{A0}",
-                                             0xDB: "\u{20AC}", 0xF0: "\u{F8FF}", 0xFF: "\u{2C7}", 0x41: "A"]
+        let known: [UInt8: UnicodeScalar] = [
+            0x80: "\u{C4}", 0x8E: "\u{E9}", 0xA5: "\u{2022}", 0xCA: "\u{A0}",
+            0xDB: "\u{20AC}", 0xF0: "\u{F8FF}", 0xFF: "\u{2C7}", 0x41: "A",
+        ]
         for (byte, scalar) in known {
             #expect(MP4Text.macOSRoman([byte]).unicodeScalars.elementsEqual([scalar]), "byte \(byte)")
         }
@@ -157,16 +168,21 @@ private typealias B = MP4Builder
     }
 
     /// The sample entry's channelcount (2, a template value) gives way to the codec configuration.
-    @Test(arguments: [
-        ("samr", [], 1), ("sawb", [], 1),
-        ("ac-3", dac3(acmod: 7, lfe: 1), 6), ("ac-3", dac3(acmod: 2, lfe: 0), 2), ("ac-3", dac3(acmod: 1, lfe: 1), 2),
-        ("ec-3", dec3(acmod: 7, lfe: 1, location: nil), 6), ("ec-3", dec3(acmod: 7, lfe: 1, location: 0b0100_0000_0), 8),
-        ("ec-3", dec3(acmod: 2, lfe: 0, location: nil), 2),
-    ] as [(String, [UInt8], Int)])
+    @Test(
+        arguments: [
+            ("samr", [], 1), ("sawb", [], 1),
+            ("ac-3", dac3(acmod: 7, lfe: 1), 6), ("ac-3", dac3(acmod: 2, lfe: 0), 2), ("ac-3", dac3(acmod: 1, lfe: 1), 2),
+            ("ec-3", dec3(acmod: 7, lfe: 1, location: nil), 6), ("ec-3", dec3(acmod: 7, lfe: 1, location: 0b0100_0000_0), 8),
+            ("ec-3", dec3(acmod: 2, lfe: 0, location: nil), 2),
+        ] as [(String, [UInt8], Int)])
     func channelsFromTheCodecConfiguration(format: String, config: [UInt8], channels: Int) async throws {
         let entry = B.audioEntry(FourCC(format)!, channels: 2, sampleRate: 48000, children: config.isEmpty ? [] : [config])
-        let movie = B.box("moov", children: [B.mvhd(timescale: 1000, duration: 1000),
-                                            B.trak(handler: "soun", timescale: 48000, duration: 48000, entry: entry)])
+        let movie = B.box(
+            "moov",
+            children: [
+                B.mvhd(timescale: 1000, duration: 1000),
+                B.trak(handler: "soun", timescale: 48000, duration: 48000, entry: entry),
+            ])
         let item = try await B.load(B.ftyp("mp42", ["mp42", "isom"]) + movie, ext: "mp4")
         #expect(item.properties.channels == channels)
     }

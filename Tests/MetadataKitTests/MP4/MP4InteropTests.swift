@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Files written by ffmpeg, mutagen and AtomicParsley, read back field by field.
@@ -19,11 +20,15 @@ import Testing
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("x.m4a")
-        try MP4Tools.run("ffmpeg", Self.sine + ["-c:a", "aac", "-b:a", "96k",
-            "-metadata", "title=Tïtle 日本", "-metadata", "artist=Artist", "-metadata", "album_artist=Album Artist",
-            "-metadata", "album=Album", "-metadata", "genre=Synthwave", "-metadata", "date=2024",
-            "-metadata", "track=3/12", "-metadata", "disc=1/2", "-metadata", "comment=A comment",
-            "-metadata", "composer=Composer", "-metadata", "grouping=Group", file.path])
+        try MP4Tools.run(
+            "ffmpeg",
+            Self.sine + [
+                "-c:a", "aac", "-b:a", "96k",
+                "-metadata", "title=Tïtle 日本", "-metadata", "artist=Artist", "-metadata", "album_artist=Album Artist",
+                "-metadata", "album=Album", "-metadata", "genre=Synthwave", "-metadata", "date=2024",
+                "-metadata", "track=3/12", "-metadata", "disc=1/2", "-metadata", "comment=A comment",
+                "-metadata", "composer=Composer", "-metadata", "grouping=Group", file.path,
+            ])
         let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
         #expect(metadata.title == "Tïtle 日本")
@@ -70,27 +75,27 @@ import Testing
         try MP4Tools.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=red:s=16x8", "-frames:v", "1", png.path])
         try MP4Tools.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=blue:s=20x10", "-frames:v", "1", jpeg.path])
         let script = """
-        import sys
-        from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
-        f = MP4(sys.argv[1])
-        f['\\xa9nam'] = ['Ünïcödé 日本語 🎵']
-        f['\\xa9ART'] = ['Ärtist', 'Second Artist']
-        f['aART'] = ['Album Ärtist']
-        f['\\xa9alb'] = ['Albüm']
-        f['\\xa9wrt'] = ['Cömposer']
-        f['\\xa9cmt'] = ['Cömment']
-        f['\\xa9day'] = ['1999-12-31']
-        f['\\xa9grp'] = ['Gröuping']
-        f['\\xa9gen'] = ['Rock']
-        f['tmpo'] = [128]
-        f['cpil'] = True
-        f['trkn'] = [(5, 9)]
-        f['disk'] = [(2, 3)]
-        f['covr'] = [MP4Cover(open(sys.argv[2], 'rb').read(), MP4Cover.FORMAT_PNG),
-                     MP4Cover(open(sys.argv[3], 'rb').read(), MP4Cover.FORMAT_JPEG)]
-        f['----:com.apple.iTunes:MOOD'] = [MP4FreeForm(b'Calm')]
-        f.save()
-        """
+            import sys
+            from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
+            f = MP4(sys.argv[1])
+            f['\\xa9nam'] = ['Ünïcödé 日本語 🎵']
+            f['\\xa9ART'] = ['Ärtist', 'Second Artist']
+            f['aART'] = ['Album Ärtist']
+            f['\\xa9alb'] = ['Albüm']
+            f['\\xa9wrt'] = ['Cömposer']
+            f['\\xa9cmt'] = ['Cömment']
+            f['\\xa9day'] = ['1999-12-31']
+            f['\\xa9grp'] = ['Gröuping']
+            f['\\xa9gen'] = ['Rock']
+            f['tmpo'] = [128]
+            f['cpil'] = True
+            f['trkn'] = [(5, 9)]
+            f['disk'] = [(2, 3)]
+            f['covr'] = [MP4Cover(open(sys.argv[2], 'rb').read(), MP4Cover.FORMAT_PNG),
+                         MP4Cover(open(sys.argv[3], 'rb').read(), MP4Cover.FORMAT_JPEG)]
+            f['----:com.apple.iTunes:MOOD'] = [MP4FreeForm(b'Calm')]
+            f.save()
+            """
         try MP4Tools.run("python3", ["-c", script, file.path, png.path, jpeg.path])
         let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
@@ -136,10 +141,14 @@ import Testing
         let png = directory.appendingPathComponent("art.png")
         try MP4Tools.run("ffmpeg", Self.sine + ["-c:a", "aac", file.path])
         try MP4Tools.run("ffmpeg", ["-loglevel", "error", "-y", "-f", "lavfi", "-i", "color=green:s=12x6", "-frames:v", "1", png.path])
-        try MP4Tools.run("AtomicParsley", [file.path, "--title", "AP Tïtle", "--artist", "AP Artist", "--albumArtist", "AP AA",
-                                           "--album", "AP Album", "--genre", "Jazz", "--tracknum", "4/10", "--disk", "1/3",
-                                           "--comment", "AP comment", "--year", "2023", "--bpm", "90", "--composer", "AP Comp",
-                                           "--grouping", "AP Group", "--artwork", png.path, "--overWrite"])
+        try MP4Tools.run(
+            "AtomicParsley",
+            [
+                file.path, "--title", "AP Tïtle", "--artist", "AP Artist", "--albumArtist", "AP AA",
+                "--album", "AP Album", "--genre", "Jazz", "--tracknum", "4/10", "--disk", "1/3",
+                "--comment", "AP comment", "--year", "2023", "--bpm", "90", "--composer", "AP Comp",
+                "--grouping", "AP Group", "--artwork", png.path, "--overWrite",
+            ])
         let item = try await MediaItem.loaded(file)
         let metadata = item.metadata
         #expect(metadata.title == "AP Tïtle")
@@ -165,8 +174,10 @@ import Testing
     @Test(.enabled(if: TestSupport.hasTool("ffmpeg"))) func ffmpegMovUserDataAndKeys() async throws {
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let tags = ["-metadata", "title=Mov Tïtle", "-metadata", "artist=Mov Artist", "-metadata", "album=Mov Album",
-                    "-metadata", "comment=Mov comment", "-metadata", "genre=Pop", "-metadata", "composer=Mov Comp"]
+        let tags = [
+            "-metadata", "title=Mov Tïtle", "-metadata", "artist=Mov Artist", "-metadata", "album=Mov Album",
+            "-metadata", "comment=Mov comment", "-metadata", "genre=Pop", "-metadata", "composer=Mov Comp",
+        ]
         let video = ["-f", "lavfi", "-i", "testsrc=duration=1:size=64x48:rate=10", "-c:v", "mpeg4", "-c:a", "aac", "-shortest"]
 
         // Default .mov: udta ©-atoms.
@@ -190,8 +201,12 @@ import Testing
 
         // use_metadata_tags: mdta keys in udta/meta.
         let keyed = directory.appendingPathComponent("k.mov")
-        try MP4Tools.run("ffmpeg", Self.sine + video + tags + ["-metadata", "album_artist=Keyed AA",
-                                                               "-movflags", "use_metadata_tags", keyed.path])
+        try MP4Tools.run(
+            "ffmpeg",
+            Self.sine + video + tags + [
+                "-metadata", "album_artist=Keyed AA",
+                "-movflags", "use_metadata_tags", keyed.path,
+            ])
         let keyedItem = try await MediaItem.loaded(keyed)
         #expect(keyedItem.metadata.title == "Mov Tïtle")
         #expect(keyedItem.metadata.artist == "Mov Artist")
@@ -204,8 +219,12 @@ import Testing
         let directory = try MP4Tools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("f.mp4")
-        try MP4Tools.run("ffmpeg", Self.sine + ["-f", "lavfi", "-i", "testsrc=duration=1:size=32x16:rate=5", "-c:v", "mpeg4",
-                                               "-c:a", "aac", "-shortest", "-metadata", "title=Fast", "-movflags", "+faststart", file.path])
+        try MP4Tools.run(
+            "ffmpeg",
+            Self.sine + [
+                "-f", "lavfi", "-i", "testsrc=duration=1:size=32x16:rate=5", "-c:v", "mpeg4",
+                "-c:a", "aac", "-shortest", "-metadata", "title=Fast", "-movflags", "+faststart", file.path,
+            ])
         let head = try FileSource(url: file)
         let first = try MP4BoxHeader(parsing: head, at: 0, containerEnd: head.size, isTopLevel: true)
         let second = try MP4BoxHeader(parsing: head, at: first.end, containerEnd: head.size, isTopLevel: true)
@@ -227,7 +246,7 @@ import Testing
         #expect(lossless.codec == "ALAC")
         #expect(lossless.sampleRate == 48000)
         #expect(lossless.channels == 1)
-        #expect(lossless.bitsPerSample == 24)   // ffmpeg's s32p ALAC is 24-bit
+        #expect(lossless.bitsPerSample == 24) // ffmpeg's s32p ALAC is 24-bit
         #expect(abs((lossless.duration ?? 0) - 1) < 0.05)
 
         let pcm = directory.appendingPathComponent("p.mov")

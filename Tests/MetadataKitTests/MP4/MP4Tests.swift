@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = MP4Builder
@@ -31,26 +32,28 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
 
     /// The iTunes list of a fully tagged file.
     static var fullList: [UInt8] {
-        B.box("ilst", children: [
-            B.item("©nam", B.text("Title ünïcode")),
-            B.item("©ART", B.text("Artist")),
-            B.item("aART", B.text("Album Artist")),
-            B.item("©alb", B.text("Album")),
-            B.item("©grp", B.text("Grouping")),
-            B.item("©wrt", B.text("Composer")),
-            B.item("©cmt", B.text("Comment")),
-            B.item("©gen", B.text("Synthwave")),
-            B.item("gnre", B.data(0, B.u16(18))),
-            B.item("©day", B.text("2024-05-01")),
-            B.item("tmpo", B.data(21, B.u16(120))),
-            B.item("trkn", B.data(0, B.u16(0) + B.u16(3) + B.u16(12) + B.u16(0))),
-            B.item("disk", B.data(0, B.u16(0) + B.u16(1) + B.u16(2))),
-            B.item("cpil", B.data(21, [1])),
-            B.item("covr", B.data(14, cover), B.data(0, cover)),
-            B.freeform(mean: "com.apple.iTunes", name: "iTunNORM", B.text(" 0000 0001")),
-            B.item("©too", B.text("one"), B.text("two")),
-            B.item("rtng", B.data(0, [4])),
-        ])
+        B.box(
+            "ilst",
+            children: [
+                B.item("©nam", B.text("Title ünïcode")),
+                B.item("©ART", B.text("Artist")),
+                B.item("aART", B.text("Album Artist")),
+                B.item("©alb", B.text("Album")),
+                B.item("©grp", B.text("Grouping")),
+                B.item("©wrt", B.text("Composer")),
+                B.item("©cmt", B.text("Comment")),
+                B.item("©gen", B.text("Synthwave")),
+                B.item("gnre", B.data(0, B.u16(18))),
+                B.item("©day", B.text("2024-05-01")),
+                B.item("tmpo", B.data(21, B.u16(120))),
+                B.item("trkn", B.data(0, B.u16(0) + B.u16(3) + B.u16(12) + B.u16(0))),
+                B.item("disk", B.data(0, B.u16(0) + B.u16(1) + B.u16(2))),
+                B.item("cpil", B.data(21, [1])),
+                B.item("covr", B.data(14, cover), B.data(0, cover)),
+                B.freeform(mean: "com.apple.iTunes", name: "iTunNORM", B.text(" 0000 0001")),
+                B.item("©too", B.text("one"), B.text("two")),
+                B.item("rtng", B.data(0, [4])),
+            ])
     }
 
     static func taggedFile(metaVersionAndFlags: Bool = true) -> [UInt8] {
@@ -105,7 +108,10 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         let pictures = parsed.items.filter { $0.key == "covr" }
         #expect(pictures.count == 2)
         for picture in pictures {
-            guard case .picture(let artwork) = picture.value else { Issue.record("not a picture"); continue }
+            guard case .picture(let artwork) = picture.value else {
+                Issue.record("not a picture")
+                continue
+            }
             #expect(artwork.width == 3)
             #expect(artwork.height == 2)
             #expect(artwork.mimeType == "image/png")
@@ -117,10 +123,12 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     }
 
     @Test func trackAndDiscPairsWithoutTotals() throws {
-        let ilst = B.box("ilst", children: [
-            B.item("trkn", B.data(0, B.u16(0) + B.u16(7) + B.u16(0) + B.u16(0))),
-            B.item("disk", B.data(0, B.u16(0) + B.u16(2) + B.u16(0) + B.u16(0))),
-        ])
+        let ilst = B.box(
+            "ilst",
+            children: [
+                B.item("trkn", B.data(0, B.u16(0) + B.u16(7) + B.u16(0) + B.u16(0))),
+                B.item("disk", B.data(0, B.u16(0) + B.u16(2) + B.u16(0) + B.u16(0))),
+            ])
         let file = B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])
         let (parsed, url) = try B.parse(file)
         defer { try? FileManager.default.removeItem(at: url) }
@@ -128,25 +136,28 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     }
 
     @Test func valuesByDataType() throws {
-        let ilst = B.box("ilst", children: [
-            B.item("xid ", B.data(0, [1, 2, 3])),
-            B.item("©lyr", B.data(2, [0xFE, 0xFF, 0x00, 0x4C, 0x00, 0x61])),
-            B.item("akID", B.data(0, [0xFF])),
-            B.item("plID", B.data(21, B.u64(UInt64(bitPattern: -5)))),
-            B.item("ownr", B.data(1, Array("me\0".utf8))),
-            B.item("zzzz", B.data(24, B.u64(Double(2.25).bitPattern))),
-            B.item("yyyy", B.data(22, B.u32(0xFFFF_FFFF))),
-            B.item("empt"),
-        ])
+        let ilst = B.box(
+            "ilst",
+            children: [
+                B.item("xid ", B.data(0, [1, 2, 3])),
+                B.item("©lyr", B.data(2, [0xFE, 0xFF, 0x00, 0x4C, 0x00, 0x61])),
+                B.item("akID", B.data(0, [0xFF])),
+                B.item("plID", B.data(21, B.u64(UInt64(bitPattern: -5)))),
+                B.item("ownr", B.data(1, Array("me\0".utf8))),
+                B.item("zzzz", B.data(24, B.u64(Double(2.25).bitPattern))),
+                B.item("yyyy", B.data(22, B.u32(0xFFFF_FFFF))),
+                B.item("empt"),
+            ])
         let file = B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])])
         let (parsed, url) = try B.parse(file)
         defer { try? FileManager.default.removeItem(at: url) }
         let values = parsed.items.map { "\($0.key) \($0.value) \($0.dataType)" }
-        #expect(values == [
-            "xid  data(3 bytes) raw", "©lyr string(\"La\") UTF-16BE", "akID integer(-1) BE-signed-integer",
-            "plID integer(-5) BE-signed-integer", "ownr string(\"me\") UTF-8", "zzzz double(2.25) float64",
-            "yyyy integer(4294967295) BE-unsigned-integer",
-        ])
+        #expect(
+            values == [
+                "xid  data(3 bytes) raw", "©lyr string(\"La\") UTF-16BE", "akID integer(-1) BE-signed-integer",
+                "plID integer(-5) BE-signed-integer", "ownr string(\"me\") UTF-8", "zzzz double(2.25) float64",
+                "yyyy integer(4294967295) BE-unsigned-integer",
+            ])
     }
 
     @Test func metaWithoutVersionAndFlags() async throws {
@@ -178,17 +189,21 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     }
 
     @Test func quickTimeMetadataKeys() async throws {
-        let keys = B.keys(["com.apple.quicktime.title", "com.apple.quicktime.artist", "com.apple.quicktime.artwork",
-                           "com.apple.quicktime.rating", "com.example.float"])
-        let ilst = B.box("ilst", children: [
-            B.indexedItem(1, B.data(1, Array("QT Title".utf8), language: 0x15C7)),
-            B.indexedItem(2, B.data(2, [0x00, 0x41, 0x00, 0xE9])),
-            B.indexedItem(3, B.data(14, Self.cover)),
-            B.indexedItem(4, B.data(66, B.u16(0xFFFE))),
-            B.indexedItem(5, B.data(23, B.u32(0x3FC0_0000))),
-            B.indexedItem(0, B.text("index 0")),
-            B.indexedItem(9, B.text("past the table")),
+        let keys = B.keys([
+            "com.apple.quicktime.title", "com.apple.quicktime.artist", "com.apple.quicktime.artwork",
+            "com.apple.quicktime.rating", "com.example.float",
         ])
+        let ilst = B.box(
+            "ilst",
+            children: [
+                B.indexedItem(1, B.data(1, Array("QT Title".utf8), language: 0x15C7)),
+                B.indexedItem(2, B.data(2, [0x00, 0x41, 0x00, 0xE9])),
+                B.indexedItem(3, B.data(14, Self.cover)),
+                B.indexedItem(4, B.data(66, B.u16(0xFFFE))),
+                B.indexedItem(5, B.data(23, B.u32(0x3FC0_0000))),
+                B.indexedItem(0, B.text("index 0")),
+                B.indexedItem(9, B.text("past the table")),
+            ])
         // Apple: moov/meta without version/flags.
         let movie = B.audioMovie(extra: [B.meta(handler: "mdta", versionAndFlags: false, [keys, ilst])])
         let item = try await B.load(B.ftyp("qt  ", ["qt  "]) + movie + B.box("mdat", []), ext: "mov")
@@ -206,9 +221,20 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(items[4].dataType == .float32)
 
         // ffmpeg use_metadata_tags: udta/meta with version/flags and bare key names.
-        let ffmpegStyle = B.box("udta", children: [B.meta(handler: "mdta", [B.keys(["title", "album_artist"]), B.box("ilst", children: [
-            B.indexedItem(1, B.text("Bare")), B.indexedItem(2, B.text("AA")),
-        ])])])
+        let ffmpegStyle = B.box(
+            "udta",
+            children: [
+                B.meta(
+                    handler: "mdta",
+                    [
+                        B.keys(["title", "album_artist"]),
+                        B.box(
+                            "ilst",
+                            children: [
+                                B.indexedItem(1, B.text("Bare")), B.indexedItem(2, B.text("AA")),
+                            ]),
+                    ])
+            ])
         let bare = try await B.load(B.ftyp("isom", ["isom"]) + B.audioMovie(extra: [ffmpegStyle]))
         #expect(bare.metadata.title == "Bare")
         #expect(bare.metadata.albumArtist == "AA")
@@ -216,24 +242,28 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
 
     @Test func userDataTextAtoms() throws {
         var twoStrings = B.userDataText("English", language: "eng") + B.userDataText("Deutsch", language: "deu")
-        twoStrings += [0, 0]   // padding
-        let udta = B.box("udta", children: [
-            B.box("©nam", twoStrings),
-            B.box("©ART", B.userDataText("Mac", language: nil, macLanguage: 0)),
-            B.box("©day", B.text("2021")),                      // data-atom layout
-            B.box("©cmt", B.u16(200) + B.u16(0) + [1, 2]),      // broken: skipped
-            B.box("name", Array("not a ©-atom".utf8)),
-            B.u32(0),                                           // QuickTime terminator
-        ])
+        twoStrings += [0, 0] // padding
+        let udta = B.box(
+            "udta",
+            children: [
+                B.box("©nam", twoStrings),
+                B.box("©ART", B.userDataText("Mac", language: nil, macLanguage: 0)),
+                B.box("©day", B.text("2021")), // data-atom layout
+                B.box("©cmt", B.u16(200) + B.u16(0) + [1, 2]), // broken: skipped
+                B.box("name", Array("not a ©-atom".utf8)),
+                B.u32(0), // QuickTime terminator
+            ])
         let iTunes = B.box("udta", children: [B.meta(handler: "mdir", [B.box("ilst", children: [B.item("©nam", B.text("iTunes"))])])])
-        let mdta = B.meta(handler: "mdta", versionAndFlags: false, [B.keys(["title"]), B.box("ilst", children: [B.indexedItem(1, B.text("mdta"))])])
+        let mdta = B.meta(
+            handler: "mdta", versionAndFlags: false, [B.keys(["title"]), B.box("ilst", children: [B.indexedItem(1, B.text("mdta"))])])
         let (parsed, url) = try B.parse(B.ftyp("qt  ", []) + B.audioMovie(extra: [udta, mdta, iTunes]))
         defer { try? FileManager.default.removeItem(at: url) }
         let summary = parsed.items.map { "\($0.keySpace):\($0.key)=\($0.value.stringValue ?? "-")@\($0.language ?? "nil")" }
-        #expect(summary == [
-            "itunes:©nam=iTunes@nil", "mdta:title=mdta@nil",
-            "udta:©nam=English@eng", "udta:©nam=Deutsch@deu", "udta:©ART=Mac@nil", "udta:©day=2021@nil",
-        ])
+        #expect(
+            summary == [
+                "itunes:©nam=iTunes@nil", "mdta:title=mdta@nil",
+                "udta:©nam=English@eng", "udta:©nam=Deutsch@deu", "udta:©ART=Mac@nil", "udta:©day=2021@nil",
+            ])
         #expect(Metadata(items: parsed.items).title == "iTunes")
     }
 
@@ -267,10 +297,11 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(lossless.properties.bitsPerSample == 24)
         #expect(lossless.properties.channels == 2)
         #expect(lossless.properties.bitrate == 1_411_200)
-        #expect(lossless.properties.duration == 3)    // from mdhd: no mvhd
+        #expect(lossless.properties.duration == 3) // from mdhd: no mvhd
 
         // QuickTime sound description v2: float64 rate, u32 channels, bits.
-        let v2 = B.u32(72) + B.u64(Double(192000).bitPattern) + B.u32(6) + B.u32(0x7F00_0000) + B.u32(32)
+        let v2 =
+            B.u32(72) + B.u64(Double(192000).bitPattern) + B.u32(6) + B.u32(0x7F00_0000) + B.u32(32)
             + B.u32(0) + B.u32(24) + B.u32(1)
         let lpcm = B.audioEntry("lpcm", channels: 3, sampleSize: 16, sampleRate: 1, version: 2, extra: v2)
         let pcmMovie = B.box("moov", children: [B.trak(handler: "soun", timescale: 192000, duration: 192000, entry: lpcm)])
@@ -282,8 +313,9 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(pcm.properties.bitrate == 8000)
 
         // HE-AAC v2 (AOT 29, 24 kHz core, 48 kHz output, mono core → stereo), 4-byte descriptor lengths.
-        let heAAC = B.audioEntry("mp4a", channels: 1, sampleRate: 24000,
-                                 children: [B.esds(averageBitrate: 32000, audioSpecificConfig: [0xEB, 0x09, 0x88, 0x00], longLength: true)])
+        let heAAC = B.audioEntry(
+            "mp4a", channels: 1, sampleRate: 24000,
+            children: [B.esds(averageBitrate: 32000, audioSpecificConfig: [0xEB, 0x09, 0x88, 0x00], longLength: true)])
         let heMovie = B.box("moov", children: [B.trak(handler: "soun", timescale: 48000, duration: 48000, entry: heAAC)])
         let he = try await B.load(B.ftyp() + heMovie)
         #expect(he.properties.codec == "AAC")
@@ -301,9 +333,21 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     /// A file cut inside `moov` either fails or is read up to the cut, with
     /// a warning and not editable.
     @Test func everyPrefixInsideMoovFailsOrWarns() throws {
-        let moov = B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [B.box("ilst", children: [
-            B.item("©nam", B.text("x")), B.item("trkn", B.data(0, B.u16(0) + B.u16(1) + B.u16(2) + B.u16(0))),
-        ])])])])
+        let moov = B.audioMovie(extra: [
+            B.box(
+                "udta",
+                children: [
+                    B.meta(
+                        handler: "mdir",
+                        [
+                            B.box(
+                                "ilst",
+                                children: [
+                                    B.item("©nam", B.text("x")), B.item("trkn", B.data(0, B.u16(0) + B.u16(1) + B.u16(2) + B.u16(0))),
+                                ])
+                        ])
+                ])
+        ])
         let head = B.ftyp() + B.box("mdat", [1, 2, 3, 4])
         let file = head + moov
         #expect(try parseError(file) == nil)
@@ -381,8 +425,9 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(garbage.warnings.map(\.code) == [.truncated] && garbage.isEditable)
         // A data atom too small for its type and locale: the item is skipped.
         let ilst = B.box("ilst", children: [B.item("©nam", B.box("data", [0, 0, 0, 1]))])
-        #expect(try parseWarnings(B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])]))
-                    .warnings.map(\.code) == [.malformed])
+        #expect(
+            try parseWarnings(B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])]))
+                .warnings.map(\.code) == [.malformed])
         // A descriptor length longer than its esds.
         let esds = B.fullBox("esds", [0x03, 0x7F, 0x00])
         let entry = B.audioEntry("mp4a", children: [esds])
@@ -401,11 +446,14 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
     }
 
     @Test func fragmentedMovieDurationFromMehd() async throws {
-        let moov = B.box("moov", children: [
-            B.mvhd(timescale: 1000, duration: 0),
-            B.trak(handler: "soun", timescale: 48000, duration: 0, entry: B.audioEntry("mp4a", children: [B.esds(averageBitrate: 64000)])),
-            B.box("mvex", children: [B.fullBox("mehd", version: 1, B.u64(12_500))]),
-        ])
+        let moov = B.box(
+            "moov",
+            children: [
+                B.mvhd(timescale: 1000, duration: 0),
+                B.trak(
+                    handler: "soun", timescale: 48000, duration: 0, entry: B.audioEntry("mp4a", children: [B.esds(averageBitrate: 64000)])),
+                B.box("mvex", children: [B.fullBox("mehd", version: 1, B.u64(12_500))]),
+            ])
         let item = try await B.load(B.ftyp("iso6", ["iso6", "dash"]) + moov + B.box("moof", []) + B.box("mdat", [1]))
         #expect(item.properties.duration == 12.5)
         #expect(item.fileType?.mimeType == "audio/mp4")

@@ -1,45 +1,48 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// M4A files made by ffmpeg and tagged by mutagen or AtomicParsley, saved by
 /// MetadataKit with every normalized field set, then read back by mutagen,
 /// ffprobe and exiftool; the decoded audio and the chunk payloads must not change.
-@Suite(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasTool("exiftool")
-                && TestSupport.hasPythonModule("mutagen"), "needs ffmpeg, exiftool and mutagen"))
+@Suite(
+    .enabled(
+        if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasTool("exiftool")
+            && TestSupport.hasPythonModule("mutagen"), "needs ffmpeg, exiftool and mutagen"))
 struct MP4WriteInteropTests {
     enum Tagger: String, CaseIterable { case ffmpeg, mutagen, atomicParsley }
 
     static let mutagenReader = """
-    import sys, json
-    from mutagen.mp4 import MP4
-    tags = MP4(sys.argv[1]).tags or {}
-    out = {}
-    for key, values in tags.items():
-        if not isinstance(values, list):
-            values = [values]
-        if key == "covr":
-            out[key] = [len(bytes(v)) for v in values]
-        elif key in ("trkn", "disk"):
-            out[key] = [list(v) for v in values]
-        elif key.startswith("----"):
-            out[key] = [bytes(v).decode("utf-8") for v in values]
-        else:
-            out[key] = [v if isinstance(v, (str, int)) else str(v) for v in values]
-    print(json.dumps(out))
-    """
+        import sys, json
+        from mutagen.mp4 import MP4
+        tags = MP4(sys.argv[1]).tags or {}
+        out = {}
+        for key, values in tags.items():
+            if not isinstance(values, list):
+                values = [values]
+            if key == "covr":
+                out[key] = [len(bytes(v)) for v in values]
+            elif key in ("trkn", "disk"):
+                out[key] = [list(v) for v in values]
+            elif key.startswith("----"):
+                out[key] = [bytes(v).decode("utf-8") for v in values]
+            else:
+                out[key] = [v if isinstance(v, (str, int)) else str(v) for v in values]
+        print(json.dumps(out))
+        """
 
     static let mutagenTagger = """
-    import sys
-    from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
-    f = MP4(sys.argv[1])
-    f["\\xa9nam"] = ["Before"]
-    f["\\xa9ART"] = ["Someone"]
-    f["----:com.apple.iTunes:MOOD"] = [MP4FreeForm(b"calm")]
-    f["cpil"] = True
-    f["covr"] = [MP4Cover(open(sys.argv[2], "rb").read(), imageformat=MP4Cover.FORMAT_PNG)]
-    f.save()
-    """
+        import sys
+        from mutagen.mp4 import MP4, MP4Cover, MP4FreeForm
+        f = MP4(sys.argv[1])
+        f["\\xa9nam"] = ["Before"]
+        f["\\xa9ART"] = ["Someone"]
+        f["----:com.apple.iTunes:MOOD"] = [MP4FreeForm(b"calm")]
+        f["cpil"] = True
+        f["covr"] = [MP4Cover(open(sys.argv[2], "rb").read(), imageformat=MP4Cover.FORMAT_PNG)]
+        f.save()
+        """
 
     func make(_ tagger: Tagger, moovFirst: Bool) throws -> URL {
         let directory = try TestSupport.makeTemporaryDirectory()
@@ -53,8 +56,12 @@ struct MP4WriteInteropTests {
         case .ffmpeg: break
         case .mutagen: try TestSupport.runChecked("python3", ["-c", Self.mutagenTagger, url.path, cover.path])
         case .atomicParsley:
-            try TestSupport.runChecked("AtomicParsley", [url.path, "--title", "Before", "--artist", "Someone",
-                                                         "--artwork", cover.path, "--overWrite"])
+            try TestSupport.runChecked(
+                "AtomicParsley",
+                [
+                    url.path, "--title", "Before", "--artist", "Someone",
+                    "--artwork", cover.path, "--overWrite",
+                ])
         }
         return url
     }
@@ -86,8 +93,9 @@ struct MP4WriteInteropTests {
         try await item.save()
 
         // mutagen
-        let tags = try JSONSerialization.jsonObject(
-            with: TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path]).standardOutput) as? [String: Any] ?? [:]
+        let tags =
+            try JSONSerialization.jsonObject(
+                with: TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path]).standardOutput) as? [String: Any] ?? [:]
         func strings(_ key: String) -> [String]? { tags[key] as? [String] }
         #expect(strings("\u{A9}nam") == ["Ünïcödé Title"])
         #expect(strings("\u{A9}ART") == ["Björk & Sigur Rós"])
@@ -123,8 +131,12 @@ struct MP4WriteInteropTests {
         #expect(probed["composer"] == "Composer")
 
         // exiftool
-        let exif = try TestSupport.runChecked("exiftool", ["-j", "-Title", "-Artist", "-Album", "-AlbumArtist", "-Genre",
-                                                           "-TrackNumber", "-DiskNumber", "-BeatsPerMinute", "-Composer", url.path])
+        let exif = try TestSupport.runChecked(
+            "exiftool",
+            [
+                "-j", "-Title", "-Artist", "-Album", "-AlbumArtist", "-Genre",
+                "-TrackNumber", "-DiskNumber", "-BeatsPerMinute", "-Composer", url.path,
+            ])
         let exifTags = (try JSONSerialization.jsonObject(with: exif.standardOutput) as? [[String: Any]])?.first ?? [:]
         #expect(exifTags["Title"] as? String == "Ünïcödé Title")
         #expect(exifTags["Artist"] as? String == "Björk & Sigur Rós")

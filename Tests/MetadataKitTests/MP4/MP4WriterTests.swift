@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Saves of MP4/QuickTime files made by ffmpeg and mutagen: every layout
@@ -23,9 +24,13 @@ struct MP4WriterTests {
     }
 
     func video(_ name: String, _ extra: [String] = []) throws -> URL {
-        try ffmpeg(name, ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2",
-                          "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
-                          "-c:v", "mpeg4", "-c:a", "aac", "-shortest"] + extra)
+        try ffmpeg(
+            name,
+            [
+                "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10:duration=2",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                "-c:v", "mpeg4", "-c:a", "aac", "-shortest",
+            ] + extra)
     }
 
     /// Sets every normalized field, saves, and checks the values, the payload and the decoded audio.
@@ -100,8 +105,16 @@ struct MP4WriterTests {
         typealias B = MP4Builder
         func stbl(_ table: [UInt8]) -> [UInt8] { B.box("stbl", children: [B.stsd([B.audioEntry("mp4a")]), table]) }
         func trak(_ table: [UInt8]) -> [UInt8] {
-            B.box("trak", children: [B.box("mdia", children: [B.mdhd(timescale: 1000, duration: 1000), B.hdlr("soun"),
-                                                                   B.box("minf", children: [stbl(table)])])])
+            B.box(
+                "trak",
+                children: [
+                    B.box(
+                        "mdia",
+                        children: [
+                            B.mdhd(timescale: 1000, duration: 1000), B.hdlr("soun"),
+                            B.box("minf", children: [stbl(table)]),
+                        ])
+                ])
         }
         let payload = (0..<4000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 251) }
         func build(base: Int) -> [UInt8] {
@@ -183,14 +196,16 @@ struct MP4WriterTests {
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.items.first { $0.keySpace == .quickTimeUserData && $0.key == "©nam" }?.value == .string("Nouveau titre"))
         #expect(reread.metadata.artist == "Someone")
-        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "default=nw=1:nk=1", url.path])
+        let probe = try TestSupport.runChecked(
+            "ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of", "default=nw=1:nk=1", url.path])
         #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "Nouveau titre")
     }
 
     @Test func artworkAddReplaceRemoveAndSeveral() async throws {
         let url = try audio("art.m4a")
         var item = try await MediaItem.loaded(url)
-        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 0, count: 14)
+        let jpeg: [UInt8] =
+            [0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + [UInt8](repeating: 0, count: 14)
             + [0xFF, 0xC0, 0, 17, 8, 0, 2, 0, 3, 3] + [UInt8](repeating: 0, count: 15) + [0xFF, 0xD9]
         item.metadata.artwork = [Artwork(data: Data(ImageInfoTests.png)), Artwork(data: Data(jpeg))]
         try await item.save()

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct ConverterTests {
@@ -80,11 +81,13 @@ import Testing
 
     @Test func positionConverterWritesEachFormatsShape() throws {
         let converter = PositionMetadataConverter()
-        let mp4 = try converter.items(for: .trackCount, value: .integer(12), key: .init(.iTunes, "trkn"),
-                                      existing: [item(.iTunes, "trkn", .numberPair(number: 3, total: nil))])
+        let mp4 = try converter.items(
+            for: .trackCount, value: .integer(12), key: .init(.iTunes, "trkn"),
+            existing: [item(.iTunes, "trkn", .numberPair(number: 3, total: nil))])
         #expect(mp4.first?.value == .numberPair(number: 3, total: 12))
-        let id3 = try converter.items(for: .trackNumber, value: .integer(4), key: .init(.id3, "TRCK"),
-                                      existing: [item(.id3, "TRCK", .string("3/12"))])
+        let id3 = try converter.items(
+            for: .trackNumber, value: .integer(4), key: .init(.id3, "TRCK"),
+            existing: [item(.id3, "TRCK", .string("3/12"))])
         #expect(id3.first?.value == .string("4/12"))
         #expect(throws: MediaError.self) {
             try converter.items(for: .trackNumber, value: .integer(70000), key: .init(.iTunes, "trkn"), existing: [])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The check every save makes that items nobody changed read back as they were.
@@ -18,7 +19,8 @@ import Testing
 
     @Test func aChangedLanguageOrValueCountsAsAltered() {
         let comment = item(.id3, "COMM", .string("c"), language: "XXX")
-        #expect(ItemSurvival.missing(expected: [comment], actual: [item(.id3, "COMM", .string("c"), language: "eng")], exempt: []) == [comment])
+        #expect(
+            ItemSurvival.missing(expected: [comment], actual: [item(.id3, "COMM", .string("c"), language: "eng")], exempt: []) == [comment])
         let year = item(.id3, "TYER", .string("Test Year"))
         #expect(ItemSurvival.missing(expected: [year], actual: [item(.id3, "TYER", .string("Test"))], exempt: []) == [year])
     }

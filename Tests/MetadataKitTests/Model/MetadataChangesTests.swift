@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct MetadataChangesTests {
@@ -16,7 +17,8 @@ import Testing
         edited.title = "New"
         edited.album = "Added"
         edited.artist = nil
-        let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: edited, keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: loaded, edited: edited, keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData])
         #expect(items.map(\.key) == ["©nam", "©nam", "----:com.apple.iTunes:MOOD", "©alb"])
         #expect(items.map(\.keySpace) == [.iTunes, .quickTimeUserData, .iTunes, .iTunes])
         #expect(items.filter { $0.key == "©nam" }.map(\.value) == [.string("New"), .string("New")])
@@ -27,7 +29,8 @@ import Testing
         let loaded = Metadata(items: [item(.quickTimeMetadata, "com.apple.quicktime.title", .string("Old"))])
         var edited = loaded
         edited.title = "New"
-        let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: edited, keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: loaded, edited: edited, keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData])
         #expect(items == [item(.quickTimeMetadata, "com.apple.quicktime.title", .string("New"))])
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct BatchJournalTests {
@@ -20,7 +21,7 @@ import Testing
             #expect(link(batch.path, EditJournal.path(for: url.path)) == 0)
             var patched = original
             patched[10..<20] = ArraySlice(repeating: 0xEE, count: 10)
-            try Data(patched + [1, 2, 3]).write(to: url)          // half-applied: new bytes and a longer file
+            try Data(patched + [1, 2, 3]).write(to: url) // half-applied: new bytes and a longer file
         }
         unlink(batch.path)
         for url in urls {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite(.enabled(if: TestSupport.hasTool("ffmpeg"), "needs ffmpeg"))
@@ -12,10 +13,13 @@ struct BatchSaveTests {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var items: [MediaItem] = []
-        for (name, arguments) in [("a.mp3", ["-c:a", "libmp3lame"]), ("b.m4a", ["-c:a", "aac", "-movflags", "+faststart"]),
-                                  ("c.m4a", ["-c:a", "aac"]), ("d.flac", ["-c:a", "flac"])] {
+        for (name, arguments) in [
+            ("a.mp3", ["-c:a", "libmp3lame"]), ("b.m4a", ["-c:a", "aac", "-movflags", "+faststart"]),
+            ("c.m4a", ["-c:a", "aac"]), ("d.flac", ["-c:a", "flac"]),
+        ] {
             let url = directory.appendingPathComponent(name)
-            try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1"] + arguments + [url.path])
+            try TestSupport.runChecked(
+                "ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=1"] + arguments + [url.path])
             var item = MediaItem(url: url)
             try await item.load()
             item.metadata.title = "Batch \(name) " + String(repeating: "x", count: 2000)

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Two processes saving one file at the same time don't interleave: each
@@ -13,8 +15,12 @@ struct ConcurrentSaveTests {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("shared.m4a")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac",
-                                              "-movflags", "+faststart", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=2", "-c:a", "aac",
+                "-movflags", "+faststart", url.path,
+            ])
         let md5 = try MediaChecks.decodedMD5(url)
         let executable = try #require(TestSupport.mdkitExecutable)
         var outcomes: [String: Int] = [:]

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A child `mdkit write` killed with SIGKILL in the middle of saves must leave
@@ -19,8 +21,10 @@ struct CrashSafetyTests {
             ("c.m4a", ["-c:a", "aac"]),
         ] {
             let url = directory.appendingPathComponent(name)
-            try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3"]
-                                       + arguments + ["-metadata", "title=original", url.path])
+            try TestSupport.runChecked(
+                "ffmpeg",
+                ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=3"]
+                    + arguments + ["-metadata", "title=original", url.path])
             files.append(url)
         }
         let md5s = try files.map { try MediaChecks.decodedMD5($0) }
@@ -36,7 +40,8 @@ struct CrashSafetyTests {
             written.insert(title)
             let process = Process()
             process.executableURL = executable
-            process.arguments = ["write"] + files.map(\.path) + ["--set", "title=\(title)", "--set", "album=\(title.prefix(20))"]
+            process.arguments =
+                ["write"] + files.map(\.path) + ["--set", "title=\(title)", "--set", "album=\(title.prefix(20))"]
                 + (round % 2 == 1 ? ["--no-sync"] : [])
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
@@ -46,14 +51,15 @@ struct CrashSafetyTests {
             process.waitUntilExit()
             for url in files {
                 var item = MediaItem(url: url)
-                try await item.load()                    // recovers an interrupted in-place save
+                try await item.load() // recovers an interrupted in-place save
                 let title = try #require(item.metadata.title, "\(url.lastPathComponent) lost its title in round \(round)")
                 #expect(written.contains(title), "\(url.lastPathComponent) has a title never written: \(title.prefix(40))")
                 seen.insert(title)
                 #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: url).path))
                 let snapshot = try FileSource(url: url).snapshot
-                #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot),
-                        "the load recovered from (and removed) the killed process's RAM journal")
+                #expect(
+                    try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot),
+                    "the load recovered from (and removed) the killed process's RAM journal")
             }
         }
         // The kills must have landed both before and after some saves finished.

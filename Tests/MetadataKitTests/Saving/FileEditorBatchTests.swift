@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct FileEditorBatchTests {
@@ -15,8 +16,10 @@ import Testing
     }
 
     func plans() -> [FileEditPlan] {
-        [.inPlace([(offset: 10, bytes: [1, 2, 3])]), .rewrite([.bytes([9]), .original(offset: 0, length: 4096)]),
-         .tail(offset: 4000, bytes: [7, 7])]
+        [
+            .inPlace([(offset: 10, bytes: [1, 2, 3])]), .rewrite([.bytes([9]), .original(offset: 0, length: 4096)]),
+            .tail(offset: 4000, bytes: [7, 7]),
+        ]
     }
 
     @Test(arguments: [FileEditor.smallTailLimit, 0])
@@ -26,16 +29,18 @@ import Testing
         var editor = FileEditor()
         editor.durability = .full
         editor.inPlaceTailLimit = tailLimit
-        let results = editor.applyBatch(zip(files, plans()).map { file, plan in
-            FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
-        })
+        let results = editor.applyBatch(
+            zip(files, plans()).map { file, plan in
+                FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
+            })
         #expect(results.allSatisfy { (try? $0.get()) != nil })
         var patched = original
         patched[10...12] = [1, 2, 3]
         #expect([UInt8](try Data(contentsOf: files[0].0)) == patched)
         #expect([UInt8](try Data(contentsOf: files[1].0)) == [9] + original)
-        #expect(try (FileSource(url: files[1].0).snapshot.inode == inode) == (tailLimit > 0),
-                "a small rewrite is done in place (the old tail in the batch journal), else through a temporary file")
+        #expect(
+            try (FileSource(url: files[1].0).snapshot.inode == inode) == (tailLimit > 0),
+            "a small rewrite is done in place (the old tail in the batch journal), else through a temporary file")
         #expect([UInt8](try Data(contentsOf: files[2].0)) == Array(original[..<4000]) + [7, 7])
         let directory = files[0].0.deletingLastPathComponent()
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["file0.bin", "file1.bin", "file2.bin"])
@@ -49,11 +54,12 @@ import Testing
         var editor = FileEditor()
         editor.failingStep = step
         if step == .temporaryWrite || step == .rename {
-            editor.inPlaceTailLimit = 0                 // the rewrite goes through a temporary file
+            editor.inPlaceTailLimit = 0 // the rewrite goes through a temporary file
         }
-        let results = editor.applyBatch(zip(files, plans()).map { file, plan in
-            FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
-        })
+        let results = editor.applyBatch(
+            zip(files, plans()).map { file, plan in
+                FileEditor.BatchEdit(plan: plan, url: file.0, snapshot: file.1, verify: { _ in })
+            })
         for (file, result) in zip(files, results) where (try? result.get()) == nil {
             #expect([UInt8](try Data(contentsOf: file.0)) == original, "\(file.0.lastPathComponent) after \(step)")
         }
@@ -65,9 +71,11 @@ import Testing
     @Test func aFailedCheckRestoresOnlyThatFile() throws {
         let files = try makeFiles(2)
         let results = FileEditor().applyBatch([
-            FileEditor.BatchEdit(plan: .inPlace([(offset: 0, bytes: [0xEE])]), url: files[0].0, snapshot: files[0].1, verify: { _ in
-                throw MediaError(.malformed, "bad")
-            }),
+            FileEditor.BatchEdit(
+                plan: .inPlace([(offset: 0, bytes: [0xEE])]), url: files[0].0, snapshot: files[0].1,
+                verify: { _ in
+                    throw MediaError(.malformed, "bad")
+                }),
             FileEditor.BatchEdit(plan: .inPlace([(offset: 0, bytes: [0xEE])]), url: files[1].0, snapshot: files[1].1, verify: { _ in }),
         ])
         #expect((try? results[0].get()) == nil && (try? results[1].get()) != nil)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct FileEditorPatchedTailTests {
@@ -19,8 +20,10 @@ import Testing
             var expected = Array(original[..<900]) + newTail
             expected[4..<8] = [1, 2, 3, 4]
             #expect([UInt8](try Data(contentsOf: url)) == expected)
-            #expect(FileEditPlan.coalesced(plan.segments(originalSize: 1000)) == FileEditPlan.coalesced(
-                [.original(offset: 0, length: 4), .bytes([1, 2, 3, 4]), .original(offset: 8, length: 892), .bytes(newTail)]))
+            #expect(
+                FileEditPlan.coalesced(plan.segments(originalSize: 1000))
+                    == FileEditPlan.coalesced(
+                        [.original(offset: 0, length: 4), .bytes([1, 2, 3, 4]), .original(offset: 8, length: 892), .bytes(newTail)]))
 
             try Data(original).write(to: url)
             #expect(throws: MediaError.self) {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The editor's short cuts: merged patches, small layout changes done in
@@ -31,8 +32,8 @@ import Testing
         let (url, snapshot) = try makeFile()
         let patches: [(offset: Int64, bytes: [UInt8])] = [
             (offset: 100, bytes: [1, 2]), (offset: 300, bytes: [3]), (offset: 90, bytes: [4, 4, 4, 4, 4]),
-            (offset: 92, bytes: [5]),                                       // overlaps the one before: applied after it
-            (offset: 5000, bytes: Array(original[5000..<5010])),            // changes nothing
+            (offset: 92, bytes: [5]), // overlaps the one before: applied after it
+            (offset: 5000, bytes: Array(original[5000..<5010])), // changes nothing
             (offset: 8000, bytes: [6]),
         ]
         let descriptor = open(url.path, O_RDONLY)
@@ -64,16 +65,19 @@ import Testing
         let (url, snapshot) = try makeFile()
         let inode = try inode(url)
         // A tag that grows by 100 bytes at offset 16: everything after it moves.
-        let plan = FileEditPlan.rewrite([.original(offset: 0, length: 16), .bytes(Array(repeating: 0xAB, count: 116)),
-                                         .original(offset: 32, length: 8160)])
+        let plan = FileEditPlan.rewrite([
+            .original(offset: 0, length: 16), .bytes(Array(repeating: 0xAB, count: 116)),
+            .original(offset: 32, length: 8160),
+        ])
         try noSync.apply(plan, to: url, expecting: snapshot) { _ in }
         #expect(try contents(url) == Array(original[..<16]) + Array(repeating: 0xAB, count: 116) + Array(original[32...]))
         #expect(try self.inode(url) == inode, "same inode: written in place")
         #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path) == ["file.bin"])
     }
 
-    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"),
-          arguments: [FileEditor.Step.journalWrite, .patchWrite, .dataSync])
+    @Test(
+        .enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"),
+        arguments: [FileEditor.Step.journalWrite, .patchWrite, .dataSync])
     func aFailedSmallLayoutChangeLeavesTheOriginal(step: FileEditor.Step) throws {
         let (url, snapshot) = try makeFile()
         var editor = noSync
@@ -99,8 +103,10 @@ import Testing
         let big = [UInt8](repeating: 3, count: Int(FileEditor.smallTailLimit) + 1)
         let (large, largeSnapshot) = try makeFile(big)
         let largeInode = try self.inode(large)
-        try noSync.apply(.rewrite([.bytes([1]), .original(offset: 0, length: Int64(big.count))]), to: large,
-                         expecting: largeSnapshot) { _ in }
+        try noSync.apply(
+            .rewrite([.bytes([1]), .original(offset: 0, length: Int64(big.count))]), to: large,
+            expecting: largeSnapshot
+        ) { _ in }
         #expect(try contents(large) == [1] + big)
         #expect(try self.inode(large) != largeInode, "a tail over the limit: rewritten")
     }
@@ -139,8 +145,10 @@ import Testing
     }
 
     @Test func divergenceSkipsTheUnchangedStart() {
-        let plan = FileEditPlan.rewrite([.original(offset: 0, length: 10), .original(offset: 10, length: 5),
-                                         .bytes([1]), .original(offset: 15, length: 100)])
+        let plan = FileEditPlan.rewrite([
+            .original(offset: 0, length: 10), .original(offset: 10, length: 5),
+            .bytes([1]), .original(offset: 15, length: 100),
+        ])
         let found = plan.divergence()
         #expect(found?.offset == 15 && found?.rest.count == 2)
         #expect(FileEditPlan.rewrite([.original(offset: 5, length: 10)]).divergence()?.offset == 0)
@@ -178,7 +186,7 @@ import Testing
             writer.write(UInt64(journal.count))
             writer.write(journal)
         } else {
-            writer.write([UInt8](repeating: 0, count: 40))       // cleared
+            writer.write([UInt8](repeating: 0, count: 40)) // cleared
         }
         let path = store.directory + "/mdkit-journal-slot-test\(UInt64.random(in: 0...UInt64.max))"
         try Data(writer.bytes).write(to: URL(fileURLWithPath: path))
@@ -207,7 +215,7 @@ import Testing
         let (url, snapshot) = try makeFile()
         let empty = try leaveSlot(for: url, journal: nil, in: store)
         var torn = EditJournal(fileSize: 8192, regions: [(offset: 0, bytes: [9, 9])]).encoded()
-        torn[torn.count - 1] ^= 0xFF                               // checksum no longer matches
+        torn[torn.count - 1] ^= 0xFF // checksum no longer matches
         let tornSlot = try leaveSlot(for: url, journal: torn, in: store)
         #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
         #expect(try contents(url) == original)
@@ -225,7 +233,7 @@ import Testing
         let journal = EditJournal(fileSize: 8192, regions: [(offset: 0, bytes: [original[0]])])
         let slot = try leaveSlot(for: url, journal: journal.encoded(), in: store)
         defer { unlink(slot) }
-        for _ in 0..<2 {                                   // the second time from what the first one saw
+        for _ in 0..<2 { // the second time from what the first one saw
             #expect(try !FileEditor.recoverVolatileIfNeeded(path: other.path, snapshot: otherSnapshot))
             #expect(FileManager.default.fileExists(atPath: slot), "kept for its own file's next load")
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 @Suite struct FileEditorTests {
@@ -22,8 +23,10 @@ import Testing
 
     @Test func inPlacePatchChangesOnlyThePatchedBytes() throws {
         let (url, snapshot) = try makeFile()
-        try FileEditor().apply(.inPlace([(offset: 10, bytes: [1, 2, 3]), (offset: 4000, bytes: [9])]),
-                               to: url, expecting: snapshot) { _ in }
+        try FileEditor().apply(
+            .inPlace([(offset: 10, bytes: [1, 2, 3]), (offset: 4000, bytes: [9])]),
+            to: url, expecting: snapshot
+        ) { _ in }
         var expected = original
         expected[10...12] = [1, 2, 3]
         expected[4000] = 9
@@ -43,15 +46,18 @@ import Testing
 
     @Test(arguments: FileEditor.Step.allCases)
     func failureAtAnyStepLeavesTheOriginal(step: FileEditor.Step) throws {
-        for plan in [FileEditPlan.inPlace([(offset: 5, bytes: [0xEE, 0xEE])]), .rewrite([.bytes([1]), .original(offset: 0, length: 4096)])] {
+        for plan in [
+            FileEditPlan.inPlace([(offset: 5, bytes: [0xEE, 0xEE])]), .rewrite([.bytes([1]), .original(offset: 0, length: 4096)]),
+        ] {
             let (url, snapshot) = try makeFile()
             var editor = FileEditor()
             editor.failingStep = step
-            let applies: Bool = switch (plan, step) {
-            case (.inPlace, .journalWrite), (.inPlace, .journalSync), (.inPlace, .patchWrite), (.inPlace, .dataSync): true
-            case (.rewrite, .temporaryWrite), (.rewrite, .temporarySync), (.rewrite, .rename): true
-            default: false
-            }
+            let applies: Bool =
+                switch (plan, step) {
+                case (.inPlace, .journalWrite), (.inPlace, .journalSync), (.inPlace, .patchWrite), (.inPlace, .dataSync): true
+                case (.rewrite, .temporaryWrite), (.rewrite, .temporarySync), (.rewrite, .rename): true
+                default: false
+                }
             if applies {
                 #expect(throws: MediaError.self) { try editor.apply(plan, to: url, expecting: snapshot) { _ in } }
                 #expect(try contents(url) == original, "step \(step)")
@@ -120,8 +126,9 @@ import Testing
     @Test func journalRoundTrips() {
         let journal = EditJournal(fileSize: 99, regions: [(offset: 3, bytes: [1, 2]), (offset: 50, bytes: [])])
         #expect(EditJournal(decoding: journal.encoded()) == journal)
-        let withNewBytes = EditJournal(fileSize: 99, regions: [(offset: 3, bytes: [1, 2])], written: [(offset: 3, bytes: [5, 6, 7])],
-                                       newSize: 100)
+        let withNewBytes = EditJournal(
+            fileSize: 99, regions: [(offset: 3, bytes: [1, 2])], written: [(offset: 3, bytes: [5, 6, 7])],
+            newSize: 100)
         #expect(EditJournal(decoding: withNewBytes.encoded()) == withNewBytes)
         #expect(EditJournal(decoding: withNewBytes.encoded()) != journal)
     }
@@ -137,8 +144,10 @@ import Testing
         func mix(newUpTo cut: Int) -> [UInt8] { Array(new[..<cut]) + Array(old[cut...]) }
         var foreign = new
         foreign[700] ^= 0xFF
-        for (state, restored) in [(mix(newUpTo: 12), true), (mix(newUpTo: 524), true), (new, true), (old, true),
-                                  (mix(newUpTo: 300), false), (foreign, false)] {
+        for (state, restored) in [
+            (mix(newUpTo: 12), true), (mix(newUpTo: 524), true), (new, true), (old, true),
+            (mix(newUpTo: 300), false), (foreign, false),
+        ] {
             let (url, _) = try makeFile()
             var file = original
             file[500..<1600] = state[...]
@@ -161,14 +170,15 @@ import Testing
     /// power cut) new space still zero — is rolled back; so is a shrinking one.
     @Test func anInterruptedTailReplacementIsRolledBack() throws {
         let oldTail = Array(original[4000...]), newTail = [UInt8](repeating: 0xAB, count: 300)
-        let growing = EditJournal(fileSize: 4096, regions: [(offset: 4000, bytes: oldTail)],
-                                  written: [(offset: 4000, bytes: newTail)], newSize: 4300)
+        let growing = EditJournal(
+            fileSize: 4096, regions: [(offset: 4000, bytes: oldTail)],
+            written: [(offset: 4000, bytes: newTail)], newSize: 4300)
         let grown = Array(original[..<4000]) + newTail
         let states: [[UInt8]] = [
-            original,                                                    // nothing written yet
-            Array(original[..<4000]) + Array(newTail[..<96]),            // first sector written
-            grown,                                                       // all written, not yet cleaned up
-            Array(original[..<4000]) + Array(newTail[..<96]) + [UInt8](repeating: 0, count: 204),   // power cut: zeros
+            original, // nothing written yet
+            Array(original[..<4000]) + Array(newTail[..<96]), // first sector written
+            grown, // all written, not yet cleaned up
+            Array(original[..<4000]) + Array(newTail[..<96]) + [UInt8](repeating: 0, count: 204), // power cut: zeros
         ]
         for state in states {
             let (url, _) = try makeFile()
@@ -177,11 +187,12 @@ import Testing
             try FileEditor.recoverIfNeeded(at: url)
             #expect(try contents(url) == original, "\(state.count) bytes")
         }
-        let shrinking = EditJournal(fileSize: 4096, regions: [(offset: 1000, bytes: Array(original[1000...]))],
-                                    written: [(offset: 1000, bytes: [1, 2, 3])], newSize: 1003)
+        let shrinking = EditJournal(
+            fileSize: 4096, regions: [(offset: 1000, bytes: Array(original[1000...]))],
+            written: [(offset: 1000, bytes: [1, 2, 3])], newSize: 1003)
         var cut = original
         cut[1000..<1003] = [1, 2, 3]
-        for state in [cut, Array(cut[..<1003])] {                        // before and after the truncation
+        for state in [cut, Array(cut[..<1003])] { // before and after the truncation
             let (url, _) = try makeFile()
             try Data(state).write(to: url)
             try Data(shrinking.encoded()).write(to: EditJournal.url(for: url))

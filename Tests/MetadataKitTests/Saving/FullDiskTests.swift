@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A save on a full disk fails cleanly. Needs to mount a small tmpfs
@@ -18,8 +20,12 @@ struct FullDiskTests {
         }
         defer { _ = try? TestSupport.run("umount", [mountPoint.path]) }
         let made = try TestSupport.makeTemporaryDirectory().appendingPathComponent("big.m4a")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=10",
-                                              "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", made.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=10",
+                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", made.path,
+            ])
         let url = mountPoint.appendingPathComponent("big.m4a")
         try FileManager.default.copyItem(at: made, to: url)
         let original = try Data(contentsOf: url)

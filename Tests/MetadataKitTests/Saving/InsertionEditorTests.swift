@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Saves that insert blocks (``SavePath/insertion``) on ext4 (/tmp here), the
@@ -16,8 +18,10 @@ import Glibc
     /// A plan that grows bytes 100..<200 to 4,196 bytes: the tail from 200
     /// moves up by exactly one block.
     var plan: FileEditPlan {
-        .rewrite([.original(offset: 0, length: 100), .bytes([UInt8](repeating: 0xAB, count: 4196)),
-                  .original(offset: 200, length: Int64(original.count) - 200)])
+        .rewrite([
+            .original(offset: 0, length: 100), .bytes([UInt8](repeating: 0xAB, count: 4196)),
+            .original(offset: 200, length: Int64(original.count) - 200),
+        ])
     }
     var expected: [UInt8] { Array(original[..<100]) + [UInt8](repeating: 0xAB, count: 4196) + original[200...] }
 
@@ -51,7 +55,10 @@ import Glibc
     static let canInsert: Bool = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-probe-\(UUID().uuidString)").path
         let descriptor = open(path, O_RDWR | O_CREAT, 0o600)
-        defer { close(descriptor); unlink(path) }
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
         _ = ftruncate(descriptor, 2 * off_t(block))
         return Platform.insertRange(descriptor, at: 0, length: block) == 0
     }()
@@ -95,8 +102,9 @@ import Glibc
         #expect(try strayFiles(beside: url).isEmpty)
     }
 
-    @Test(.enabled(if: canInsert, "the temporary folder's file system can't insert blocks"),
-          arguments: [FileEditor.Step.journalWrite, .journalSync, .insert, .patchWrite, .dataSync])
+    @Test(
+        .enabled(if: canInsert, "the temporary folder's file system can't insert blocks"),
+        arguments: [FileEditor.Step.journalWrite, .journalSync, .insert, .patchWrite, .dataSync])
     func aFailureAtAnyStepLeavesTheOriginal(step: FileEditor.Step) throws {
         let (url, snapshot, directory) = try makeFile()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -131,8 +139,9 @@ import Glibc
         #expect(insertion.offset == 0 && insertion.length == Self.block && insertion.writeOffset == 0)
         let cut = Int(insertion.offset - insertion.writeOffset)
         let collapsed = Array(insertion.bytes[..<cut]) + insertion.bytes[(cut + Int(insertion.length))...]
-        let journal = EditJournal(fileSize: snapshot.size, regions: [(insertion.writeOffset, insertion.old)],
-                                  written: [(insertion.writeOffset, collapsed)], insertion: (insertion.offset, insertion.length))
+        let journal = EditJournal(
+            fileSize: snapshot.size, regions: [(insertion.writeOffset, insertion.old)],
+            written: [(insertion.writeOffset, collapsed)], insertion: (insertion.offset, insertion.length))
         #expect(EditJournal(decoding: journal.encoded()) == journal)
         try Data(journal.encoded()).write(to: EditJournal.url(for: url))
         #expect(Platform.insertRange(descriptor, at: insertion.offset, length: insertion.length) == 0)
@@ -145,8 +154,10 @@ import Glibc
     @Test func aShiftThatIsNotWholeBlocksIsRewritten() throws {
         let (url, snapshot, directory) = try makeFile()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let odd = FileEditPlan.rewrite([.original(offset: 0, length: 100), .bytes([1, 2, 3]),
-                                        .original(offset: 100, length: Int64(original.count) - 100)])
+        let odd = FileEditPlan.rewrite([
+            .original(offset: 0, length: 100), .bytes([1, 2, 3]),
+            .original(offset: 100, length: Int64(original.count) - 100),
+        ])
         let editor = editor
         try editor.apply(odd, to: url, expecting: snapshot) { _ in }
         #expect(editor.recorder.path == .rewrite)

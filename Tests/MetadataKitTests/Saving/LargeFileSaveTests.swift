@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A fast-start MP4 larger than ``FileEditor/insertionMinimumTail`` whose
@@ -15,9 +17,13 @@ struct LargeFileSaveTests {
     /// About 1.6 MB of AAC, `moov` first.
     func makeMovie(in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("movie.m4a")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=100",
-                                              "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-metadata", "title=original",
-                                              url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=100",
+                "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", "-metadata", "title=original",
+                url.path,
+            ])
         return url
     }
 
@@ -28,8 +34,9 @@ struct LargeFileSaveTests {
         return directory
     }
 
-    @Test(.enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"),
-          arguments: [nil, "/dev/shm"])
+    @Test(
+        .enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"),
+        arguments: [nil, "/dev/shm"])
     func aGrowingMovieBoxIsSavedByInsertingBlocks(folder: String?) async throws {
         let directory = try makeDirectory(in: folder)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,23 +52,30 @@ struct LargeFileSaveTests {
         #expect(try MediaChecks.topLevelTypes(url).prefix(2) == ["ftyp", "moov"])
         #expect(try MediaChecks.decodedMD5(url) == md5)
         #expect(try await MediaItem.loaded(url).metadata.title == title)
-        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format_tags=title", "-of",
-                                                          "default=nw=1:nk=1", url.path])
+        let probe = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-show_entries", "format_tags=title", "-of",
+                "default=nw=1:nk=1", url.path,
+            ])
         #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == title.trimmingCharacters(in: .whitespaces))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["movie.m4a"])
     }
 
     /// An MP3 (ID3v2.4, an ID3v1 tag that changes too) and a FLAC file over
     /// 1 MiB whose tags grow past their padding: blocks inserted on ext4.
-    @Test(.enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"),
-          arguments: ["mp3", "flac"])
+    @Test(
+        .enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"),
+        arguments: ["mp3", "flac"])
     func growingAudioTagsInsertBlocks(kind: String) async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("song.\(kind)")
         let codec = kind == "mp3" ? ["-c:a", "libmp3lame", "-b:a", "128k", "-id3v2_version", "4", "-write_id3v1", "1"] : ["-c:a", "flac"]
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=90"]
-                                   + codec + ["-metadata", "title=original", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=90"]
+                + codec + ["-metadata", "title=original", url.path])
         let md5 = try MediaChecks.decodedMD5(url)
         let inode = try MediaChecks.inode(url)
         var item = try await MediaItem.loaded(url)
@@ -76,8 +90,9 @@ struct LargeFileSaveTests {
     }
 
     /// `mdkit write` paused (test hook) before `step` and killed there.
-    @Test(.enabled(if: InsertionEditorTests.canInsert && TestSupport.mdkitExecutable != nil, "needs ext4 and the mdkit binary"),
-          arguments: ["insert", "patchWrite"])
+    @Test(
+        .enabled(if: InsertionEditorTests.canInsert && TestSupport.mdkitExecutable != nil, "needs ext4 and the mdkit binary"),
+        arguments: ["insert", "patchWrite"])
     func aSaveKilledAroundTheInsertLeavesTheOldFile(step: String) async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -95,7 +110,7 @@ struct LargeFileSaveTests {
         // Wait for the journal (before the insert) or the inserted space (before the write).
         let journal = EditJournal.url(for: url).path
         var reached = false
-        for _ in 0..<4800 where !reached {             // 2 minutes: slow on a loaded machine
+        for _ in 0..<4800 where !reached { // 2 minutes: slow on a loaded machine
             try await Task.sleep(nanoseconds: 25_000_000)
             let grown = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? size) > size
             reached = step == "insert" ? FileManager.default.fileExists(atPath: journal) : grown
@@ -104,7 +119,7 @@ struct LargeFileSaveTests {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(reached, "the save never reached step \(step)")
-        let item = try await MediaItem.loaded(url)                 // recovers
+        let item = try await MediaItem.loaded(url) // recovers
         #expect(item.metadata.title == "original")
         #expect(try FileSource(url: url).size == size)
         #expect(try MediaChecks.decodedMD5(url) == md5)

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The save rule for links and folders (issue 15): a save changes the file
@@ -15,8 +17,12 @@ struct LinkAndFolderSaveTests {
     /// A small fast-start M4A: a growing title makes a rewrite of it.
     func makeSong(in directory: URL) throws -> URL {
         let url = directory.appendingPathComponent("song.m4a")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
-                                              "-c:a", "aac", "-movflags", "+faststart", "-metadata", "title=original", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2",
+                "-c:a", "aac", "-movflags", "+faststart", "-metadata", "title=original", url.path,
+            ])
         return url
     }
     let longTitle = String(repeating: "a longer title ", count: 400)
@@ -69,7 +75,7 @@ struct LinkAndFolderSaveTests {
             try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: directory.path)
         }
         var item = try await MediaItem.loaded(url)
-        item.metadata.title = growing ? longTitle : "origin"       // same size fits the free space: in place
+        item.metadata.title = growing ? longTitle : "origin" // same size fits the free space: in place
         let error = await #expect(throws: MediaError.self) { try await item.save() }
         #expect(error?.code == .readOnly, "\(String(describing: error))")
         #expect(try Data(contentsOf: url) == before)

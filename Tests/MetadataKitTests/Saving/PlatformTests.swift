@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// The portable logic of the platform layer, checked on Linux.
@@ -13,14 +14,19 @@ import Testing
         }
         #expect(fullFails == 0 && tried == [.fullFileSync, .fileSync])
         tried = []
-        #expect(Platform.sync(7, trying: [.fullFileSync, .fileSync]) { tried.append($0); _ = $1; return 0 } == 0)
+        #expect(
+            Platform.sync(7, trying: [.fullFileSync, .fileSync]) {
+                tried.append($0)
+                _ = $1
+                return 0
+            } == 0)
         #expect(tried == [.fullFileSync], "a successful full sync needs no fsync")
         #expect(Platform.sync(7, trying: [.fullFileSync, .fileSync]) { _, _ in -1 } == -1)
         #expect(Platform.sync(7, trying: []) { _, _ in 0 } == -1, "nothing tried is no sync")
         #if canImport(Darwin)
-        #expect(Platform.syncPrimitives == [.fullFileSync, .fileSync], "F_FULLFSYNC first, fsync where it is refused")
+            #expect(Platform.syncPrimitives == [.fullFileSync, .fileSync], "F_FULLFSYNC first, fsync where it is refused")
         #else
-        #expect(Platform.syncPrimitives == [.fileSync])
+            #expect(Platform.syncPrimitives == [.fileSync])
         #endif
     }
 
@@ -43,9 +49,9 @@ import Testing
         var info = stat()
         #expect(stat("/", &info) == 0)
         #if canImport(Darwin)
-        #expect(Platform.deviceNumber(info.st_dev) == UInt64(UInt32(bitPattern: info.st_dev)), "Darwin's own dev_t (Int32)")
+            #expect(Platform.deviceNumber(info.st_dev) == UInt64(UInt32(bitPattern: info.st_dev)), "Darwin's own dev_t (Int32)")
         #else
-        #expect(Platform.deviceNumber(info.st_dev) == UInt64(info.st_dev), "Linux's own dev_t (UInt64)")
+            #expect(Platform.deviceNumber(info.st_dev) == UInt64(info.st_dev), "Linux's own dev_t (UInt64)")
         #endif
     }
 
@@ -53,9 +59,9 @@ import Testing
         #expect(cLibraryFunction("getpid", as: (@convention(c) () -> Int32).self)?() == getpid())
         #expect(cLibraryFunction("no_such_function_mdkit", as: (@convention(c) () -> Int32).self) == nil)
         #if os(Linux)
-        #expect(Platform.syncFileSystem != nil, "syncfs is in glibc")
+            #expect(Platform.syncFileSystem != nil, "syncfs is in glibc")
         #else
-        #expect(Platform.syncFileSystem == nil, "Darwin's sync(2) returns before the data is written: no syncfs")
+            #expect(Platform.syncFileSystem == nil, "Darwin's sync(2) returns before the data is written: no syncfs")
         #endif
     }
 
@@ -63,9 +69,9 @@ import Testing
     func theVolatileFolderIsTheSystemsRAMFolder() throws {
         let folder = try #require(Platform.volatileFolder)
         #if os(Linux)
-        #expect(folder == "/dev/shm")
+            #expect(folder == "/dev/shm")
         #else
-        #expect(folder != "/dev/shm" && !folder.hasSuffix("/"), "the per-user temporary folder, without its trailing slash")
+            #expect(folder != "/dev/shm" && !folder.hasSuffix("/"), "the per-user temporary folder, without its trailing slash")
         #endif
         #expect(access(folder, W_OK) == 0)
     }
@@ -77,8 +83,9 @@ import Testing
         let url = directory.appendingPathComponent("file.bin")
         try Data((0..<4096).map { UInt8($0 % 251) }).write(to: url)
         let value: [UInt8] = Array("green, work".utf8)
-        try #require(Self.setAttribute(url.path, "user.mdkit.tags", value) == 0,
-                     "the test folder's file system must take user xattrs (\(systemErrorText()))")
+        try #require(
+            Self.setAttribute(url.path, "user.mdkit.tags", value) == 0,
+            "the test folder's file system must take user xattrs (\(systemErrorText()))")
         let snapshot = try FileSource(url: url).snapshot
         var editor = FileEditor()
         editor.inPlaceTailLimit = 0
@@ -95,13 +102,19 @@ import Testing
         let source = directory.appendingPathComponent("source").path, target = directory.appendingPathComponent("target").path
         try Data([1]).write(to: URL(fileURLWithPath: source))
         try Data([2]).write(to: URL(fileURLWithPath: target))
-        let attributes: [(String, [UInt8])] = [("user.mdkit.a", Array("first".utf8)), ("user.mdkit.empty", []),
-                                               ("user.mdkit.large", (0..<3000).map { UInt8($0 % 256) })]
+        let attributes: [(String, [UInt8])] = [
+            ("user.mdkit.a", Array("first".utf8)), ("user.mdkit.empty", []),
+            ("user.mdkit.large", (0..<3000).map { UInt8($0 % 256) }),
+        ]
         for (name, value) in attributes {
-            try #require(Self.setAttribute(source, name, value) == 0, "the test folder's file system must take user xattrs (\(systemErrorText()))")
+            try #require(
+                Self.setAttribute(source, name, value) == 0, "the test folder's file system must take user xattrs (\(systemErrorText()))")
         }
         let from = open(source, O_RDONLY), to = open(target, O_RDWR)
-        defer { close(from); close(to) }
+        defer {
+            close(from)
+            close(to)
+        }
         #expect(Platform.copyExtendedAttributes(from: from, to: to) == [])
         for (name, value) in attributes {
             #expect(Self.attribute(target, name) == value, "\(name)")
@@ -111,7 +124,10 @@ import Testing
         try Data([3]).write(to: URL(fileURLWithPath: bare))
         try Data([4]).write(to: URL(fileURLWithPath: other))
         let bareDescriptor = open(bare, O_RDONLY), otherDescriptor = open(other, O_RDWR)
-        defer { close(bareDescriptor); close(otherDescriptor) }
+        defer {
+            close(bareDescriptor)
+            close(otherDescriptor)
+        }
         #expect(Platform.copyExtendedAttributes(from: bareDescriptor, to: otherDescriptor) == [])
         #expect(Self.attribute(other, "user.mdkit.a") == nil)
     }
@@ -121,11 +137,11 @@ import Testing
     /// run time, since Swift's Glibc module doesn't declare `sys/xattr.h`.)
     static func setAttribute(_ path: String, _ name: String, _ value: [UInt8]) -> Int32 {
         #if canImport(Darwin)
-        return setxattr(path, name, value, value.count, 0, 0)
+            return setxattr(path, name, value, value.count, 0, 0)
         #else
-        typealias Set = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
-        guard let set = cLibraryFunction("setxattr", as: Set.self) else { return -1 }
-        return set(path, name, value, value.count, 0)
+            typealias Set = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32) -> Int32
+            guard let set = cLibraryFunction("setxattr", as: Set.self) else { return -1 }
+            return set(path, name, value, value.count, 0)
         #endif
     }
 
@@ -133,11 +149,11 @@ import Testing
     static func attribute(_ path: String, _ name: String) -> [UInt8]? {
         var value = [UInt8](repeating: 0, count: 65536)
         #if canImport(Darwin)
-        let length = getxattr(path, name, &value, value.count, 0, 0)
+            let length = getxattr(path, name, &value, value.count, 0, 0)
         #else
-        typealias Get = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
-        guard let get = cLibraryFunction("getxattr", as: Get.self) else { return nil }
-        let length = get(path, name, &value, value.count)
+            typealias Get = @convention(c) (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int) -> Int
+            guard let get = cLibraryFunction("getxattr", as: Get.self) else { return nil }
+            let length = get(path, name, &value, value.count)
         #endif
         return length < 0 ? nil : Array(value.prefix(length))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Every failed sync is an error, on every path — also the syncs made after
@@ -20,7 +21,8 @@ import Testing
     /// The steps that sync, per plan of a single save: each fails the save.
     @Test(arguments: [FileEditor.Step.journalSync, .dataSync, .directorySync, .temporarySync])
     func aFailedSyncFailsASingleSave(step: FileEditor.Step) throws {
-        let plans: [FileEditPlan] = step == .temporarySync || step == .directorySync
+        let plans: [FileEditPlan] =
+            step == .temporarySync || step == .directorySync
             ? [.inPlace([(offset: 7, bytes: [0xEE])]), .rewrite([.bytes([1]), .original(offset: 0, length: 4096)])]
             : [.inPlace([(offset: 7, bytes: [0xEE])])]
         for plan in plans where !(step == .temporarySync && plan.inPlaceWrites != nil) {
@@ -55,9 +57,10 @@ import Testing
         let files = try makeFiles(2)
         var editor = FileEditor()
         editor.failingStep = .directorySync
-        let results = editor.applyBatch(files.map { file in
-            FileEditor.BatchEdit(plan: .inPlace([(offset: 7, bytes: [0xEE])]), url: file.0, snapshot: file.1, verify: { _ in })
-        })
+        let results = editor.applyBatch(
+            files.map { file in
+                FileEditor.BatchEdit(plan: .inPlace([(offset: 7, bytes: [0xEE])]), url: file.0, snapshot: file.1, verify: { _ in })
+            })
         for result in results {
             #expect(throws: MediaError.self) { try result.get() }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// What a test needs beyond the Swift toolchain and the interop tools
@@ -20,9 +21,9 @@ enum Capabilities {
     /// The system these tests run on.
     static var system: System {
         #if canImport(Darwin)
-        .darwin
+            .darwin
         #else
-        .linux
+            .linux
         #endif
     }
 
@@ -52,11 +53,12 @@ enum Capabilities {
             return []
         }
         // Lines such as " A....D libvorbis            libvorbis (codec vorbis)": flags, name, description.
-        return Set(output.text.split(separator: "\n").compactMap { line in
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.count >= 2, fields[0].count == 6, fields[0].allSatisfy({ $0 == "." || $0.isLetter }) else { return nil }
-            return String(fields[1])
-        })
+        return Set(
+            output.text.split(separator: "\n").compactMap { line in
+                let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+                guard fields.count >= 2, fields[0].count == 6, fields[0].allSatisfy({ $0 == "." || $0.isLetter }) else { return nil }
+                return String(fields[1])
+            })
     }()
 
     // MARK: The build
@@ -75,8 +77,9 @@ enum Capabilities {
     /// correct, but the tests of the store and of small layout changes made
     /// in place without fsync need it. Every CI system has one.
     static var ramJournalStore: Bool {
-        check("the RAM journal folder (/dev/shm on Linux; Darwin: the per-user temporary folder)",
-              present: VolatileJournalStore.shared != nil, providedByCI: [.linux, .darwin])
+        check(
+            "the RAM journal folder (/dev/shm on Linux; Darwin: the per-user temporary folder)",
+            present: VolatileJournalStore.shared != nil, providedByCI: [.linux, .darwin])
     }
 
     /// Whether this process may mount a tmpfs (Linux, root, and a sandbox

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Builds small FLAC and Ogg files byte by byte for the format tests.
@@ -17,14 +18,22 @@ enum FLACOggBuilder {
         return writer.bytes
     }
 
-    static func picture(type: UInt32 = 3, mime: String = "image/png", description: String = "", width: UInt32 = 3, height: UInt32 = 2,
-                        data: [UInt8] = ID3Builder.tinyPNG) -> [UInt8] {
+    static func picture(
+        type: UInt32 = 3, mime: String = "image/png", description: String = "", width: UInt32 = 3, height: UInt32 = 2,
+        data: [UInt8] = ID3Builder.tinyPNG
+    ) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(type)
-        writer.write(UInt32(mime.utf8.count)); writer.write(Array(mime.utf8))
-        writer.write(UInt32(description.utf8.count)); writer.write(Array(description.utf8))
-        writer.write(width); writer.write(height); writer.write(UInt32(24)); writer.write(UInt32(0))
-        writer.write(UInt32(data.count)); writer.write(data)
+        writer.write(UInt32(mime.utf8.count))
+        writer.write(Array(mime.utf8))
+        writer.write(UInt32(description.utf8.count))
+        writer.write(Array(description.utf8))
+        writer.write(width)
+        writer.write(height)
+        writer.write(UInt32(24))
+        writer.write(UInt32(0))
+        writer.write(UInt32(data.count))
+        writer.write(data)
         return writer.bytes
     }
 
@@ -33,8 +42,9 @@ enum FLACOggBuilder {
     /// A 34-byte STREAMINFO body.
     static func streamInfo(sampleRate: Int = 44100, channels: Int = 2, bitsPerSample: Int = 16, totalSamples: UInt64 = 88200) -> [UInt8] {
         var writer = ByteWriter()
-        writer.write(UInt16(4096)); writer.write(UInt16(4096))
-        writer.write([UInt8](repeating: 0, count: 6))   // minimum and maximum frame size: unknown
+        writer.write(UInt16(4096))
+        writer.write(UInt16(4096))
+        writer.write([UInt8](repeating: 0, count: 6)) // minimum and maximum frame size: unknown
         let packed = UInt64(sampleRate) << 44 | UInt64(channels - 1) << 41 | UInt64(bitsPerSample - 1) << 36 | totalSamples
         writer.write(packed)
         writer.write([UInt8](repeating: 0xAB, count: 16))
@@ -42,8 +52,10 @@ enum FLACOggBuilder {
     }
 
     /// `fLaC`, STREAMINFO, then `blocks` (type, body), the last flagged, then `audio`.
-    static func flac(_ blocks: [(UInt8, [UInt8])], info: [UInt8] = streamInfo(), audio: [UInt8] = fakeAudio(1000),
-                     prefix: [UInt8] = []) -> [UInt8] {
+    static func flac(
+        _ blocks: [(UInt8, [UInt8])], info: [UInt8] = streamInfo(), audio: [UInt8] = fakeAudio(1000),
+        prefix: [UInt8] = []
+    ) -> [UInt8] {
         var bytes = prefix + Array("fLaC".utf8)
         let all = [(UInt8(0), info)] + blocks
         for (index, block) in all.enumerated() {
@@ -86,11 +98,14 @@ enum FLACOggBuilder {
     /// An Ogg Vorbis file: BOS page, header pages, then `audioPages` pages of
     /// `audioPacketSize`-byte packets with granules 1024, 2048, …; optionally
     /// a second logical stream (unknown codec) interleaved.
-    static func oggVorbis(fields: [String], setupSize: Int = 600, audioPages: Int = 4, rate: UInt32 = 44100,
-                          otherStream: Bool = false, otherFirst: Bool = false) -> [UInt8] {
+    static func oggVorbis(
+        fields: [String], setupSize: Int = 600, audioPages: Int = 4, rate: UInt32 = 44100,
+        otherStream: Bool = false, otherFirst: Bool = false
+    ) -> [UInt8] {
         let serial: UInt32 = 0x1234, other: UInt32 = 0x9999
         var pages: [[UInt8]] = []
-        let otherBOS = OggPage.paginate([Array("\u{80}unknown".utf8) + [0, 0, 0]], serial: other, firstSequence: 0, firstFlags: OggPage.beginning)
+        let otherBOS = OggPage.paginate(
+            [Array("\u{80}unknown".utf8) + [0, 0, 0]], serial: other, firstSequence: 0, firstFlags: OggPage.beginning)
         if otherStream && otherFirst { pages += otherBOS }
         pages += OggPage.paginate([vorbisID(rate: rate)], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
         if otherStream && !otherFirst { pages += otherBOS }
@@ -104,8 +119,9 @@ enum FLACOggBuilder {
             pages += page
             sequence += 1
             if otherStream {
-                pages += OggPage.paginate([[UInt8](repeating: UInt8(index), count: 50)], serial: other, firstSequence: UInt32(index + 1),
-                                          granule: UInt64(index))
+                pages += OggPage.paginate(
+                    [[UInt8](repeating: UInt8(index), count: 50)], serial: other, firstSequence: UInt32(index + 1),
+                    granule: UInt64(index))
             }
         }
         return pages.flatMap { $0 }
@@ -153,17 +169,22 @@ enum FLACOggBuilder {
     /// fixed seed); each result is read and, when it reads, planned for a save
     /// with a changed title. Returns how often each outcome happened: "parsed",
     /// "planned", a MediaError code, or "non-MediaError".
-    static func corruptionOutcomes(_ file: [UInt8], range: Range<Int>, count: Int, in directory: URL,
-                                   read: (FileSource, URL) throws -> ParsedFile,
-                                   plan: (FileSource, [MetadataItem]) throws -> FileEditPlan) throws -> [String: Int] {
+    static func corruptionOutcomes(
+        _ file: [UInt8], range: Range<Int>, count: Int, in directory: URL,
+        read: (FileSource, URL) throws -> ParsedFile,
+        plan: (FileSource, [MetadataItem]) throws -> FileEditPlan
+    ) throws -> [String: Int] {
         var generator = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
         func next() -> UInt64 { generator.next() }
         let url = directory.appendingPathComponent("fuzz")
         var outcomes: [String: Int] = [:]
         func record(_ body: () throws -> Void, success: String) {
-            do { try body(); outcomes[success, default: 0] += 1 }
-            catch let error as MediaError { outcomes[error.code.rawValue, default: 0] += 1 }
-            catch { outcomes["non-MediaError", default: 0] += 1 }
+            do {
+                try body()
+                outcomes[success, default: 0] += 1
+            } catch let error as MediaError { outcomes[error.code.rawValue, default: 0] += 1 } catch {
+                outcomes["non-MediaError", default: 0] += 1
+            }
         }
         for _ in 0..<count {
             var bytes = file
@@ -194,17 +215,20 @@ extension FLACOggBuilder {
     /// A one-second 440 Hz sine encoded by ffmpeg into `directory`; `kind`:
     /// flac, vorbis, opus, speex, or anything else for FLAC in Ogg.
     static func ffmpegSine(_ kind: String, in directory: URL, channels: Int? = nil) throws -> URL {
-        let (codec, name): (String, String) = switch kind {
-        case "flac": ("flac", "a.flac")
-        case "vorbis": ("libvorbis", "a.ogg")
-        case "opus": ("libopus", "a.opus")
-        case "speex": ("libspeex", "a.spx")
-        default: ("flac", "a.oga")
-        }
+        let (codec, name): (String, String) =
+            switch kind {
+            case "flac": ("flac", "a.flac")
+            case "vorbis": ("libvorbis", "a.ogg")
+            case "opus": ("libopus", "a.opus")
+            case "speex": ("libspeex", "a.spx")
+            default: ("flac", "a.oga")
+            }
         let url = directory.appendingPathComponent(name)
         let layout = channels.map { ["-ac", String($0)] } ?? []
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1"]
-                                   + layout + ["-c:a", codec, url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1"]
+                + layout + ["-c:a", codec, url.path])
         return url
     }
 }

@@ -1,5 +1,6 @@
-import Foundation
 import CZlib
+import Foundation
+
 @testable import MetadataKit
 
 /// Builds ID3v2 tags, ID3v1 tags and MPEG frames in memory for tests —
@@ -24,10 +25,16 @@ struct ID3Builder {
     func bytes() -> [UInt8] {
         var body: [UInt8] = []
         var flags = self.flags
-        if let extendedHeader { body += extendedHeader; flags |= 0x40 }
+        if let extendedHeader {
+            body += extendedHeader
+            flags |= 0x40
+        }
         for frame in frames { body += frame }
         body += [UInt8](repeating: 0, count: padding)
-        if unsynchronise { body = Self.unsynchronised(body); flags |= 0x80 }
+        if unsynchronise {
+            body = Self.unsynchronised(body)
+            flags |= 0x80
+        }
         if footer { flags |= 0x10 }
         let size = Self.syncsafe(sizeOverride ?? UInt32(body.count))
         var tag = Array("ID3".utf8) + [version, 0, flags] + size + body
@@ -39,8 +46,10 @@ struct ID3Builder {
 
     /// A frame: header (6 bytes for v2.2, 10 after) and payload. The size is
     /// syncsafe for v2.4 unless `plainSize`, or `sizeOverride` as written.
-    static func frame(_ id: String, _ payload: [UInt8], version: UInt8 = 4, flags: UInt16 = 0,
-                      sizeOverride: UInt32? = nil, plainSize: Bool = false) -> [UInt8] {
+    static func frame(
+        _ id: String, _ payload: [UInt8], version: UInt8 = 4, flags: UInt16 = 0,
+        sizeOverride: UInt32? = nil, plainSize: Bool = false
+    ) -> [UInt8] {
         let size = sizeOverride ?? UInt32(payload.count)
         if version == 2 {
             return Array(id.utf8) + [UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + payload
@@ -84,8 +93,10 @@ struct ID3Builder {
     }
 
     /// An `APIC` payload (or v2.2 `PIC` when `legacyFormat` is given).
-    static func picture(_ image: [UInt8], mime: String = "image/png", type: UInt8 = 3, description: String = "",
-                        encoding: UInt8 = 0, legacyFormat: String? = nil) -> [UInt8] {
+    static func picture(
+        _ image: [UInt8], mime: String = "image/png", type: UInt8 = 3, description: String = "",
+        encoding: UInt8 = 0, legacyFormat: String? = nil
+    ) -> [UInt8] {
         var payload: [UInt8] = [encoding]
         if let legacyFormat { payload += Array(legacyFormat.utf8) } else { payload += Array(mime.utf8) + [0] }
         payload += [type] + encode(description, encoding: encoding) + terminator(encoding) + image
@@ -126,8 +137,10 @@ struct ID3Builder {
     }
 
     /// An ID3v1.1 tag (track when non-zero).
-    static func id3v1(title: String = "", artist: String = "", album: String = "", year: String = "",
-                      comment: String = "", track: UInt8 = 0, genre: UInt8 = 255) -> [UInt8] {
+    static func id3v1(
+        title: String = "", artist: String = "", album: String = "", year: String = "",
+        comment: String = "", track: UInt8 = 0, genre: UInt8 = 255
+    ) -> [UInt8] {
         func field(_ text: String, _ length: Int) -> [UInt8] {
             let bytes = Array(encode(text, encoding: 0).prefix(length))
             return bytes + [UInt8](repeating: 0, count: length - bytes.count)
@@ -142,7 +155,10 @@ struct ID3Builder {
     /// padding: 417 bytes each.
     static func mpegFrames(_ count: Int) -> [UInt8] {
         var frame = [UInt8](repeating: 0, count: 417)
-        frame[0] = 0xFF; frame[1] = 0xFB; frame[2] = 0x90; frame[3] = 0x00
+        frame[0] = 0xFF
+        frame[1] = 0xFB
+        frame[2] = 0x90
+        frame[3] = 0x00
         return Array([[UInt8]](repeating: frame, count: count).joined())
     }
 

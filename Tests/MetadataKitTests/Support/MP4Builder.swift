@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Builds synthetic MP4/QuickTime files box by box, including broken ones
@@ -52,15 +53,21 @@ enum MP4Builder {
     }
 
     static func mvhd(timescale: Int, duration: UInt64, version: UInt8 = 0) -> [UInt8] {
-        let times = version == 1 ? u64(0) + u64(0) + u32(timescale) + u64(duration)
-                                 : u32(0) + u32(0) + u32(timescale) + u32(UInt32(duration))
-        return fullBox("mvhd", version: version, times + u32(0x0001_0000) + u16(0x0100) + [UInt8](repeating: 0, count: 10)
-                       + [UInt8](repeating: 0, count: 36) + [UInt8](repeating: 0, count: 24) + u32(2))
+        let times =
+            version == 1
+            ? u64(0) + u64(0) + u32(timescale) + u64(duration)
+            : u32(0) + u32(0) + u32(timescale) + u32(UInt32(duration))
+        return fullBox(
+            "mvhd", version: version,
+            times + u32(0x0001_0000) + u16(0x0100) + [UInt8](repeating: 0, count: 10)
+                + [UInt8](repeating: 0, count: 36) + [UInt8](repeating: 0, count: 24) + u32(2))
     }
 
     static func mdhd(timescale: Int, duration: UInt64, version: UInt8 = 0) -> [UInt8] {
-        let times = version == 1 ? u64(0) + u64(0) + u32(timescale) + u64(duration)
-                                 : u32(0) + u32(0) + u32(timescale) + u32(UInt32(duration))
+        let times =
+            version == 1
+            ? u64(0) + u64(0) + u32(timescale) + u64(duration)
+            : u32(0) + u32(0) + u32(timescale) + u32(UInt32(duration))
         return fullBox("mdhd", version: version, times + u16(0x55C4) + u16(0))
     }
 
@@ -69,17 +76,22 @@ enum MP4Builder {
     }
 
     /// An audio sample entry (v0 layout unless `version` says otherwise).
-    static func audioEntry(_ format: FourCC, channels: Int = 2, sampleSize: Int = 16, sampleRate: Int = 44100,
-                           version: Int = 0, extra: [UInt8] = [], children: [[UInt8]] = []) -> [UInt8] {
-        let fields = [UInt8](repeating: 0, count: 6) + u16(1) + u16(version) + u16(0) + u32(0)
+    static func audioEntry(
+        _ format: FourCC, channels: Int = 2, sampleSize: Int = 16, sampleRate: Int = 44100,
+        version: Int = 0, extra: [UInt8] = [], children: [[UInt8]] = []
+    ) -> [UInt8] {
+        let fields =
+            [UInt8](repeating: 0, count: 6) + u16(1) + u16(version) + u16(0) + u32(0)
             + u16(channels) + u16(sampleSize) + u16(0) + u16(0) + u32(UInt32(sampleRate & 0xFFFF) << 16)
         return box(format, fields + extra + children.flatMap { $0 })
     }
 
     /// A visual sample entry of `width` × `height`.
     static func videoEntry(_ format: FourCC, width: Int, height: Int) -> [UInt8] {
-        box(format, [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 16) + u16(width) + u16(height)
-            + u32(0x0048_0000) + u32(0x0048_0000) + u32(0) + u16(1) + [UInt8](repeating: 0, count: 32) + u16(0x18) + u16(0xFFFF))
+        box(
+            format,
+            [UInt8](repeating: 0, count: 6) + u16(1) + [UInt8](repeating: 0, count: 16) + u16(width) + u16(height)
+                + u32(0x0048_0000) + u32(0x0048_0000) + u32(0) + u16(1) + [UInt8](repeating: 0, count: 32) + u16(0x18) + u16(0xFFFF))
     }
 
     /// An MPEG-4 descriptor with a one-byte (or four-byte) length.
@@ -89,11 +101,15 @@ enum MP4Builder {
     }
 
     /// `esds` for AAC: object type 0x40, `averageBitrate`, AudioSpecificConfig.
-    static func esds(objectType: UInt8 = 0x40, averageBitrate: Int, audioSpecificConfig: [UInt8] = [0x12, 0x10],
-                     longLength: Bool = false) -> [UInt8] {
+    static func esds(
+        objectType: UInt8 = 0x40, averageBitrate: Int, audioSpecificConfig: [UInt8] = [0x12, 0x10],
+        longLength: Bool = false
+    ) -> [UInt8] {
         let decoderSpecific = descriptor(0x05, audioSpecificConfig, longLength: longLength)
-        let decoderConfig = descriptor(0x04, [objectType, 0x15] + u24(0) + u32(averageBitrate + 1000) + u32(averageBitrate)
-                                       + decoderSpecific, longLength: longLength)
+        let decoderConfig = descriptor(
+            0x04,
+            [objectType, 0x15] + u24(0) + u32(averageBitrate + 1000) + u32(averageBitrate)
+                + decoderSpecific, longLength: longLength)
         let es = descriptor(0x03, u16(1) + [0] + decoderConfig + descriptor(0x06, [0x02], longLength: longLength), longLength: longLength)
         return fullBox("esds", es)
     }
@@ -105,11 +121,17 @@ enum MP4Builder {
     /// A track: tkhd, mdia(mdhd, hdlr, minf/stbl(stsd, stsz)).
     static func trak(handler: FourCC, timescale: Int, duration: UInt64, entry: [UInt8]) -> [UInt8] {
         let stbl = box("stbl", children: [stsd([entry]), fullBox("stsz", u32(0) + u32(0))])
-        return box("trak", children: [
-            fullBox("tkhd", flags: 3, [UInt8](repeating: 0, count: 80)),
-            box("mdia", children: [mdhd(timescale: timescale, duration: duration), hdlr(handler),
-                                   box("minf", children: [stbl])]),
-        ])
+        return box(
+            "trak",
+            children: [
+                fullBox("tkhd", flags: 3, [UInt8](repeating: 0, count: 80)),
+                box(
+                    "mdia",
+                    children: [
+                        mdhd(timescale: timescale, duration: duration), hdlr(handler),
+                        box("minf", children: [stbl]),
+                    ]),
+            ])
     }
 
     // MARK: Metadata
@@ -166,10 +188,12 @@ enum MP4Builder {
     /// A typical AAC audio file's moov: mvhd + one sound track (+ extra children).
     static func audioMovie(duration seconds: Int = 10, averageBitrate: Int = 128_000, extra: [[UInt8]] = []) -> [UInt8] {
         let entry = audioEntry("mp4a", children: [esds(averageBitrate: averageBitrate)])
-        return box("moov", children: [
-            mvhd(timescale: 1000, duration: UInt64(seconds * 1000)),
-            trak(handler: "soun", timescale: 44100, duration: UInt64(seconds * 44100), entry: entry),
-        ] + extra)
+        return box(
+            "moov",
+            children: [
+                mvhd(timescale: 1000, duration: UInt64(seconds * 1000)),
+                trak(handler: "soun", timescale: 44100, duration: UInt64(seconds * 44100), entry: entry),
+            ] + extra)
     }
 
     // MARK: Files

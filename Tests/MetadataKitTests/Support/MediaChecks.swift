@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Checks on media payloads that must survive a save unchanged.

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Builds whole movies with real sample tables and media: `ftyp`, `mdat`
@@ -39,12 +40,15 @@ enum MovieBuilder {
     }
 
     /// A timed metadata track of `groups`, one sample each, `duration` ticks apiece.
-    static func metadataTrack(id: UInt32, groups: [TimedMetadataGroup], timescale: Int, durations: [Int],
-                              describes: UInt32? = 1) throws -> Track {
+    static func metadataTrack(
+        id: UInt32, groups: [TimedMetadataGroup], timescale: Int, durations: [Int],
+        describes: UInt32? = 1
+    ) throws -> Track {
         let format = MetadataSampleFormat(groups: groups)
-        return Track(id: id, handler: "meta", entry: format.sampleEntry(), timescale: timescale,
-                     samples: try groups.map { try format.sample(for: $0) }, durations: durations,
-                     references: describes.map { [(type: "cdsc", ids: [$0])] } ?? [])
+        return Track(
+            id: id, handler: "meta", entry: format.sampleEntry(), timescale: timescale,
+            samples: try groups.map { try format.sample(for: $0) }, durations: durations,
+            references: describes.map { [(type: "cdsc", ids: [$0])] } ?? [])
     }
 
     /// A UTF-8 group (start and duration are not used by the builder).
@@ -53,8 +57,10 @@ enum MovieBuilder {
     }
 
     /// The movie's bytes.
-    static func movie(_ tracks: [Track], movieTimescale: Int, movieDuration: Int64? = nil, mvhdVersion: UInt8 = 0,
-                      brand: FourCC = "qt  ") -> [UInt8] {
+    static func movie(
+        _ tracks: [Track], movieTimescale: Int, movieDuration: Int64? = nil, mvhdVersion: UInt8 = 0,
+        brand: FourCC = "qt  "
+    ) -> [UInt8] {
         let ftyp = B.ftyp(brand, [brand, "isom"])
         var media: [UInt8] = []
         var chunkOffsets: [[Int]] = []
@@ -67,31 +73,41 @@ enum MovieBuilder {
             }
             chunkOffsets.append(offsets)
         }
-        let duration = movieDuration ?? tracks.map { track -> Int64 in
-            if !track.editList.isEmpty { return track.editList.reduce(0) { $0 &+ $1.duration } }
-            return track.mediaDuration * Int64(movieTimescale) / Int64(track.timescale)
-        }.max() ?? 0
+        let duration =
+            movieDuration ?? tracks.map { track -> Int64 in
+                if !track.editList.isEmpty { return track.editList.reduce(0) { $0 &+ $1.duration } }
+                return track.mediaDuration * Int64(movieTimescale) / Int64(track.timescale)
+            }.max() ?? 0
         let traks = zip(tracks, chunkOffsets).map { trak($0, offsets: $1, movieTimescale: movieTimescale) }
-        let moov = B.box("moov", children: [B.mvhd(timescale: movieTimescale, duration: UInt64(bitPattern: duration), version: mvhdVersion)] + traks)
+        let moov = B.box(
+            "moov", children: [B.mvhd(timescale: movieTimescale, duration: UInt64(bitPattern: duration), version: mvhdVersion)] + traks)
         return ftyp + B.box("mdat", media) + moov
     }
 
     static func trak(_ track: Track, offsets: [Int], movieTimescale: Int) -> [UInt8] {
         let v1 = track.version == 1
-        let trackDuration = track.editList.isEmpty
+        let trackDuration =
+            track.editList.isEmpty
             ? UInt64(track.mediaDuration * Int64(movieTimescale) / Int64(track.timescale))
             : UInt64(bitPattern: track.editList.reduce(0) { $0 &+ $1.duration })
         // tkhd (§8.3.2).
-        let times = v1 ? B.u64(3_600_000_000) + B.u64(3_600_000_001) + B.u32(track.id) + B.u32(0) + B.u64(trackDuration)
-                       : B.u32(1) + B.u32(2) + B.u32(track.id) + B.u32(0) + B.u32(UInt32(truncatingIfNeeded: trackDuration))
-        let matrix = B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x4000_0000)
-        let tkhd = B.fullBox("tkhd", version: track.version, flags: 3, times + B.u32(0) + B.u32(0) + B.u16(0) + B.u16(0)
-                             + B.u16(0) + B.u16(0) + matrix + B.u32(UInt32(track.width << 16)) + B.u32(UInt32(track.height << 16)))
+        let times =
+            v1
+            ? B.u64(3_600_000_000) + B.u64(3_600_000_001) + B.u32(track.id) + B.u32(0) + B.u64(trackDuration)
+            : B.u32(1) + B.u32(2) + B.u32(track.id) + B.u32(0) + B.u32(UInt32(truncatingIfNeeded: trackDuration))
+        let matrix =
+            B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x0001_0000) + B.u32(0) + B.u32(0) + B.u32(0) + B.u32(0x4000_0000)
+        let tkhd = B.fullBox(
+            "tkhd", version: track.version, flags: 3,
+            times + B.u32(0) + B.u32(0) + B.u16(0) + B.u16(0)
+                + B.u16(0) + B.u16(0) + matrix + B.u32(UInt32(track.width << 16)) + B.u32(UInt32(track.height << 16)))
         var children = [tkhd]
         if !track.editList.isEmpty {
             let entries = track.editList.flatMap { edit -> [UInt8] in
-                (v1 ? B.u64(UInt64(bitPattern: edit.duration)) + B.u64(UInt64(bitPattern: edit.mediaTime))
-                    : B.u32(UInt32(truncatingIfNeeded: edit.duration)) + B.u32(UInt32(truncatingIfNeeded: edit.mediaTime))) + B.u16(1) + B.u16(0)
+                (v1
+                    ? B.u64(UInt64(bitPattern: edit.duration)) + B.u64(UInt64(bitPattern: edit.mediaTime))
+                    : B.u32(UInt32(truncatingIfNeeded: edit.duration)) + B.u32(UInt32(truncatingIfNeeded: edit.mediaTime))) + B.u16(1)
+                    + B.u16(0)
             }
             children.append(B.box("edts", B.fullBox("elst", version: track.version, B.u32(track.editList.count) + entries)))
         }
@@ -99,7 +115,9 @@ enum MovieBuilder {
             children.append(B.box("tref", track.references.flatMap { B.box($0.type, $0.ids.flatMap { B.u32($0) }) }))
         }
         let mdhd = B.mdhd(timescale: track.timescale, duration: UInt64(track.mediaDuration), version: track.version)
-        let header: [UInt8] = track.handler == "vide" ? B.fullBox("vmhd", flags: 1, [UInt8](repeating: 0, count: 8))
+        let header: [UInt8] =
+            track.handler == "vide"
+            ? B.fullBox("vmhd", flags: 1, [UInt8](repeating: 0, count: 8))
             : track.handler == "soun" ? B.fullBox("smhd", [0, 0, 0, 0]) : B.fullBox("nmhd", [])
         let minf = B.box("minf", children: [header, stbl(track, offsets: offsets)])
         children.append(B.box("mdia", children: [mdhd, B.hdlr(track.handler, name: "Builder"), minf]))

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import MetadataKit
 
 /// Builds RIFF/RF64 WAVE and AIFF/AIFF-C files in memory for tests —
@@ -77,8 +78,10 @@ enum RIFFBuilder {
     }
 
     /// A `COMM` chunk; AIFF-C when `compression` is given.
-    static func comm(channels: Int = 2, frames: UInt32 = 100, bits: Int = 16, rate: UInt64 = 44_100,
-                     compression: String? = nil, name: String = "") -> [UInt8] {
+    static func comm(
+        channels: Int = 2, frames: UInt32 = 100, bits: Int = 16, rate: UInt64 = 44_100,
+        compression: String? = nil, name: String = ""
+    ) -> [UInt8] {
         var payload = be16(channels) + be32(frames) + be16(bits) + extended(rate)
         if let compression {
             payload += Array(compression.utf8) + [UInt8(name.utf8.count)] + Array(name.utf8)
@@ -149,7 +152,8 @@ enum RIFFBuilder {
     /// The top-level chunk IDs of a RIFF (little-endian) or FORM file.
     static func chunkIDs(_ url: URL) throws -> [String] {
         let bytes = [UInt8](try Data(contentsOf: url))
-        let little = bytes.starts(with: Array("RIFF".utf8)) || bytes.starts(with: Array("RF64".utf8)) || bytes.starts(with: Array("BW64".utf8))
+        let little =
+            bytes.starts(with: Array("RIFF".utf8)) || bytes.starts(with: Array("RF64".utf8)) || bytes.starts(with: Array("BW64".utf8))
         var ids: [String] = []
         var offset = 12
         while offset + 8 <= bytes.count {

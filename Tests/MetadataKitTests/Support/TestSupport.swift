@@ -31,14 +31,14 @@ enum TestSupport {
             Bundle.main.bundleURL.deletingLastPathComponent(),
         ]
         #if canImport(Darwin)
-        var image = Dl_info()
-        if dladdr(#dsohandle, &image) != 0, let name = image.dli_fname {
-            var folder = URL(fileURLWithPath: String(cString: name)).deletingLastPathComponent()   // …/Contents/MacOS
-            for _ in 0..<4 {
-                candidates.append(folder)
-                folder = folder.deletingLastPathComponent()
+            var image = Dl_info()
+            if dladdr(#dsohandle, &image) != 0, let name = image.dli_fname {
+                var folder = URL(fileURLWithPath: String(cString: name)).deletingLastPathComponent() // …/Contents/MacOS
+                for _ in 0..<4 {
+                    candidates.append(folder)
+                    folder = folder.deletingLastPathComponent()
+                }
             }
-        }
         #endif
         candidates.append(packageRoot.appendingPathComponent(".build/debug"))
         return candidates.map { $0.appendingPathComponent("mdkit") }
@@ -116,8 +116,9 @@ enum TestSupport {
         let outputData = out.fileHandleForReading.readDataToEndOfFile()
         group.wait()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, standardOutput: outputData,
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, standardOutput: outputData,
+            standardError: String(decoding: errorData, as: UTF8.self))
     }
 
     /// Runs `tool` and throws when it exits non-zero.
@@ -150,11 +151,11 @@ extension TestSupport {
     static func peakResidentKiB() -> Int {
         var usage = rusage()
         #if canImport(Darwin)
-        getrusage(RUSAGE_SELF, &usage)
-        return Int(usage.ru_maxrss) / 1024
+            getrusage(RUSAGE_SELF, &usage)
+            return Int(usage.ru_maxrss) / 1024
         #else
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss)
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss)
         #endif
     }
 }

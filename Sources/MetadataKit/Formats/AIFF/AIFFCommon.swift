@@ -114,8 +114,9 @@ enum AIFFText {
 
     static func item(_ chunk: IFFChunk, source: FileSource) throws -> MetadataItem? {
         guard chunk.size <= maximumSize else {
-            throw MediaError(.sizeOutOfRange, "text chunk '\(chunk.id)' of \(chunk.size) bytes is larger than \(maximumSize)",
-                             offset: chunk.offset)
+            throw MediaError(
+                .sizeOutOfRange, "text chunk '\(chunk.id)' of \(chunk.size) bytes is larger than \(maximumSize)",
+                offset: chunk.offset)
         }
         let decoded = IFFText.decode(try source.getBytes(at: chunk.payloadOffset, count: Int(chunk.size)))
         guard !decoded.text.isEmpty else { return nil }
@@ -125,8 +126,10 @@ enum AIFFText {
     /// The text chunks for the `.aiff` items of `items`, concatenated; chunks
     /// of `existing` whose item is unchanged are reused. Throws
     /// `invalidValue` for a key that isn't one of the four text chunk IDs.
-    static func chunks(for items: [MetadataItem], existing: [(chunk: IFFChunk, item: MetadataItem?)],
-                       source: FileSource) throws -> [UInt8]? {
+    static func chunks(
+        for items: [MetadataItem], existing: [(chunk: IFFChunk, item: MetadataItem?)],
+        source: FileSource
+    ) throws -> [UInt8]? {
         let wanted = items.filter { $0.keySpace == .aiff }
         guard !wanted.isEmpty else { return nil }
         var used = [Bool](repeating: false, count: existing.count)

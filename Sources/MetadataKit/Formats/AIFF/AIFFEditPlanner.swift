@@ -46,8 +46,9 @@ enum AIFFEditPlanner {
             let old = existingText.compactMap(\.item)
             tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
         }
-        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "ID3 ", endianness: .big, source: source, options: options,
-                                       audioBytes: sound?.size ?? 0)
+        let tag = try IFFID3Chunk.edit(
+            id3, items: tagItems, newID: "ID3 ", endianness: .big, source: source, options: options,
+            audioBytes: sound?.size ?? 0)
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
 
         var layout = IFFLayout(aiff.chunks)

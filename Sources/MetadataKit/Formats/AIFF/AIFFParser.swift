@@ -27,8 +27,11 @@ enum AIFFParser {
         var warnings = aiff.structure.warnings
         let sound = aiff.structure.first("SSND")
         if sound == nil, common.sampleFrames > 0 {
-            warnings.append(MediaWarning(.malformed, "'COMM' announces \(common.sampleFrames) sample frames but there is no 'SSND' chunk; "
-                                         + "the properties come from 'COMM'", offset: comm.offset))
+            warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "'COMM' announces \(common.sampleFrames) sample frames but there is no 'SSND' chunk; "
+                        + "the properties come from 'COMM'", offset: comm.offset))
         }
 
         var items: [MetadataItem] = []
@@ -56,7 +59,8 @@ enum AIFFParser {
             properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: .aiff, items: items, properties: properties, isEditable: !aiff.structure.isTruncated,
-                          warnings: warnings)
+        return ParsedFile(
+            fileType: .aiff, items: items, properties: properties, isEditable: !aiff.structure.isTruncated,
+            warnings: warnings)
     }
 }

@@ -25,9 +25,12 @@ extension AIFFStructure {
             throw MediaError(.unsupportedFormat, "not an AIFF or AIFF-C file", offset: 0)
         }
         let containerEnd = 8 + Int64(size)
-        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .big, audioID: "SSND",
-                                           container: "FORM")
-        self.init(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
-                                                     isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk))
+        let walk = try IFFChunkWalker.walk(
+            in: source, from: 12, containerEnd: containerEnd, endianness: .big, audioID: "SSND",
+            container: "FORM")
+        self.init(
+            structure: IFFStructure(
+                form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
+                isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk))
     }
 }

@@ -40,8 +40,10 @@ enum FLACEditPlanner {
         try plan(source, items, options, padding: .standard)
     }
 
-    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
-                     padding policy: FLACPaddingPolicy) throws -> FileEditPlan {
+    static func plan(
+        _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
+        padding policy: FLACPaddingPolicy
+    ) throws -> FileEditPlan {
         let layout = try FLACLayout(parsing: source)
         let region = try newBlocks(source, layout: layout, items: options.removesAllTags ? [] : items, removesAll: options.removesAllTags)
         let content = 4 + region.reduce(0) { $0 + 4 + $1.body.count }
@@ -49,7 +51,11 @@ enum FLACEditPlanner {
         let leftover = oldSpace - content - 4
         let fitsExactly = content == oldSpace
         let dropsID3 = options.removesAllTags && layout.markerOffset > 0
-        if !dropsID3, fitsExactly || (leftover >= 0 && leftover <= FLACBlock.maximumLength && policy.reuses(space: Int64(leftover + content), content: content)) {
+        if !dropsID3,
+            fitsExactly
+                || (leftover >= 0 && leftover <= FLACBlock.maximumLength
+                    && policy.reuses(space: Int64(leftover + content), content: content))
+        {
             let bytes = serialize(region, padding: fitsExactly ? nil : leftover)
             return .inPlace(try FileEditPlan.changedPatch(of: bytes, at: layout.markerOffset, in: source).map { [$0] } ?? [])
         }
@@ -62,17 +68,20 @@ enum FLACEditPlanner {
             if padding + extra <= FLACBlock.maximumLength { padding += extra }
         }
         let bytes = serialize(region, padding: padding)
-        return .rewrite(FileEditPlan.coalesced([
-            .original(offset: 0, length: dropsID3 ? 0 : layout.markerOffset),
-            .bytes(bytes),
-            .original(offset: layout.audioStart, length: source.size - layout.audioStart),
-        ]))
+        return .rewrite(
+            FileEditPlan.coalesced([
+                .original(offset: 0, length: dropsID3 ? 0 : layout.markerOffset),
+                .bytes(bytes),
+                .original(offset: layout.audioStart, length: source.size - layout.audioStart),
+            ]))
     }
 
     /// The new metadata blocks (type and body), without padding.
     /// With `removesAll`, the comment keeps only its vendor string.
-    static func newBlocks(_ source: FileSource, layout: FLACLayout, items: [MetadataItem],
-                          removesAll: Bool = false) throws -> [(type: UInt8, body: [UInt8])] {
+    static func newBlocks(
+        _ source: FileSource, layout: FLACLayout, items: [MetadataItem],
+        removesAll: Bool = false
+    ) throws -> [(type: UInt8, body: [UInt8])] {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
         var tags = try FLACTags(parsing: source, layout: layout)
         if removesAll, let old = tags.comment {
@@ -90,7 +99,8 @@ enum FLACEditPlanner {
             if tags.commentBlocks.count == 1, updated.comment.storedFields == old.storedFields {
                 comment = try source.getBytes(at: tags.commentBlocks[0].bodyOffset, count: tags.commentBlocks[0].length)
             } else if old.isDamaged {
-                throw MediaError(.malformed, "a damaged Vorbis comment in several blocks can't be merged", offset: tags.commentBlocks[0].offset)
+                throw MediaError(
+                    .malformed, "a damaged Vorbis comment in several blocks can't be merged", offset: tags.commentBlocks[0].offset)
             } else {
                 comment = try updated.comment.serialized()
             }
@@ -103,7 +113,9 @@ enum FLACEditPlanner {
         }
         // Pictures that aren't comment fields are PICTURE blocks: an unchanged one
         // is copied byte for byte, a new one built; a damaged one can't be rebuilt.
-        let oldPictures = tags.pictures.map { (block: $0.block, artwork: $0.picture.artwork(source: source, url: url), isDamaged: $0.isDamaged) }
+        let oldPictures = tags.pictures.map {
+            (block: $0.block, artwork: $0.picture.artwork(source: source, url: url), isDamaged: $0.isDamaged)
+        }
         var pictures: [[UInt8]] = []
         for (index, item) in items.enumerated() where item.keySpace == .vorbis && !pictureItems.contains(index) {
             guard case .picture(let artwork) = item.value else { continue }
@@ -111,9 +123,13 @@ enum FLACEditPlanner {
                 pictures.append(try source.getBytes(at: old.block.bodyOffset, count: old.block.length))
                 continue
             }
-            if let damaged = oldPictures.first(where: { $0.isDamaged && sameFile(artwork, source) && artwork.fileOffset == $0.artwork.fileOffset }) {
-                throw MediaError(.malformed, "the PICTURE block's length disagrees with its content; the picture can be kept "
-                                 + "as it is or removed, not changed", offset: damaged.block.offset)
+            if let damaged = oldPictures.first(where: {
+                $0.isDamaged && sameFile(artwork, source) && artwork.fileOffset == $0.artwork.fileOffset
+            }) {
+                throw MediaError(
+                    .malformed,
+                    "the PICTURE block's length disagrees with its content; the picture can be kept "
+                        + "as it is or removed, not changed", offset: damaged.block.offset)
             }
             let body = try FLACPicture(artwork: artwork).serialized()
             guard body.count <= FLACBlock.maximumLength else {

@@ -4,7 +4,13 @@ import Foundation
 struct FLACBlock: Sendable, Hashable {
     /// Block types (RFC 9639 §8.1, table 5).
     enum Kind: UInt8, Sendable {
-        case streamInfo = 0, padding = 1, application = 2, seekTable = 3, vorbisComment = 4, cueSheet = 5, picture = 6
+        case streamInfo = 0
+        case padding = 1
+        case application = 2
+        case seekTable = 3
+        case vorbisComment = 4
+        case cueSheet = 5
+        case picture = 6
     }
 
     /// The 7-bit type; 127 is forbidden, 7–126 are reserved (kept as they are).

@@ -22,8 +22,10 @@ enum FLACParser {
         var items = tags.comment?.items() ?? []
         for (_, picture, _) in tags.pictures {
             let artwork = picture.artwork(source: source, url: url)
-            items.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
-                                      dataType: FLACPicture.dataType(of: artwork)))
+            items.append(
+                MetadataItem(
+                    keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
+                    dataType: FLACPicture.dataType(of: artwork)))
         }
         let properties = info.properties(audioBytes: source.size - layout.audioStart)
         return ParsedFile(fileType: .flac, items: items, properties: properties, isEditable: true, warnings: tags.warnings)
@@ -34,7 +36,10 @@ enum FLACParser {
         var result: [MetadataItem] = []
         var positions: [String: Int] = [:]
         for item in items {
-            if case .picture = item.value { result.append(item); continue }
+            if case .picture = item.value {
+                result.append(item)
+                continue
+            }
             if let position = positions[item.key] {
                 result[position].value = .strings(result[position].value.stringValues + item.value.stringValues)
             } else {

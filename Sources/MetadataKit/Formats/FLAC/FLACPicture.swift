@@ -48,34 +48,49 @@ struct FLACPicture: Sendable, Hashable {
     static func read(from source: FileSource, at offset: Int64, length: Int, warnings: inout [MediaWarning]) throws -> FLACPicture? {
         // The fields before the image: 32 bytes of integers plus the two strings.
         guard length >= 32 else {
-            warnings.append(MediaWarning(.malformed, "picture block of \(length) bytes is shorter than its 32 bytes of fields; "
-                                         + "picture skipped", offset: offset))
+            warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "picture block of \(length) bytes is shorter than its 32 bytes of fields; "
+                        + "picture skipped", offset: offset))
             return nil
         }
         var probe = try source.reader(at: offset + 4, count: 4)
         let mimeLength = Int(try probe.readUInt32())
         guard mimeLength <= length - 32 else {
-            warnings.append(MediaWarning(.sizeOutOfRange, "picture media type of \(mimeLength) bytes in a \(length)-byte block; "
-                                         + "picture skipped", offset: offset + 4))
+            warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "picture media type of \(mimeLength) bytes in a \(length)-byte block; "
+                        + "picture skipped", offset: offset + 4))
             return nil
         }
         var descriptionProbe = try source.reader(at: offset + 8 + Int64(mimeLength), count: 4)
         let descriptionLength = Int(try descriptionProbe.readUInt32())
         guard descriptionLength <= length - 32 - mimeLength else {
-            warnings.append(MediaWarning(.sizeOutOfRange, "picture description of \(descriptionLength) bytes in a \(length)-byte block; "
-                                         + "picture skipped", offset: offset + 8 + Int64(mimeLength)))
+            warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "picture description of \(descriptionLength) bytes in a \(length)-byte block; "
+                        + "picture skipped", offset: offset + 8 + Int64(mimeLength)))
             return nil
         }
         var reader = try source.reader(at: offset, count: 32 + mimeLength + descriptionLength)
         var picture = try FLACPicture(parsingHeader: &reader)
         let room = length - 32 - mimeLength - descriptionLength
         if picture.dataLength > room {
-            warnings.append(MediaWarning(.sizeOutOfRange, "picture data of \(picture.dataLength) bytes runs past its \(length)-byte "
-                                         + "block; the \(room) bytes that fit are read", offset: reader.offset - 4))
+            warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "picture data of \(picture.dataLength) bytes runs past its \(length)-byte "
+                        + "block; the \(room) bytes that fit are read", offset: reader.offset - 4))
             picture.dataLength = room
         } else if picture.dataLength < room {
-            warnings.append(MediaWarning(.malformed, "\(room - picture.dataLength) bytes after the picture data in its "
-                                         + "\(length)-byte block are left alone", offset: picture.dataOffset + Int64(picture.dataLength)))
+            warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "\(room - picture.dataLength) bytes after the picture data in its "
+                        + "\(length)-byte block are left alone", offset: picture.dataOffset + Int64(picture.dataLength)))
         }
         return picture
     }
@@ -92,13 +107,16 @@ struct FLACPicture: Sendable, Hashable {
         if let width = image?.width, let height = image?.height, width > 0, height > 0, let colour = ImageInfo.colourDepth(of: bytes) {
             size = (UInt32(clamping: width), UInt32(clamping: height), UInt32(clamping: colour.depth), UInt32(clamping: colour.colours))
         }
-        self.init(pictureType: UInt32(artwork.pictureType.rawValue), mimeType: artwork.mimeType, description: artwork.description,
-                  width: size.width, height: size.height, depth: size.depth, colors: size.colours,
-                  data: bytes, dataLength: bytes.count, dataOffset: 0)
+        self.init(
+            pictureType: UInt32(artwork.pictureType.rawValue), mimeType: artwork.mimeType, description: artwork.description,
+            width: size.width, height: size.height, depth: size.depth, colors: size.colours,
+            data: bytes, dataLength: bytes.count, dataOffset: 0)
     }
 
-    init(pictureType: UInt32, mimeType: String, description: String, width: UInt32, height: UInt32,
-         depth: UInt32, colors: UInt32, data: [UInt8]?, dataLength: Int, dataOffset: Int64) {
+    init(
+        pictureType: UInt32, mimeType: String, description: String, width: UInt32, height: UInt32,
+        depth: UInt32, colors: UInt32, data: [UInt8]?, dataLength: Int, dataOffset: Int64
+    ) {
         self.pictureType = pictureType
         self.mimeType = mimeType
         self.description = description
@@ -120,10 +138,16 @@ struct FLACPicture: Sendable, Hashable {
         }
         var writer = ByteWriter(capacity: 32 + mime.count + text.count + data.count)
         writer.write(pictureType)
-        writer.write(UInt32(mime.count)); writer.write(mime)
-        writer.write(UInt32(text.count)); writer.write(text)
-        writer.write(width); writer.write(height); writer.write(depth); writer.write(colors)
-        writer.write(UInt32(data.count)); writer.write(data)
+        writer.write(UInt32(mime.count))
+        writer.write(mime)
+        writer.write(UInt32(text.count))
+        writer.write(text)
+        writer.write(width)
+        writer.write(height)
+        writer.write(depth)
+        writer.write(colors)
+        writer.write(UInt32(data.count))
+        writer.write(data)
         return writer.bytes
     }
 
@@ -142,8 +166,9 @@ struct FLACPicture: Sendable, Hashable {
 
     /// An ``Artwork`` whose bytes stay in the file at ``dataOffset``.
     func artwork(source: FileSource, url: URL) -> Artwork {
-        var artwork = Artwork(source: source, url: url, offset: dataOffset, byteCount: dataLength, mimeType: mimeType,
-                              pictureType: artworkType, description: description)
+        var artwork = Artwork(
+            source: source, url: url, offset: dataOffset, byteCount: dataLength, mimeType: mimeType,
+            pictureType: artworkType, description: description)
         fillSize(&artwork)
         return artwork
     }
@@ -172,7 +197,8 @@ extension FLACPicture {
         var picture = try FLACPicture(parsingHeader: &reader)
         guard picture.dataLength <= reader.remaining else {
             // The offset of the length field that claims too much.
-            throw MediaError(.sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
+            throw MediaError(
+                .sizeOutOfRange, "picture of \(picture.dataLength) bytes, \(reader.remaining) left", offset: picture.dataOffset - 4)
         }
         picture.data = try reader.readBytes(picture.dataLength)
         self = picture
@@ -196,7 +222,8 @@ extension FLACPicture {
         let width = try reader.readUInt32(), height = try reader.readUInt32()
         let depth = try reader.readUInt32(), colors = try reader.readUInt32()
         let length = Int(try reader.readUInt32())
-        self.init(pictureType: type, mimeType: mime, description: description, width: width, height: height,
-                           depth: depth, colors: colors, data: nil, dataLength: length, dataOffset: reader.offset)
+        self.init(
+            pictureType: type, mimeType: mime, description: description, width: width, height: height,
+            depth: depth, colors: colors, data: nil, dataLength: length, dataOffset: reader.offset)
     }
 }

@@ -27,13 +27,13 @@ struct FLACStreamInfo: Sendable, Hashable {
 extension FLACStreamInfo {
     /// Parses the 34-byte body.
     init(parsing reader: inout ByteReader) throws {
-        try reader.skip(10)  // block sizes (2 × u16), frame sizes (2 × u24)
+        try reader.skip(10) // block sizes (2 × u16), frame sizes (2 × u24)
         let packed = try reader.readUInt64()
         // sample rate 20 bits, channels − 1 3 bits, bits per sample − 1 5 bits, total samples 36 bits
         let rate = Int(packed >> 44)
         let channels = Int(packed >> 41 & 0x7) + 1
         let bits = Int(packed >> 36 & 0x1F) + 1
-        try reader.skip(16)  // MD5 of the decoded audio
+        try reader.skip(16) // MD5 of the decoded audio
         self.init(sampleRate: rate, channels: channels, bitsPerSample: bits, totalSamples: packed & 0xF_FFFF_FFFF)
     }
 }

@@ -29,8 +29,11 @@ extension FLACTags {
                 var reader = try source.reader(at: block.bodyOffset, count: block.length)
                 var comment = try VorbisComment(parsing: &reader, framingBit: false, forgiving: true)
                 if reader.remaining > 0 {
-                    comment.warnings.append(MediaWarning(.malformed, "\(reader.remaining) bytes after the Vorbis comment in its "
-                                                         + "\(block.length)-byte block", offset: reader.offset))
+                    comment.warnings.append(
+                        MediaWarning(
+                            .malformed,
+                            "\(reader.remaining) bytes after the Vorbis comment in its "
+                                + "\(block.length)-byte block", offset: reader.offset))
                 }
                 tags.warnings += comment.warnings
                 tags.commentBlocks.append(block)

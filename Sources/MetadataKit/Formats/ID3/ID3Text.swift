@@ -67,8 +67,10 @@ enum ID3Text {
     /// Reads one terminated string from `bytes` at `index`, advancing `index`
     /// past its terminator. Returns nil when no terminator is found (`index`
     /// is left unchanged).
-    static func readTerminated(_ bytes: [UInt8], at index: inout Int, encoding: ID3TextEncoding,
-                               byteOrder: inout Endianness?) -> String? {
+    static func readTerminated(
+        _ bytes: [UInt8], at index: inout Int, encoding: ID3TextEncoding,
+        byteOrder: inout Endianness?
+    ) -> String? {
         guard let end = terminatorIndex(in: bytes, from: index, encoding: encoding) else { return nil }
         let text = decode(bytes[index..<end], encoding: encoding, byteOrder: &byteOrder)
         index = end + encoding.unitWidth

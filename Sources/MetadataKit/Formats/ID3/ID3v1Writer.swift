@@ -69,7 +69,8 @@ enum ID3v1Writer {
         var bytes = existing ?? Array("TAG".utf8) + [UInt8](repeating: 0, count: 124) + [255]
         let before = existing == nil ? Metadata() : Metadata(items: loaded)
         let after = Metadata(items: items)
-        let oldRaw = existing == nil ? [:] : Dictionary(loaded.filter { $0.keySpace == .id3v1 }.map { ($0.key, $0.value) }) { first, _ in first }
+        let oldRaw =
+            existing == nil ? [:] : Dictionary(loaded.filter { $0.keySpace == .id3v1 }.map { ($0.key, $0.value) }) { first, _ in first }
         let newRaw = Dictionary(items.filter { $0.keySpace == .id3v1 }.map { ($0.key, $0.value) }) { first, _ in first }
         var fields: [ID3v1FieldUpdate] = []
 
@@ -88,8 +89,10 @@ enum ID3v1Writer {
         if let value = requested("year", .year) {
             let year = self.year(value)
             writeText(year, into: &bytes, range: 93..<97)
-            fields.append(ID3v1FieldUpdate(field: "year", requested: value, written: year.isEmpty ? nil : year,
-                                           loss: (value ?? "") == year ? nil : "ID3v1 holds a four-digit year"))
+            fields.append(
+                ID3v1FieldUpdate(
+                    field: "year", requested: value, written: year.isEmpty ? nil : year,
+                    loss: (value ?? "") == year ? nil : "ID3v1 holds a four-digit year"))
         }
         // Track (ID3v1.1), before the comment: it decides the comment's width.
         let wasV11 = bytes[125] == 0 && bytes[126] != 0
@@ -103,15 +106,19 @@ enum ID3v1Writer {
                 isV11 = true
                 if cut, requested("comment", .comments) == nil {
                     let kept = ID3v1Parser.text(bytes[97..<125])
-                    fields.append(ID3v1FieldUpdate(field: "comment", requested: before.comments ?? kept, written: kept.isEmpty ? nil : kept,
-                                                   loss: "cut to 28 bytes to make room for the track"))
+                    fields.append(
+                        ID3v1FieldUpdate(
+                            field: "comment", requested: before.comments ?? kept, written: kept.isEmpty ? nil : kept,
+                            loss: "cut to 28 bytes to make room for the track"))
                 }
                 fields.append(ID3v1FieldUpdate(field: "track", requested: value, written: String(number), loss: nil))
             } else {
                 if wasV11 { bytes[126] = 0 }
                 isV11 = false
-                fields.append(ID3v1FieldUpdate(field: "track", requested: value, written: nil,
-                                               loss: value == nil ? nil : "ID3v1 holds a track from 1 to 255"))
+                fields.append(
+                    ID3v1FieldUpdate(
+                        field: "track", requested: value, written: nil,
+                        loss: value == nil ? nil : "ID3v1 holds a track from 1 to 255"))
             }
         }
         if let value = requested("comment", .comments) {
@@ -132,8 +139,10 @@ enum ID3v1Writer {
             bytes[127] = index.map(UInt8.init) ?? 255
             let written = index.flatMap { Genre(id3Index: $0)?.name }
             let lost = genre != nil && index == nil
-            fields.append(ID3v1FieldUpdate(field: "genre", requested: genre?.name, written: written,
-                                           loss: lost ? "not in the ID3v1 genre list" : nil))
+            fields.append(
+                ID3v1FieldUpdate(
+                    field: "genre", requested: genre?.name, written: written,
+                    loss: lost ? "not in the ID3v1 genre list" : nil))
         }
         return Update(bytes: bytes, fields: fields)
     }
@@ -189,7 +198,7 @@ enum ID3v1Writer {
             if !base.isEmpty, base.allSatisfy({ $0.value <= 0xFF }) {
                 bytes += base.map { UInt8($0.value) }
             } else {
-                bytes.append(0x3F)      // "?"
+                bytes.append(0x3F) // "?"
             }
         }
         return (bytes, isLossy)

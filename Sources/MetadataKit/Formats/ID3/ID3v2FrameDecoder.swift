@@ -107,12 +107,14 @@ enum ID3v2FrameDecoder {
         guard let description = ID3Text.readTerminated(payload, at: &index, encoding: encoding, byteOrder: &order) else {
             // No terminator: the whole rest is the description, the text is empty.
             let description = ID3Text.decode(payload[4...], encoding: encoding, byteOrder: &order)
-            return MetadataItem(keySpace: .id3, key: description.isEmpty ? id : "\(id):\(description)",
-                                value: .string(""), dataType: encoding.dataType, language: language)
+            return MetadataItem(
+                keySpace: .id3, key: description.isEmpty ? id : "\(id):\(description)",
+                value: .string(""), dataType: encoding.dataType, language: language)
         }
         let text = ID3Text.decode(payload[min(index, payload.count)...], encoding: encoding, byteOrder: &order)
-        return MetadataItem(keySpace: .id3, key: description.isEmpty ? id : "\(id):\(description)",
-                            value: .string(text), dataType: encoding.dataType, language: language)
+        return MetadataItem(
+            keySpace: .id3, key: description.isEmpty ? id : "\(id):\(description)",
+            value: .string(text), dataType: encoding.dataType, language: language)
     }
 
     /// `PRIV` (frames §4.27) and `UFID` (§4.1): owner identifier in ISO-8859-1, then bytes.
@@ -127,8 +129,9 @@ enum ID3v2FrameDecoder {
     private static func popularimeter(_ id: String, _ payload: [UInt8]) -> MetadataItem? {
         guard let zero = payload.firstIndex(of: 0), zero + 1 < payload.count else { return nil }
         let email = ID3Text.latin1(payload[..<zero])
-        return MetadataItem(keySpace: .id3, key: "\(id):\(email)", value: .integer(Int64(payload[zero + 1])),
-                            dataType: .unsignedInteger)
+        return MetadataItem(
+            keySpace: .id3, key: "\(id):\(email)", value: .integer(Int64(payload[zero + 1])),
+            dataType: .unsignedInteger)
     }
 
     /// `GEOB` (frames §4.15): encoding, MIME type, file name, description, object.
@@ -138,10 +141,11 @@ enum ID3v2FrameDecoder {
         var index = mimeEnd + 1
         var order: Endianness?
         guard ID3Text.readTerminated(payload, at: &index, encoding: encoding, byteOrder: &order) != nil,
-              let description = ID3Text.readTerminated(payload, at: &index, encoding: encoding, byteOrder: &order)
+            let description = ID3Text.readTerminated(payload, at: &index, encoding: encoding, byteOrder: &order)
         else { return nil }
-        return MetadataItem(keySpace: .id3, key: "\(id):\(description)",
-                            value: .data(Data(payload[min(index, payload.count)...])), dataType: .binary)
+        return MetadataItem(
+            keySpace: .id3, key: "\(id):\(description)",
+            value: .data(Data(payload[min(index, payload.count)...])), dataType: .binary)
     }
 }
 
@@ -183,13 +187,14 @@ struct ID3v2PictureHeader {
 
     /// The item for a picture frame `id`, its image already made into `artwork`.
     static func item(id: String, artwork: Artwork) -> MetadataItem {
-        let type: MetadataDataType = switch artwork.mimeType {
-        case "image/jpeg": .jpeg
-        case "image/png": .png
-        case "image/gif": .gif
-        case "image/bmp": .bmp
-        default: .binary
-        }
+        let type: MetadataDataType =
+            switch artwork.mimeType {
+            case "image/jpeg": .jpeg
+            case "image/png": .png
+            case "image/gif": .gif
+            case "image/bmp": .bmp
+            default: .binary
+            }
         return MetadataItem(keySpace: .id3, key: id, value: .picture(artwork), dataType: type)
     }
 }

@@ -63,7 +63,7 @@ enum ID3v2FrameEncoder {
         let description = key.description ?? ""
         switch item.value {
         case .data(let data) where !(["PRIV", "UFID", "GEOB"].contains(id) && key.description != nil):
-            return [UInt8](data)            // unknown or undecodable frames: the payload as read
+            return [UInt8](data) // unknown or undecodable frames: the payload as read
         case .picture(let artwork):
             guard id == "APIC" else { throw cannotHold(item, id) }
             return try picture(artwork, version: version)
@@ -101,7 +101,7 @@ enum ID3v2FrameEncoder {
         case _ where id.hasPrefix("W"):
             return latin1(item.value.stringValue ?? "")
         default:
-            throw cannotHold(item, id)      // a structured frame this writer can't build from a typed value
+            throw cannotHold(item, id) // a structured frame this writer can't build from a typed value
         }
     }
 

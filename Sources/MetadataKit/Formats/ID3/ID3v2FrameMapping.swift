@@ -42,7 +42,9 @@ enum ID3v2FrameMapping {
     static func targetID(_ id: String, item: MetadataItem) throws -> String? {
         let valid = id.utf8.allSatisfy { (0x41...0x5A).contains($0) || (0x30...0x39).contains($0) }
         guard valid, id.utf8.count == 3 || id.utf8.count == 4 else {
-            throw MediaError(.invalidValue, "'\(item.key)' is not an ID3v2 frame key (four letters or digits, then ':description' where the frame has one)")
+            throw MediaError(
+                .invalidValue,
+                "'\(item.key)' is not an ID3v2 frame key (four letters or digits, then ':description' where the frame has one)")
         }
         guard id.utf8.count == 3 else { return id }
         guard let upgraded = upgradedIDs[id] else { return nil }

@@ -71,8 +71,9 @@ struct ID3v2Header: Sendable, Equatable {
     static func read(from source: FileSource, at offset: Int64) throws -> ID3v2Header? {
         guard let header = try parse(from: source, at: offset) else { return nil }
         guard header.totalSize <= source.size - offset else {
-            throw MediaError(.truncated, "ID3v2 tag of \(header.totalSize) bytes runs past the end of the file (\(source.size) bytes)",
-                             offset: offset + 6)
+            throw MediaError(
+                .truncated, "ID3v2 tag of \(header.totalSize) bytes runs past the end of the file (\(source.size) bytes)",
+                offset: offset + 6)
         }
         return header
     }
@@ -96,11 +97,14 @@ struct ID3v2Header: Sendable, Equatable {
     static func appended(in source: FileSource, endingAt end: Int64) throws -> ID3v2Header? {
         guard end >= Int64(2 * length) else { return nil }
         let footerOffset = end - Int64(length)
-        guard let footer = try? ID3v2Header(bytes: try source.getBytes(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
-              footer.majorVersion == 4 else { return nil }
+        guard
+            let footer = try? ID3v2Header(bytes: try source.getBytes(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
+            footer.majorVersion == 4
+        else { return nil }
         let start = footerOffset - footer.size - Int64(length)
         guard start >= 0, let header = try? ID3v2Header.read(from: source, at: start),
-              header.size == footer.size, header.hasFooter else { return nil }
+            header.size == footer.size, header.hasFooter
+        else { return nil }
         return header
     }
 }

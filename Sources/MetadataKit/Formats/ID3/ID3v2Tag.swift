@@ -83,15 +83,15 @@ struct ID3v2FrameFlags {
         self.version = version
         switch version {
         case 3:
-            isCompressed = head[9] & 0x80 != 0      // i
-            isEncrypted = head[9] & 0x40 != 0       // j
-            hasGroup = head[9] & 0x20 != 0          // k
+            isCompressed = head[9] & 0x80 != 0 // i
+            isEncrypted = head[9] & 0x40 != 0 // j
+            hasGroup = head[9] & 0x20 != 0 // k
         case 4:
-            hasGroup = head[9] & 0x40 != 0          // h
-            isCompressed = head[9] & 0x08 != 0      // k
-            isEncrypted = head[9] & 0x04 != 0       // m
-            isUnsynchronised = head[9] & 0x02 != 0 || tagUnsynchronised   // n
-            hasDataLengthIndicator = head[9] & 0x01 != 0                   // p
+            hasGroup = head[9] & 0x40 != 0 // h
+            isCompressed = head[9] & 0x08 != 0 // k
+            isEncrypted = head[9] & 0x04 != 0 // m
+            isUnsynchronised = head[9] & 0x02 != 0 || tagUnsynchronised // n
+            hasDataLengthIndicator = head[9] & 0x01 != 0 // p
         default:
             break
         }

@@ -66,11 +66,13 @@ struct ID3v2TagParser {
     func frames() throws -> [ID3v2FrameRecord] {
         let tag = try tag()
         if tag.isTruncated {
-            throw MediaError(.truncated, "the ID3v2 tag runs past the space it is given: a save could not keep it", offset: header.offset + 6)
+            throw MediaError(
+                .truncated, "the ID3v2 tag runs past the space it is given: a save could not keep it", offset: header.offset + 6)
         }
         if tag.isUnreadable || tag.unparsed != nil {
-            throw MediaError(.unsupportedFeature, "the ID3v2 tag holds bytes that could not be read as frames: a save could not keep them",
-                             offset: tag.unparsed?.lowerBound ?? header.offset)
+            throw MediaError(
+                .unsupportedFeature, "the ID3v2 tag holds bytes that could not be read as frames: a save could not keep them",
+                offset: tag.unparsed?.lowerBound ?? header.offset)
         }
         return tag.frames
     }
@@ -80,18 +82,24 @@ struct ID3v2TagParser {
         var tag = ID3v2Tag(header: header)
         guard header.isSupportedVersion, !header.isV22Compressed else {
             tag.isUnreadable = true
-            tag.warnings.append(MediaWarning(.unsupportedFeature, header.isV22Compressed
-                ? "ID3v2.2 tag with the undefined compression flag is not read"
-                : "ID3v2.\(header.majorVersion) tag is not read (unknown version)", offset: header.offset))
+            tag.warnings.append(
+                MediaWarning(
+                    .unsupportedFeature,
+                    header.isV22Compressed
+                        ? "ID3v2.2 tag with the undefined compression flag is not read"
+                        : "ID3v2.\(header.majorVersion) tag is not read (unknown version)", offset: header.offset))
             return tag
         }
         let available = min(limit ?? source.size, source.size)
         var end = header.bodyEnd
         if end > available {
             tag.isTruncated = true
-            tag.warnings.append(MediaWarning(.truncated, "ID3v2 tag of \(header.totalSize) bytes runs past the end of the "
-                + "\(limit == nil ? "file" : "space it is given") (\(available - header.offset) bytes): the frames there were read",
-                offset: header.offset + 6))
+            tag.warnings.append(
+                MediaWarning(
+                    .truncated,
+                    "ID3v2 tag of \(header.totalSize) bytes runs past the end of the "
+                        + "\(limit == nil ? "file" : "space it is given") (\(available - header.offset) bytes): the frames there were read",
+                    offset: header.offset + 6))
             end = max(header.bodyOffset, available)
         }
         guard end > header.bodyOffset else { return tag }
@@ -136,15 +144,18 @@ struct ID3v2TagParser {
         }
         let field = try bytes.getBytes(at: offset, count: 4)
         if Self.isValidID(field[...]) {
-            warnings.append(MediaWarning(.malformed, "the extended header flag is set but a frame follows the header: read as no extended header",
-                                         offset: offset))
+            warnings.append(
+                MediaWarning(
+                    .malformed, "the extended header flag is set but a frame follows the header: read as no extended header",
+                    offset: offset))
             return offset
         }
         let length: Int64
         if header.majorVersion == 3 {
             length = (Int64(field[0]) << 24 | Int64(field[1]) << 16 | Int64(field[2]) << 8 | Int64(field[3])) + 4
         } else {
-            length = field.allSatisfy { $0 & 0x80 == 0 }
+            length =
+                field.allSatisfy { $0 & 0x80 == 0 }
                 ? field.reduce(Int64(0)) { $0 << 7 | Int64($1) } : -1
         }
         if length >= 6, length <= end - offset, try isFrameBoundary(bytes, at: offset + length, end: end) {
@@ -156,16 +167,22 @@ struct ID3v2TagParser {
         while candidate <= searchEnd {
             let head = try bytes.getBytes(at: candidate, count: frameHeaderLength)
             if Self.isValidID(head[0..<idLength]),
-               let size = try? frameSize(head, bytes, dataStart: candidate + Int64(frameHeaderLength), end: end),
-               size <= end - candidate - Int64(frameHeaderLength) {
-                warnings.append(MediaWarning(.sizeOutOfRange, "extended header size \(length) is nonsense: skipped, frames read from byte \(candidate)",
-                                             offset: offset))
+                let size = try? frameSize(head, bytes, dataStart: candidate + Int64(frameHeaderLength), end: end),
+                size <= end - candidate - Int64(frameHeaderLength)
+            {
+                warnings.append(
+                    MediaWarning(
+                        .sizeOutOfRange, "extended header size \(length) is nonsense: skipped, frames read from byte \(candidate)",
+                        offset: offset))
                 return candidate
             }
             candidate += 1
         }
-        warnings.append(MediaWarning(.sizeOutOfRange, "extended header size \(length) is nonsense and no frame follows it: the tag's frames are not read (kept as they are)",
-                                     offset: offset))
+        warnings.append(
+            MediaWarning(
+                .sizeOutOfRange,
+                "extended header size \(length) is nonsense and no frame follows it: the tag's frames are not read (kept as they are)",
+                offset: offset))
         return nil
     }
 
@@ -209,9 +226,11 @@ struct ID3v2TagParser {
             let size = try frameSize(head, bytes, dataStart: dataStart, end: end)
             guard size <= end - dataStart else {
                 tag.unparsed = position..<(try contentEnd(bytes, from: position, to: end))
-                tag.warnings.append(MediaWarning(.sizeOutOfRange,
-                    "\(isValid ? "frame '\(id)'" : "bytes that are no frame") (size \(size), \(end - dataStart) bytes left in the tag): "
-                        + "the rest of the tag is not read (kept as it is)", offset: position))
+                tag.warnings.append(
+                    MediaWarning(
+                        .sizeOutOfRange,
+                        "\(isValid ? "frame '\(id)'" : "bytes that are no frame") (size \(size), \(end - dataStart) bytes left in the tag): "
+                            + "the rest of the tag is not read (kept as it is)", offset: position))
                 return
             }
             let flags = ID3v2FrameFlags(version: header.majorVersion, head: head, tagUnsynchronised: header.isUnsynchronised)
@@ -229,16 +248,21 @@ struct ID3v2TagParser {
             if !isValid {
                 record.isRaw = true
                 record.item = ID3v2FrameDecoder.binary(id, try bytes.getBytes(at: dataStart, count: Int(size)))
-                tag.warnings.append(MediaWarning(.malformed, "frame ID '\(Self.printable(id))' is not valid (A–Z, 0–9): frame of \(size) bytes skipped, kept as it is",
-                                                 offset: position))
+                tag.warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "frame ID '\(Self.printable(id))' is not valid (A–Z, 0–9): frame of \(size) bytes skipped, kept as it is",
+                        offset: position))
             } else {
                 do {
                     record.item = try frameItem(id: id, flags: flags, bytes, dataStart: dataStart, size: Int(size))
                 } catch let error as MediaError {
                     record.isRaw = true
                     record.item = ID3v2FrameDecoder.binary(id, try bytes.getBytes(at: dataStart, count: Int(size)))
-                    tag.warnings.append(MediaWarning(error.code, "frame '\(id)' not decoded (\(error.reason)): kept as it is",
-                                                     offset: error.offset ?? position))
+                    tag.warnings.append(
+                        MediaWarning(
+                            error.code, "frame '\(id)' not decoded (\(error.reason)): kept as it is",
+                            offset: error.offset ?? position))
                 }
             }
             tag.frames.append(record)
@@ -251,13 +275,17 @@ struct ID3v2TagParser {
             let stop = try contentEnd(bytes, from: position, to: end)
             if stop > position, try bytes.getBytes(at: position, count: 1)[0] != 0 {
                 tag.unparsed = position..<stop
-                tag.warnings.append(MediaWarning(.malformed, "\(stop - position) bytes after the frames are no frame: kept as they are", offset: position))
+                tag.warnings.append(
+                    MediaWarning(.malformed, "\(stop - position) bytes after the frames are no frame: kept as they are", offset: position))
             }
         }
         if !legacyIDs.isEmpty {
-            tag.warnings.append(MediaWarning(.malformed,
-                "\(legacyIDs.count) frame\(legacyIDs.count == 1 ? " has a" : "s have") three-letter ID3v2.2 ID\(legacyIDs.count == 1 ? "" : "s") in a v2.\(header.majorVersion) tag "
-                    + "(\(legacyIDs.prefix(6).joined(separator: ", "))\(legacyIDs.count > 6 ? ", …" : "")): read as v2.2 frames", offset: legacyOffset))
+            tag.warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "\(legacyIDs.count) frame\(legacyIDs.count == 1 ? " has a" : "s have") three-letter ID3v2.2 ID\(legacyIDs.count == 1 ? "" : "s") in a v2.\(header.majorVersion) tag "
+                        + "(\(legacyIDs.prefix(6).joined(separator: ", "))\(legacyIDs.count > 6 ? ", …" : "")): read as v2.2 frames",
+                    offset: legacyOffset))
         }
     }
 
@@ -295,7 +323,8 @@ struct ID3v2TagParser {
         let syncsafe = Int64(head[4]) << 21 | Int64(head[5]) << 14 | Int64(head[6]) << 7 | Int64(head[7])
         if syncsafe == plain { return plain }
         if try !isFrameBoundary(bytes, at: dataStart + syncsafe, end: end),
-           try isFrameBoundary(bytes, at: dataStart + plain, end: end) {
+            try isFrameBoundary(bytes, at: dataStart + plain, end: end)
+        {
             return plain
         }
         return syncsafe
@@ -347,8 +376,9 @@ struct ID3v2TagParser {
             guard let picture = ID3v2PictureHeader(payload, legacy: id == "PIC") else {
                 return ID3v2FrameDecoder.binary(id, payload)
             }
-            let artwork = Artwork(data: Data(payload[picture.length...]), mimeType: Artwork.normalizedMIMEType(picture.format),
-                                  pictureType: .init(rawValue: picture.pictureType), description: picture.description)
+            let artwork = Artwork(
+                data: Data(payload[picture.length...]), mimeType: Artwork.normalizedMIMEType(picture.format),
+                pictureType: .init(rawValue: picture.pictureType), description: picture.description)
             return ID3v2PictureHeader.item(id: id, artwork: artwork)
         }
         return payload.isEmpty ? ID3v2FrameDecoder.binary(id, []) : ID3v2FrameDecoder.item(id: id, payload: payload)
@@ -361,9 +391,10 @@ struct ID3v2TagParser {
         while true {
             let prefix = try source.getBytes(at: offset, count: count)
             if let picture = ID3v2PictureHeader(prefix, legacy: id == "PIC") {
-                let artwork = Artwork(source: source, url: url, offset: offset + Int64(picture.length),
-                                      byteCount: size - picture.length, mimeType: picture.format,
-                                      pictureType: .init(rawValue: picture.pictureType), description: picture.description)
+                let artwork = Artwork(
+                    source: source, url: url, offset: offset + Int64(picture.length),
+                    byteCount: size - picture.length, mimeType: picture.format,
+                    pictureType: .init(rawValue: picture.pictureType), description: picture.description)
                 return ID3v2PictureHeader.item(id: id, artwork: artwork)
             }
             if count == size { return ID3v2FrameDecoder.binary(id, prefix) }

@@ -71,8 +71,10 @@ struct ID3v2TagWriter {
             }
             let id = ID3v2FrameEncoder.split(item.key).id
             guard let target = try ID3v2FrameMapping.targetID(id, item: item) else {
-                throw MediaError(.unsupportedFeature, "the ID3v2.2 frame '\(id)' has no ID3v2.\(version) equivalent; "
-                                 + "remove the item 'id3:\(item.key)' to save", offset: match.map { existing[$0].range.lowerBound })
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the ID3v2.2 frame '\(id)' has no ID3v2.\(version) equivalent; "
+                        + "remove the item 'id3:\(item.key)' to save", offset: match.map { existing[$0].range.lowerBound })
             }
             var renamed = item
             if target != id { renamed.key = target + item.key.dropFirst(id.count) }
@@ -91,8 +93,11 @@ struct ID3v2TagWriter {
         }
         if let unparsed {
             guard unparsed.version == version, unparsed.isCopyable else {
-                throw MediaError(.unsupportedFeature, "\(unparsed.range.count) bytes of the ID3v2.\(unparsed.version) tag could not be read as frames; "
-                                 + "they are kept only in a v2.\(unparsed.version) tag that is not unsynchronised", offset: unparsed.range.lowerBound)
+                throw MediaError(
+                    .unsupportedFeature,
+                    "\(unparsed.range.count) bytes of the ID3v2.\(unparsed.version) tag could not be read as frames; "
+                        + "they are kept only in a v2.\(unparsed.version) tag that is not unsynchronised", offset: unparsed.range.lowerBound
+                )
             }
             output += try source.getBytes(at: unparsed.range.lowerBound, count: Int(unparsed.range.count))
         }
@@ -111,12 +116,15 @@ struct ID3v2TagWriter {
     func obstacle(_ record: ID3v2FrameRecord) -> MediaError? {
         guard record.isRaw || record.isEncrypted, !canCopy(record) else { return nil }
         let what = record.isEncrypted ? "encrypted" : "could not be decoded and"
-        let reason = record.version != version
+        let reason =
+            record.version != version
             ? "it is kept only in an ID3v2.\(record.version) tag, and this save writes v2.\(version)"
             : "its tag is unsynchronised as a whole"
-        return MediaError(.unsupportedFeature, "frame '\(ID3v2TagParser.printable(record.id))' is \(what) can't be rewritten: \(reason); "
-                          + "keep the version, or remove the item 'id3:\(record.item?.key ?? record.id)' to save",
-                          offset: record.range.lowerBound)
+        return MediaError(
+            .unsupportedFeature,
+            "frame '\(ID3v2TagParser.printable(record.id))' is \(what) can't be rewritten: \(reason); "
+                + "keep the version, or remove the item 'id3:\(record.item?.key ?? record.id)' to save",
+            offset: record.range.lowerBound)
     }
 
     /// The first problem a save keeping every existing frame would meet,
@@ -126,13 +134,16 @@ struct ID3v2TagWriter {
             for record in existing {
                 if let problem = obstacle(record) { throw problem }
                 if record.id.utf8.count == 3, !(record.isLegacyID && canCopy(record)), let item = record.item,
-                   try ID3v2FrameMapping.targetID(record.id, item: item) == nil {
-                    throw MediaError(.unsupportedFeature, "the ID3v2.2 frame '\(record.id)' has no ID3v2.\(version) equivalent",
-                                     offset: record.range.lowerBound)
+                    try ID3v2FrameMapping.targetID(record.id, item: item) == nil
+                {
+                    throw MediaError(
+                        .unsupportedFeature, "the ID3v2.2 frame '\(record.id)' has no ID3v2.\(version) equivalent",
+                        offset: record.range.lowerBound)
                 }
             }
             if let unparsed, unparsed.version != version || !unparsed.isCopyable {
-                throw MediaError(.unsupportedFeature, "bytes of the ID3v2 tag that could not be read can't be kept", offset: unparsed.range.lowerBound)
+                throw MediaError(
+                    .unsupportedFeature, "bytes of the ID3v2 tag that could not be read can't be kept", offset: unparsed.range.lowerBound)
             }
             return nil
         } catch {
@@ -147,8 +158,9 @@ struct ID3v2TagWriter {
             return try source.getBytes(at: record.range.lowerBound, count: Int(record.range.count))
         }
         if ["POPM", "GEOB"].contains(id), let payload = record.plainPayload {
-            return try ID3v2FrameEncoder.frame(id: id, payload: try source.getBytes(at: payload.lowerBound, count: Int(payload.count)),
-                                               version: version)
+            return try ID3v2FrameEncoder.frame(
+                id: id, payload: try source.getBytes(at: payload.lowerBound, count: Int(payload.count)),
+                version: version)
         }
         return nil
     }
@@ -161,8 +173,9 @@ struct ID3v2TagWriter {
             return existing == desired
         }
         guard existing.key == desired.key, existing.dataType == desired.dataType, existing.language == desired.language,
-              a.mimeType == b.mimeType, a.pictureType == b.pictureType, a.description == b.description,
-              a.byteCount == b.byteCount else { return false }
+            a.mimeType == b.mimeType, a.pictureType == b.pictureType, a.description == b.description,
+            a.byteCount == b.byteCount
+        else { return false }
         if case .file(let leftURL, let left) = a.storage, case .file(let rightURL, let right) = b.storage {
             return left == right && leftURL.standardizedFileURL.path == rightURL.standardizedFileURL.path
         }

@@ -1,5 +1,5 @@
-import Foundation
 import CZlib
+import Foundation
 
 /// The byte transformations ID3v2 applies to frames and tags:
 /// unsynchronisation and zlib compression.
@@ -46,8 +46,10 @@ enum ID3v2Transforms {
     static func inflate(_ compressed: [UInt8], declaredSize: Int?, offset: Int64) throws -> [UInt8] {
         let limit = decompressionLimit(compressedCount: compressed.count)
         if let declaredSize, declaredSize < 0 || declaredSize > limit {
-            throw MediaError(.sizeOutOfRange, "compressed frame declares \(declaredSize) decompressed bytes from \(compressed.count); the limit is \(limit)",
-                             offset: offset)
+            throw MediaError(
+                .sizeOutOfRange,
+                "compressed frame declares \(declaredSize) decompressed bytes from \(compressed.count); the limit is \(limit)",
+                offset: offset)
         }
         guard !compressed.isEmpty else {
             throw MediaError(.malformed, "compressed frame has no data", offset: offset)

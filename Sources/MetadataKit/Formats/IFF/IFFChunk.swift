@@ -95,8 +95,10 @@ enum IFFChunkWalker {
     /// The chunks between `start` and `containerEnd`. `resolve` gives the
     /// 64-bit size of a chunk whose 32-bit size is 0xFFFFFFFF (RF64), or nil.
     /// `container` names the container in warnings ("RIFF", "FORM").
-    static func walk(in source: FileSource, from start: Int64, containerEnd: Int64, endianness: Endianness,
-                     audioID: FourCC, container: String, resolve: (FourCC) throws -> Int64? = { _ in nil }) throws -> Walk {
+    static func walk(
+        in source: FileSource, from start: Int64, containerEnd: Int64, endianness: Endianness,
+        audioID: FourCC, container: String, resolve: (FourCC) throws -> Int64? = { _ in nil }
+    ) throws -> Walk {
         let fileEnd = source.size
         var end = min(containerEnd, fileEnd)
         var walk = Walk(end: start)
@@ -117,26 +119,36 @@ enum IFFChunkWalker {
                 // The file ends inside this chunk.
                 if id == audioID, containerEnd > fileEnd {
                     walk.chunks.append(IFFChunk(id: id, offset: position, size: size))
-                    walk.warnings.append(MediaWarning(.truncated, "the file ends inside \(name) (\(fileEnd - payload) bytes left); "
-                                                      + "the file is read-only", offset: position))
+                    walk.warnings.append(
+                        MediaWarning(
+                            .truncated,
+                            "the file ends inside \(name) (\(fileEnd - payload) bytes left); "
+                                + "the file is read-only", offset: position))
                     walk.truncated = true
                     walk.end = containerEnd
                     return walk
                 }
-                let error = MediaError(.truncated, "\(name) runs past the end of the file (\(fileEnd - payload) bytes left)", offset: position)
+                let error = MediaError(
+                    .truncated, "\(name) runs past the end of the file (\(fileEnd - payload) bytes left)", offset: position)
                 if id == audioID { throw error }
                 walk.cutChunk = error
-                walk.warnings.append(MediaWarning(.truncated, "\(name) is cut off by the end of the file (\(fileEnd - payload) bytes left); "
-                                                  + "its \(fileEnd - position) bytes are not read, and a save keeps them after the "
-                                                  + "\(container) container", offset: position))
+                walk.warnings.append(
+                    MediaWarning(
+                        .truncated,
+                        "\(name) is cut off by the end of the file (\(fileEnd - payload) bytes left); "
+                            + "its \(fileEnd - position) bytes are not read, and a save keeps them after the "
+                            + "\(container) container", offset: position))
                 sizeWarned = true
                 break
             }
             var chunk = IFFChunk(id: id, offset: position, size: size)
             if size > containerEnd - payload {
-                walk.warnings.append(MediaWarning(.sizeOutOfRange, "\(name) runs past the end of the \(container) container "
-                                                  + "(\(containerEnd - payload) bytes left); read whole, and a save writes the "
-                                                  + "\(container) size of the chunks", offset: position))
+                walk.warnings.append(
+                    MediaWarning(
+                        .sizeOutOfRange,
+                        "\(name) runs past the end of the \(container) container "
+                            + "(\(containerEnd - payload) bytes left); read whole, and a save writes the "
+                            + "\(container) size of the chunks", offset: position))
                 sizeWarned = true
                 end = min(chunk.end, fileEnd)
                 if size & 1 == 1, chunk.payloadEnd >= end { chunk.hasPadByte = false }
@@ -149,8 +161,10 @@ enum IFFChunkWalker {
                     chunk.hasPadByte = false
                 } else if try isMissingPadByte(after: chunk, source: source, end: end, endianness: endianness) {
                     chunk.hasPadByte = false
-                    walk.warnings.append(MediaWarning(.malformed, "\(name) has odd size but no pad byte after it; a save adds the pad byte",
-                                                      offset: position))
+                    walk.warnings.append(
+                        MediaWarning(
+                            .malformed, "\(name) has odd size but no pad byte after it; a save adds the pad byte",
+                            offset: position))
                 }
             }
             walk.chunks.append(chunk)
@@ -158,28 +172,38 @@ enum IFFChunkWalker {
             walk.end = position
         }
         if walk.cutChunk == nil, walk.end < end {
-            walk.warnings.append(MediaWarning(.malformed, "\(end - walk.end) bytes after the last chunk are not a chunk; they are kept "
-                                              + "after the \(container) container", offset: walk.end))
+            walk.warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "\(end - walk.end) bytes after the last chunk are not a chunk; they are kept "
+                        + "after the \(container) container", offset: walk.end))
         }
         if containerEnd > fileEnd, !sizeWarned {
-            walk.warnings.append(MediaWarning(.sizeOutOfRange, "the \(container) size announces \(containerEnd) bytes but the file has "
-                                              + "\(fileEnd); a save writes the size of the chunks", offset: 4))
+            walk.warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "the \(container) size announces \(containerEnd) bytes but the file has "
+                        + "\(fileEnd); a save writes the size of the chunks", offset: 4))
         }
         return walk
     }
 
     /// Chunk IDs of WAV and AIFF files (RIFF, EBU, AIFF 1.3, AIFF-C), for
     /// telling where a chunk starts.
-    static let knownIDs: Set<FourCC> = ["fmt ", "data", "fact", "LIST", "JUNK", "junk", "PAD ", "pad ", "id3 ", "ID3 ", "bext", "iXML",
-                                        "cue ", "smpl", "inst", "acid", "CSET", "DISP", "axml", "chna", "ds64", "_PMX", "FVER", "COMM",
-                                        "SSND", "NAME", "AUTH", "(c) ", "ANNO", "MARK", "INST", "COMT", "APPL", "MIDI", "AESD", "CHAN"]
+    static let knownIDs: Set<FourCC> = [
+        "fmt ", "data", "fact", "LIST", "JUNK", "junk", "PAD ", "pad ", "id3 ", "ID3 ", "bext", "iXML",
+        "cue ", "smpl", "inst", "acid", "CSET", "DISP", "axml", "chna", "ds64", "_PMX", "FVER", "COMM",
+        "SSND", "NAME", "AUTH", "(c) ", "ANNO", "MARK", "INST", "COMT", "APPL", "MIDI", "AESD", "CHAN",
+    ]
 
     /// True when the next chunk starts right after the odd payload of
     /// `chunk` rather than one pad byte later: there is a printable chunk ID
     /// with a size that fits before `end`, and one byte later there is none,
     /// or only an unknown ID where a known one starts without the pad.
-    private static func isMissingPadByte(after chunk: IFFChunk, source: FileSource, end: Int64,
-                                         endianness: Endianness) throws -> Bool {
+    private static func isMissingPadByte(
+        after chunk: IFFChunk, source: FileSource, end: Int64,
+        endianness: Endianness
+    ) throws -> Bool {
         guard end - chunk.payloadEnd >= IFFChunk.headerLength + 1 else { return false }
         var reader = try source.reader(at: chunk.payloadEnd, count: 9)
         let bytes = try reader.readBytes(9)

@@ -55,21 +55,27 @@ enum IFFID3Chunk {
             guard let parsed = try ID3v2Header(bytes: head, offset: chunk.payloadOffset) else { return nil }
             header = parsed
         } catch let error as MediaError {
-            return Tag(chunk: chunk, header: nil, items: [], isWritable: false,
-                       warnings: [MediaWarning(error.code, "\(error.reason) in chunk '\(chunk.id)'; \(keptRaw)", offset: error.offset)])
+            return Tag(
+                chunk: chunk, header: nil, items: [], isWritable: false,
+                warnings: [MediaWarning(error.code, "\(error.reason) in chunk '\(chunk.id)'; \(keptRaw)", offset: error.offset)])
         }
         var warnings: [MediaWarning] = []
         guard header.isSupportedVersion else {
-            warnings.append(MediaWarning(.unsupportedFeature, "ID3v2.\(header.majorVersion) tag in chunk '\(chunk.id)'; \(keptRaw)",
-                                         offset: chunk.payloadOffset))
+            warnings.append(
+                MediaWarning(
+                    .unsupportedFeature, "ID3v2.\(header.majorVersion) tag in chunk '\(chunk.id)'; \(keptRaw)",
+                    offset: chunk.payloadOffset))
             return Tag(chunk: chunk, header: header, items: [], isWritable: false, warnings: warnings)
         }
         let isCut = header.totalSize > chunk.size
         if isCut {
             let place = header.end > source.size ? "the file" : "its chunk '\(chunk.id)' (\(chunk.size) bytes)"
-            warnings.append(MediaWarning(.sizeOutOfRange, "ID3v2 tag of \(header.totalSize) bytes runs past \(place); read within "
-                                         + "the chunk, and a save writes the tag with its right size", offset: chunk.payloadOffset + 6))
-            header.flags &= ~0x10                                  // a footer can't be inside the chunk any more
+            warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "ID3v2 tag of \(header.totalSize) bytes runs past \(place); read within "
+                        + "the chunk, and a save writes the tag with its right size", offset: chunk.payloadOffset + 6))
+            header.flags &= ~0x10 // a footer can't be inside the chunk any more
             header.size = chunk.size - Int64(ID3v2Header.length)
         }
         let records: [ID3v2FrameRecord]
@@ -85,8 +91,11 @@ enum IFFID3Chunk {
             let framesEnd = header.isUnsynchronised ? chunk.payloadOffset : records.last?.range.upperBound ?? header.bodyOffset
             if try !isPadding(source, from: framesEnd, to: chunk.payloadEnd) {
                 isWritable = false
-                warnings.append(MediaWarning(.malformed, "bytes after the last ID3v2 frame that fits in chunk '\(chunk.id)' are not padding; "
-                                             + "a save keeps the chunk as it is", offset: framesEnd))
+                warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "bytes after the last ID3v2 frame that fits in chunk '\(chunk.id)' are not padding; "
+                            + "a save keeps the chunk as it is", offset: framesEnd))
             }
         }
         return Tag(chunk: chunk, header: header, items: records.compactMap(\.item), isWritable: isWritable, warnings: warnings)
@@ -106,12 +115,16 @@ enum IFFID3Chunk {
     /// The ID3 part of a save: the old chunks to replace and the new chunk
     /// (nil: none). A tag that isn't writable is kept unless all tags are
     /// removed; ID3 items for a file with such a tag are refused.
-    static func edit(_ tag: Tag?, items: [MetadataItem], newID: FourCC, endianness: Endianness, source: FileSource,
-                     options: SaveOptions, audioBytes: Int64) throws -> (old: [IFFChunk], bytes: [UInt8]?) {
+    static func edit(
+        _ tag: Tag?, items: [MetadataItem], newID: FourCC, endianness: Endianness, source: FileSource,
+        options: SaveOptions, audioBytes: Int64
+    ) throws -> (old: [IFFChunk], bytes: [UInt8]?) {
         if let tag, !tag.isWritable {
             if items.contains(where: { $0.keySpace == .id3 }) {
-                throw MediaError(.unsupportedFeature, "the ID3v2 tag in chunk '\(tag.chunk.id)' can't be read whole; MetadataKit keeps it "
-                                 + "as it is and doesn't write ID3 items beside it", offset: tag.chunk.offset)
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the ID3v2 tag in chunk '\(tag.chunk.id)' can't be read whole; MetadataKit keeps it "
+                        + "as it is and doesn't write ID3 items beside it", offset: tag.chunk.offset)
             }
             return (options.removesAllTags ? [tag.chunk] : [], nil)
         }
@@ -131,7 +144,8 @@ enum IFFID3Chunk {
         var fields: [MetadataField] = []
         for item in items where [.riff, .aiff].contains(item.keySpace) && isNew(item) {
             guard item.value.stringValues.contains(where: { $0.unicodeScalars.contains { !$0.isASCII } }),
-                  let field = map.field(for: item.keySpace, key: item.key), !held.contains(field), !fields.contains(field) else { continue }
+                let field = map.field(for: item.keySpace, key: item.key), !held.contains(field), !fields.contains(field)
+            else { continue }
             fields.append(field)
         }
         guard !fields.isEmpty else { return [] }
@@ -150,8 +164,10 @@ enum IFFID3Chunk {
     /// The tag keeps the old chunk's size when its frames fit there
     /// (``ID3v2PaddingPolicy``), so an edit can stay in place; otherwise it
     /// gets the standard padding for `audioBytes` of audio.
-    static func payload(for items: [MetadataItem], existing: (chunk: IFFChunk, header: ID3v2Header)?, source: FileSource,
-                        options: SaveOptions, audioBytes: Int64, policy: ID3v2PaddingPolicy = .standard) throws -> [UInt8]? {
+    static func payload(
+        for items: [MetadataItem], existing: (chunk: IFFChunk, header: ID3v2Header)?, source: FileSource,
+        options: SaveOptions, audioBytes: Int64, policy: ID3v2PaddingPolicy = .standard
+    ) throws -> [UInt8]? {
         guard items.contains(where: { $0.keySpace == .id3 }) else { return nil }
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let version: UInt8

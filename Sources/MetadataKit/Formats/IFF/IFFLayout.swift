@@ -88,14 +88,17 @@ struct IFFLayout {
 
     /// Resizes a padding chunk before `audio` (one of `paddingIDs`, not `protected`)
     /// so that `audio` keeps its offset. Returns false when no padding chunk can absorb the change.
-    mutating func absorbShift(of audio: IFFChunk, paddingIDs: Set<FourCC>, endianness: Endianness,
-                              protected: (IFFChunk) -> Bool = { _ in false }) throws -> Bool {
+    mutating func absorbShift(
+        of audio: IFFChunk, paddingIDs: Set<FourCC>, endianness: Endianness,
+        protected: (IFFChunk) -> Bool = { _ in false }
+    ) throws -> Bool {
         guard let audioIndex = index(of: audio) else { return false }
         let shift = newOffset(ofElementAt: audioIndex) - audio.offset
         if shift == 0 { return true }
         for index in stride(from: audioIndex - 1, through: 0, by: -1) {
             guard case .original(let chunk) = elements[index], paddingIDs.contains(chunk.id), !protected(chunk),
-                  chunk.hasPadByte else { continue }
+                chunk.hasPadByte
+            else { continue }
             let total = chunk.end - chunk.offset - shift
             if total == 0 {
                 elements.remove(at: index)
@@ -124,7 +127,8 @@ enum IFFEditPlanner {
         var position: Int64 = 0
         for segment in segments {
             if case .original(let offset, let length) = segment, offset == position, let audio,
-               offset <= audio.lowerBound, audio.upperBound <= offset + length {
+                offset <= audio.lowerBound, audio.upperBound <= offset + length
+            {
                 audioKept = true
             }
             position += segment.length
@@ -141,8 +145,10 @@ enum IFFEditPlanner {
             if newSize == source.size || position + segment.length <= fixedEnd {
                 inMemory += segment.length
                 guard inMemory <= maximumInMemory else { return .rewrite(segments) }
-                if let patch = try FileEditPlan.changedPatch(of: try FileEditPlan.materialize([segment], source: source),
-                                                             at: position, in: source) {
+                if let patch = try FileEditPlan.changedPatch(
+                    of: try FileEditPlan.materialize([segment], source: source),
+                    at: position, in: source)
+                {
                     patches.append(patch)
                 }
                 continue
@@ -166,8 +172,10 @@ enum IFFEditPlanner {
     static func containerSize(chunksLength: Int64, format: String) throws -> UInt32 {
         let size = chunksLength + 4
         guard size <= Int64(UInt32.max) else {
-            throw MediaError(.unsupportedFeature, "the \(format) file would be \(size + 8) bytes, more than its 32-bit size field can "
-                             + "describe (4 GiB); MetadataKit doesn't convert files to RF64")
+            throw MediaError(
+                .unsupportedFeature,
+                "the \(format) file would be \(size + 8) bytes, more than its 32-bit size field can "
+                    + "describe (4 GiB); MetadataKit doesn't convert files to RF64")
         }
         return UInt32(size)
     }

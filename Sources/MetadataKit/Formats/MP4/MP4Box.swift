@@ -61,7 +61,8 @@ extension MP4BoxHeader {
                 throw MediaError(.malformed, "box '\(type)' has largesize \(large), smaller than its header", offset: offset)
             }
             guard large <= UInt64(available) else {
-                throw MediaError(overrun, "box '\(type)' of \(large) bytes runs past its container (\(available) bytes left)", offset: offset)
+                throw MediaError(
+                    overrun, "box '\(type)' of \(large) bytes runs past its container (\(available) bytes left)", offset: offset)
             }
             size = Int64(large)
         case 0:
@@ -72,7 +73,8 @@ extension MP4BoxHeader {
             }
             size = Int64(size32)
             guard size <= available else {
-                throw MediaError(overrun, "box '\(type)' of \(size) bytes runs past its container (\(available) bytes left)", offset: offset)
+                throw MediaError(
+                    overrun, "box '\(type)' of \(size) bytes runs past its container (\(available) bytes left)", offset: offset)
             }
         }
         var userType: [UInt8]?
@@ -91,7 +93,8 @@ extension MP4BoxHeader {
     init(parsing source: FileSource, at offset: Int64, containerEnd: Int64, isTopLevel: Bool = false) throws {
         let count = Int(max(0, min(32, min(containerEnd, source.size) - offset)))
         guard count > 0 else {
-            try self.init(parsing: UnsafeRawBufferPointer(start: nil, count: 0), at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
+            try self.init(
+                parsing: UnsafeRawBufferPointer(start: nil, count: 0), at: offset, containerEnd: containerEnd, isTopLevel: isTopLevel)
             return
         }
         self = try source.withBytes(at: offset, count: count) {
@@ -141,7 +144,9 @@ extension FileSource {
             if end - offset < 8 {
                 let tail = try getBytes(at: offset, count: Int(end - offset))
                 if !tail.allSatisfy({ $0 == 0 }) {
-                    walk.damage = (offset, MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset))
+                    walk.damage = (
+                        offset, MediaError(.malformed, "\(end - offset) stray bytes after the last box of a container", offset: offset)
+                    )
                 }
                 break
             }
@@ -153,8 +158,9 @@ extension FileSource {
                 header = try MP4BoxHeader(parsing: self, at: offset, containerEnd: end)
             } catch let error as MediaError {
                 guard clipping, error.code == .sizeOutOfRange,
-                      var whole = try? MP4BoxHeader(parsing: self, at: offset, containerEnd: Int64.max / 2),
-                      end - offset >= Int64(whole.headerSize) else {
+                    var whole = try? MP4BoxHeader(parsing: self, at: offset, containerEnd: Int64.max / 2),
+                    end - offset >= Int64(whole.headerSize)
+                else {
                     walk.damage = (offset, error)
                     break
                 }

@@ -64,8 +64,9 @@ struct MP4DataAtom {
     /// The value as an ``Artwork`` whose bytes stay in the file; the MIME type
     /// comes from the data type, or from the image header for other types.
     func artwork(source: FileSource, url: URL) -> (MetadataValue, MetadataDataType) {
-        let artwork = Artwork(source: source, url: url, offset: valueOffset, byteCount: valueSize,
-                              mimeType: pictureMIMEType, pictureType: .frontCover, description: "")
+        let artwork = Artwork(
+            source: source, url: url, offset: valueOffset, byteCount: valueSize,
+            mimeType: pictureMIMEType, pictureType: .frontCover, description: "")
         let dataType: MetadataDataType
         if isPicture {
             dataType = .quickTime(wellKnownType: type)

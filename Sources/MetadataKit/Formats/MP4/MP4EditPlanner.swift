@@ -35,8 +35,10 @@ enum MP4EditPlanner {
         }
         let moovHeader = topLevel[moovIndex]
         let moov = movie.moov
-        let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) }
-                                          : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov)
+        let kept =
+            options.removesAllTags
+            ? items.filter { !keySpaces.contains($0.keySpace) }
+            : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov)
         var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
 
         // 1–2: in place.
@@ -65,9 +67,10 @@ enum MP4EditPlanner {
         rebuilder.padding = padding(forFileSize: source.size)
         var padded = try rebuilder.moov(moov)
         // The unreadable rest of the file (a cut 'mdat') is kept byte for byte.
-        let damagedTail: [FileEditPlan.Segment] = movie.layout.damage.map {
-            [.original(offset: $0.offset, length: source.size - $0.offset)]
-        } ?? []
+        let damagedTail: [FileEditPlan.Segment] =
+            movie.layout.damage.map {
+                [.original(offset: $0.offset, length: source.size - $0.offset)]
+            } ?? []
         if damagedTail.isEmpty, after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
             return .tail(offset: moovHeader.offset, bytes: try FileEditPlan.materialize(padded.segments, source: source))
         }
@@ -100,7 +103,8 @@ enum MP4EditPlanner {
     /// to insert space instead of rewriting it (``FileEditor/insertionMinimumTail``).
     static func insertionBlock(for source: FileSource) -> Int64? {
         guard source.size >= FileEditor.insertionMinimumTail, let block = Platform.blockSize(path: source.path),
-              block > 0, block <= 1 << 20 else { return nil }
+            block > 0, block <= 1 << 20
+        else { return nil }
         return block
     }
 
@@ -119,7 +123,7 @@ enum MP4EditPlanner {
                 var reader = try source.mp4Payload(of: tfhd)
                 let flags = try reader.readUInt32() & 0x00FF_FFFF
                 guard flags & 0x1 != 0 else { continue }
-                try reader.skip(4)                                   // track_ID
+                try reader.skip(4) // track_ID
                 let position = Int(reader.offset - moof.offset)
                 let base = Int64(bitPattern: try reader.readUInt64())
                 guard base >= from else { continue }

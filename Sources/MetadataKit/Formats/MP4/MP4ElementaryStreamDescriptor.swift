@@ -42,18 +42,18 @@ struct MP4ElementaryStreamDescriptor {
     init?(parsing reader: inout ByteReader) throws {
         guard try Self.readTag(&reader) == Self.esDescriptorTag else { return nil }
         var es = try Self.readBody(&reader)
-        try es.skip(2)                                            // ES_ID
+        try es.skip(2) // ES_ID
         let flags = try es.readUInt8()
-        if flags & 0x80 != 0 { try es.skip(2) }                   // dependsOn_ES_ID
+        if flags & 0x80 != 0 { try es.skip(2) } // dependsOn_ES_ID
         if flags & 0x40 != 0 { try es.skip(Int(try es.readUInt8())) } // URL
-        if flags & 0x20 != 0 { try es.skip(2) }                   // OCR_ES_Id
+        if flags & 0x20 != 0 { try es.skip(2) } // OCR_ES_Id
         // Find the DecoderConfigDescriptor among the sub-descriptors.
         while !es.isAtEnd {
             let tag = try Self.readTag(&es)
             var body = try Self.readBody(&es)
             guard tag == Self.decoderConfigTag else { continue }
             objectTypeIndication = try body.readUInt8()
-            try body.skip(1 + 3)                                  // streamType etc., bufferSizeDB
+            try body.skip(1 + 3) // streamType etc., bufferSizeDB
             maximumBitrate = try body.readUInt32()
             averageBitrate = try body.readUInt32()
             while !body.isAtEnd {
@@ -110,11 +110,11 @@ struct MP4ElementaryStreamDescriptor {
         switch configuration {
         case 1...6: channels = configuration
         case 7: channels = 8
-        default: channels = nil    // 0: defined by a program config element
+        default: channels = nil // 0: defined by a program config element
         }
         if type == 5 || type == 29, let extensionRate = frequency() {
             sampleRate = extensionRate
-            if type == 29, channels == 1 { channels = 2 }    // parametric stereo
+            if type == 29, channels == 1 { channels = 2 } // parametric stereo
         }
     }
 }

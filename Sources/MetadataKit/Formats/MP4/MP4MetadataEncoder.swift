@@ -38,12 +38,12 @@ enum MP4MetadataEncoder {
     /// iTunes lists, `mdta` for QuickTime metadata.
     static func handler(_ type: FourCC) -> [UInt8] {
         var writer = ByteWriter()
-        writer.write(UInt32(0))                               // version + flags
-        writer.write(UInt32(0))                               // pre_defined / component type
+        writer.write(UInt32(0)) // version + flags
+        writer.write(UInt32(0)) // pre_defined / component type
         writer.write(type)
         writer.write(type == "mdir" ? FourCC("appl") : FourCC(0)) // manufacturer
         writer.write(UInt64(0))
-        writer.write(UInt8(0))                                // empty name
+        writer.write(UInt8(0)) // empty name
         return box("hdlr", writer.bytes)
     }
 
@@ -94,8 +94,10 @@ enum MP4MetadataEncoder {
     }
 
     /// The `data` atoms for one value.
-    static func dataAtoms(key: String, _ value: MetadataValue, dataType: MetadataDataType,
-                          integerLayout: (bytes: Int, type: UInt32)?) throws -> [[UInt8]] {
+    static func dataAtoms(
+        key: String, _ value: MetadataValue, dataType: MetadataDataType,
+        integerLayout: (bytes: Int, type: UInt32)?
+    ) throws -> [[UInt8]] {
         switch value {
         case .string(let text):
             return [dataAtom(type: 1, Array(text.utf8))]
@@ -105,8 +107,10 @@ enum MP4MetadataEncoder {
             guard (0...0xFFFF).contains(number), (0...0xFFFF).contains(total ?? 0) else {
                 throw MediaError(.invalidValue, "'\(key)' holds numbers from 0 to 65535, not \(number)/\(total ?? 0)")
             }
-            var bytes: [UInt8] = [0, 0, UInt8(number >> 8), UInt8(number & 0xFF),
-                                  UInt8((total ?? 0) >> 8), UInt8((total ?? 0) & 0xFF)]
+            var bytes: [UInt8] = [
+                0, 0, UInt8(number >> 8), UInt8(number & 0xFF),
+                UInt8((total ?? 0) >> 8), UInt8((total ?? 0) & 0xFF),
+            ]
             if key != "disk" { bytes += [0, 0] }
             return [dataAtom(type: 0, bytes)]
         case .integer(let number):
@@ -125,22 +129,24 @@ enum MP4MetadataEncoder {
             }
             return [dataAtom(type: 24, bigEndian(Int64(bitPattern: number.bitPattern), byteCount: 8))]
         case .picture(let artwork):
-            let type: UInt32 = switch artwork.mimeType {
-            case "image/jpeg": 13
-            case "image/png": 14
-            case "image/bmp": 27
-            case "image/gif": 12
-            default: 0
-            }
+            let type: UInt32 =
+                switch artwork.mimeType {
+                case "image/jpeg": 13
+                case "image/png": 14
+                case "image/bmp": 27
+                case "image/gif": 12
+                default: 0
+                }
             return [dataAtom(type: type, [UInt8](try artwork.data()))]
         case .data(let data):
-            let type: UInt32 = switch dataType {
-            case .utf8: 1
-            case .utf16BigEndian: 2
-            case .jpeg: 13
-            case .png: 14
-            default: 0
-            }
+            let type: UInt32 =
+                switch dataType {
+                case .utf8: 1
+                case .utf16BigEndian: 2
+                case .jpeg: 13
+                case .png: 14
+                default: 0
+                }
             return [dataAtom(type: type, [UInt8](data))]
         }
     }
@@ -220,7 +226,7 @@ enum MP4MetadataEncoder {
     static func packedLanguage(_ code: String?) -> UInt16 {
         let letters = Array((code ?? "und").utf8)
         guard letters.count == 3, letters.allSatisfy({ $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) else {
-            return 0x55C4                                    // "und"
+            return 0x55C4 // "und"
         }
         return letters.reduce(UInt16(0)) { $0 << 5 | UInt16($1 - 0x60) }
     }

@@ -25,7 +25,8 @@ struct MP4MetadataMirror {
             guard let value = edited[field] else { continue }
             let keys = (keyMap.keys[field] ?? []).filter { $0.keySpace == .iTunes && !keyMap.fallbackKeys.contains($0) }
             guard let primary = keys.first,
-                  !items.contains(where: { item in item.keySpace == .iTunes && keys.contains { $0.key == item.key } }) else {
+                !items.contains(where: { item in item.keySpace == .iTunes && keys.contains { $0.key == item.key } })
+            else {
                 continue
             }
             // Track and disc numbers share an item with their counts: build on what an earlier field added.

@@ -39,8 +39,11 @@ struct MP4MetadataParser {
             do {
                 handler = try handlerType(of: meta)
             } catch let error as MediaError {
-                warnings.append(MediaWarning(error.code, "'meta' box with an unreadable 'hdlr' (\(error.reason)): its items "
-                                             + "were not read", offset: error.offset ?? meta.header.offset))
+                warnings.append(
+                    MediaWarning(
+                        error.code,
+                        "'meta' box with an unreadable 'hdlr' (\(error.reason)): its items "
+                            + "were not read", offset: error.offset ?? meta.header.offset))
                 continue
             }
             switch handler {
@@ -62,11 +65,16 @@ struct MP4MetadataParser {
 
     /// The item atoms of an `ilst` that can be read, and where its damaged
     /// tail starts (a child that doesn't fit: it and the rest are not read).
-    func itemAtoms(ilst: MP4BoxHeader, depth: Int, warnings: inout [MediaWarning]) throws -> (atoms: [MP4BoxHeader], damagedTailOffset: Int64?) {
+    func itemAtoms(ilst: MP4BoxHeader, depth: Int, warnings: inout [MediaWarning]) throws -> (
+        atoms: [MP4BoxHeader], damagedTailOffset: Int64?
+    ) {
         let walk = try source.mp4ReadableChildren(from: ilst.payloadOffset, to: ilst.end, depth: depth + 1)
         if let damage = walk.damage {
-            warnings.append(MediaWarning(damage.error.code, "'ilst' box: \(damage.error.reason); its last \(ilst.end - damage.offset) "
-                                         + "bytes were not read and are kept as they are", offset: damage.offset))
+            warnings.append(
+                MediaWarning(
+                    damage.error.code,
+                    "'ilst' box: \(damage.error.reason); its last \(ilst.end - damage.offset) "
+                        + "bytes were not read and are kept as they are", offset: damage.offset))
         }
         return (walk.headers, walk.damage?.offset)
     }
@@ -90,8 +98,11 @@ struct MP4MetadataParser {
             do {
                 items += try iTunesItems(atom: atom, depth: depth + 1)
             } catch let error as MediaError where error.code != .tooDeep {
-                warnings.append(MediaWarning(error.code, "iTunes item '\(atom.type)' can't be read (\(error.reason)): skipped, "
-                                             + "and kept as it is by a save", offset: error.offset ?? atom.offset))
+                warnings.append(
+                    MediaWarning(
+                        error.code,
+                        "iTunes item '\(atom.type)' can't be read (\(error.reason)): skipped, "
+                            + "and kept as it is by a save", offset: error.offset ?? atom.offset))
             }
         }
         return items
@@ -131,7 +142,7 @@ struct MP4MetadataParser {
     private func iTunesValue(key: String, data: MP4DataAtom) throws -> (MetadataValue, MetadataDataType) {
         if data.isPicture { return data.artwork(source: source, url: url) }
         let bytes = try data.value(in: source)
-        if (key == "trkn" || key == "disk"), data.typeSet == 0, data.type == 0 || data.type == 21, bytes.count >= 4 {
+        if key == "trkn" || key == "disk", data.typeSet == 0, data.type == 0 || data.type == 21, bytes.count >= 4 {
             // u16 reserved, u16 number, u16 total (disk: 6 bytes; trkn: 8 with a u16 reserved after).
             let number = Int(bytes[2]) << 8 | Int(bytes[3])
             let total = bytes.count >= 6 ? Int(bytes[4]) << 8 | Int(bytes[5]) : 0
@@ -175,7 +186,7 @@ struct MP4MetadataParser {
             guard size >= 8, size - 4 <= reader.remaining else {
                 throw MediaError(.malformed, "key entry of \(size) bytes does not fit its 'keys' atom", offset: entryOffset)
             }
-            try reader.skip(4)                                   // namespace, usually 'mdta'
+            try reader.skip(4) // namespace, usually 'mdta'
             keys.append(MP4Text.utf8(try reader.readBytes(size - 8)))
         }
         // Bytes after the last key are padding some writers leave; ignored on purpose.
@@ -190,8 +201,11 @@ struct MP4MetadataParser {
         do {
             keys = try self.keys(keysBox.header)
         } catch let error as MediaError {
-            warnings.append(MediaWarning(error.code, "'keys' atom can't be read (\(error.reason)): its metadata items were "
-                                         + "not read", offset: error.offset ?? keysBox.header.offset))
+            warnings.append(
+                MediaWarning(
+                    error.code,
+                    "'keys' atom can't be read (\(error.reason)): its metadata items were "
+                        + "not read", offset: error.offset ?? keysBox.header.offset))
             return []
         }
         var items: [MetadataItem] = []
@@ -199,8 +213,11 @@ struct MP4MetadataParser {
             do {
                 items += try quickTimeItems(atom: atom, keys: keys, depth: depth + 1)
             } catch let error as MediaError where error.code != .tooDeep {
-                warnings.append(MediaWarning(error.code, "metadata item \(atom.type.rawValue) can't be read (\(error.reason)): "
-                                             + "skipped", offset: error.offset ?? atom.offset))
+                warnings.append(
+                    MediaWarning(
+                        error.code,
+                        "metadata item \(atom.type.rawValue) can't be read (\(error.reason)): "
+                            + "skipped", offset: error.offset ?? atom.offset))
             }
         }
         return items
@@ -217,7 +234,8 @@ struct MP4MetadataParser {
         var values: [(value: MetadataValue, dataType: MetadataDataType, locale: UInt32)] = []
         for child in try source.mp4Children(of: atom, depth: depth + 1) where child.type == "data" {
             let data = try MP4DataAtom(child, in: source)
-            let (value, dataType) = data.isPicture
+            let (value, dataType) =
+                data.isPicture
                 ? data.artwork(source: source, url: url)
                 : data.decode(try data.value(in: source), implicitInteger: false)
             values.append((value, dataType, UInt32(data.country) << 16 | UInt32(data.language)))
@@ -231,8 +249,11 @@ struct MP4MetadataParser {
                 return item
             }
         }
-        return values.map { MetadataItem(keySpace: .quickTimeMetadata, key: key, value: $0.value, dataType: $0.dataType,
-                                         language: MP4Text.packedLanguage(UInt16($0.locale & 0xFFFF))) }
+        return values.map {
+            MetadataItem(
+                keySpace: .quickTimeMetadata, key: key, value: $0.value, dataType: $0.dataType,
+                language: MP4Text.packedLanguage(UInt16($0.locale & 0xFFFF)))
+        }
     }
 
     // MARK: User data (udta ©-atoms)
@@ -256,8 +277,10 @@ struct MP4MetadataParser {
     func userDataItems(_ atom: MP4BoxHeader, depth: Int, warnings: inout [MediaWarning]) -> [MetadataItem] {
         guard atom.type.rawValue >> 24 == 0xA9 else { return [] }
         func skipped(_ why: String) -> [MetadataItem] {
-            warnings.append(MediaWarning(.malformed, "user data atom '\(atom.type)' \(why): skipped, and kept as it is by a save",
-                                         offset: atom.offset))
+            warnings.append(
+                MediaWarning(
+                    .malformed, "user data atom '\(atom.type)' \(why): skipped, and kept as it is by a save",
+                    offset: atom.offset))
             return []
         }
         guard let payload = try? source.mp4Payload(of: atom) else { return skipped("can't be read") }
@@ -281,11 +304,14 @@ struct MP4MetadataParser {
         var items: [MetadataItem] = []
         while reader.remaining >= 4 {
             guard let length = try? Int(reader.readUInt16()), let language = try? reader.readUInt16(),
-                  let text = try? reader.readBytes(length) else {
+                let text = try? reader.readBytes(length)
+            else {
                 return skipped("has a text longer than the atom")
             }
-            items.append(MetadataItem(keySpace: .quickTimeUserData, key: key, value: .string(MP4Text.utf8(text)),
-                                      dataType: .utf8, language: MP4Text.packedLanguage(language)))
+            items.append(
+                MetadataItem(
+                    keySpace: .quickTimeUserData, key: key, value: .string(MP4Text.utf8(text)),
+                    dataType: .utf8, language: MP4Text.packedLanguage(language)))
         }
         // A tail of fewer than 4 bytes is padding (zeros) or a broken atom.
         guard reader.readRemainingBytes().allSatisfy({ $0 == 0 }) else { return skipped("ends in stray bytes") }

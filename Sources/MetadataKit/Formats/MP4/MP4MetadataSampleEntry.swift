@@ -58,7 +58,8 @@ struct MP4MetadataSampleEntry {
                         name = String(decoding: field.reader.readRemainingBytes(), as: UTF8.self)
                     case "dtyp":
                         let kind = try field.reader.readUInt32()
-                        dataType = kind == 0
+                        dataType =
+                            kind == 0
                             ? .wellKnown(try field.reader.readUInt32())
                             : .named(String(decoding: field.reader.readRemainingBytes(), as: UTF8.self))
                     default: break

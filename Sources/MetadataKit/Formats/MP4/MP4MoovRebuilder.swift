@@ -78,7 +78,8 @@ struct MP4MoovRebuilder {
         }
         if quickTimeChanged && !wroteQuickTime && !quickTime.isEmpty {
             let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
-            children.append(.container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
+            children.append(
+                .container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
         }
         if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
         if let from = userDataIndex, let to = firstPlainMeta, from > to {
@@ -101,8 +102,9 @@ struct MP4MoovRebuilder {
     private func quickTimeMeta(_ meta: MP4Box, changed: Bool, wrote: inout Bool) throws -> MP4Node? {
         guard changed else { return .original(meta.header) }
         if let keys = meta.child("keys"), (try? reader.keys(keys.header)) == nil {
-            throw MediaError(.unsupportedFeature, "the 'keys' atom can't be read, so its metadata can't be rewritten",
-                             offset: keys.header.offset)
+            throw MediaError(
+                .unsupportedFeature, "the 'keys' atom can't be read, so its metadata can't be rewritten",
+                offset: keys.header.offset)
         }
         guard !wrote, !quickTime.isEmpty else { return nil }
         wrote = true
@@ -156,12 +158,12 @@ struct MP4MoovRebuilder {
             }
             let loaded = child.type.rawValue >> 24 == 0xA9 ? reader.userDataItems(child.header, depth: 2) : []
             if loaded.isEmpty {
-                children.append(.original(child.header))          // not a text atom we understand: kept
+                children.append(.original(child.header)) // not a text atom we understand: kept
                 continue
             }
             let key = child.type.description
             guard let items = wanted.removeValue(forKey: key) else {
-                changed = true                                      // removed (or a duplicate atom of a rewritten key)
+                changed = true // removed (or a duplicate atom of a rewritten key)
                 continue
             }
             if loaded.isStoredLike(items) {
@@ -234,10 +236,14 @@ struct MP4MoovRebuilder {
                 children[index] = .bytes(MP4MetadataEncoder.free(size: padding))
             } else if delta != 0 {
                 let remaining = free.size - delta
-                if remaining >= 8 { children[index] = .bytes(MP4MetadataEncoder.free(size: Int(remaining))) }
-                else if remaining == 0 { children.remove(at: index) }
+                if remaining >= 8 {
+                    children[index] = .bytes(MP4MetadataEncoder.free(size: Int(remaining)))
+                } else if remaining == 0 {
+                    children.remove(at: index)
+                }
             }
-        } else if let padding, let ilstIndex = children.firstIndex(where: { if case .container("ilst", _, _) = $0 { true } else { false } }) {
+        } else if let padding, let ilstIndex = children.firstIndex(where: { if case .container("ilst", _, _) = $0 { true } else { false } })
+        {
             children.insert(.bytes(MP4MetadataEncoder.free(size: padding)), at: ilstIndex + 1)
         }
         let originalCount = meta.children.count + (meta.damagedTailOffset == nil ? 0 : 1)
@@ -259,7 +265,7 @@ struct MP4MoovRebuilder {
         var emitted = Set<String>()
         var damagedTail: MP4Node?
         if let list {
-            var warnings: [MediaWarning] = []                          // the reader reported them
+            var warnings: [MediaWarning] = [] // the reader reported them
             let (atoms, tailOffset) = try reader.itemAtoms(ilst: list.header, depth: 3, warnings: &warnings)
             damagedTail = tailOffset.map { .originalBytes(offset: $0, length: list.header.end - $0) }
             for atom in atoms {
@@ -273,7 +279,7 @@ struct MP4MoovRebuilder {
                     continue
                 }
                 guard let key = loaded.first?.key else {
-                    children.append(.original(atom))                   // kept: nothing we could map
+                    children.append(.original(atom)) // kept: nothing we could map
                     continue
                 }
                 guard let items = wanted[key], !emitted.contains(key) else {
@@ -324,7 +330,8 @@ struct MP4MoovRebuilder {
         let count = Int(try reader.readUInt32())
         let width = header.type == "co64" ? 8 : 4
         guard count <= reader.remaining / width else {
-            throw MediaError(.sizeOutOfRange, "'\(header.type)' claims \(count) entries but holds \(reader.remaining) bytes", offset: header.offset)
+            throw MediaError(
+                .sizeOutOfRange, "'\(header.type)' claims \(count) entries but holds \(reader.remaining) bytes", offset: header.offset)
         }
         var writer = ByteWriter(capacity: Int(header.size))
         writer.write(versionAndFlags)
@@ -334,7 +341,9 @@ struct MP4MoovRebuilder {
             if value >= shift.from { value += shift.by }
             if width == 4 {
                 guard value >= 0, value <= Int64(UInt32.max) else {
-                    throw MediaError(.unsupportedFeature, "a chunk offset would pass 4 GiB; converting 'stco' to 'co64' is not supported", offset: header.offset)
+                    throw MediaError(
+                        .unsupportedFeature, "a chunk offset would pass 4 GiB; converting 'stco' to 'co64' is not supported",
+                        offset: header.offset)
                 }
                 writer.write(UInt32(value))
             } else {

@@ -28,12 +28,18 @@ struct MP4Movie {
             throw MediaError(.malformed, "no 'moov' box: not a complete MP4/QuickTime file", offset: 0)
         }
         if layout.isMovieClipped, let declared = layout.declaredMovieSize {
-            warnings.append(MediaWarning(.truncated, "the 'moov' box claims \(declared) bytes but the file ends after "
-                                         + "\(moovHeader.size): read up to the end of the file", offset: moovHeader.offset))
+            warnings.append(
+                MediaWarning(
+                    .truncated,
+                    "the 'moov' box claims \(declared) bytes but the file ends after "
+                        + "\(moovHeader.size): read up to the end of the file", offset: moovHeader.offset))
         }
         if let damage = layout.damage {
-            warnings.append(MediaWarning(damage.error.code, "\(damage.error.reason); the last \(source.size - damage.offset) "
-                                         + "bytes of the file were not read and are kept as they are", offset: damage.offset))
+            warnings.append(
+                MediaWarning(
+                    damage.error.code,
+                    "\(damage.error.reason); the last \(source.size - damage.offset) "
+                        + "bytes of the file were not read and are kept as they are", offset: damage.offset))
         }
         var builder = MP4TreeBuilder(source: source, isLenient: true)
         moov = try builder.build(moovHeader, depth: 0, isClipped: layout.isMovieClipped)
@@ -66,22 +72,29 @@ struct MP4Movie {
     func saveRefusal() throws -> MediaError? {
         let moovHeader = moov.header
         if layout.isMovieClipped {
-            return MediaError(.truncated, "the 'moov' box runs past the end of the file; a save can't keep what is missing",
-                              offset: moovHeader.offset)
+            return MediaError(
+                .truncated, "the 'moov' box runs past the end of the file; a save can't keep what is missing",
+                offset: moovHeader.offset)
         }
         if let clipped = Self.firstClipped(in: moov) {
-            return MediaError(.sizeOutOfRange, "box '\(clipped.type)' runs past the end of its container; a save can't keep "
-                              + "what is missing", offset: clipped.offset)
+            return MediaError(
+                .sizeOutOfRange,
+                "box '\(clipped.type)' runs past the end of its container; a save can't keep "
+                    + "what is missing", offset: clipped.offset)
         }
         if let tail = moov.damagedTailOffset {
-            return MediaError(.malformed, "bytes in the 'moov' box that are not boxes could hold chunk offsets a save would "
-                              + "have to move", offset: tail)
+            return MediaError(
+                .malformed,
+                "bytes in the 'moov' box that are not boxes could hold chunk offsets a save would "
+                    + "have to move", offset: tail)
         }
         let fragments = layout.boxes.filter { $0.type == "moof" }
         let isFragmented = moov.child("mvex") != nil || !fragments.isEmpty
         if isFragmented, let damage = layout.damage {
-            return MediaError(damage.error.code, "a fragmented movie whose boxes after byte \(damage.offset) can't be read: "
-                              + "a save could not move their fragment offsets", offset: damage.offset)
+            return MediaError(
+                damage.error.code,
+                "a fragmented movie whose boxes after byte \(damage.offset) can't be read: "
+                    + "a save could not move their fragment offsets", offset: damage.offset)
         }
         for moof in fragments {
             if let error = fragmentProblem(moof) { return error }
@@ -97,8 +110,10 @@ struct MP4Movie {
                 try reader.skip(4)
                 let count = Int64(try reader.readUInt32())
                 if count * width > table.header.payloadSize - 8 {
-                    return MediaError(.sizeOutOfRange, "'\(table.type)' claims \(count) chunk offsets but holds "
-                                      + "\(table.header.payloadSize - 8) bytes", offset: table.header.offset)
+                    return MediaError(
+                        .sizeOutOfRange,
+                        "'\(table.type)' claims \(count) chunk offsets but holds "
+                            + "\(table.header.payloadSize - 8) bytes", offset: table.header.offset)
                 }
             }
         }
@@ -121,13 +136,15 @@ struct MP4Movie {
                 for tfhd in try source.mp4Children(of: traf, depth: 2) where tfhd.type == "tfhd" {
                     var reader = try source.mp4Payload(of: tfhd, upTo: 16)
                     let flags = try reader.readUInt32() & 0x00FF_FFFF
-                    if flags & 0x1 != 0 { try reader.skip(12) }       // track_ID, base_data_offset
+                    if flags & 0x1 != 0 { try reader.skip(12) } // track_ID, base_data_offset
                 }
             }
             return nil
         } catch let error as MediaError {
-            return MediaError(error.code, "a movie fragment can't be read (\(error.reason)): a save could not move its "
-                              + "offsets", offset: error.offset ?? moof.offset)
+            return MediaError(
+                error.code,
+                "a movie fragment can't be read (\(error.reason)): a save could not move its "
+                    + "offsets", offset: error.offset ?? moof.offset)
         } catch {
             return MediaError(.malformed, "a movie fragment can't be read: a save could not move its offsets", offset: moof.offset)
         }

@@ -25,12 +25,16 @@ struct MP4MovieBuilder {
         var writer = ByteWriter()
         switch type {
         case .mov:
-            writer.write(FourCC("qt  ")); writer.write(UInt32(0x2005_0300)); writer.write(FourCC("qt  "))
+            writer.write(FourCC("qt  "))
+            writer.write(UInt32(0x2005_0300))
+            writer.write(FourCC("qt  "))
         case .m4a:
-            writer.write(FourCC("M4A ")); writer.write(UInt32(0x200))
+            writer.write(FourCC("M4A "))
+            writer.write(UInt32(0x200))
             for brand in ["M4A ", "mp42", "isom"] { writer.write(FourCC(stringLiteral: brand)) }
         case .mp4:
-            writer.write(FourCC("isom")); writer.write(UInt32(0x200))
+            writer.write(FourCC("isom"))
+            writer.write(UInt32(0x200))
             for brand in ["isom", "iso2", "avc1", "mp41"] { writer.write(FourCC(stringLiteral: brand)) }
         }
         return Box.box("ftyp", writer.bytes)
@@ -41,9 +45,12 @@ struct MP4MovieBuilder {
     static func mediaDataHeader(payloadSize: Int64, sizeLimit: Int64) -> [UInt8] {
         var header = ByteWriter()
         if payloadSize + 8 > sizeLimit {
-            header.write(UInt32(1)); header.write(FourCC("mdat")); header.write(UInt64(payloadSize + 16))
+            header.write(UInt32(1))
+            header.write(FourCC("mdat"))
+            header.write(UInt64(payloadSize + 16))
         } else {
-            header.write(UInt32(payloadSize + 8)); header.write(FourCC("mdat"))
+            header.write(UInt32(payloadSize + 8))
+            header.write(FourCC("mdat"))
         }
         return header.bytes
     }
@@ -82,14 +89,20 @@ struct MP4MovieBuilder {
         var writer = ByteWriter()
         let long = duration > Int64(UInt32.max)
         writer.write(UInt32(long ? 0x0100_0000 : 0))
-        if long { writer.write(UInt64(0)); writer.write(UInt64(0)) } else { writer.write(UInt32(0)); writer.write(UInt32(0)) }
+        if long {
+            writer.write(UInt64(0))
+            writer.write(UInt64(0))
+        } else {
+            writer.write(UInt32(0))
+            writer.write(UInt32(0))
+        }
         writer.write(movieTimescale)
         if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
-        writer.write(UInt32(0x0001_0000))                    // rate 1.0
-        writer.write(UInt16(0x0100))                         // volume 1.0
+        writer.write(UInt32(0x0001_0000)) // rate 1.0
+        writer.write(UInt16(0x0100)) // volume 1.0
         writer.write([UInt8](repeating: 0, count: 10))
         for value in Self.unityMatrix { writer.write(value) }
-        writer.write([UInt8](repeating: 0, count: 24))       // pre_defined (QT: preview, poster, selection, current time)
+        writer.write([UInt8](repeating: 0, count: 24)) // pre_defined (QT: preview, poster, selection, current time)
         writer.write((tracks.map(\.id).max() ?? 0) + 1)
         return Box.box("mvhd", writer.bytes)
     }
@@ -117,12 +130,18 @@ struct MP4MovieBuilder {
         let long = duration > Int64(UInt32.max)
         var writer = ByteWriter()
         writer.write(UInt32(long ? 1 : 0) << 24 | (input.trackFlags & 0xFF_FFFF))
-        if long { writer.write(UInt64(0)); writer.write(UInt64(0)) } else { writer.write(UInt32(0)); writer.write(UInt32(0)) }
+        if long {
+            writer.write(UInt64(0))
+            writer.write(UInt64(0))
+        } else {
+            writer.write(UInt32(0))
+            writer.write(UInt32(0))
+        }
         writer.write(track.id)
         writer.write(UInt32(0))
         if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
         writer.write(UInt64(0))
-        writer.write(UInt16(0))                              // layer
+        writer.write(UInt16(0)) // layer
         writer.write(UInt16(bitPattern: input.alternateGroup))
         writer.write(UInt16(input.mediaType == .audio ? 0x0100 : 0))
         writer.write(UInt16(0))
@@ -141,9 +160,11 @@ struct MP4MovieBuilder {
         writer.write(UInt32(entries.count))
         for entry in entries {
             if long {
-                writer.write(UInt64(bitPattern: entry.segmentDuration)); writer.write(UInt64(bitPattern: entry.mediaTime))
+                writer.write(UInt64(bitPattern: entry.segmentDuration))
+                writer.write(UInt64(bitPattern: entry.mediaTime))
             } else {
-                writer.write(UInt32(entry.segmentDuration)); writer.write(UInt32(bitPattern: Int32(entry.mediaTime)))
+                writer.write(UInt32(entry.segmentDuration))
+                writer.write(UInt32(bitPattern: Int32(entry.mediaTime)))
             }
             let fixed = Int32((entry.rate * 65536).rounded())
             writer.write(UInt32(bitPattern: fixed))
@@ -157,7 +178,13 @@ struct MP4MovieBuilder {
         let long = duration > Int64(UInt32.max)
         var writer = ByteWriter()
         writer.write(UInt32(long ? 0x0100_0000 : 0))
-        if long { writer.write(UInt64(0)); writer.write(UInt64(0)) } else { writer.write(UInt32(0)); writer.write(UInt32(0)) }
+        if long {
+            writer.write(UInt64(0))
+            writer.write(UInt64(0))
+        } else {
+            writer.write(UInt32(0))
+            writer.write(UInt32(0))
+        }
         writer.write(track.input.timescale)
         if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
         writer.write(languageCode(track.input.language))
@@ -186,9 +213,11 @@ struct MP4MovieBuilder {
         writer.write([UInt8](repeating: 0, count: 12))
         let name = Array((input.handlerName ?? "").utf8.prefix(254))
         if fileType == .mov {
-            writer.write(UInt8(name.count)); writer.write(name)
+            writer.write(UInt8(name.count))
+            writer.write(name)
         } else {
-            writer.write(name); writer.write(UInt8(0))
+            writer.write(name)
+            writer.write(UInt8(0))
         }
         return Box.box("hdlr", writer.bytes)
     }
@@ -198,11 +227,11 @@ struct MP4MovieBuilder {
         var header: [UInt8]
         switch track.input.mediaType {
         case .video:
-            header = Box.box("vmhd", [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])    // flags 1, graphicsmode copy, opcolor 0
+            header = Box.box("vmhd", [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]) // flags 1, graphicsmode copy, opcolor 0
         case .audio:
-            header = Box.box("smhd", [0, 0, 0, 0, 0, 0, 0, 0])                // balance 0
+            header = Box.box("smhd", [0, 0, 0, 0, 0, 0, 0, 0]) // balance 0
         case .timecode where fileType == .mov, .text where fileType == .mov, .closedCaption where fileType == .mov,
-             .metadata where fileType == .mov:
+            .metadata where fileType == .mov:
             // QTFF base media information header: gmhd/gmin.
             let gmin: [UInt8] = [0, 0, 0, 0, 0, 0x40, 0x80, 0, 0x80, 0, 0x80, 0, 0, 0, 0, 0]
             header = Box.box("gmhd", Box.box("gmin", gmin))
@@ -223,26 +252,40 @@ struct MP4MovieBuilder {
         var boxes = Box.box("stsd", stsd.bytes)
 
         var stts = ByteWriter(capacity: 8 + tables.timeToSample.count * 8)
-        stts.write(UInt32(0)); stts.write(UInt32(tables.timeToSample.count))
-        for run in tables.timeToSample { stts.write(run.count); stts.write(run.delta) }
+        stts.write(UInt32(0))
+        stts.write(UInt32(tables.timeToSample.count))
+        for run in tables.timeToSample {
+            stts.write(run.count)
+            stts.write(run.delta)
+        }
         boxes += Box.box("stts", stts.bytes)
 
         if tables.hasCompositionOffsets {
             let signed = tables.compositionOffsets.contains { $0.offset < 0 }
             var ctts = ByteWriter(capacity: 8 + tables.compositionOffsets.count * 8)
-            ctts.write(UInt32(signed ? 0x0100_0000 : 0)); ctts.write(UInt32(tables.compositionOffsets.count))
-            for run in tables.compositionOffsets { ctts.write(run.count); ctts.write(UInt32(bitPattern: run.offset)) }
+            ctts.write(UInt32(signed ? 0x0100_0000 : 0))
+            ctts.write(UInt32(tables.compositionOffsets.count))
+            for run in tables.compositionOffsets {
+                ctts.write(run.count)
+                ctts.write(UInt32(bitPattern: run.offset))
+            }
             boxes += Box.box("ctts", ctts.bytes)
         }
         if let syncSamples = tables.syncSamples {
             var stss = ByteWriter(capacity: 8 + syncSamples.count * 4)
-            stss.write(UInt32(0)); stss.write(UInt32(syncSamples.count))
+            stss.write(UInt32(0))
+            stss.write(UInt32(syncSamples.count))
             for number in syncSamples { stss.write(number) }
             boxes += Box.box("stss", stss.bytes)
         }
         var stsc = ByteWriter()
-        stsc.write(UInt32(0)); stsc.write(UInt32(tables.sampleToChunk.count))
-        for run in tables.sampleToChunk { stsc.write(run.firstChunk); stsc.write(run.samplesPerChunk); stsc.write(run.descriptionIndex) }
+        stsc.write(UInt32(0))
+        stsc.write(UInt32(tables.sampleToChunk.count))
+        for run in tables.sampleToChunk {
+            stsc.write(run.firstChunk)
+            stsc.write(run.samplesPerChunk)
+            stsc.write(run.descriptionIndex)
+        }
         boxes += Box.box("stsc", stsc.bytes)
 
         var stsz = ByteWriter(capacity: 12 + tables.sizes.count * 4)
@@ -254,7 +297,8 @@ struct MP4MovieBuilder {
 
         let wide = (tables.chunkOffsets.last ?? 0) + base > offsetLimit
         var offsets = ByteWriter(capacity: 8 + tables.chunkOffsets.count * (wide ? 8 : 4))
-        offsets.write(UInt32(0)); offsets.write(UInt32(tables.chunkOffsets.count))
+        offsets.write(UInt32(0))
+        offsets.write(UInt32(tables.chunkOffsets.count))
         for offset in tables.chunkOffsets {
             if wide { offsets.write(UInt64(offset + base)) } else { offsets.write(UInt32(offset + base)) }
         }
@@ -273,7 +317,8 @@ struct MP4MovieBuilder {
             groups[item.key, default: []].append(item)
         }
         for key in order { udta += try Box.userDataAtom(key: key, items: groups[key]!) }
-        order = []; groups = [:]
+        order = []
+        groups = [:]
         for item in metadata where item.keySpace == .iTunes {
             if groups[item.key] == nil { order.append(item.key) }
             groups[item.key, default: []].append(item)

@@ -26,8 +26,9 @@ enum MP4Parser {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))
         }
         let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: movie.layout.brands, hasVideo: hasVideo))
-        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
-                          warnings: MP4Movie.inFileOrder(warnings))
+        return ParsedFile(
+            fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
+            warnings: MP4Movie.inFileOrder(warnings))
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:
@@ -90,8 +91,9 @@ enum MP4Parser {
                         break
                     }
                     guard clipsMovie, error.code == .truncated,
-                          let whole = try? MP4BoxHeader(parsing: source, at: offset, containerEnd: Int64.max / 2, isTopLevel: true),
-                          whole.type == "moov", source.size - offset >= Int64(whole.headerSize) else { throw error }
+                        let whole = try? MP4BoxHeader(parsing: source, at: offset, containerEnd: Int64.max / 2, isTopLevel: true),
+                        whole.type == "moov", source.size - offset >= Int64(whole.headerSize)
+                    else { throw error }
                     header = whole
                     declaredMovieSize = whole.size
                     header.size = source.size - offset

@@ -59,14 +59,18 @@ struct MP4PropertiesParser {
     /// A movie header or track whose boxes can't be read gives no facts and
     /// a warning; the other tracks are still read (only the depth limit
     /// throws).
-    func properties(moov: MP4Box, fileSize: Int64, mediaDataSize: Int64?,
-                    warnings: inout [MediaWarning]) throws -> (MediaProperties, hasVideo: Bool) {
+    func properties(
+        moov: MP4Box, fileSize: Int64, mediaDataSize: Int64?,
+        warnings: inout [MediaWarning]
+    ) throws -> (MediaProperties, hasVideo: Bool) {
         func attempt<T>(_ what: String, at offset: Int64, _ body: () throws -> T?) throws -> T? {
             do {
                 return try body()
             } catch let error as MediaError where error.code != .tooDeep {
-                warnings.append(MediaWarning(error.code, "\(what) can't be read (\(error.reason)): its facts are missing",
-                                             offset: error.offset ?? offset))
+                warnings.append(
+                    MediaWarning(
+                        error.code, "\(what) can't be read (\(error.reason)): its facts are missing",
+                        offset: error.offset ?? offset))
                 return nil
             }
         }
@@ -104,7 +108,8 @@ struct MP4PropertiesParser {
         let measuresALAC = audio?.codec == "ALAC" && (mediaDataSize ?? 0) > 0
         var measured: Int?
         if properties.bitrate == nil || measuresALAC, audio != nil, video == nil,
-           let duration = properties.duration, duration > 0 {
+            let duration = properties.duration, duration > 0
+        {
             let bytes = mediaDataSize.flatMap { $0 > 0 ? $0 : nil } ?? fileSize
             let bitrate = Double(bytes) * 8 / duration
             if bitrate.isFinite, bitrate < Double(Int.max) {
@@ -123,14 +128,15 @@ struct MP4PropertiesParser {
     /// The ``MediaStream`` of a track with a sample description.
     static func stream(_ track: TrackFacts) -> MediaStream? {
         guard let info = track.stream else { return nil }
-        let kind: MediaStream.Kind = switch track.handler?.description {
-        case "soun": .audio
-        case "vide": .video
-        case "text", "sbtl", "subt", "clcp": .subtitle
-        case "meta": .metadata
-        case "tmcd": .timecode
-        default: .other
-        }
+        let kind: MediaStream.Kind =
+            switch track.handler?.description {
+            case "soun": .audio
+            case "vide": .video
+            case "text", "sbtl", "subt", "clcp": .subtitle
+            case "meta": .metadata
+            case "tmcd": .timecode
+            default: .other
+            }
         var stream = MediaStream(trackID: track.trackID, kind: kind, codec: info.codec ?? info.format.description)
         stream.bitrate = info.bitrate
         stream.sampleRate = info.sampleRate

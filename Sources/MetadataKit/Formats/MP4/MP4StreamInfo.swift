@@ -186,7 +186,8 @@ extension MP4StreamInfo {
         guard let rate = bits.read(13), bits.read(3) != nil else { return }
         if rate > 0 { bitrate = rate * 1000 }
         guard bits.read(2 + 5 + 1 + 1 + 3) != nil, let acmod = bits.read(3), let lfeon = bits.read(1),
-              bits.read(3) != nil, let dependent = bits.read(4) else { return }
+            bits.read(3) != nil, let dependent = bits.read(4)
+        else { return }
         var channels = Self.channelsOfAudioCodingMode[acmod] + lfeon
         if dependent > 0 {
             guard let location = bits.read(9) else { return }

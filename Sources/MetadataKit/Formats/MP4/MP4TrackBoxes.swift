@@ -57,10 +57,12 @@ struct MP4TrackBoxes {
     /// video (`vide`) track; nil for other handlers, or without one.
     func stream(handler: FourCC?) throws -> MP4StreamInfo? {
         guard handler == "soun" || handler == "vide", let descriptions = try sampleDescriptions(),
-              let entry = try descriptions.firstEntry(in: source, depth: Self.sampleEntryDepth) else { return nil }
+            let entry = try descriptions.firstEntry(in: source, depth: Self.sampleEntryDepth)
+        else { return nil }
         return handler == "soun"
-            ? try MP4StreamInfo(parsingAudio: entry, in: source, stsdVersion: descriptions.version,
-                                depth: Self.sampleEntryDepth + 1)
+            ? try MP4StreamInfo(
+                parsingAudio: entry, in: source, stsdVersion: descriptions.version,
+                depth: Self.sampleEntryDepth + 1)
             : try MP4StreamInfo(parsingVisual: entry, in: source)
     }
 
@@ -75,7 +77,9 @@ struct MP4TrackBoxes {
         let count = Int(try reader.readUInt32())
         let entrySize = version == 1 ? 20 : 12
         guard count <= reader.remaining / entrySize else {
-            throw MediaError(.sizeOutOfRange, "'elst' claims \(count) entries; its box holds \(reader.remaining / entrySize)", offset: elst.header.offset)
+            throw MediaError(
+                .sizeOutOfRange, "'elst' claims \(count) entries; its box holds \(reader.remaining / entrySize)", offset: elst.header.offset
+            )
         }
         return try (0..<count).map { _ in
             let duration = version == 1 ? Int64(bitPattern: try reader.readUInt64()) : Int64(try reader.readUInt32())

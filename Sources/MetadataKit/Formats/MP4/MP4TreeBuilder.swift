@@ -51,18 +51,25 @@ struct MP4TreeBuilder {
         guard prefix <= header.payloadSize else {
             throw MediaError(.malformed, "box '\(header.type)' is too small for its fields", offset: header.offset)
         }
-        let walk = try source.mp4ReadableChildren(from: header.payloadOffset + prefix, to: header.end, depth: depth + 1,
-                                                  clipping: isLenient && (isClipped || header.type == "moov"))
+        let walk = try source.mp4ReadableChildren(
+            from: header.payloadOffset + prefix, to: header.end, depth: depth + 1,
+            clipping: isLenient && (isClipped || header.type == "moov"))
         if let damage = walk.damage {
             guard isLenient, Self.metadataContainers.contains(header.type) else { throw damage.error }
             box.damagedTailOffset = damage.offset
-            warnings.append(MediaWarning(damage.error.code, "'\(header.type)' box: \(damage.error.reason); its last "
-                                         + "\(header.end - damage.offset) bytes were not read and are kept as they are",
-                                         offset: damage.offset))
+            warnings.append(
+                MediaWarning(
+                    damage.error.code,
+                    "'\(header.type)' box: \(damage.error.reason); its last "
+                        + "\(header.end - damage.offset) bytes were not read and are kept as they are",
+                    offset: damage.offset))
         }
         for clipped in walk.clipped {
-            warnings.append(MediaWarning(.sizeOutOfRange, "box '\(clipped.type)' runs past the end of its container "
-                                         + "'\(header.type)': read up to where that ends", offset: clipped.offset))
+            warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "box '\(clipped.type)' runs past the end of its container "
+                        + "'\(header.type)': read up to where that ends", offset: clipped.offset))
         }
         boxCount += walk.headers.count
         guard boxCount <= MP4Limits.maxTreeBoxes else {

@@ -18,13 +18,16 @@ extension SampleTable {
             guard reader.remaining >= 8 else {
                 throw MediaError(.malformed, "'\(type)' too small for its header", offset: box.header.offset)
             }
-            _ = try reader.readUInt32()                       // version + flags, read again by callers that need them
+            _ = try reader.readUInt32() // version + flags, read again by callers that need them
             return (reader, box.header)
         }
         func entryCount(_ reader: inout ByteReader, entrySize: Int, _ header: MP4BoxHeader) throws -> Int {
             let count = Int(try reader.readUInt32())
             guard count <= reader.remaining / max(1, entrySize) else {
-                throw MediaError(.sizeOutOfRange, "'\(header.type)' claims \(count) entries of \(entrySize) bytes; its box holds \(reader.remaining / max(1, entrySize))", offset: header.offset)
+                throw MediaError(
+                    .sizeOutOfRange,
+                    "'\(header.type)' claims \(count) entries of \(entrySize) bytes; its box holds \(reader.remaining / max(1, entrySize))",
+                    offset: header.offset)
             }
             return count
         }
@@ -37,7 +40,8 @@ extension SampleTable {
             let count = Int(try reader.readUInt32())
             if defaultSize == 0 {
                 guard count <= reader.remaining / 4 else {
-                    throw MediaError(.sizeOutOfRange, "'stsz' claims \(count) sizes; its box holds \(reader.remaining / 4)", offset: header.offset)
+                    throw MediaError(
+                        .sizeOutOfRange, "'stsz' claims \(count) sizes; its box holds \(reader.remaining / 4)", offset: header.offset)
                 }
                 sizes32.reserveCapacity(count)
                 for _ in 0..<count { sizes32.append(try reader.readUInt32()) }
@@ -92,8 +96,9 @@ extension SampleTable {
         let runs = try entryCount(&stsc, entrySize: 12, stscHeader)
         sampleToChunk.reserveCapacity(runs)
         for _ in 0..<runs {
-            let run = ChunkRun(firstChunk: try stsc.readUInt32(), samplesPerChunk: try stsc.readUInt32(),
-                               descriptionIndex: try stsc.readUInt32())
+            let run = ChunkRun(
+                firstChunk: try stsc.readUInt32(), samplesPerChunk: try stsc.readUInt32(),
+                descriptionIndex: try stsc.readUInt32())
             guard run.firstChunk >= 1, run.firstChunk > (sampleToChunk.last?.firstChunk ?? 0) else {
                 throw MediaError(.malformed, "'stsc' first chunks are not ascending from 1", offset: stscHeader.offset)
             }
@@ -116,16 +121,19 @@ extension SampleTable {
         guard !timeToSample.isEmpty else {
             throw MediaError(.malformed, "a track with samples has no 'stts' entries", offset: stbl.header.offset)
         }
-        keepConsistentSamples(sizes: sizesHeader, timing: sttsHeader, chunks: stscHeader, offsets: offsetsHeader,
-                              fileSize: fileSize ?? source.size)
+        keepConsistentSamples(
+            sizes: sizesHeader, timing: sttsHeader, chunks: stscHeader, offsets: offsetsHeader,
+            fileSize: fileSize ?? source.size)
     }
 
     /// Cuts ``sampleCount`` to the samples the chunks hold, that lie inside
     /// the file and whose bytes add up to no more than the file's size, with
     /// decode times below ``decodeTimeLimit``; sets the totals and a warning
     /// for each cut.
-    private mutating func keepConsistentSamples(sizes: MP4BoxHeader, timing: MP4BoxHeader, chunks: MP4BoxHeader,
-                                                offsets: MP4BoxHeader, fileSize: Int64) {
+    private mutating func keepConsistentSamples(
+        sizes: MP4BoxHeader, timing: MP4BoxHeader, chunks: MP4BoxHeader,
+        offsets: MP4BoxHeader, fileSize: Int64
+    ) {
         let sizesName = sizes.type.description, offsetsName = offsets.type.description
         func warn(_ message: String, _ header: MP4BoxHeader) {
             warnings.append(MediaWarning(.malformed, message, offset: header.offset))
@@ -140,7 +148,9 @@ extension SampleTable {
             capacity = overflow ? Int.max : capacity.addingReportingOverflow(held).overflow ? Int.max : capacity + held
         }
         if capacity < sampleCount {
-            warn("'stsc' and '\(offsetsName)' hold \(capacity) samples; '\(sizesName)' lists \(sampleCount): the other \(sampleCount - capacity) are left out", chunks)
+            warn(
+                "'stsc' and '\(offsetsName)' hold \(capacity) samples; '\(sizesName)' lists \(sampleCount): the other \(sampleCount - capacity) are left out",
+                chunks)
             sampleCount = capacity
         }
 
@@ -174,7 +184,9 @@ extension SampleTable {
             guard inChunk > 0 else { continue }
             let start = chunkOffset(chunk)
             guard start >= 0, start <= fileSize else {
-                warn("chunk \(chunk + 1) of '\(offsetsName)' lies at \(UInt64(bitPattern: start)), past the end of the file (\(fileSize) bytes): samples from \(index + 1) on are left out", offsets)
+                warn(
+                    "chunk \(chunk + 1) of '\(offsetsName)' lies at \(UInt64(bitPattern: start)), past the end of the file (\(fileSize) bytes): samples from \(index + 1) on are left out",
+                    offsets)
                 sampleCount = index
                 break
             }
@@ -211,10 +223,15 @@ extension SampleTable {
     /// The warning for a sample that doesn't fit: past the end of the file,
     /// or (`overlapping`) beyond the file's size in total.
     private mutating func cutAtEnd(chunk: Int, index: Int, _ offsets: MP4BoxHeader, overlapping: Bool) {
-        let reason = overlapping
+        let reason =
+            overlapping
             ? "the samples up to it hold more bytes than the file (chunks overlap)"
             : "its bytes run past the end of the file"
-        warnings.append(MediaWarning(.malformed, "sample \(index + 1) (chunk \(chunk + 1) of '\(offsets.type)'): \(reason); it and the later samples are left out", offset: offsets.offset))
+        warnings.append(
+            MediaWarning(
+                .malformed,
+                "sample \(index + 1) (chunk \(chunk + 1) of '\(offsets.type)'): \(reason); it and the later samples are left out",
+                offset: offsets.offset))
         sampleCount = index
     }
 

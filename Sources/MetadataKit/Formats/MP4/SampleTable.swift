@@ -44,8 +44,15 @@ public struct SampleInfo: Sendable, Hashable {
 /// gives lies inside the file, the sample count is bounded by what the file
 /// stores, and no arithmetic on the tables can overflow.
 public struct SampleTable: Sendable {
-    struct Run: Sendable { var count: UInt32; var value: Int64 }
-    struct ChunkRun: Sendable { var firstChunk: UInt32; var samplesPerChunk: UInt32; var descriptionIndex: UInt32 }
+    struct Run: Sendable {
+        var count: UInt32
+        var value: Int64
+    }
+    struct ChunkRun: Sendable {
+        var firstChunk: UInt32
+        var samplesPerChunk: UInt32
+        var descriptionIndex: UInt32
+    }
 
     var timeToSample: [Run] = []
     var compositionOffsets: [Run] = []
@@ -141,9 +148,13 @@ public struct SampleTable: Sendable {
             // Sample to chunk: step to the next chunk when this one is used up.
             while leftInChunk == 0 {
                 chunk += 1
-                guard chunk < table.chunkCount else { index = table.sampleCount; return nil }
+                guard chunk < table.chunkCount else {
+                    index = table.sampleCount
+                    return nil
+                }
                 while stscRun + 1 < table.sampleToChunk.count,
-                      Int(table.sampleToChunk[stscRun + 1].firstChunk) - 1 <= chunk {
+                    Int(table.sampleToChunk[stscRun + 1].firstChunk) - 1 <= chunk
+                {
                     stscRun += 1
                 }
                 leftInChunk = table.sampleToChunk[stscRun].samplesPerChunk
@@ -155,7 +166,10 @@ public struct SampleTable: Sendable {
             let (offset, offsetOverflow) = table.chunkOffset(chunk).addingReportingOverflow(offsetInChunk)
             let (nextOffset, sizeOverflow) = offsetInChunk.addingReportingOverflow(size)
             let (nextTime, timeOverflow) = decodeTime.addingReportingOverflow(duration)
-            guard !offsetOverflow, !sizeOverflow, !timeOverflow else { index = table.sampleCount; return nil }
+            guard !offsetOverflow, !sizeOverflow, !timeOverflow else {
+                index = table.sampleCount
+                return nil
+            }
             let info = SampleInfo(
                 index: index, offset: offset, size: Int(size),
                 decodeTime: decodeTime, compositionOffset: composition, duration: duration, isSync: isSync,

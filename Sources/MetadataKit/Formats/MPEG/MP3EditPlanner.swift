@@ -36,8 +36,10 @@ enum MP3EditPlanner {
 
     /// The ID3v1 fields a save of `items` changes, with what they can hold;
     /// nil when the save writes no ID3v1 tag.
-    static func id3v1Update(_ source: FileSource, _ layout: MP3Layout, _ items: [MetadataItem],
-                            _ options: SaveOptions) throws -> ID3v1Writer.Update? {
+    static func id3v1Update(
+        _ source: FileSource, _ layout: MP3Layout, _ items: [MetadataItem],
+        _ options: SaveOptions
+    ) throws -> ID3v1Writer.Update? {
         let hasV1 = layout.trailer.id3v1Items != nil
         guard !options.removesAllTags, options.id3v1 != .remove, hasV1 || options.id3v1 == .add else { return nil }
         let existing = hasV1 ? try source.getBytes(at: source.size - Int64(ID3v1Parser.length), count: ID3v1Parser.length) : nil
@@ -45,13 +47,16 @@ enum MP3EditPlanner {
         return ID3v1Writer.update(existing, loaded: loaded, items: items)
     }
 
-    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
-                     padding policy: ID3v2PaddingPolicy) throws -> FileEditPlan {
+    static func plan(
+        _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
+        padding policy: ID3v2PaddingPolicy
+    ) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let layout = try MP3Layout(parsing: source, url: url)
         if let truncated = layout.tags.first(where: \.isTruncated) {
-            throw MediaError(.truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
-                             offset: truncated.header.offset + 6)
+            throw MediaError(
+                .truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
+                offset: truncated.header.offset + 6)
         }
         let audioStart = layout.audioStart
         let trailer = layout.trailer
@@ -85,7 +90,9 @@ enum MP3EditPlanner {
             // Bytes that could not be read end the tag, with no padding after them:
             // a frame size there that ran past the old end runs past the new one too,
             // so they read back as they did (and are kept again by the next save).
-            if !options.removesAllTags, layout.leading.first?.unparsed != nil { padding = 0 }
+            if !options.removesAllTags, layout.leading.first?.unparsed != nil {
+                padding = 0
+            }
             // A large file whose tag grows: padding up to whole file system
             // blocks, so the save can insert blocks instead of moving the audio.
             else if !reuses, let block = MP4EditPlanner.insertionBlock(for: source) {

@@ -61,9 +61,12 @@ struct MP3Layout {
             let isAppended = appended != nil && index == tags.count - 1
             if index > 0 {
                 let what = isAppended ? "ID3v2 tag appended at the end" : "ID3v2 tag \(index + 1) stacked after the first"
-                warnings.append(MediaWarning(.malformed, "\(what): \(tag.frames.count - shadowed) of its \(tag.frames.count) frames read"
-                    + (shadowed > 0 ? ", \(shadowed) shadowed by an earlier tag (a save drops them)" : "")
-                    + "; a save merges it into one tag", offset: tag.header.offset))
+                warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "\(what): \(tag.frames.count - shadowed) of its \(tag.frames.count) frames read"
+                            + (shadowed > 0 ? ", \(shadowed) shadowed by an earlier tag (a save drops them)" : "")
+                            + "; a save merges it into one tag", offset: tag.header.offset))
             }
         }
     }
@@ -103,16 +106,19 @@ struct MP3Layout {
     func tagObstacle() -> MediaError? {
         for tag in tags {
             if tag.isTruncated {
-                return MediaError(.truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
-                                  offset: tag.header.offset + 6)
+                return MediaError(
+                    .truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",
+                    offset: tag.header.offset + 6)
             }
             if tag.isUnreadable {
-                return MediaError(.unsupportedFeature, "the ID3v2.\(tag.header.majorVersion) tag is not read, and a save could not keep it",
-                                  offset: tag.header.offset)
+                return MediaError(
+                    .unsupportedFeature, "the ID3v2.\(tag.header.majorVersion) tag is not read, and a save could not keep it",
+                    offset: tag.header.offset)
             }
             if let unparsed = tag.unparsed, tag.header.offset != leading.first?.header.offset {
-                return MediaError(.unsupportedFeature, "bytes of a further ID3v2 tag could not be read as frames, and a merged tag could not keep them",
-                                  offset: unparsed.lowerBound)
+                return MediaError(
+                    .unsupportedFeature, "bytes of a further ID3v2 tag could not be read as frames, and a merged tag could not keep them",
+                    offset: unparsed.lowerBound)
             }
         }
         return nil
@@ -131,7 +137,9 @@ extension MP3Layout {
         var audioStart: Int64 = 0
         while leading.count <= Self.maximumLeadingTags, audioStart < source.size {
             // A later tag whose header is broken is no tag: the audio (or junk) starts there.
-            let header = leading.isEmpty ? try ID3v2Header.parse(from: source, at: audioStart)
+            let header =
+                leading.isEmpty
+                ? try ID3v2Header.parse(from: source, at: audioStart)
                 : (try? ID3v2Header.parse(from: source, at: audioStart)) ?? nil
             guard let header else { break }
             let tag = try ID3v2TagParser(source: source, url: url, header: header).tag()

@@ -20,7 +20,8 @@ enum MP3Parser {
             throw MediaError(.unsupportedFormat, "no ID3 tag and no MPEG audio frame found", offset: layout.audioStart)
         }
         let isEditable = layout.obstacle(version: layout.version(for: .keep), source: source) == nil
-        return ParsedFile(fileType: .mp3, items: items, properties: properties ?? MediaProperties(), isEditable: isEditable,
-                          warnings: layout.warnings)
+        return ParsedFile(
+            fileType: .mp3, items: items, properties: properties ?? MediaProperties(), isEditable: isEditable,
+            warnings: layout.warnings)
     }
 }

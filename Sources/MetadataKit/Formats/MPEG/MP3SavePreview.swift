@@ -15,8 +15,9 @@ extension MediaItem {
             let layout = try MP3Layout(parsing: source, url: url)
             let loadedItems = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
             let loaded = Metadata(items: loadedItems)
-            let items = try MetadataChanges().resolvedItems(loaded: loaded, edited: metadata, keySpaces: [.id3, .id3v1],
-                                                            derived: [.id3v1])
+            let items = try MetadataChanges().resolvedItems(
+                loaded: loaded, edited: metadata, keySpaces: [.id3, .id3v1],
+                derived: [.id3v1])
             return try MP3EditPlanner.id3v1Update(source, layout, items, options)?.fields ?? []
         } catch let error as MediaError {
             throw error.naming(url.path)

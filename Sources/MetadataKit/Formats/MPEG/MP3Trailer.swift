@@ -39,7 +39,7 @@ struct MP3Trailer {
         guard end - floor >= 15 + 11 else { return nil }
         let tail = try source.getBytes(at: end - 15, count: 15)
         guard tail[6...].elementsEqual("LYRICS200".utf8),
-              let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
+            let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
         guard try source.getBytes(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
@@ -55,7 +55,8 @@ extension MP3Trailer {
         var end = source.size
         var trailer = MP3Trailer(audioEnd: end)
         if end - floor >= Int64(ID3v1Parser.length),
-           let items = ID3v1Parser.items(try source.getBytes(at: end - Int64(ID3v1Parser.length), count: ID3v1Parser.length)) {
+            let items = ID3v1Parser.items(try source.getBytes(at: end - Int64(ID3v1Parser.length), count: ID3v1Parser.length))
+        {
             trailer.id3v1Items = items
             end -= Int64(ID3v1Parser.length)
             let enhanced = end - Int64(ID3v1Parser.enhancedLength)

@@ -31,7 +31,8 @@ enum MPEGAudioScanner {
             var index = 0
             while index + 4 <= window.count {
                 guard window[index] == 0xFF, window[index + 1] & 0xE0 == 0xE0,
-                      let header = MPEGFrameHeader(window[index..<index + 4]) else {
+                    let header = MPEGFrameHeader(window[index..<index + 4])
+                else {
                     index += 1
                     continue
                 }
@@ -82,7 +83,8 @@ enum MPEGAudioScanner {
                 let bytes = info.bytes.flatMap { $0 > 0 ? Int64($0) : nil } ?? audioBytes
                 properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
             } else if let next = try? source.getBytes(at: first.offset + Int64(header.frameLength), count: 4),
-                      let audio = MPEGFrameHeader(next[...]), audio.isCompatible(with: header) {
+                let audio = MPEGFrameHeader(next[...]), audio.isCompatible(with: header)
+            {
                 // An Info (CBR) frame is often coded at another bit rate than the audio after it.
                 properties.bitrate = audio.bitrate
             }

@@ -42,7 +42,10 @@ struct MPEGVBRHeader: Sendable, Equatable {
             if isXing || isInfo, let flags = be32(xing + 4) {
                 kind = isXing ? .xing : .info
                 var field = xing + 8
-                if flags & 1 != 0 { frames = be32(field); field += 4 }
+                if flags & 1 != 0 {
+                    frames = be32(field)
+                    field += 4
+                }
                 if flags & 2 != 0 { bytes = be32(field) }
                 return
             }

@@ -35,8 +35,9 @@ enum OggEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let scan = try OggHeaderScan.read(source)
         guard scan.isComplete else {
-            throw MediaError(.truncated, "the stream's header packets end early; not rewriting them",
-                             offset: scan.warnings.last { $0.code == .truncated }?.offset)
+            throw MediaError(
+                .truncated, "the stream's header packets end early; not rewriting them",
+                offset: scan.warnings.last { $0.code == .truncated }?.offset)
         }
         guard scan.endsOnPageBoundary else {
             throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
@@ -50,15 +51,17 @@ enum OggEditPlanner {
         if packets[0] == scan.packets[0] {
             newPages.append(try source.getBytes(at: bos.offset, count: bos.length))
         } else {
-            newPages += OggPage.paginate([packets[0]], serial: scan.serial, firstSequence: bos.sequence,
-                                         firstFlags: OggPage.beginning, granule: bos.granulePosition)
+            newPages += OggPage.paginate(
+                [packets[0]], serial: scan.serial, firstSequence: bos.sequence,
+                firstFlags: OggPage.beginning, granule: bos.granulePosition)
         }
         // Follow the old pages' lacing counts (the last one may fill up), so a
         // small change keeps the page count and nothing after the headers moves.
         var capacities = oldPages.dropFirst().map(\.segments.count)
         if !capacities.isEmpty { capacities[capacities.count - 1] = 255 }
-        newPages += OggPage.paginate(Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1,
-                                     capacities: capacities)
+        newPages += OggPage.paginate(
+            Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1,
+            capacities: capacities)
 
         if newPages.count == oldPages.count {
             if zip(newPages, oldPages).allSatisfy({ $0.count == $1.length }) {
@@ -66,7 +69,8 @@ enum OggEditPlanner {
                 for (bytes, page) in zip(newPages, oldPages) {
                     let old = try source.getBytes(at: page.offset, count: page.length)
                     guard let first = bytes.indices.first(where: { bytes[$0] != old[$0] }),
-                          let last = bytes.indices.last(where: { bytes[$0] != old[$0] }) else { continue }
+                        let last = bytes.indices.last(where: { bytes[$0] != old[$0] })
+                    else { continue }
                     patches.append((page.offset + Int64(first), Array(bytes[first...last])))
                 }
                 return .inPlace(patches)
@@ -123,7 +127,8 @@ enum OggEditPlanner {
             // as long as that leaves no more than 4 KiB (or the old padding).
             let oldSize = scan.packets[location.packet].count
             if scan.codec != .speex, suffix.allSatisfy({ $0 == 0 }), body.count <= oldSize,
-               oldSize - body.count <= max(suffix.count, 4096) {
+                oldSize - body.count <= max(suffix.count, 4096)
+            {
                 suffix = [UInt8](repeating: 0, count: oldSize - body.count)
             }
             packets[location.packet] = body + suffix
@@ -137,12 +142,15 @@ enum OggEditPlanner {
     /// where it was, other blocks kept. Pictures go where the file keeps them:
     /// PICTURE block packets (where the first one was) when it has any, else
     /// `METADATA_BLOCK_PICTURE` comment fields (what mutagen and ffmpeg read).
-    private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggParser.CommentLocation?) throws -> [[UInt8]] {
+    private static func newFLACPackets(_ scan: OggHeaderScan, items: [MetadataItem], location: OggParser.CommentLocation?) throws
+        -> [[UInt8]]
+    {
         let pictureType = FLACBlock.Kind.picture.rawValue
         let hasPictureBlocks = scan.packets.dropFirst().contains { ($0.first ?? 0) & 0x7F == pictureType }
         let old = location?.comment ?? VorbisComment(vendor: VorbisComment.defaultVendor)
         let (updated, pictureItems) = try old.updated(for: items, picturesAsFields: !hasPictureBlocks)
-        let comment = try location.map { updated.storedFields == $0.comment.storedFields } == true
+        let comment =
+            try location.map { updated.storedFields == $0.comment.storedFields } == true
             ? Array(scan.packets[location!.packet].dropFirst(4)) : updated.serialized()
         // Unchanged pictures keep their block bytes: pictures here are decoded copies, so compare by value.
         var oldPictures: [Artwork: [UInt8]] = [:]
@@ -209,7 +217,8 @@ enum OggEditPlanner {
                 var header = page.headerBytes(checksum: 0)
                 let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 let crc = OggCRC.update(OggCRC.update(0, header), body)
-                header.replaceSubrange(22..<26, with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
+                header.replaceSubrange(
+                    22..<26, with: [UInt8(crc & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 24)])
                 segments.append(.bytes(header))
                 segments.append(.original(offset: page.bodyOffset, length: Int64(page.bodyLength)))
             } else {

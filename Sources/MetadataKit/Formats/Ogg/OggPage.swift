@@ -60,8 +60,9 @@ struct OggPage: Sendable, Hashable {
         let checksum = try reader.readUInt32(.little)
         let count = Int(try reader.readUInt8())
         let segments = try source.getBytes(at: offset + Int64(fixedHeaderLength), count: count)
-        let page = OggPage(offset: offset, headerType: type, granulePosition: granule, serial: serial, sequence: sequence,
-                           checksum: checksum, segments: segments)
+        let page = OggPage(
+            offset: offset, headerType: type, granulePosition: granule, serial: serial, sequence: sequence,
+            checksum: checksum, segments: segments)
         guard page.end <= source.size else {
             throw MediaError(.truncated, "Ogg page body of \(page.bodyLength) bytes runs past the end of the file", offset: offset)
         }
@@ -73,11 +74,13 @@ struct OggPage: Sendable, Hashable {
         guard bytes.count >= fixedHeaderLength, bytes.starts(with: Array("OggS".utf8)), bytes[bytes.startIndex + 4] == 0 else { return nil }
         var reader = ByteReader(Array(bytes), fileOffset: offset)
         guard (try? reader.skip(5)) != nil, let type = try? reader.readUInt8(), let granule = try? reader.readUInt64(.little),
-              let serial = try? reader.readUInt32(.little), let sequence = try? reader.readUInt32(.little),
-              let checksum = try? reader.readUInt32(.little), let count = try? reader.readUInt8(),
-              let segments = try? reader.readBytes(Int(count)) else { return nil }
-        return OggPage(offset: offset, headerType: type, granulePosition: granule, serial: serial, sequence: sequence,
-                       checksum: checksum, segments: segments)
+            let serial = try? reader.readUInt32(.little), let sequence = try? reader.readUInt32(.little),
+            let checksum = try? reader.readUInt32(.little), let count = try? reader.readUInt8(),
+            let segments = try? reader.readBytes(Int(count))
+        else { return nil }
+        return OggPage(
+            offset: offset, headerType: type, granulePosition: granule, serial: serial, sequence: sequence,
+            checksum: checksum, segments: segments)
     }
 
     /// The header bytes with this page's fields and `checksum` (0 while computing it).
@@ -108,18 +111,23 @@ struct OggPage: Sendable, Hashable {
     /// (255, the most a page holds, past the list). The first page gets
     /// `firstFlags` (e.g. BOS). Pages on which a packet ends get granule
     /// position `granule`, the others −1 (RFC 3533 §6).
-    static func paginate(_ packets: [[UInt8]], serial: UInt32, firstSequence: UInt32, firstFlags: UInt8 = 0,
-                         granule: UInt64 = 0, capacities: [Int] = []) -> [[UInt8]] {
+    static func paginate(
+        _ packets: [[UInt8]], serial: UInt32, firstSequence: UInt32, firstFlags: UInt8 = 0,
+        granule: UInt64 = 0, capacities: [Int] = []
+    ) -> [[UInt8]] {
         var pages: [[UInt8]] = []
         var segments: [UInt8] = [], body: [UInt8] = []
         var continued = false, packetEnded = false
         func flush() {
             let flags = (pages.isEmpty ? firstFlags : 0) | (continued ? Self.continued : 0)
-            let page = OggPage(offset: 0, headerType: flags, granulePosition: packetEnded ? granule : noGranule, serial: serial,
-                               sequence: firstSequence &+ UInt32(pages.count), checksum: 0, segments: segments)
+            let page = OggPage(
+                offset: 0, headerType: flags, granulePosition: packetEnded ? granule : noGranule, serial: serial,
+                sequence: firstSequence &+ UInt32(pages.count), checksum: 0, segments: segments)
             pages.append(page.serialized(body: body))
             continued = segments.last == 255
-            segments = []; body = []; packetEnded = false
+            segments = []
+            body = []
+            packetEnded = false
         }
         for packet in packets {
             var laces = [UInt8](repeating: 255, count: packet.count / 255)

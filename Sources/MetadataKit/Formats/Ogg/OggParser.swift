@@ -64,21 +64,24 @@ enum OggParser {
     static func comment(of scan: OggHeaderScan) throws -> (items: [MetadataItem], location: CommentLocation?, warnings: [MediaWarning]) {
         var warnings: [MediaWarning] = []
         func warn(_ code: MediaError.Code, _ message: String, packet: Int, position: Int64) {
-            let offset = scan.fileOffset(packet: packet, position: position) ?? scan.packetOffsets[min(packet, scan.packetOffsets.count - 1)]
-            warnings.append(MediaWarning(code, "\(message) (in header packet \(packet) of the \(scan.codec.rawValue) stream)", offset: offset))
+            let offset =
+                scan.fileOffset(packet: packet, position: position) ?? scan.packetOffsets[min(packet, scan.packetOffsets.count - 1)]
+            warnings.append(
+                MediaWarning(code, "\(message) (in header packet \(packet) of the \(scan.codec.rawValue) stream)", offset: offset))
         }
         func mapped(_ comment: VorbisComment, packet: Int) {
             for warning in comment.warnings { warn(warning.code, warning.message, packet: packet, position: warning.offset ?? 0) }
         }
         switch scan.codec {
         case .vorbis, .opus, .speex:
-            guard scan.packets.count > 1 else { return ([], nil, []) }  // the scan warned
+            guard scan.packets.count > 1 else { return ([], nil, []) } // the scan warned
             let packet = scan.packets[1]
-            let prefix: [UInt8] = switch scan.codec {
-            case .vorbis: [3] + Array("vorbis".utf8)
-            case .opus: Array("OpusTags".utf8)
-            default: []
-            }
+            let prefix: [UInt8] =
+                switch scan.codec {
+                case .vorbis: [3] + Array("vorbis".utf8)
+                case .opus: Array("OpusTags".utf8)
+                default: []
+                }
             guard packet.starts(with: prefix) else {
                 warn(.malformed, "the comment packet does not start as it should; no tags read", packet: 1, position: 0)
                 return ([], nil, warnings)
@@ -90,7 +93,8 @@ enum OggParser {
                 return ([], nil, warnings)
             }
             mapped(comment, packet: 1)
-            let location = CommentLocation(packet: 1, prefix: prefix, comment: comment, suffix: reader.readRemainingBytes(), framingBit: framing)
+            let location = CommentLocation(
+                packet: 1, prefix: prefix, comment: comment, suffix: reader.readRemainingBytes(), framingBit: framing)
             return (comment.items(), location, warnings)
         case .flac:
             var fields: [MetadataItem] = [], pictures: [MetadataItem] = []
@@ -104,8 +108,10 @@ enum OggParser {
                 let type = try reader.readUInt8() & 0x7F
                 var length = Int(try reader.readUInt24())
                 if length > reader.remaining {
-                    warn(.sizeOutOfRange, "FLAC metadata block of \(length) bytes in a \(packet.count)-byte packet; reading the "
-                         + "\(reader.remaining) there are", packet: index, position: 1)
+                    warn(
+                        .sizeOutOfRange,
+                        "FLAC metadata block of \(length) bytes in a \(packet.count)-byte packet; reading the "
+                            + "\(reader.remaining) there are", packet: index, position: 1)
                     length = reader.remaining
                 }
                 var body = try reader.readReader(count: length)
@@ -117,16 +123,20 @@ enum OggParser {
                     mapped(comment, packet: index)
                     fields += comment.items()
                     if location == nil {
-                        location = CommentLocation(packet: index, prefix: Array(packet[..<4]), comment: comment, suffix: [], framingBit: false)
+                        location = CommentLocation(
+                            packet: index, prefix: Array(packet[..<4]), comment: comment, suffix: [], framingBit: false)
                     }
                 } else if type == FLACBlock.Kind.picture.rawValue {
                     do {
                         let artwork = try FLACPicture(parsing: &body).artwork()
-                        pictures.append(MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
-                                                     dataType: FLACPicture.dataType(of: artwork)))
+                        pictures.append(
+                            MetadataItem(
+                                keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
+                                dataType: FLACPicture.dataType(of: artwork)))
                     } catch let error as MediaError {
-                        warn(error.code, "a PICTURE block that doesn't parse (\(error.reason)); skipped", packet: index,
-                             position: error.offset ?? 4)
+                        warn(
+                            error.code, "a PICTURE block that doesn't parse (\(error.reason)); skipped", packet: index,
+                            position: error.offset ?? 4)
                     }
                 }
             }

@@ -58,7 +58,8 @@ enum OggResync {
                 guard candidates <= maximumCandidates else { return nil }
                 let position = start + Int64(index)
                 guard let page = try? OggPage.read(from: source, at: position),
-                      (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
+                    (try? OggCRC.checksum(of: page, in: source)) == page.checksum
+                else { continue }
                 return page
             }
             start += Int64(window)

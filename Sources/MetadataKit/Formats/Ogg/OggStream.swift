@@ -13,11 +13,17 @@ enum OggCodec: String, Sendable {
     case flac = "FLAC"
 
     init?(firstPacket packet: [UInt8]) {
-        if packet.starts(with: [1] + Array("vorbis".utf8)) { self = .vorbis }
-        else if packet.starts(with: Array("OpusHead".utf8)) { self = .opus }
-        else if packet.starts(with: Array("Speex   ".utf8)) { self = .speex }
-        else if packet.starts(with: [0x7F] + Array("FLAC".utf8)) { self = .flac }
-        else { return nil }
+        if packet.starts(with: [1] + Array("vorbis".utf8)) {
+            self = .vorbis
+        } else if packet.starts(with: Array("OpusHead".utf8)) {
+            self = .opus
+        } else if packet.starts(with: Array("Speex   ".utf8)) {
+            self = .speex
+        } else if packet.starts(with: [0x7F] + Array("FLAC".utf8)) {
+            self = .flac
+        } else {
+            return nil
+        }
     }
 }
 
@@ -87,14 +93,21 @@ struct OggHeaderScan: Sendable {
         var total = 0
         func early(_ why: String, at position: Int64) -> OggHeaderScan {
             let codec = chosen!.codec
-            if !partial.isEmpty { packets.append(partial); spans.append(partialSpans) }
+            if !partial.isEmpty {
+                packets.append(partial)
+                spans.append(partialSpans)
+            }
             let count = needed > 0 ? "\(needed)" : "its"
-            warnings.append(MediaWarning(.truncated, "\(why) after \(packets.count - (partial.isEmpty ? 0 : 1)) of \(count) header packets "
-                                         + "of the \(codec.rawValue) stream\(partial.isEmpty ? "" : ", inside the next one"); "
-                                         + "what was read is reported", offset: position))
-            return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
-                                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
-                                 gaps: gaps, warnings: warnings)
+            warnings.append(
+                MediaWarning(
+                    .truncated,
+                    "\(why) after \(packets.count - (partial.isEmpty ? 0 : 1)) of \(count) header packets "
+                        + "of the \(codec.rawValue) stream\(partial.isEmpty ? "" : ", inside the next one"); "
+                        + "what was read is reported", offset: position))
+            return OggHeaderScan(
+                pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
+                packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
+                gaps: gaps, warnings: warnings)
         }
         while true {
             guard offset < source.size else {
@@ -118,8 +131,11 @@ struct OggHeaderScan: Sendable {
             }
             if let gap {
                 gaps.append(gap)
-                warnings.append(MediaWarning(.malformed, "\(gap.length) bytes of \(gap.reason) between pages skipped"
-                                             + (found == nil ? " (to the end of the file)" : ", read on at the next page"), offset: gap.offset))
+                warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "\(gap.length) bytes of \(gap.reason) between pages skipped"
+                            + (found == nil ? " (to the end of the file)" : ", read on at the next page"), offset: gap.offset))
             }
             guard let page = found else {
                 guard chosen != nil else {
@@ -140,7 +156,8 @@ struct OggHeaderScan: Sendable {
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
                 guard first == page.segments.count - 1 else {
-                    throw MediaError(.malformed, "the first page of a \(codec.rawValue) stream holds more than its first packet", offset: page.offset)
+                    throw MediaError(
+                        .malformed, "the first page of a \(codec.rawValue) stream holds more than its first packet", offset: page.offset)
                 }
                 chosen = (page.serial, codec)
                 packets = [Array(body[..<length])]
@@ -184,12 +201,13 @@ struct OggHeaderScan: Sendable {
                 partial = []
                 partialSpans = []
                 if chosen!.codec == .flac, packets.count > 1, needed == 0, let first = packets.last?.first, first & 0x80 != 0 {
-                    needed = packets.count  // header count 0 ("unknown"): the block with the last-block flag ends them
+                    needed = packets.count // header count 0 ("unknown"): the block with the last-block flag ends them
                 }
                 if needed > 0 && packets.count == needed {
-                    return OggHeaderScan(pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
-                                         headerPages: headerPages, packetOffsets: packetOffsets, packetSpans: spans,
-                                         endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings)
+                    return OggHeaderScan(
+                        pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
+                        headerPages: headerPages, packetOffsets: packetOffsets, packetSpans: spans,
+                        endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings)
                 }
             }
         }
@@ -198,8 +216,8 @@ struct OggHeaderScan: Sendable {
     /// How many header packets `codec` has; 0 for a FLAC stream that doesn't say.
     private static func neededPackets(codec: OggCodec, firstPacket: [UInt8]) throws -> Int {
         switch codec {
-        case .vorbis: return 3  // id, comment, setup (Vorbis I §4.2.1)
-        case .opus: return 2    // OpusHead, OpusTags (RFC 7845 §3)
+        case .vorbis: return 3 // id, comment, setup (Vorbis I §4.2.1)
+        case .opus: return 2 // OpusHead, OpusTags (RFC 7845 §3)
         case .speex:
             // Header packet, comment packet, then `extra_headers` more (field at byte 68, LE).
             var reader = ByteReader(firstPacket)
@@ -221,8 +239,10 @@ struct OggHeaderScan: Sendable {
     /// pages whose CRC is right count, and at most `maximumChecks` CRCs are
     /// computed, so a file full of fake page headers can't make it slow).
     /// Nil when none is found.
-    static func lastGranule(of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
-                            maximumChecks: Int = 64) throws -> UInt64? {
+    static func lastGranule(
+        of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
+        maximumChecks: Int = 64
+    ) throws -> UInt64? {
         let window: Int64 = 64 * 1024
         var checks = 0
         var windowEnd = source.size
@@ -234,10 +254,12 @@ struct OggHeaderScan: Sendable {
             while index >= 0 {
                 defer { index -= 1 }
                 guard bytes[index] == 0x4F, index + 3 < bytes.count, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67,
-                      bytes[index + 3] == 0x53 else { continue }
+                    bytes[index + 3] == 0x53
+                else { continue }
                 let offset = start + Int64(index)
                 guard let page = try? OggPage.read(from: source, at: offset), page.serial == serial,
-                      page.granulePosition != OggPage.noGranule else { continue }
+                    page.granulePosition != OggPage.noGranule
+                else { continue }
                 checks += 1
                 guard checks <= maximumChecks else { return nil }
                 guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }

@@ -62,12 +62,15 @@ enum RIFFInfo {
             let id = try reader.readFourCC()
             let size = Int(try reader.readUInt32(.little))
             guard size <= reader.remaining else {
-                throw reader.error(.sizeOutOfRange, "INFO subchunk '\(id)' of \(size) bytes runs past its list (\(reader.remaining) bytes left)")
+                throw reader.error(
+                    .sizeOutOfRange, "INFO subchunk '\(id)' of \(size) bytes runs past its list (\(reader.remaining) bytes left)")
             }
             let text = try reader.readBytes(size)
             if size & 1 == 1, reader.remaining > 0 { try reader.skip(1) }
             let decoded = IFFText.decode(text)
-            let item = decoded.text.isEmpty ? nil
+            let item =
+                decoded.text.isEmpty
+                ? nil
                 : MetadataItem(keySpace: .riff, key: id.description, value: .string(decoded.text), dataType: decoded.type)
             entries.append(RIFFInfoEntry(id: id, range: start..<reader.offset, item: item))
         }
@@ -77,8 +80,10 @@ enum RIFFInfo {
     /// The whole new `LIST` chunk for the `.riff` items of `items`; nil when
     /// there are none. `existing` are the subchunks of the file's INFO lists,
     /// whose bytes are reused for unchanged items.
-    static func chunk(for items: [MetadataItem], existing: [RIFFInfoEntry], source: FileSource,
-                      characterSet: IFFText.CharacterSet = .latin1) throws -> [UInt8]? {
+    static func chunk(
+        for items: [MetadataItem], existing: [RIFFInfoEntry], source: FileSource,
+        characterSet: IFFText.CharacterSet = .latin1
+    ) throws -> [UInt8]? {
         let wanted = items.filter { $0.keySpace == .riff }
         guard !wanted.isEmpty else { return nil }
         var used = [Bool](repeating: false, count: existing.count)
@@ -88,7 +93,7 @@ enum RIFFInfo {
                 used[match] = true
                 let range = existing[match].range
                 var bytes = try source.getBytes(at: range.lowerBound, count: Int(range.count))
-                if bytes.count & 1 == 1 { bytes.append(0) }              // a last subchunk without its pad byte
+                if bytes.count & 1 == 1 { bytes.append(0) } // a last subchunk without its pad byte
                 payload += bytes
                 continue
             }

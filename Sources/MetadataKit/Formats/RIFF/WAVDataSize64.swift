@@ -53,7 +53,8 @@ extension WAVDataSize64 {
         }
         var table: [(id: FourCC, size: Int64)] = []
         for _ in 0..<count { table.append((try reader.readFourCC(), try size64())) }
-        self.init(riffSize: riffSize, dataSize: dataSize, sampleCount: sampleCount, table: table,
-                             chunk: IFFChunk(id: id, offset: 12, size: size))
+        self.init(
+            riffSize: riffSize, dataSize: dataSize, sampleCount: sampleCount, table: table,
+            chunk: IFFChunk(id: id, offset: 12, size: size))
     }
 }

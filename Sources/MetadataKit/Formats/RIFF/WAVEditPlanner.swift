@@ -76,14 +76,16 @@ enum WAVEditPlanner {
             let old = infoEntries.compactMap(\.item)
             tagItems += try IFFID3Chunk.exactCopies(of: kept) { !old.contains($0) }
         }
-        let tag = try IFFID3Chunk.edit(id3, items: tagItems, newID: "id3 ", endianness: .little, source: source, options: options,
-                                       audioBytes: data.size)
+        let tag = try IFFID3Chunk.edit(
+            id3, items: tagItems, newID: "id3 ", endianness: .little, source: source, options: options,
+            audioBytes: data.size)
         var infoItems = kept
         if id3 == nil, infoChunks.isEmpty, !kept.contains(where: { $0.keySpace == .riff }) {
             infoItems += try mirroredInfo(kept)
         }
-        let info = try RIFFInfo.chunk(for: infoItems, existing: infoEntries, source: source,
-                                      characterSet: try RIFFInfo.characterSet(of: wav.chunks, source: source))
+        let info = try RIFFInfo.chunk(
+            for: infoItems, existing: infoEntries, source: source,
+            characterSet: try RIFFInfo.characterSet(of: wav.chunks, source: source))
 
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
@@ -96,7 +98,8 @@ enum WAVEditPlanner {
         // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
         let isPlaceholder: (IFFChunk) -> Bool = { $0.offset == 12 && $0.id == "JUNK" && $0.size == 28 }
         if !(try layout.absorbShift(of: data, paddingIDs: paddingIDs, endianness: .little, protected: isPlaceholder)),
-           changedBeforeData, let dataIndex = layout.index(of: data) {
+            changedBeforeData, let dataIndex = layout.index(of: data)
+        {
             let padding = try IFFChunkBuilder.chunk("JUNK", [UInt8](repeating: 0, count: rewritePadding), .little)
             if let old = layout.elements[..<dataIndex].lastIndex(where: { element in
                 if case .original(let chunk) = element { return paddingIDs.contains(chunk.id) && !isPlaceholder(chunk) }
@@ -144,7 +147,8 @@ enum WAVEditPlanner {
         var result: [MetadataItem] = []
         for field in infoFields {
             guard let value = metadata[field],
-                  let key = MetadataKeyMap.riffKeys[field]?.first else { continue }
+                let key = MetadataKeyMap.riffKeys[field]?.first
+            else { continue }
             let existing = result.filter { $0.key == key.key }
             let converted = try MetadataConverterRegistry.standard.converter(for: field)
                 .items(for: field, value: value, key: key, existing: existing)

@@ -50,15 +50,16 @@ struct WAVFormatChunk: Sendable, Equatable {
         blockAlign = Int(try reader.readUInt16(.little))
         bitsPerSample = Int(try reader.readUInt16(.little))
         guard channels > 0, sampleRate > 0, blockAlign > 0 else {
-            throw MediaError(.malformed, "'fmt ' has \(channels) channels, \(sampleRate) Hz, block align \(blockAlign)",
-                             offset: reader.offset - 16)
+            throw MediaError(
+                .malformed, "'fmt ' has \(channels) channels, \(sampleRate) Hz, block align \(blockAlign)",
+                offset: reader.offset - 16)
         }
         if formatTag == Self.extensible, reader.remaining >= 2 + 22 {
             let extra = Int(try reader.readUInt16(.little))
             if extra >= 22 {
                 let valid = Int(try reader.readUInt16(.little))
                 validBitsPerSample = valid > 0 ? valid : nil
-                try reader.skip(4)                                      // dwChannelMask
+                try reader.skip(4) // dwChannelMask
                 let guid = try reader.readBytes(16)
                 subFormat = Self.guidText(guid)
                 if Array(guid[2...]) == Self.standardGUIDTail {

@@ -60,8 +60,9 @@ enum WAVParser {
             properties.duration = Double(dataBytes) / Double(format.averageBytesPerSecond)
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated,
-                          warnings: warnings)
+        return ParsedFile(
+            fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated,
+            warnings: warnings)
     }
 
     /// The sample count of the `fact` chunk (the `ds64` one when `fact` holds 0xFFFFFFFF).

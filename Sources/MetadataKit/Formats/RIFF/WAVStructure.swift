@@ -31,10 +31,13 @@ extension WAVStructure {
             ds64 = table
             containerEnd = 8 + table.riffSize
         }
-        let walk = try IFFChunkWalker.walk(in: source, from: 12, containerEnd: containerEnd, endianness: .little,
-                                           audioID: "data", container: String(describing: form), resolve: { id in ds64?.size(of: id) })
-        self.init(structure: IFFStructure(form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
-                                                    isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk),
-                            ds64: ds64)
+        let walk = try IFFChunkWalker.walk(
+            in: source, from: 12, containerEnd: containerEnd, endianness: .little,
+            audioID: "data", container: String(describing: form), resolve: { id in ds64?.size(of: id) })
+        self.init(
+            structure: IFFStructure(
+                form: form, formType: type, containerEnd: walk.end, chunks: walk.chunks,
+                isTruncated: walk.truncated, warnings: walk.warnings, cutChunk: walk.cutChunk),
+            ds64: ds64)
     }
 }

@@ -59,7 +59,10 @@ struct VorbisComment: Sendable, Hashable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(vendor)
-        for field in fields { hasher.combine(field.name); hasher.combine(field.value) }
+        for field in fields {
+            hasher.combine(field.name)
+            hasher.combine(field.value)
+        }
     }
 
     // MARK: Parsing
@@ -100,7 +103,8 @@ struct VorbisComment: Sendable, Hashable {
         for field in fields {
             let key = field.name.uppercased()
             if key == Self.pictureKey, let artwork = Self.decodePictureField(field.value) {
-                items.append(MetadataItem(keySpace: .vorbis, key: key, value: .picture(artwork), dataType: FLACPicture.dataType(of: artwork)))
+                items.append(
+                    MetadataItem(keySpace: .vorbis, key: key, value: .picture(artwork), dataType: FLACPicture.dataType(of: artwork)))
                 continue
             }
             if let position = positions[key] {
@@ -148,8 +152,11 @@ extension VorbisComment {
         let vendorOffset = reader.offset
         let vendorLength = Int(try reader.readUInt32(.little))
         guard vendorLength <= reader.remaining else {
-            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment vendor string of \(vendorLength) bytes, "
-                                                 + "\(reader.remaining) left: no fields read", offset: vendorOffset))
+            comment.warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "Vorbis comment vendor string of \(vendorLength) bytes, "
+                        + "\(reader.remaining) left: no fields read", offset: vendorOffset))
             self = comment
             return
         }
@@ -162,16 +169,22 @@ extension VorbisComment {
             return
         }
         if count > reader.remaining / 4 {
-            comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment claims \(count) fields in \(reader.remaining) bytes; "
-                                                 + "reading the fields that fit", offset: countOffset))
+            comment.warnings.append(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "Vorbis comment claims \(count) fields in \(reader.remaining) bytes; "
+                        + "reading the fields that fit", offset: countOffset))
         }
         comment.storedFields.reserveCapacity(min(count, reader.remaining / 4))
         for index in 0..<count {
             let fieldOffset = reader.offset
             guard let length = try? Int(reader.readUInt32(.little)), length <= reader.remaining else {
                 if !comment.isDamaged || reader.remaining > 0 {
-                    comment.warnings.append(MediaWarning(.sizeOutOfRange, "Vorbis comment field \(index + 1) of \(count) runs past "
-                                                         + "the end of the comment; \(index) fields read", offset: fieldOffset))
+                    comment.warnings.append(
+                        MediaWarning(
+                            .sizeOutOfRange,
+                            "Vorbis comment field \(index + 1) of \(count) runs past "
+                                + "the end of the comment; \(index) fields read", offset: fieldOffset))
                 }
                 try reader.skip(reader.remaining)
                 self = comment
@@ -180,7 +193,8 @@ extension VorbisComment {
             let bytes = try reader.readBytes(length)
             comment.storedFields.append(bytes)
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            comment.fields.append((String(decoding: bytes[..<equals], as: UTF8.self), String(decoding: bytes[(equals + 1)...], as: UTF8.self)))
+            comment.fields.append(
+                (String(decoding: bytes[..<equals], as: UTF8.self), String(decoding: bytes[(equals + 1)...], as: UTF8.self)))
         }
         if framingBit {
             if let framing = reader.peekUInt8(), framing & 1 == 1 {

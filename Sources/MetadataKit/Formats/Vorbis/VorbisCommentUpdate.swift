@@ -39,7 +39,10 @@ extension VorbisComment {
         var newOrder: [(key: String, name: String)] = []
         var pictures: [(index: Int, artwork: Artwork)] = []
         for (index, item) in items.enumerated() where item.keySpace == .vorbis {
-            if case .picture(let artwork) = item.value { pictures.append((index, artwork)); continue }
+            if case .picture(let artwork) = item.value {
+                pictures.append((index, artwork))
+                continue
+            }
             let key = item.key.uppercased()
             if newTexts[key] == nil { newOrder.append((key, item.key)) }
             newTexts[key, default: []] += try Self.texts(of: item)
@@ -54,7 +57,10 @@ extension VorbisComment {
             result.storedFields.append(Array("\(name)=\(value)".utf8))
         }
         for bytes in storedFields {
-            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { result.storedFields.append(bytes); continue }
+            guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {
+                result.storedFields.append(bytes)
+                continue
+            }
             let name = String(decoding: bytes[..<equals], as: UTF8.self), value = String(decoding: bytes[(equals + 1)...], as: UTF8.self)
             let key = name.uppercased()
             if key == Self.pictureKey, let artwork = Self.decodePictureField(value) {
@@ -88,8 +94,9 @@ extension VorbisComment {
         }
         if isDamaged, result.storedFields != storedFields || result.vendorBytes != vendorBytes {
             let problem = warnings.first.map { "\($0.message)\($0.offset.map { " at byte \($0)" } ?? "")" } ?? "damaged"
-            throw MediaError(.malformed, "the Vorbis comment is damaged (\(problem)); it can be kept as it is, not rewritten",
-                             offset: warnings.first?.offset)
+            throw MediaError(
+                .malformed, "the Vorbis comment is damaged (\(problem)); it can be kept as it is, not rewritten",
+                offset: warnings.first?.offset)
         }
         return (result, pictureItems)
     }

@@ -16,8 +16,10 @@ public struct CommentMetadataConverter: MetadataConverter {
         return nil
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         guard let text = value?.text else { return [] }
         let language = existing.first?.language ?? (key.keySpace == .id3 ? "eng" : nil)
         return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8, language: language)]
@@ -37,8 +39,10 @@ public struct ArtworkMetadataConverter: MetadataConverter {
         return pictures.isEmpty ? nil : .artwork(pictures)
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         guard let value else { return [] }
         guard let pictures = value.artwork else {
             throw MediaError(.invalidValue, "artwork needs pictures")
@@ -59,13 +63,14 @@ public struct ArtworkMetadataConverter: MetadataConverter {
             return picture
         }
         return unique.map { picture in
-            let type: MetadataDataType = switch picture.mimeType {
-            case "image/jpeg": .jpeg
-            case "image/png": .png
-            case "image/bmp": .bmp
-            case "image/gif": .gif
-            default: .binary
-            }
+            let type: MetadataDataType =
+                switch picture.mimeType {
+                case "image/jpeg": .jpeg
+                case "image/png": .png
+                case "image/bmp": .bmp
+                case "image/gif": .gif
+                default: .binary
+                }
             return MetadataItem(keySpace: key.keySpace, key: key.key, value: .picture(picture), dataType: type)
         }
     }

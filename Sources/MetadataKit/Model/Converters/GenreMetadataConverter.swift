@@ -14,7 +14,7 @@ public struct GenreMetadataConverter: MetadataConverter {
         var genres: [Genre] = []
         var rest = Substring(text)
         while rest.hasPrefix("(") {
-            if rest.hasPrefix("((") {               // "((" escapes a name starting with "("
+            if rest.hasPrefix("((") { // "((" escapes a name starting with "("
                 rest = rest.dropFirst()
                 break
             }
@@ -36,7 +36,7 @@ public struct GenreMetadataConverter: MetadataConverter {
             if let number = Int(name), let genre = Genre(id3Index: number) {
                 genres.append(genre)
             } else if genres.count == 1 {
-                genres[0] = stored(name)      // "(17)Rock": the refinement is the name
+                genres[0] = stored(name) // "(17)Rock": the refinement is the name
             } else {
                 genres.append(stored(name))
             }
@@ -71,8 +71,10 @@ public struct GenreMetadataConverter: MetadataConverter {
         return nil
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         guard let value else { return [] }
         guard let genre = value.genre else { throw MediaError(.invalidValue, "genre needs a name") }
         switch (key.keySpace, key.key) {
@@ -80,9 +82,12 @@ public struct GenreMetadataConverter: MetadataConverter {
             guard let index = genre.id3Index else {
                 throw MediaError(.invalidValue, "'\(genre.name)' is not in the ID3v1 genre list")
             }
-            return [MetadataItem(keySpace: key.keySpace, key: key.key,
-                                 value: .integer(Int64(key.keySpace == .iTunes ? index + 1 : index)),
-                                 dataType: .unsignedInteger)]
+            return [
+                MetadataItem(
+                    keySpace: key.keySpace, key: key.key,
+                    value: .integer(Int64(key.keySpace == .iTunes ? index + 1 : index)),
+                    dataType: .unsignedInteger)
+            ]
         default:
             return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(genre.name), dataType: .utf8)]
         }

@@ -13,8 +13,10 @@ public protocol MetadataConverter: Sendable {
     /// them, e.g. the track count when only the number changes). A nil value
     /// asks for the field to be removed: the result holds whatever must remain.
     /// Throws `invalidValue` when the format can't hold the value.
-    func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-               existing: [MetadataItem]) throws -> [MetadataItem]
+    func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem]
 }
 
 /// Chooses the converter for each normalized field.
@@ -67,7 +69,8 @@ public struct DefaultMetadataConverter: MetadataConverter {
                 return .integer(Int(number.rounded()))
             case (.bpm, _):
                 if let text = item.value.stringValue,
-                   let number = Double(String(text.trimmingSpaces)), number.isFinite, abs(number) < 1e9 {
+                    let number = Double(String(text.trimmingSpaces)), number.isFinite, abs(number) < 1e9
+                {
                     return .integer(Int(number.rounded()))
                 }
             default:
@@ -79,8 +82,10 @@ public struct DefaultMetadataConverter: MetadataConverter {
         return nil
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         guard let value else { return [] }
         if field == .bpm, key.keySpace == .iTunes {
             guard let number = value.integer, (0...0xFFFF).contains(number) else {
@@ -94,7 +99,10 @@ public struct DefaultMetadataConverter: MetadataConverter {
         if field == .bpm, Int(text) == nil {
             throw MediaError(.invalidValue, "bpm must be a whole number, not '\(text)'")
         }
-        return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8,
-                             language: existing.first?.language)]
+        return [
+            MetadataItem(
+                keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8,
+                language: existing.first?.language)
+        ]
     }
 }

@@ -49,8 +49,10 @@ public struct PositionMetadataConverter: MetadataConverter {
         return nil
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         let current = existing.lazy.compactMap(Self.pair).first ?? (nil, nil)
         var number = current.number
         var total = current.total
@@ -68,11 +70,15 @@ public struct PositionMetadataConverter: MetadataConverter {
             guard (number ?? 0) <= 0xFFFF, (total ?? 0) <= 0xFFFF else {
                 throw MediaError(.invalidValue, "\(field.rawValue) must be at most 65535 in MP4 '\(key.key)'")
             }
-            return [MetadataItem(keySpace: key.keySpace, key: key.key,
-                                 value: .numberPair(number: number ?? 0, total: total), dataType: .numberPair)]
+            return [
+                MetadataItem(
+                    keySpace: key.keySpace, key: key.key,
+                    value: .numberPair(number: number ?? 0, total: total), dataType: .numberPair)
+            ]
         case .vorbis:
-            return Self.vorbisItems(field: field, number: number, total: total, key: key,
-                                    inlineTotal: current.total != nil && !Self.vorbisTotalKeys.contains(key.key))
+            return Self.vorbisItems(
+                field: field, number: number, total: total, key: key,
+                inlineTotal: current.total != nil && !Self.vorbisTotalKeys.contains(key.key))
         case .id3v1:
             guard let number, number <= 255 else {
                 throw MediaError(.invalidValue, "ID3v1 holds a track number from 1 to 255")
@@ -88,8 +94,10 @@ public struct PositionMetadataConverter: MetadataConverter {
     /// `TRACKTOTAL`), except that a changed number keeps an "n/N" value as
     /// "n/N" (`inlineTotal`). A count goes to the total key the file has
     /// (`key` when it is one), else `TRACKTOTAL`/`DISCTOTAL`.
-    private static func vorbisItems(field: MetadataField, number: Int?, total: Int?, key: MetadataKeyMap.RawKey,
-                                    inlineTotal: Bool) -> [MetadataItem] {
+    private static func vorbisItems(
+        field: MetadataField, number: Int?, total: Int?, key: MetadataKeyMap.RawKey,
+        inlineTotal: Bool
+    ) -> [MetadataItem] {
         let isTrack = field == .trackNumber || field == .trackCount
         let numberKey = isTrack ? "TRACKNUMBER" : "DISCNUMBER"
         let totalKey = vorbisTotalKeys.contains(key.key) ? key.key : isTrack ? "TRACKTOTAL" : "DISCTOTAL"

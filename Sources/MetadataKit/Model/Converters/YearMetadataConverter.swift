@@ -21,7 +21,8 @@ public struct YearMetadataConverter: MetadataConverter {
             if item.keySpace == .id3, item.key == "TYER" || item.key == "TYE", text.count == 4 {
                 func digits(_ keys: Set<String>) -> [Character]? {
                     guard let value = items.first(where: { keys.contains($0.key) })?.value.stringValue,
-                          value.count == 4, value.allSatisfy(\.isNumber) else { return nil }
+                        value.count == 4, value.allSatisfy(\.isNumber)
+                    else { return nil }
                     return Array(value)
                 }
                 if let day = digits(Self.dayKeys) {
@@ -34,8 +35,10 @@ public struct YearMetadataConverter: MetadataConverter {
         return nil
     }
 
-    public func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-                      existing: [MetadataItem]) throws -> [MetadataItem] {
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
         if let text = value?.text, Self.timestampKeys.contains(key), !Self.isTimestamp(text) {
             throw MediaError(.invalidValue, "year '\(text)' is not a date \(key) can hold; use \(Self.acceptedForms)")
         }
@@ -50,7 +53,8 @@ public struct YearMetadataConverter: MetadataConverter {
     ]
 
     /// The forms ``isTimestamp(_:)`` accepts, for messages.
-    public static let acceptedForms = "yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH, yyyy-MM-ddTHH:mm or yyyy-MM-ddTHH:mm:ss (e.g. 2024, 2024-05-01)"
+    public static let acceptedForms =
+        "yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH, yyyy-MM-ddTHH:mm or yyyy-MM-ddTHH:mm:ss (e.g. 2024, 2024-05-01)"
 
     /// Whether `text` is one of ``acceptedForms``: the timestamps of
     /// ID3v2.4 (§4.2.5, a subset of ISO 8601), which MP4 `©day` takes too

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -39,7 +40,7 @@ private typealias B = FLACOggBuilder
         #expect(item.isEditable)
         let warning = try #require(item.warnings.first)
         #expect(item.warnings.count == 1)
-        #expect(warning.offset == Self.secondBody + 5)  // the field count, after the vendor
+        #expect(warning.offset == Self.secondBody + 5) // the field count, after the vendor
         #expect(warning.message.contains("claims 9 fields"))
         // A title change would rebuild the damaged comment: refused, nothing written.
         item.metadata.title = "new"
@@ -61,7 +62,7 @@ private typealias B = FLACOggBuilder
 
     @Test func aFieldLongerThanItsBlockEndsTheCommentWithAWarning() async throws {
         var comment = B.comment(vendor: "v", ["TITLE=t", "ARTIST=a", "ALBUM=b"])
-        let lengthOffset = 4 + 1 + 4 + 4 + 7 + 4 + 8  // the third field's length
+        let lengthOffset = 4 + 1 + 4 + 4 + 7 + 4 + 8 // the third field's length
         comment.replaceSubrange(lengthOffset..<lengthOffset + 4, with: [0xFF, 0, 0, 0])
         let url = try file(B.flac([(4, comment)]))
         let parsed = try FLACParser.parse(FileSource(url: url), url)
@@ -83,8 +84,9 @@ private typealias B = FLACOggBuilder
         // The image length says 20 bytes more than the block holds.
         var picture = B.picture(description: "cut")
         let lengthOffset = picture.count - ID3Builder.tinyPNG.count - 4
-        picture.replaceSubrange(lengthOffset..<lengthOffset + 4,
-                                with: withUnsafeBytes(of: UInt32(ID3Builder.tinyPNG.count + 20).bigEndian, Array.init))
+        picture.replaceSubrange(
+            lengthOffset..<lengthOffset + 4,
+            with: withUnsafeBytes(of: UInt32(ID3Builder.tinyPNG.count + 20).bigEndian, Array.init))
         let url = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, picture)]))
         var item = try await MediaItem.loaded(url)
         let commentLength = Int64(B.comment(["TITLE=a"]).count)
@@ -92,7 +94,7 @@ private typealias B = FLACOggBuilder
         #expect(item.warnings.map(\.offset) == [pictureBody + Int64(lengthOffset)])
         #expect(item.warnings.first?.message.contains("runs past its") == true)
         let artwork = try #require(item.metadata.artwork.first)
-        #expect(try artwork.data() == Data(ID3Builder.tinyPNG))  // the bytes the block holds
+        #expect(try artwork.data() == Data(ID3Builder.tinyPNG)) // the bytes the block holds
         #expect(artwork.description == "cut")
         // A title save copies the damaged picture block byte for byte.
         item.metadata.title = String(repeating: "b", count: 300)
@@ -119,7 +121,7 @@ private typealias B = FLACOggBuilder
 
     @Test func aPictureWhoseFieldsDoNotFitIsSkippedAndKept() async throws {
         var picture = B.picture()
-        picture.replaceSubrange(4..<8, with: [0x7F, 0xFF, 0xFF, 0xFF])  // media type length
+        picture.replaceSubrange(4..<8, with: [0x7F, 0xFF, 0xFF, 0xFF]) // media type length
         let url = try file(B.flac([(6, picture), (4, B.comment(["TITLE=a"]))]))
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.artwork.isEmpty && item.metadata.title == "a")
@@ -140,8 +142,10 @@ private typealias B = FLACOggBuilder
 
     @Test func aSecondStreamInfoIsIgnoredWithAWarningAndKept() async throws {
         let second = B.streamInfo(sampleRate: 8000, channels: 1, totalSamples: 8000)
-        let url = try file(B.flac([(0, second), (4, B.comment(["TITLE=a"])), (1, [UInt8](repeating: 0, count: 100))],
-                                  info: B.streamInfo(sampleRate: 44100, totalSamples: 88200)))
+        let url = try file(
+            B.flac(
+                [(0, second), (4, B.comment(["TITLE=a"])), (1, [UInt8](repeating: 0, count: 100))],
+                info: B.streamInfo(sampleRate: 44100, totalSamples: 88200)))
         var item = try await MediaItem.loaded(url)
         #expect(item.properties.sampleRate == 44100 && item.properties.duration == 2)
         #expect(item.warnings.map(\.offset) == [Self.secondBody - 4])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -29,21 +30,23 @@ private typealias B = FLACOggBuilder
     ]
 
     @Test func readsStreamInfoCommentAndPictures() async throws {
-        let url = try file(B.flac(Self.tagged, info: B.streamInfo(sampleRate: 48000, channels: 6, bitsPerSample: 24, totalSamples: 96000),
-                                  audio: B.fakeAudio(12000)))
+        let url = try file(
+            B.flac(
+                Self.tagged, info: B.streamInfo(sampleRate: 48000, channels: 6, bitsPerSample: 24, totalSamples: 96000),
+                audio: B.fakeAudio(12000)))
         let item = try await MediaItem.loaded(url)
         #expect(item.fileType?.identifier == "flac" && item.fileType?.mimeType == "audio/flac")
         #expect(item.properties.codec == "FLAC")
         #expect(item.properties.sampleRate == 48000 && item.properties.channels == 6 && item.properties.bitsPerSample == 24)
         #expect(item.properties.duration == 2)
-        #expect(item.properties.bitrate == 48000)  // 12000 bytes over 2 s
+        #expect(item.properties.bitrate == 48000) // 12000 bytes over 2 s
         #expect(item.metadata.title == "Tïtle")
         #expect(item.metadata.artist == "One; Two")
         #expect(item.metadata.trackNumber == 3 && item.metadata.trackCount == 12)
         #expect(item.metadata.artwork.map(\.pictureType) == [.frontCover, .backCover])
         #expect(item.metadata.artwork.map(\.description) == ["front", "back"])
         let front = try #require(item.metadata.artwork.first)
-        #expect(front.fileOffset != nil)  // read lazily from the file
+        #expect(front.fileOffset != nil) // read lazily from the file
         #expect(try front.data() == Data(ID3Builder.tinyPNG))
         #expect(front.width == 3 && front.height == 2)
     }
@@ -87,7 +90,10 @@ private typealias B = FLACOggBuilder
 
     @Test func hostileBlocksThrow() throws {
         func code(_ bytes: [UInt8]) -> MediaError.Code? {
-            do { _ = try read(bytes); return nil } catch let error as MediaError { return error.code } catch { return nil }
+            do {
+                _ = try read(bytes)
+                return nil
+            } catch let error as MediaError { return error.code } catch { return nil }
         }
         // A block length past the end of the file.
         var long = B.flac([(4, B.comment(["A=b"]))])
@@ -107,8 +113,9 @@ private typealias B = FLACOggBuilder
     /// save, or throws a MediaError — never crashes or hangs.
     @Test func randomCorruptionNeverCrashes() throws {
         let file = B.flac(Self.tagged, audio: B.fakeAudio(200))
-        let outcomes = try B.corruptionOutcomes(file, range: 4..<file.count - 200, count: 800, in: directory,
-                                                read: FLACParser.parse, plan: { try FLACEditPlanner.plan($0, $1, SaveOptions()) })
+        let outcomes = try B.corruptionOutcomes(
+            file, range: 4..<file.count - 200, count: 800, in: directory,
+            read: FLACParser.parse, plan: { try FLACEditPlanner.plan($0, $1, SaveOptions()) })
         #expect(outcomes["non-MediaError"] == nil)
         #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
     }
@@ -119,9 +126,13 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "A longer title than before, still fits in the padding"
         item.metadata.album = "Album ✓"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         let plan = try FLACEditPlanner.plan(FileSource(url: url), items, SaveOptions())
-        guard case .inPlace = plan else { Issue.record("expected an in-place plan, got \(plan)"); return }
+        guard case .inPlace = plan else {
+            Issue.record("expected an in-place plan, got \(plan)")
+            return
+        }
         let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int
         try await item.save()
         let bytes = [UInt8](try Data(contentsOf: url))
@@ -138,8 +149,10 @@ private typealias B = FLACOggBuilder
         let seekTable = (0..<36).map { UInt8($0) }
         let application = Array("TEST".utf8) + [1, 2, 3]
         let cueSheet = [UInt8](repeating: 7, count: 40)
-        let blocks: [(UInt8, [UInt8])] = [(3, seekTable), (4, B.comment(vendor: "keep me", ["TITLE=t"])), (2, application),
-                                          (5, cueSheet), (6, B.picture()), (1, [0, 0, 0, 0])]
+        let blocks: [(UInt8, [UInt8])] = [
+            (3, seekTable), (4, B.comment(vendor: "keep me", ["TITLE=t"])), (2, application),
+            (5, cueSheet), (6, B.picture()), (1, [0, 0, 0, 0]),
+        ]
         let audio = B.fakeAudio(3000)
         let url = try file(B.flac(blocks, audio: audio))
         var item = try await MediaItem.loaded(url)
@@ -153,7 +166,7 @@ private typealias B = FLACOggBuilder
         #expect(try source.getBytes(at: layout.blocks[1].bodyOffset, count: 36) == seekTable)
         #expect(try source.getBytes(at: layout.blocks[3].bodyOffset, count: application.count) == application)
         #expect(try source.getBytes(at: layout.blocks[4].bodyOffset, count: 40) == cueSheet)
-        #expect(layout.blocks[7].length == 1024)  // standard padding for a small file
+        #expect(layout.blocks[7].length == 1024) // standard padding for a small file
         #expect(try source.getBytes(at: layout.audioStart, count: audio.count) == audio)
         #expect(layout.audioStart + Int64(audio.count) == source.size)
         var reader = try source.reader(at: layout.blocks[2].bodyOffset, count: layout.blocks[2].length)
@@ -169,7 +182,7 @@ private typealias B = FLACOggBuilder
         let block = B.picture(type: 3, description: "d", width: 30)
         let url = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, block)]))
         var item = try await MediaItem.loaded(url)
-        item.metadata.title = String(repeating: "b", count: 500)  // no padding: rewrite
+        item.metadata.title = String(repeating: "b", count: 500) // no padding: rewrite
         try await item.save()
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
@@ -179,7 +192,7 @@ private typealias B = FLACOggBuilder
 
     @Test func aPictureFromAnotherFileAtTheSameOffsetIsWrittenFromItsOwnBytes() async throws {
         var other = ID3Builder.tinyPNG
-        other[other.count - 13] ^= 0xFF  // same length and header, other bytes
+        other[other.count - 13] ^= 0xFF // same length and header, other bytes
         let mine = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture())]), "mine.flac")
         let theirs = try file(B.flac([(4, B.comment(["TITLE=a"])), (6, B.picture(data: other))]), "theirs.flac")
         var item = try await MediaItem.loaded(mine)

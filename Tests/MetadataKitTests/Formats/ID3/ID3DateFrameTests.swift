@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 /// Date frames in the "wrong" version: some taggers (and mutagen when asked

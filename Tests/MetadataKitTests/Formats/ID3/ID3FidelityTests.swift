@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -15,37 +16,37 @@ private typealias B = ID3Builder
 
     /// Writes a v2.3 tag with mutagen into `url` (an MPEG stream built here).
     static let mutagenV23 = """
-    import sys
-    from mutagen.id3 import ID3, TIT2, TPE1, TALB, TRCK, TCON, COMM, TXXX
-    tags = ID3()
-    tags.add(TIT2(encoding=1, text=["Titel ü"]))
-    tags.add(TPE1(encoding=0, text=["Artist"]))
-    tags.add(TALB(encoding=0, text=["Album"]))
-    tags.add(TRCK(encoding=0, text=["3/12"]))
-    tags.add(TCON(encoding=0, text=["Jazz"]))
-    tags.add(COMM(encoding=0, lang="deu", desc="", text=["Kommentar"]))
-    tags.add(TXXX(encoding=0, desc="MOOD", text=["calm"]))
-    tags.save(sys.argv[1], v2_version=3, padding=lambda info: 64)
-    """
+        import sys
+        from mutagen.id3 import ID3, TIT2, TPE1, TALB, TRCK, TCON, COMM, TXXX
+        tags = ID3()
+        tags.add(TIT2(encoding=1, text=["Titel ü"]))
+        tags.add(TPE1(encoding=0, text=["Artist"]))
+        tags.add(TALB(encoding=0, text=["Album"]))
+        tags.add(TRCK(encoding=0, text=["3/12"]))
+        tags.add(TCON(encoding=0, text=["Jazz"]))
+        tags.add(COMM(encoding=0, lang="deu", desc="", text=["Kommentar"]))
+        tags.add(TXXX(encoding=0, desc="MOOD", text=["calm"]))
+        tags.save(sys.argv[1], v2_version=3, padding=lambda info: 64)
+        """
 
     /// Prints `{HashKey: [values]}` of every frame mutagen reads (v2.3 names
     /// upgraded to v2.4 ones, as mutagen loads them), plus "version".
     static let mutagenDump = """
-    import sys, json
-    from mutagen.id3 import ID3
-    tags = ID3(sys.argv[1])
-    out = {"version": tags.version[1]}
-    for frame in tags.values():
-        if frame.FrameID == "APIC":
-            out[frame.HashKey] = [frame.mime, len(frame.data)]
-        elif hasattr(frame, "text"):
-            out[frame.HashKey] = [str(t) for t in frame.text]
-            if hasattr(frame, "lang"):
-                out[frame.HashKey].append("lang=" + repr(frame.lang))
-        else:
-            out[frame.HashKey] = [repr(frame.data)] if hasattr(frame, "data") else []
-    print(json.dumps(out, sort_keys=True))
-    """
+        import sys, json
+        from mutagen.id3 import ID3
+        tags = ID3(sys.argv[1])
+        out = {"version": tags.version[1]}
+        for frame in tags.values():
+            if frame.FrameID == "APIC":
+                out[frame.HashKey] = [frame.mime, len(frame.data)]
+            elif hasattr(frame, "text"):
+                out[frame.HashKey] = [str(t) for t in frame.text]
+                if hasattr(frame, "lang"):
+                    out[frame.HashKey].append("lang=" + repr(frame.lang))
+            else:
+                out[frame.HashKey] = [repr(frame.data)] if hasattr(frame, "data") else []
+        print(json.dumps(out, sort_keys=True))
+        """
 
     static func dump(_ url: URL) throws -> [String: [String]] {
         let output = try TestSupport.runChecked("python3", ["-c", mutagenDump, url.path])
@@ -88,7 +89,7 @@ private typealias B = ID3Builder
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         var bytes = try Self.bytes(url)
         // The first frame gets a mixed-case ID, as some taggers wrote "Date".
-        #expect(bytes[10] == 0x54)                  // "T" of mutagen's first frame
+        #expect(bytes[10] == 0x54) // "T" of mutagen's first frame
         let id = Array(bytes[10..<14])
         bytes.replaceSubrange(10..<14, with: Array("Date".utf8))
         try Data(bytes).write(to: url)
@@ -178,13 +179,17 @@ private typealias B = ID3Builder
     /// Three complete tags in a row: the cover and track only in the second.
     static func stackedFile() -> (bytes: [UInt8], audio: [UInt8]) {
         var first = B(version: 3)
-        first.frames = [B.frame("TIT2", B.text(["First title"], encoding: 0), version: 3),
-                        B.frame("TPE1", B.text(["Artist"], encoding: 0), version: 3)]
+        first.frames = [
+            B.frame("TIT2", B.text(["First title"], encoding: 0), version: 3),
+            B.frame("TPE1", B.text(["Artist"], encoding: 0), version: 3),
+        ]
         first.padding = 20
         var second = B(version: 3)
-        second.frames = [B.frame("TIT2", B.text(["Shadowed title"], encoding: 0), version: 3),
-                         B.frame("APIC", B.picture(B.tinyPNG), version: 3),
-                         B.frame("TRCK", B.text(["7/9"], encoding: 0), version: 3)]
+        second.frames = [
+            B.frame("TIT2", B.text(["Shadowed title"], encoding: 0), version: 3),
+            B.frame("APIC", B.picture(B.tinyPNG), version: 3),
+            B.frame("TRCK", B.text(["7/9"], encoding: 0), version: 3),
+        ]
         var third = B(version: 4)
         third.frames = [B.frame("TALB", B.text(["Album in the third"], encoding: 3))]
         third.padding = 10
@@ -246,8 +251,10 @@ private typealias B = ID3Builder
         var tag = B(version: version)
         // A size pointing far past the tag, then the 6 bytes an extended header has.
         tag.extendedHeader = (version == 3 ? B.be32(0x00FF_FFFF) : B.syncsafe(0x00FF_FFF)) + [0, 0, 0, 0, 0, 0]
-        tag.frames = [B.frame("TIT2", B.text(["Title"], encoding: 0), version: version),
-                      B.frame("TPE1", B.text(["Artist"], encoding: 0), version: version)]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Title"], encoding: 0), version: version),
+            B.frame("TPE1", B.text(["Artist"], encoding: 0), version: version),
+        ]
         let parsed = try B.parse(tag.bytes() + B.mpegFrames(2))
         #expect(parsed.items.map(\.key) == ["TIT2", "TPE1"])
         #expect(parsed.warnings.map(\.code) == [.sizeOutOfRange] && parsed.warnings.first?.offset == 10)
@@ -256,10 +263,12 @@ private typealias B = ID3Builder
     @Test func invalidIDsInTheMiddleAndJunkAtTheEnd() async throws {
         var tag = B(version: 4)
         let junk = Array("junk!junk!junk!".utf8)
-        tag.frames = [B.frame("TIT2", B.text(["Title"], encoding: 3)),
-                      B.frame("tpe1", B.text(["lower"], encoding: 3)),
-                      B.frame("TALB", B.text(["Album"], encoding: 3)),
-                      junk]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Title"], encoding: 3)),
+            B.frame("tpe1", B.text(["lower"], encoding: 3)),
+            B.frame("TALB", B.text(["Album"], encoding: 3)),
+            junk,
+        ]
         tag.padding = 30
         let bytes = tag.bytes() + B.mpegFrames(3)
         let url = try B.file(bytes)
@@ -271,8 +280,9 @@ private typealias B = ID3Builder
         item.metadata.title = "A longer title than before, so the frames move"
         try await item.save(options: Self.fast)
         let written = try Self.bytes(url)
-        #expect(ID3WriterTests.contains(written, tag.frames[1]) && ID3WriterTests.contains(written, junk),
-                "the invalid frame and the junk are kept as they were")
+        #expect(
+            ID3WriterTests.contains(written, tag.frames[1]) && ID3WriterTests.contains(written, junk),
+            "the invalid frame and the junk are kept as they were")
         #expect(item.metadata.album == "Album" && item.warnings.count == 2)
     }
 
@@ -281,8 +291,10 @@ private typealias B = ID3Builder
     @Test func tagClaimingMoreThanItsChunkReadsWhatIsThere() throws {
         // As in a WAV/AIFF chunk: the reader is given the chunk's end as its limit.
         var tag = B(version: 4)
-        tag.frames = [B.frame("TIT2", B.text(["In the chunk"], encoding: 0)),
-                      B.frame("TPE1", B.text(["Cut off by the chunk end"], encoding: 0))]
+        tag.frames = [
+            B.frame("TIT2", B.text(["In the chunk"], encoding: 0)),
+            B.frame("TPE1", B.text(["Cut off by the chunk end"], encoding: 0)),
+        ]
         tag.sizeOverride = 1000
         let bytes = tag.bytes()
         let limit = Int64(10 + tag.frames[0].count + 4)
@@ -306,12 +318,14 @@ private typealias B = ID3Builder
     @Test(arguments: [UInt8(3), 4])
     func randomlyDamagedTagsKeepEveryFrameThroughASave(version: UInt8) async throws {
         var tag = B(version: version)
-        tag.frames = [B.frame("TIT2", B.text(["Title"], encoding: 1), version: version),
-                      B.frame("TALB", B.text(["Album"], encoding: 0), version: version),
-                      B.frame("COMM", B.comment("note", language: "XXX", encoding: 0), version: version),
-                      B.frame("TXXX", B.text(["K", "V"], encoding: 0), version: version),
-                      B.frame("PRIV", Array("owner".utf8) + [0, 1, 2, 3], version: version),
-                      B.frame("TRCK", B.text(["4/9"], encoding: 0), version: version)]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Title"], encoding: 1), version: version),
+            B.frame("TALB", B.text(["Album"], encoding: 0), version: version),
+            B.frame("COMM", B.comment("note", language: "XXX", encoding: 0), version: version),
+            B.frame("TXXX", B.text(["K", "V"], encoding: 0), version: version),
+            B.frame("PRIV", Array("owner".utf8) + [0, 1, 2, 3], version: version),
+            B.frame("TRCK", B.text(["4/9"], encoding: 0), version: version),
+        ]
         tag.padding = 24
         let original = tag.bytes()
         let folder = try TestSupport.makeTemporaryDirectory()

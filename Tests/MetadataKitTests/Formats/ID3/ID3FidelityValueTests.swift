@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -18,13 +19,15 @@ private typealias B = ID3Builder
     /// title and artist; the v1 album is space-padded (as some writers do).
     static func v1File() -> [UInt8] {
         var tag = B(version: 3)
-        tag.frames = [B.frame("TIT2", B.text(["Old title"], encoding: 0), version: 3),
-                      B.frame("TPE1", B.text(["Old artist"], encoding: 0), version: 3),
-                      B.frame("TALB", B.text(["An album whose name is longer than thirty"], encoding: 0), version: 3),
-                      B.frame("TCON", B.text(["Jazz"], encoding: 0), version: 3),
-                      B.frame("COMM", B.comment("v2 comment", encoding: 0), version: 3),
-                      B.frame("TYER", B.text(["2001"], encoding: 0), version: 3),
-                      B.frame("TRCK", B.text(["4"], encoding: 0), version: 3)]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Old title"], encoding: 0), version: 3),
+            B.frame("TPE1", B.text(["Old artist"], encoding: 0), version: 3),
+            B.frame("TALB", B.text(["An album whose name is longer than thirty"], encoding: 0), version: 3),
+            B.frame("TCON", B.text(["Jazz"], encoding: 0), version: 3),
+            B.frame("COMM", B.comment("v2 comment", encoding: 0), version: 3),
+            B.frame("TYER", B.text(["2001"], encoding: 0), version: 3),
+            B.frame("TRCK", B.text(["4"], encoding: 0), version: 3),
+        ]
         tag.padding = 100
         var v1 = B.id3v1(title: "Old title", artist: "Old artist", year: "1999", comment: "A v1 comment of thirty chars!!", genre: 17)
         let album = Array("An album whose name is".utf8)
@@ -49,8 +52,9 @@ private typealias B = ID3Builder
         let newV1 = Array(try Self.bytes(url).suffix(128))
         #expect(Array(newV1[3..<33]) == [0x4C, 0xF3, 0x64, 0x7A] + [UInt8](repeating: 0, count: 26))
         #expect(Array(newV1[33..<63]) == ID3v1Writer.latin1("Ærø EUR \"quoted\" ?").bytes + [UInt8](repeating: 0, count: 12))
-        #expect(Array(newV1[0..<3]) == Array(oldV1[0..<3]) && Array(newV1[63...]) == Array(oldV1[63...]),
-                "album (space-padded), year, 30-byte comment and genre keep their bytes")
+        #expect(
+            Array(newV1[0..<3]) == Array(oldV1[0..<3]) && Array(newV1[63...]) == Array(oldV1[63...]),
+            "album (space-padded), year, 30-byte comment and genre keep their bytes")
         #expect(item.item("genre", .id3v1)?.value == .integer(17) && item.item("year", .id3v1)?.value == .string("1999"))
         #expect(item.metadata.title == "Łódź", "ID3v2 holds the whole title")
 
@@ -94,11 +98,14 @@ private typealias B = ID3Builder
         let rvad: [UInt8] = [0x03, 0x10, 0x12, 0x34, 0x23, 0x45, 0x00, 0x00, 0x00, 0x00]
         let kept = [B.frame("PRIV", [], version: 3), B.frame("MCDI", [], version: 3), B.frame("TXXX", [], version: 3)]
         var tag = B(version: 3)
-        tag.frames = [B.frame("TIT2", B.text(["Title"], encoding: 1), version: 3),
-                      B.frame("COMM", B.comment("unknown language", language: "XXX", encoding: 0), version: 3),
-                      B.frame("COMM", [1, 0, 0, 0] + B.encode("zero", encoding: 1) + [0, 0] + B.encode("no language", encoding: 1), version: 3),
-                      B.frame("TYER", B.text(["Test Year"], encoding: 0), version: 3),
-                      B.frame("RVAD", rvad, version: 3)] + kept
+        tag.frames =
+            [
+                B.frame("TIT2", B.text(["Title"], encoding: 1), version: 3),
+                B.frame("COMM", B.comment("unknown language", language: "XXX", encoding: 0), version: 3),
+                B.frame("COMM", [1, 0, 0, 0] + B.encode("zero", encoding: 1) + [0, 0] + B.encode("no language", encoding: 1), version: 3),
+                B.frame("TYER", B.text(["Test Year"], encoding: 0), version: 3),
+                B.frame("RVAD", rvad, version: 3),
+            ] + kept
         tag.padding = 50
         return (tag.bytes(), kept, rvad)
     }
@@ -116,8 +123,9 @@ private typealias B = ID3Builder
         try await item.save(options: Self.fast)
         var written = try Self.bytes(url)
         for frame in kept + [B.frame("RVAD", rvad, version: 3)] { #expect(ID3WriterTests.contains(written, frame)) }
-        #expect(ID3WriterTests.contains(written, Array(tag[10..<(tag.count - 50 - kept.joined().count - 20)])),
-                "the frames before RVAD are unchanged")
+        #expect(
+            ID3WriterTests.contains(written, Array(tag[10..<(tag.count - 50 - kept.joined().count - 20)])),
+            "the frames before RVAD are unchanged")
 
         // v2.4: converted, values, languages and encodings kept.
         try await item.save(options: SaveOptions(id3v2Version: .v2_4, durability: .noSync))
@@ -138,7 +146,7 @@ private typealias B = ID3Builder
             let dump = try ID3FidelityTests.dump(url)
             #expect(dump["COMM::XXX"] == ["unknown language", "lang='XXX'"], "\(dump)")
             #expect(dump["COMM:zero:\u{0}\u{0}\u{0}"]?.first == "no language", "\(dump)")
-            #expect(dump["TPE1"] == ["Someone"], "\(dump)")   // (mutagen reads TDRC as a timestamp: "Test Year" is none)
+            #expect(dump["TPE1"] == ["Someone"], "\(dump)") // (mutagen reads TDRC as a timestamp: "Test Year" is none)
         }
 
         // Back to v2.3: the year text whole again.
@@ -164,8 +172,10 @@ private typealias B = ID3Builder
 
     @Test func genreTextAndTrackWithLettersAreKept() async throws {
         var tag = B(version: 4)
-        tag.frames = [B.frame("TCON", B.text(["NEW AGE"], encoding: 0)),
-                      B.frame("TRCK", B.text(["90000A"], encoding: 0))]
+        tag.frames = [
+            B.frame("TCON", B.text(["NEW AGE"], encoding: 0)),
+            B.frame("TRCK", B.text(["90000A"], encoding: 0)),
+        ]
         tag.padding = 40
         let url = try B.file(tag.bytes() + B.mpegFrames(5))
         defer { try? FileManager.default.removeItem(at: url) }

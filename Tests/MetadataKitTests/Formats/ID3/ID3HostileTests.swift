@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 private typealias B = ID3Builder
 
 /// Truncated and hostile tags: every one must throw a ``MediaError`` or parse
@@ -72,8 +74,10 @@ private typealias B = ID3Builder
     func frameSizePastTagEnd(version: UInt8) async throws {
         var tag = B(version: version)
         let id = version == 2 ? "TT2" : "TIT2"
-        tag.frames = [B.frame(version == 2 ? "TAL" : "TALB", B.text(["ok"], encoding: 0), version: version),
-                      B.frame(id, B.text(["x"], encoding: 0), version: version, sizeOverride: 500)]
+        tag.frames = [
+            B.frame(version == 2 ? "TAL" : "TALB", B.text(["ok"], encoding: 0), version: version),
+            B.frame(id, B.text(["x"], encoding: 0), version: version, sizeOverride: 500),
+        ]
         tag.padding = 40
         let frameOffset = Int64(10 + tag.frames[0].count)
         let bytes = tag.bytes() + B.mpegFrames(2)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
+
 private typealias B = ID3Builder
 
 @Suite struct ID3Tests {
@@ -67,7 +69,8 @@ private typealias B = ID3Builder
 
     @Test func utf16ByteOrders() throws {
         // Big-endian BOM; then a second string without a BOM keeps that order.
-        let bigEndian: [UInt8] = [1] + B.encode("Ünïcode", encoding: 1, bigEndianBOM: true) + [0, 0]
+        let bigEndian: [UInt8] =
+            [1] + B.encode("Ünïcode", encoding: 1, bigEndianBOM: true) + [0, 0]
             + Array("ab".utf16).flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
         // No BOM at all: little-endian is assumed.
         let noBOM: [UInt8] = [1] + Array("Ünïcode".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
@@ -205,8 +208,10 @@ private typealias B = ID3Builder
         // A 32 MiB "image" (a PNG header and zeros) between two text frames.
         let image = B.tinyPNG + [UInt8](repeating: 0, count: 32 << 20)
         var tag = B(version: 4)
-        tag.frames = [B.frame("TIT2", B.text(["before"], encoding: 0)), B.frame("APIC", B.picture(image)),
-                      B.frame("TPE1", B.text(["after"], encoding: 0))]
+        tag.frames = [
+            B.frame("TIT2", B.text(["before"], encoding: 0)), B.frame("APIC", B.picture(image)),
+            B.frame("TPE1", B.text(["after"], encoding: 0)),
+        ]
         let url = try B.file(tag.bytes() + B.mpegFrames(4))
         defer { try? FileManager.default.removeItem(at: url) }
         var item = MediaItem(url: url)
@@ -233,11 +238,11 @@ private typealias B = ID3Builder
         tag.unsynchronise = true
         tag.extendedHeader = [0, 0, 0, 6, 0, 0, 0, 0, 0, 0]
         tag.frames = [
-            B.frame("TIT2", B.text(["ÿÿ title"], encoding: 0), version: 3),   // ÿ is 0xFF in latin1
+            B.frame("TIT2", B.text(["ÿÿ title"], encoding: 0), version: 3), // ÿ is 0xFF in latin1
             B.frame("APIC", B.picture(Self.falseSyncImage), version: 3),
         ]
         let bytes = tag.bytes()
-        #expect(bytes.count > 10 + tag.frames.joined().count + 10)   // something was escaped
+        #expect(bytes.count > 10 + tag.frames.joined().count + 10) // something was escaped
         let parsed = try B.parse(bytes)
         #expect(parsed.item("TIT2")?.value == .string("ÿÿ title"))
         let artwork = try #require(Metadata(items: parsed.items).artwork.first)
@@ -285,8 +290,10 @@ private typealias B = ID3Builder
 
     @Test func hardCodedZlibStream() throws {
         // zlib.compress(b"\x03Hello compressed world")
-        let stream: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0x48, 0xCE, 0xCF, 0x2D, 0x28, 0x4A,
-                               0x2D, 0x2E, 0x4E, 0x4D, 0x51, 0x28, 0xCF, 0x2F, 0xCA, 0x49, 0x01, 0x00, 0x61, 0x0B, 0x08, 0x95]
+        let stream: [UInt8] = [
+            0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0x48, 0xCE, 0xCF, 0x2D, 0x28, 0x4A,
+            0x2D, 0x2E, 0x4E, 0x4D, 0x51, 0x28, 0xCF, 0x2F, 0xCA, 0x49, 0x01, 0x00, 0x61, 0x0B, 0x08, 0x95,
+        ]
         var tag = B(version: 3)
         tag.frames = [B.frame("TIT2", B.be32(23) + stream, version: 3, flags: 0x0080)]
         #expect(try B.parse(tag.bytes()).item("TIT2")?.value == .string("Hello compressed world"))

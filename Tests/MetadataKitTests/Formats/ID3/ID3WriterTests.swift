@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -46,16 +47,20 @@ private typealias B = ID3Builder
     static func basicTag(version: UInt8, padding: Int = 256) -> [UInt8] {
         var tag = B(version: version)
         if version == 2 {
-            tag.frames = [B.frame("TT2", B.text(["Old title"], encoding: 0), version: 2),
-                          B.frame("TP1", B.text(["Old artist"], encoding: 0), version: 2),
-                          B.frame("COM", B.comment("Old comment", encoding: 0), version: 2),
-                          B.frame("TYE", B.text(["1999"], encoding: 0), version: 2),
-                          B.frame("PIC", B.picture(B.tinyPNG, legacyFormat: "PNG"), version: 2),
-                          B.frame("CRM", [0x61, 0, 1, 2, 3], version: 2)]
+            tag.frames = [
+                B.frame("TT2", B.text(["Old title"], encoding: 0), version: 2),
+                B.frame("TP1", B.text(["Old artist"], encoding: 0), version: 2),
+                B.frame("COM", B.comment("Old comment", encoding: 0), version: 2),
+                B.frame("TYE", B.text(["1999"], encoding: 0), version: 2),
+                B.frame("PIC", B.picture(B.tinyPNG, legacyFormat: "PNG"), version: 2),
+                B.frame("CRM", [0x61, 0, 1, 2, 3], version: 2),
+            ]
         } else {
-            tag.frames = [B.frame("TIT2", B.text(["Old title"], encoding: 0), version: version),
-                          B.frame("TPE1", B.text(["Old artist"], encoding: 0), version: version),
-                          B.frame("COMM", B.comment("Old comment", encoding: 0), version: version)]
+            tag.frames = [
+                B.frame("TIT2", B.text(["Old title"], encoding: 0), version: version),
+                B.frame("TPE1", B.text(["Old artist"], encoding: 0), version: version),
+                B.frame("COMM", B.comment("Old comment", encoding: 0), version: version),
+            ]
         }
         tag.padding = padding
         return tag.bytes()
@@ -104,8 +109,10 @@ private typealias B = ID3Builder
 
     // MARK: Round trips
 
-    @Test(arguments: [(UInt8(2), "ASCII"), (2, "Ünïcødé 日本語 🎵"), (3, "ASCII"), (3, "Ünïcødé 日本語 🎵"),
-                      (4, "ASCII"), (4, "Björk Guðmundsdóttir"), (4, "Ünïcødé 日本語 🎵")])
+    @Test(arguments: [
+        (UInt8(2), "ASCII"), (2, "Ünïcødé 日本語 🎵"), (3, "ASCII"), (3, "Ünïcødé 日本語 🎵"),
+        (4, "ASCII"), (4, "Björk Guðmundsdóttir"), (4, "Ünïcødé 日本語 🎵"),
+    ])
     func everyFieldRoundTrips(version: UInt8, text: String) async throws {
         let url = try Self.makeFile(Self.basicTag(version: version))
         defer { Self.remove(url) }
@@ -124,8 +131,10 @@ private typealias B = ID3Builder
         } else {
             #expect(item.isEditable)
         }
-        let artwork = [Artwork(data: Data(B.tinyPNG), pictureType: .frontCover, description: "Front \(text)"),
-                       Artwork(data: Data(Self.jpeg), mimeType: "image/jpeg", pictureType: .backCover)]
+        let artwork = [
+            Artwork(data: Data(B.tinyPNG), pictureType: .frontCover, description: "Front \(text)"),
+            Artwork(data: Data(Self.jpeg), mimeType: "image/jpeg", pictureType: .backCover),
+        ]
         Self.setEveryField(&item.metadata, text, artwork: artwork)
         try await item.save(options: Self.fast)
         try Self.checkEveryField(item.metadata, text, artwork: artwork)
@@ -152,7 +161,10 @@ private typealias B = ID3Builder
         item.metadata.items.removeAll { $0.key == "CRM" }
         try await item.save(options: Self.fast)
         let apic = try #require(item.item("APIC"))
-        guard case .picture(let artwork) = apic.value else { Issue.record("no picture"); return }
+        guard case .picture(let artwork) = apic.value else {
+            Issue.record("no picture")
+            return
+        }
         #expect(artwork.mimeType == "image/png" && artwork.pictureType == .frontCover)
         #expect(try artwork.data() == Data(B.tinyPNG))
         #expect(item.metadata.comments == "Old comment" && item.item("COMM")?.language == "eng")
@@ -188,7 +200,8 @@ private typealias B = ID3Builder
         defer { Self.remove(url) }
         var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "TXXX:MOOD", value: .string("calm ☕"), dataType: .utf8))
-        item.metadata.items.append(MetadataItem(keySpace: .id3, key: "WXXX:shop", value: .string("https://example.com/"), dataType: .latin1))
+        item.metadata.items.append(
+            MetadataItem(keySpace: .id3, key: "WXXX:shop", value: .string("https://example.com/"), dataType: .latin1))
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "USLT", value: .string("la la"), dataType: .latin1, language: "deu"))
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "PRIV:owner", value: .data(Data([1, 2, 0, 3])), dataType: .binary))
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "WOAR", value: .string("https://artist.example/"), dataType: .latin1))
@@ -217,9 +230,9 @@ private typealias B = ID3Builder
         let compressedText = B.text(["Compressed album"], encoding: 0)
         let compressed = B.compress(compressedText)
         let kept: [[UInt8]] = [
-            B.frame("XYZW", [0x81, 1, 2, 3, 4, 5], flags: 0x2040),              // file-alter flag, group 0x81
+            B.frame("XYZW", [0x81, 1, 2, 3, 4, 5], flags: 0x2040), // file-alter flag, group 0x81
             B.frame("PRIV", Array("com.example.x".utf8) + [0, 0xDE, 0xAD, 0xBE, 0xEF]),
-            B.frame("TPE3", [0x05, 0x99, 0x98, 0x97], flags: 0x0004),            // encrypted, method 5
+            B.frame("TPE3", [0x05, 0x99, 0x98, 0x97], flags: 0x0004), // encrypted, method 5
             B.frame("TALB", B.syncsafe(UInt32(compressedText.count)) + compressed, flags: 0x0009),
             B.frame("COMM", B.comment(" 0000044E 00000211", description: "iTunNORM", encoding: 0)),
             B.frame("POPM", Array("me@example.com".utf8) + [0, 196, 0, 0, 0, 7]),
@@ -256,14 +269,17 @@ private typealias B = ID3Builder
         #expect(item.item("XYZW")?.value == .data(Data([1, 2, 3, 4, 5])))
         #expect(item.item("PRIV:com.example.x")?.value == .data(Data([0xDE, 0xAD, 0xBE, 0xEF])))
         #expect(item.metadata.album == "Compressed album")
-        #expect(Self.contains(converted, Array("POPM".utf8) + B.be32(20) + [0, 0] + Array("me@example.com".utf8) + [0, 196, 0, 0, 0, 7]),
-                "POPM keeps its play counter across versions")
+        #expect(
+            Self.contains(converted, Array("POPM".utf8) + B.be32(20) + [0, 0] + Array("me@example.com".utf8) + [0, 196, 0, 0, 0, 7]),
+            "POPM keeps its play counter across versions")
     }
 
     // MARK: Layout
 
-    @Test(.enabled(if: Capabilities.ramJournalStore,
-                   "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder) for in-place growth without fsync"))
+    @Test(
+        .enabled(
+            if: Capabilities.ramJournalStore,
+            "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder) for in-place growth without fsync"))
     func inPlaceWhenTheTagFitsRewriteWhenItGrows() async throws {
         let url = try Self.makeFile(Self.basicTag(version: 4, padding: 512))
         defer { Self.remove(url) }
@@ -361,7 +377,8 @@ private typealias B = ID3Builder
         var appended = B(version: 4)
         appended.frames = [B.frame("TXXX", B.text(["MOOD", "calm"], encoding: 0)), B.frame("TPE2", B.text(["Band"], encoding: 0))]
         appended.footer = true
-        let ape = Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [32, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        let ape =
+            Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [32, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
         let url = try Self.makeFile(Self.basicTag(version: 4), trailer: appended.bytes() + ape + B.id3v1(title: "v1"))
         defer { Self.remove(url) }
         let audio = try Self.audio(url)
@@ -379,17 +396,21 @@ private typealias B = ID3Builder
 
     @Test func inPlacePatchCoversOnlyTheChangedBytes() async throws {
         var tag = B(version: 4)
-        tag.frames = [B.frame("TIT2", B.text(["Old"], encoding: 0)),
-                      B.frame("APIC", B.picture(B.tinyPNG + [UInt8](repeating: 7, count: 100_000)))]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Old"], encoding: 0)),
+            B.frame("APIC", B.picture(B.tinyPNG + [UInt8](repeating: 7, count: 100_000))),
+        ]
         tag.padding = 100
         let url = try Self.makeFile(tag.bytes())
         defer { Self.remove(url) }
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "New"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
-                                                       keySpaces: [.id3, .id3v1])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
+            keySpaces: [.id3, .id3v1])
         guard case .inPlace(let patches) = try MP3EditPlanner.plan(FileSource(url: url), items, Self.fast) else {
-            Issue.record("expected an in-place plan"); return
+            Issue.record("expected an in-place plan")
+            return
         }
         #expect(patches.count == 1 && patches[0].offset == 21 && patches[0].bytes == Array("New".utf8))
     }
@@ -480,7 +501,8 @@ private typealias B = ID3Builder
     @Test func removesAllTagsKeepsAudioAPEAndLyrics() async throws {
         let lyrics = Array("LYRICSBEGIN".utf8) + Array("IND00002".utf8) + Array("10".utf8)
         let lyricsBlock = lyrics + Array(String(format: "%06d", lyrics.count).utf8) + Array("LYRICS200".utf8)
-        let ape = Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [32, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        let ape =
+            Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [32, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
         let enhanced = Array("TAG+".utf8) + [UInt8](repeating: 0x41, count: 223)
         let url = try Self.makeFile(Self.basicTag(version: 3), trailer: ape + lyricsBlock + enhanced + B.id3v1(title: "v1"))
         defer { Self.remove(url) }

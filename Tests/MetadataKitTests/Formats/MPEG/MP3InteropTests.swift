@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -12,8 +13,12 @@ private typealias B = ID3Builder
     private static func makeFixture() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mdkit-interop-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let status = ToolCheck.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-c:a", "libmp3lame", "-b:a", "128k", directory.appendingPathComponent("x.mp3").path])
+        let status = ToolCheck.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                "-c:a", "libmp3lame", "-b:a", "128k", directory.appendingPathComponent("x.mp3").path,
+            ])
         try #require(status == 0, "ffmpeg failed")
         try Data(B.tinyPNG).write(to: directory.appendingPathComponent("cover.png"))
         return directory
@@ -21,37 +26,42 @@ private typealias B = ID3Builder
 
     /// Tags `path` with mutagen: ID3v2.`version`, text encoding `encoding`.
     private static let mutagenScript = """
-    import sys
-    from mutagen.id3 import ID3, TIT2, TPE1, TALB, TRCK, TCON, TDRC, COMM, TXXX, APIC, USLT, POPM, TPOS, TBPM, WXXX
-    path, version, enc, png = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-    text = "Björk Guðmundsdóttir" if enc == 0 else "Björk 日本語 🎵"
-    tags = ID3()
-    tags.add(TIT2(encoding=enc, text=[text]))
-    tags.add(TPE1(encoding=enc, text=["Artist One", "Artist Two"]))
-    tags.add(TALB(encoding=enc, text=["Album " + text]))
-    tags.add(TRCK(encoding=enc, text=["3/12"]))
-    tags.add(TPOS(encoding=enc, text=["1/2"]))
-    tags.add(TCON(encoding=enc, text=["Rock"]))
-    tags.add(TBPM(encoding=enc, text=["128"]))
-    tags.add(TDRC(encoding=enc, text=["2024"]))
-    tags.add(COMM(encoding=enc, lang="eng", desc="", text=["Comment " + text]))
-    tags.add(COMM(encoding=enc, lang="eng", desc="iTunNORM", text=[" 0000044E 00000000"]))
-    tags.add(TXXX(encoding=enc, desc="MOOD", text=["calm"]))
-    tags.add(USLT(encoding=enc, lang="deu", desc="", text="La la " + text))
-    tags.add(POPM(email="me@example.com", rating=196, count=3))
-    tags.add(WXXX(encoding=enc, desc="shop", url="https://example.com/"))
-    tags.add(APIC(encoding=enc, mime="image/png", type=3, desc="Cover " + text, data=open(png, "rb").read()))
-    tags.save(path, v2_version=version)
-    """
+        import sys
+        from mutagen.id3 import ID3, TIT2, TPE1, TALB, TRCK, TCON, TDRC, COMM, TXXX, APIC, USLT, POPM, TPOS, TBPM, WXXX
+        path, version, enc, png = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+        text = "Björk Guðmundsdóttir" if enc == 0 else "Björk 日本語 🎵"
+        tags = ID3()
+        tags.add(TIT2(encoding=enc, text=[text]))
+        tags.add(TPE1(encoding=enc, text=["Artist One", "Artist Two"]))
+        tags.add(TALB(encoding=enc, text=["Album " + text]))
+        tags.add(TRCK(encoding=enc, text=["3/12"]))
+        tags.add(TPOS(encoding=enc, text=["1/2"]))
+        tags.add(TCON(encoding=enc, text=["Rock"]))
+        tags.add(TBPM(encoding=enc, text=["128"]))
+        tags.add(TDRC(encoding=enc, text=["2024"]))
+        tags.add(COMM(encoding=enc, lang="eng", desc="", text=["Comment " + text]))
+        tags.add(COMM(encoding=enc, lang="eng", desc="iTunNORM", text=[" 0000044E 00000000"]))
+        tags.add(TXXX(encoding=enc, desc="MOOD", text=["calm"]))
+        tags.add(USLT(encoding=enc, lang="deu", desc="", text="La la " + text))
+        tags.add(POPM(email="me@example.com", rating=196, count=3))
+        tags.add(WXXX(encoding=enc, desc="shop", url="https://example.com/"))
+        tags.add(APIC(encoding=enc, mime="image/png", type=3, desc="Cover " + text, data=open(png, "rb").read()))
+        tags.save(path, v2_version=version)
+        """
 
-    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasPythonModule("mutagen")),
-          arguments: [(UInt8(3), UInt8(0)), (3, 1), (4, 0), (4, 1), (4, 2), (4, 3)])
+    @Test(
+        .enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasPythonModule("mutagen")),
+        arguments: [(UInt8(3), UInt8(0)), (3, 1), (4, 0), (4, 1), (4, 2), (4, 3)])
     func mutagenTags(version: UInt8, encoding: UInt8) async throws {
         let directory = try Self.makeFixture()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("x.mp3")
-        let status = ToolCheck.run("python3", ["-c", Self.mutagenScript, url.path, String(version), String(encoding),
-                                               directory.appendingPathComponent("cover.png").path])
+        let status = ToolCheck.run(
+            "python3",
+            [
+                "-c", Self.mutagenScript, url.path, String(version), String(encoding),
+                directory.appendingPathComponent("cover.png").path,
+            ])
         try #require(status == 0, "mutagen failed")
 
         var item = MediaItem(url: url)
@@ -96,19 +106,22 @@ private typealias B = ID3Builder
         #expect(abs((properties.duration ?? 0) - 40 * 1152 / 44_100.0) < 1e-9)
     }
 
-    @Test(.enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("eyeD3")),
-          arguments: [("--to-v2.3", "utf16"), ("--to-v2.4", "utf8"), ("--to-v2.4", "latin1")])
+    @Test(
+        .enabled(if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("eyeD3")),
+        arguments: [("--to-v2.3", "utf16"), ("--to-v2.4", "utf8"), ("--to-v2.4", "latin1")])
     func eyeD3Tags(versionOption: String, encoding: String) async throws {
         let directory = try Self.makeFixture()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("x.mp3")
         let title = encoding == "latin1" ? "Sigur Rós" : "Sigur Rós 日本"
-        let status = ToolCheck.run("eyeD3", [
-            "--quiet", "--no-color", versionOption, "--encoding", encoding,
-            "-t", title, "-a", "Ärtist", "-A", "Albüm", "-n", "5", "-N", "9", "-G", "Jazz", "--recording-date", "2011",
-            "--add-comment", "Hello wörld", "--add-comment", "described:desc:eng",
-            "--add-image", directory.appendingPathComponent("cover.png").path + ":BACK_COVER:back", url.path,
-        ])
+        let status = ToolCheck.run(
+            "eyeD3",
+            [
+                "--quiet", "--no-color", versionOption, "--encoding", encoding,
+                "-t", title, "-a", "Ärtist", "-A", "Albüm", "-n", "5", "-N", "9", "-G", "Jazz", "--recording-date", "2011",
+                "--add-comment", "Hello wörld", "--add-comment", "described:desc:eng",
+                "--add-image", directory.appendingPathComponent("cover.png").path + ":BACK_COVER:back", url.path,
+            ])
         try #require(status == 0, "eyeD3 failed")
         var item = MediaItem(url: url)
         try await item.load()
@@ -132,9 +145,13 @@ private typealias B = ID3Builder
         let directory = try Self.makeFixture()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("tagged.mp3")
-        let status = ToolCheck.run("ffmpeg", ["-nostdin", "-loglevel", "error", "-i", directory.appendingPathComponent("x.mp3").path,
-                                              "-c", "copy", "-metadata", "title=Tïtle", "-metadata", "artist=Ärtist",
-                                              "-metadata", "track=2/7", "-write_id3v1", "1", url.path])
+        let status = ToolCheck.run(
+            "ffmpeg",
+            [
+                "-nostdin", "-loglevel", "error", "-i", directory.appendingPathComponent("x.mp3").path,
+                "-c", "copy", "-metadata", "title=Tïtle", "-metadata", "artist=Ärtist",
+                "-metadata", "track=2/7", "-write_id3v1", "1", url.path,
+            ])
         try #require(status == 0, "ffmpeg failed")
         var item = MediaItem(url: url)
         try await item.load()

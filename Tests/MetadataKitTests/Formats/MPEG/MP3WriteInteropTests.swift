@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -7,50 +8,55 @@ private typealias B = ID3Builder
 /// Files made by ffmpeg, tagged by mutagen or eyeD3, saved by MetadataKit and
 /// read back by mutagen, ffprobe and exiftool. Skipped when a tool is missing.
 @Suite struct MP3WriteInteropTests {
-    static let toolsPresent = ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
+    static let toolsPresent =
+        ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
         && ToolCheck.has("python3:mutagen")
 
     /// A 1 s, 440 Hz, 64 kbit/s MP3 made by ffmpeg/LAME, in a new folder.
     static func makeMP3() throws -> URL {
         let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("x.mp3")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
-                                              "-c:a", "libmp3lame", "-b:a", "64k", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
+                "-c:a", "libmp3lame", "-b:a", "64k", url.path,
+            ])
         try Data(B.tinyPNG).write(to: url.deletingLastPathComponent().appendingPathComponent("cover.png"))
         return url
     }
 
     /// Tags with mutagen: a few fields, an iTunNORM comment, a TXXX, a POPM and a picture.
     static let mutagenTagger = """
-    import sys
-    from mutagen.id3 import ID3, TIT2, TPE1, TCON, COMM, TXXX, POPM, APIC, USLT
-    path, version = sys.argv[1], int(sys.argv[2])
-    tags = ID3(path)
-    tags.add(TIT2(encoding=1, text=["Before ü"]))
-    tags.add(TPE1(encoding=1, text=["Someone"]))
-    tags.add(TCON(encoding=1, text=["Rock"]))
-    tags.add(COMM(encoding=1, lang="eng", desc="iTunNORM", text=[" 0000044E 00000211"]))
-    tags.add(TXXX(encoding=1, desc="MOOD", text=["calm"]))
-    tags.add(USLT(encoding=1, lang="deu", desc="", text="la la"))
-    tags.add(POPM(email="me@example.com", rating=196, count=3))
-    tags.add(APIC(encoding=0, mime="image/png", type=3, desc="old", data=open(sys.argv[3], "rb").read()))
-    tags.save(path, v2_version=version)
-    """
+        import sys
+        from mutagen.id3 import ID3, TIT2, TPE1, TCON, COMM, TXXX, POPM, APIC, USLT
+        path, version = sys.argv[1], int(sys.argv[2])
+        tags = ID3(path)
+        tags.add(TIT2(encoding=1, text=["Before ü"]))
+        tags.add(TPE1(encoding=1, text=["Someone"]))
+        tags.add(TCON(encoding=1, text=["Rock"]))
+        tags.add(COMM(encoding=1, lang="eng", desc="iTunNORM", text=[" 0000044E 00000211"]))
+        tags.add(TXXX(encoding=1, desc="MOOD", text=["calm"]))
+        tags.add(USLT(encoding=1, lang="deu", desc="", text="la la"))
+        tags.add(POPM(email="me@example.com", rating=196, count=3))
+        tags.add(APIC(encoding=0, mime="image/png", type=3, desc="old", data=open(sys.argv[3], "rb").read()))
+        tags.save(path, v2_version=version)
+        """
 
     /// Prints the file's ID3v2 frames as JSON (mutagen translates v2.3 frames to v2.4 names).
     static let mutagenReader = """
-    import sys, json
-    from mutagen.id3 import ID3
-    tags = ID3(sys.argv[1])
-    out = {"version": tags.version[1]}
-    for frame in tags.values():
-        if frame.FrameID == "APIC":
-            out[frame.HashKey] = {"mime": frame.mime, "type": int(frame.type), "desc": frame.desc, "size": len(frame.data)}
-        elif frame.FrameID == "POPM":
-            out[frame.HashKey] = [frame.rating, getattr(frame, "count", None)]
-        elif hasattr(frame, "text"):
-            out[frame.HashKey] = [str(t) for t in frame.text] if isinstance(frame.text, list) else [frame.text]
-    print(json.dumps(out))
-    """
+        import sys, json
+        from mutagen.id3 import ID3
+        tags = ID3(sys.argv[1])
+        out = {"version": tags.version[1]}
+        for frame in tags.values():
+            if frame.FrameID == "APIC":
+                out[frame.HashKey] = {"mime": frame.mime, "type": int(frame.type), "desc": frame.desc, "size": len(frame.data)}
+            elif frame.FrameID == "POPM":
+                out[frame.HashKey] = [frame.rating, getattr(frame, "count", None)]
+            elif hasattr(frame, "text"):
+                out[frame.HashKey] = [str(t) for t in frame.text] if isinstance(frame.text, list) else [frame.text]
+        print(json.dumps(out))
+        """
 
     static func json(_ data: Data) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: data)
@@ -62,9 +68,12 @@ private typealias B = ID3Builder
         try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-map", "0:a", "-f", "md5", "-"]).text
     }
 
-    @Test(.enabled(if: toolsPresent),
-          arguments: [("mutagen", 3, "ASCII"), ("mutagen", 3, "Ünïcødé 日本語 🎵"), ("mutagen", 4, "ASCII"),
-                      ("mutagen", 4, "Ünïcødé 日本語 🎵"), ("eyeD3", 3, "Björk Guðmundsdóttir"), ("eyeD3", 4, "Ünïcødé 日本語 🎵")])
+    @Test(
+        .enabled(if: toolsPresent),
+        arguments: [
+            ("mutagen", 3, "ASCII"), ("mutagen", 3, "Ünïcødé 日本語 🎵"), ("mutagen", 4, "ASCII"),
+            ("mutagen", 4, "Ünïcødé 日本語 🎵"), ("eyeD3", 3, "Björk Guðmundsdóttir"), ("eyeD3", 4, "Ünïcødé 日本語 🎵"),
+        ])
     func everyFieldReadsBackElsewhere(tagger: String, version: Int, text: String) async throws {
         if tagger == "eyeD3" && !ToolCheck.has("eyeD3") { return }
         let url = try Self.makeMP3()
@@ -73,9 +82,13 @@ private typealias B = ID3Builder
         if tagger == "mutagen" {
             try TestSupport.runChecked("python3", ["-c", Self.mutagenTagger, url.path, String(version), cover])
         } else {
-            try TestSupport.runChecked("eyeD3", ["--quiet", "--no-color", version == 3 ? "--to-v2.3" : "--to-v2.4",
-                                                 "-t", "Before", "-a", "Someone", "-G", "Rock", "--add-comment", "old comment",
-                                                 "--add-image", cover + ":FRONT_COVER:old", url.path])
+            try TestSupport.runChecked(
+                "eyeD3",
+                [
+                    "--quiet", "--no-color", version == 3 ? "--to-v2.3" : "--to-v2.4",
+                    "-t", "Before", "-a", "Someone", "-G", "Rock", "--add-comment", "old comment",
+                    "--add-image", cover + ":FRONT_COVER:old", url.path,
+                ])
         }
         let md5 = try Self.audioMD5(url)
         let sizeBefore = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
@@ -115,13 +128,16 @@ private typealias B = ID3Builder
         }
 
         // ffprobe
-        let probe = try Self.json(try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", url.path])
-            .standardOutput)
+        let probe = try Self.json(
+            try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format_tags", "-of", "json", url.path])
+                .standardOutput)
         let tags = ((probe["format"] as? [String: Any])?["tags"] as? [String: String]) ?? [:]
         let lowered = Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        for (key, value) in ["title": "Title \(text)", "artist": "Artist \(text)", "album_artist": "Album artist \(text)",
-                             "album": "Album \(text)", "composer": "Composer \(text)", "genre": genre, "date": "2024",
-                             "track": "3/12", "disc": "1/2", "tbpm": "128", "comment": "Comment \(text)", "grouping": "Grouping \(text)"] {
+        for (key, value) in [
+            "title": "Title \(text)", "artist": "Artist \(text)", "album_artist": "Album artist \(text)",
+            "album": "Album \(text)", "composer": "Composer \(text)", "genre": genre, "date": "2024",
+            "track": "3/12", "disc": "1/2", "tbpm": "128", "comment": "Comment \(text)", "grouping": "Grouping \(text)",
+        ] {
             #expect(lowered[key] == value, "ffprobe \(key): \(tags)")
         }
 
@@ -132,9 +148,11 @@ private typealias B = ID3Builder
             if let number = exif[key] as? NSNumber { return number.stringValue }
             return nil
         }
-        let exifExpected = ["Title": "Title \(text)", "Artist": "Artist \(text)", "Band": "Album artist \(text)",
-                            "Album": "Album \(text)", "Composer": "Composer \(text)", "Genre": genre,
-                            "BeatsPerMinute": "128", "Track": "3/12", "PartOfSet": "1/2", "Comment": "Comment \(text)"]
+        let exifExpected = [
+            "Title": "Title \(text)", "Artist": "Artist \(text)", "Band": "Album artist \(text)",
+            "Album": "Album \(text)", "Composer": "Composer \(text)", "Genre": genre,
+            "BeatsPerMinute": "128", "Track": "3/12", "PartOfSet": "1/2", "Comment": "Comment \(text)",
+        ]
         // exiftool reads v2.3 UTF-16 as UCS-2: characters beyond the BMP come out as "?"
         // (the same for files mutagen writes), so those values are not compared.
         let exifReadsText = version == 4 || text.unicodeScalars.allSatisfy { $0.value <= 0xFFFF }
@@ -156,8 +174,9 @@ private typealias B = ID3Builder
         try await item.save(options: SaveOptions(id3v2Version: .v2_3))
         let v23 = try Self.json(try TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path]).standardOutput)
         #expect(v23["version"] as? Int == 3)
-        #expect(v23["TDRC"] as? [String] == ["2024-05-01 12:30:00"] || v23["TDRC"] as? [String] == ["2024-05-01 12:30"],
-                "mutagen merges TYER/TDAT/TIME: \(v23)")
+        #expect(
+            v23["TDRC"] as? [String] == ["2024-05-01 12:30:00"] || v23["TDRC"] as? [String] == ["2024-05-01 12:30"],
+            "mutagen merges TYER/TDAT/TIME: \(v23)")
         try await item.save(options: SaveOptions(id3v2Version: .v2_4))
         let v24 = try Self.json(try TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path]).standardOutput)
         #expect(v24["version"] as? Int == 4 && v24["TDRC"] as? [String] == ["2024-05-01 12:30"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = ID3Builder
@@ -20,20 +21,20 @@ private typealias B = ID3Builder
         #expect(mp3.frameLength == 417 && mp3.samplesPerFrame == 1152 && mp3.channels == 2)
         let padded = try #require(MPEGFrameHeader(0xFFFB_9200))
         #expect(padded.frameLength == 418)
-        let mpeg2 = try #require(MPEGFrameHeader(0xFFF3_80C0))    // MPEG-2 L3 64k 22.05 kHz mono
+        let mpeg2 = try #require(MPEGFrameHeader(0xFFF3_80C0)) // MPEG-2 L3 64k 22.05 kHz mono
         #expect(mpeg2.version == .mpeg2 && mpeg2.bitrate == 64_000 && mpeg2.sampleRate == 22_050)
         #expect(mpeg2.frameLength == 208 && mpeg2.samplesPerFrame == 576 && mpeg2.channels == 1)
-        let mpeg25 = try #require(MPEGFrameHeader(0xFFE3_8000))   // MPEG-2.5 L3 64k 11.025 kHz
+        let mpeg25 = try #require(MPEGFrameHeader(0xFFE3_8000)) // MPEG-2.5 L3 64k 11.025 kHz
         #expect(mpeg25.version == .mpeg25 && mpeg25.sampleRate == 11_025 && mpeg25.frameLength == 417)
-        let layer2 = try #require(MPEGFrameHeader(0xFFFD_A400))   // MPEG-1 L2 192k 48 kHz
+        let layer2 = try #require(MPEGFrameHeader(0xFFFD_A400)) // MPEG-1 L2 192k 48 kHz
         #expect(layer2.codec == "MP2" && layer2.frameLength == 576 && layer2.samplesPerFrame == 1152)
-        let layer1 = try #require(MPEGFrameHeader(0xFFFF_9000))   // MPEG-1 L1 288k 44.1 kHz
+        let layer1 = try #require(MPEGFrameHeader(0xFFFF_9000)) // MPEG-1 L1 288k 44.1 kHz
         #expect(layer1.codec == "MP1" && layer1.bitrate == 288_000 && layer1.frameLength == (12 * 288_000 / 44_100) * 4)
-        #expect(MPEGFrameHeader(0xFFFB_0000) == nil)   // free format
-        #expect(MPEGFrameHeader(0xFFFB_F000) == nil)   // bad bitrate
-        #expect(MPEGFrameHeader(0xFFFB_9C00) == nil)   // reserved sample rate
-        #expect(MPEGFrameHeader(0xFFEB_9000) == nil)   // reserved version
-        #expect(MPEGFrameHeader(0xFFF9_9000) == nil)   // reserved layer
+        #expect(MPEGFrameHeader(0xFFFB_0000) == nil) // free format
+        #expect(MPEGFrameHeader(0xFFFB_F000) == nil) // bad bitrate
+        #expect(MPEGFrameHeader(0xFFFB_9C00) == nil) // reserved sample rate
+        #expect(MPEGFrameHeader(0xFFEB_9000) == nil) // reserved version
+        #expect(MPEGFrameHeader(0xFFF9_9000) == nil) // reserved layer
     }
 
     @Test func cbrStreamDurationFromAudioBytes() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -30,45 +31,45 @@ struct FLACOggInteropTests {
 
     /// Tags the file with mutagen: several values, non-ASCII text, a picture.
     static let tagger = """
-    import sys, base64
-    import mutagen
-    from mutagen.flac import Picture
-    f = mutagen.File(sys.argv[1])
-    if f.tags is None: f.add_tags()
-    f.tags.clear()
-    f["TITLE"] = ["Tïtle ✓ 日本"]
-    f["ARTIST"] = ["Ärtist One", "Artist Two"]
-    f["ALBUM"] = ["Album"]
-    f["TRACKNUMBER"] = ["3"]
-    f["TRACKTOTAL"] = ["12"]
-    f["DATE"] = ["2021-05-01"]
-    f["GENRE"] = ["Shoegaze"]
-    f["CUSTOM"] = ["keep me"]
-    pic = Picture()
-    pic.type = 3; pic.mime = "image/png"; pic.desc = "cover ü"; pic.width = 3; pic.height = 2; pic.depth = 24
-    pic.data = open(sys.argv[2], "rb").read()
-    if hasattr(f, "add_picture"):
-        f.add_picture(pic)
-    else:
-        f["METADATA_BLOCK_PICTURE"] = [base64.b64encode(pic.write()).decode("ascii")]
-    f.save()
-    """
+        import sys, base64
+        import mutagen
+        from mutagen.flac import Picture
+        f = mutagen.File(sys.argv[1])
+        if f.tags is None: f.add_tags()
+        f.tags.clear()
+        f["TITLE"] = ["Tïtle ✓ 日本"]
+        f["ARTIST"] = ["Ärtist One", "Artist Two"]
+        f["ALBUM"] = ["Album"]
+        f["TRACKNUMBER"] = ["3"]
+        f["TRACKTOTAL"] = ["12"]
+        f["DATE"] = ["2021-05-01"]
+        f["GENRE"] = ["Shoegaze"]
+        f["CUSTOM"] = ["keep me"]
+        pic = Picture()
+        pic.type = 3; pic.mime = "image/png"; pic.desc = "cover ü"; pic.width = 3; pic.height = 2; pic.depth = 24
+        pic.data = open(sys.argv[2], "rb").read()
+        if hasattr(f, "add_picture"):
+            f.add_picture(pic)
+        else:
+            f["METADATA_BLOCK_PICTURE"] = [base64.b64encode(pic.write()).decode("ascii")]
+        f.save()
+        """
 
     /// Prints tags (lowercased keys), pictures and the length as JSON.
     static let reader = """
-    import sys, json, base64
-    import mutagen
-    from mutagen.flac import Picture
-    f = mutagen.File(sys.argv[1])
-    tags = {}
-    for key, value in (f.tags or {}).items() if not isinstance(f.tags, list) else f.tags:
-        tags.setdefault(key.lower(), []).extend(value if isinstance(value, list) else [value])
-    pics = list(getattr(f, "pictures", []))
-    for text in tags.pop("metadata_block_picture", []):
-        pics.append(Picture(base64.b64decode(text)))
-    out = {"tags": tags, "pictures": [[p.type, p.mime, p.desc, len(p.data)] for p in pics], "length": f.info.length}
-    print(json.dumps(out))
-    """
+        import sys, json, base64
+        import mutagen
+        from mutagen.flac import Picture
+        f = mutagen.File(sys.argv[1])
+        tags = {}
+        for key, value in (f.tags or {}).items() if not isinstance(f.tags, list) else f.tags:
+            tags.setdefault(key.lower(), []).extend(value if isinstance(value, list) else [value])
+        pics = list(getattr(f, "pictures", []))
+        for text in tags.pop("metadata_block_picture", []):
+            pics.append(Picture(base64.b64decode(text)))
+        out = {"tags": tags, "pictures": [[p.type, p.mime, p.desc, len(p.data)] for p in pics], "length": f.info.length}
+        print(json.dumps(out))
+        """
 
     func mutagen(_ url: URL) throws -> [String: Any] {
         let output = try TestSupport.runChecked("python3", ["-c", Self.reader, url.path])
@@ -77,8 +78,12 @@ struct FLACOggInteropTests {
 
     /// The titles ffprobe sees: the audio stream's tags (Ogg) and the format's (FLAC).
     func ffprobeTitles(_ url: URL) throws -> [String] {
-        let output = try TestSupport.runChecked("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries",
-                                                            "format_tags=title:stream_tags=title", "-of", "default=nw=1:nk=1", url.path])
+        let output = try TestSupport.runChecked(
+            "ffprobe",
+            [
+                "-v", "error", "-select_streams", "a:0", "-show_entries",
+                "format_tags=title:stream_tags=title", "-of", "default=nw=1:nk=1", url.path,
+            ])
         return output.text.split(separator: "\n").map(String.init)
     }
 
@@ -152,8 +157,10 @@ struct FLACOggInteropTests {
         try await mutagenTagsReadBackAndSavesStayValid(kind: "speex")
     }
 
-    @Test(.enabled(if: Capabilities.ffmpegEncodes("libvorbis") && Capabilities.ffmpegEncodes("libopus"),
-                   "needs ffmpeg with libvorbis and libopus"))
+    @Test(
+        .enabled(
+            if: Capabilities.ffmpegEncodes("libvorbis") && Capabilities.ffmpegEncodes("libopus"),
+            "needs ffmpeg with libvorbis and libopus"))
     func propertiesMatchMutagenAndFFprobe() async throws {
         for kind in ["flac", "vorbis", "opus"] {
             let url = try make(kind)
@@ -161,20 +168,31 @@ struct FLACOggInteropTests {
             let length = try #require(try mutagen(url)["length"] as? Double)
             #expect(abs((item.properties.duration ?? 0) - length) < 0.001, "\(kind)")
             #expect(item.properties.channels == 2)
-            let rate = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "stream=sample_rate", "-of",
-                                                              "default=nw=1:nk=1", url.path]).text
+            let rate = try TestSupport.runChecked(
+                "ffprobe",
+                [
+                    "-v", "error", "-show_entries", "stream=sample_rate", "-of",
+                    "default=nw=1:nk=1", url.path,
+                ]
+            ).text
             #expect(Int(rate.trimmingCharacters(in: .whitespacesAndNewlines)) == item.properties.sampleRate, "\(kind)")
             #expect(item.properties.codec == ["flac": "FLAC", "vorbis": "Vorbis", "opus": "Opus"][kind])
         }
     }
 
-    @Test(.enabled(if: Capabilities.ffmpegEncodes("libtheora") && Capabilities.ffmpegEncodes("libvorbis"),
-                   "needs ffmpeg with libtheora and libvorbis"))
+    @Test(
+        .enabled(
+            if: Capabilities.ffmpegEncodes("libtheora") && Capabilities.ffmpegEncodes("libvorbis"),
+            "needs ffmpeg with libtheora and libvorbis"))
     func theoraAndVorbisMultiplexedKeepsTheVideoStream() async throws {
         let url = directory.appendingPathComponent("v.ogv")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
-                                              "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libtheora",
-                                              "-c:a", "libvorbis", "-metadata:s:a:0", "title=Before", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
+                "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libtheora",
+                "-c:a", "libvorbis", "-metadata:s:a:0", "title=Before", url.path,
+            ])
         let audio = try MediaChecks.decodedMD5(url)
         let video = try MediaChecks.decodedMD5(url, map: "0:v")
         var item = try await MediaItem.loaded(url)

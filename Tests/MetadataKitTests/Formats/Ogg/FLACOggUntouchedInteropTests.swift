@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -31,41 +32,41 @@ struct FLACOggUntouchedInteropTests {
     }
 
     static let tagger = """
-    import sys, base64
-    import mutagen
-    from mutagen.flac import Picture
-    f = mutagen.File(sys.argv[1])
-    if f.tags is None: f.add_tags()
-    f.tags.clear()
-    f.tags.vendor = "odd vendor ✓ 2.0"
-    for key, value in [("Artist", "a"), ("title", "Old title"), ("genre", ""), ("ARTIST", "b"), ("custom", "x"), ("Custom", "y")]:
-        f.tags.append((key, value))
-    pic = Picture()
-    pic.type = 3; pic.mime = "image/png"; pic.desc = "as a field"; pic.width = 30; pic.height = 2; pic.depth = 24
-    pic.data = open(sys.argv[2], "rb").read()
-    f.tags.append(("metadata_block_picture", base64.b64encode(pic.write()).decode("ascii")))
-    f.tags.append(("zzz", "last"))
-    if hasattr(f, "add_picture"):
-        block = Picture()
-        block.type = 4; block.mime = "image/png"; block.desc = "as a block"; block.width = 30; block.height = 2; block.depth = 24
-        block.data = pic.data
-        f.add_picture(block)
-    f.save()
-    """
+        import sys, base64
+        import mutagen
+        from mutagen.flac import Picture
+        f = mutagen.File(sys.argv[1])
+        if f.tags is None: f.add_tags()
+        f.tags.clear()
+        f.tags.vendor = "odd vendor ✓ 2.0"
+        for key, value in [("Artist", "a"), ("title", "Old title"), ("genre", ""), ("ARTIST", "b"), ("custom", "x"), ("Custom", "y")]:
+            f.tags.append((key, value))
+        pic = Picture()
+        pic.type = 3; pic.mime = "image/png"; pic.desc = "as a field"; pic.width = 30; pic.height = 2; pic.depth = 24
+        pic.data = open(sys.argv[2], "rb").read()
+        f.tags.append(("metadata_block_picture", base64.b64encode(pic.write()).decode("ascii")))
+        f.tags.append(("zzz", "last"))
+        if hasattr(f, "add_picture"):
+            block = Picture()
+            block.type = 4; block.mime = "image/png"; block.desc = "as a block"; block.width = 30; block.height = 2; block.depth = 24
+            block.data = pic.data
+            f.add_picture(block)
+        f.save()
+        """
 
     /// Vendor, fields in order (names as stored), and every picture with all its fields.
     static let dumper = """
-    import sys, json, base64, hashlib
-    import mutagen
-    from mutagen.flac import Picture
-    f = mutagen.File(sys.argv[1])
-    def pic(p, where):
-        return [where, p.type, p.mime, p.desc, p.width, p.height, p.depth, p.colors, hashlib.sha1(p.data).hexdigest()]
-    fields = [[k, v] for k, v in f.tags]
-    pictures = [pic(Picture(base64.b64decode(v)), "field") for k, v in f.tags if k.lower() == "metadata_block_picture"]
-    pictures += [pic(p, "block") for p in getattr(f, "pictures", [])]
-    print(json.dumps({"vendor": f.tags.vendor, "fields": fields, "pictures": pictures}))
-    """
+        import sys, json, base64, hashlib
+        import mutagen
+        from mutagen.flac import Picture
+        f = mutagen.File(sys.argv[1])
+        def pic(p, where):
+            return [where, p.type, p.mime, p.desc, p.width, p.height, p.depth, p.colors, hashlib.sha1(p.data).hexdigest()]
+        fields = [[k, v] for k, v in f.tags]
+        pictures = [pic(Picture(base64.b64decode(v)), "field") for k, v in f.tags if k.lower() == "metadata_block_picture"]
+        pictures += [pic(p, "block") for p in getattr(f, "pictures", [])]
+        print(json.dumps({"vendor": f.tags.vendor, "fields": fields, "pictures": pictures}))
+        """
 
     func dump(_ url: URL) throws -> [String: Any] {
         let output = try TestSupport.runChecked("python3", ["-c", Self.dumper, url.path])
@@ -122,8 +123,12 @@ struct FLACOggUntouchedInteropTests {
             var item = try await MediaItem.loaded(url)
             for (name, format, _, _) in images {
                 let image = directory.appendingPathComponent(name)
-                try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=17x9",
-                                                      "-frames:v", "1", "-pix_fmt", format, image.path])
+                try TestSupport.runChecked(
+                    "ffmpeg",
+                    [
+                        "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=17x9",
+                        "-frames:v", "1", "-pix_fmt", format, image.path,
+                    ])
                 item.metadata.artwork.append(Artwork(data: try Data(contentsOf: image), description: name))
             }
             try await item.save()
@@ -136,11 +141,13 @@ struct FLACOggUntouchedInteropTests {
                 #expect(picture[4] as? Int == tags["ImageWidth"] as? Int && picture[4] as? Int == 17, "\(name)")
                 #expect(picture[5] as? Int == tags["ImageHeight"] as? Int && picture[5] as? Int == 9, "\(name)")
                 // exiftool: PNG BitDepth × samples of its ColorType; JPEG BitsPerSample × ColorComponents; GIF BitsPerPixel.
-                let exifDepth: Int? = switch name.split(separator: ".").last {
-                case "png": (tags["BitDepth"] as? Int).map { $0 * [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][tags["ColorType"] as? Int ?? -1, default: 0] }
-                case "jpg": (tags["BitsPerSample"] as? Int).flatMap { bits in (tags["ColorComponents"] as? Int).map { bits * $0 } }
-                default: tags["BitsPerPixel"] as? Int
-                }
+                let exifDepth: Int? =
+                    switch name.split(separator: ".").last {
+                    case "png":
+                        (tags["BitDepth"] as? Int).map { $0 * [0: 1, 2: 3, 3: 1, 4: 2, 6: 4][tags["ColorType"] as? Int ?? -1, default: 0] }
+                    case "jpg": (tags["BitsPerSample"] as? Int).flatMap { bits in (tags["ColorComponents"] as? Int).map { bits * $0 } }
+                    default: tags["BitsPerPixel"] as? Int
+                    }
                 #expect(picture[6] as? Int == exifDepth && exifDepth == depth, "\(name): \(picture[6]) vs exiftool \(exifDepth ?? -1)")
                 let colours = picture[7] as? Int ?? -1
                 #expect(indexed ? colours > 0 && colours <= 256 : colours == 0, "\(name): \(colours) colours")

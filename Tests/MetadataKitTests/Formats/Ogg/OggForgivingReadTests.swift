@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -24,7 +25,8 @@ private typealias B = FLACOggBuilder
         var lengths: [Int] = []
         var offset = 0
         while offset < bytes.count, let page = OggPage.parse(bytes[offset...], offset: Int64(offset)),
-              offset + page.length <= bytes.count {
+            offset + page.length <= bytes.count
+        {
             lengths.append(page.length)
             offset += page.length
         }
@@ -35,7 +37,10 @@ private typealias B = FLACOggBuilder
     /// changed (so its CRC is wrong) and a segment table claiming more.
     static func damagedPage(like bytes: [UInt8], at offset: Int) -> [UInt8] {
         let length = pageLengths(bytes).reduce(into: (0, 0)) { state, length in
-            if state.0 < offset { state.0 += length; state.1 = length }
+            if state.0 < offset {
+                state.0 += length
+                state.1 = length
+            }
         }
         var page = Array(bytes[offset..<offset + length.1])
         page[page.count - 1] ^= 0x5A
@@ -47,7 +52,7 @@ private typealias B = FLACOggBuilder
         let lengths = Self.pageLengths(clean)
         let junk = Array("garbage, not a page".utf8) + [UInt8](repeating: 0xEE, count: 45)
         var bytes = clean
-        bytes.insert(contentsOf: junk, at: lengths[0])  // between the BOS page and the comment page
+        bytes.insert(contentsOf: junk, at: lengths[0]) // between the BOS page and the comment page
         let url = try file(bytes)
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "junk" && item.metadata.artist == "a")
@@ -95,7 +100,7 @@ private typealias B = FLACOggBuilder
         second.replaceSubrange(secondAudio..<secondAudio + lengths[3], with: Self.damagedPage(like: clean, at: secondAudio))
         let audioDamage = try file(second, "audio.ogg")
         item = try await MediaItem.loaded(audioDamage)
-        #expect(item.warnings.isEmpty)  // the reader doesn't walk the audio pages
+        #expect(item.warnings.isEmpty) // the reader doesn't walk the audio pages
         item.metadata.comments = String(repeating: "long ", count: 20000)
         try await item.save()
         let after = [UInt8](try Data(contentsOf: audioDamage))
@@ -103,7 +108,7 @@ private typealias B = FLACOggBuilder
         let position = try #require(after.indices.first { after[$0...].starts(with: damagedAudio) })
         #expect(position > secondAudio)
         let problems = try B.pageProblems(audioDamage)
-        #expect(problems.count == 3, "\(problems)")  // its CRC, and its sequence number out of line before and after
+        #expect(problems.count == 3, "\(problems)") // its CRC, and its sequence number out of line before and after
         #expect(problems.contains("bad CRC at \(position)"))
         #expect(try await MediaItem.loaded(audioDamage).metadata.comments?.count == 100000)
     }
@@ -144,8 +149,9 @@ private typealias B = FLACOggBuilder
         // is damaged (skipped), the first page's part of the packet is read,
         // and its fields that fit are items.
         var long = OggPage.paginate([B.vorbisID()], serial: 5, firstSequence: 0, firstFlags: OggPage.beginning)
-        long += OggPage.paginate([B.vorbisComment(["TITLE=kept", "COMMENT=" + String(repeating: "c", count: 70000)])],
-                                 serial: 5, firstSequence: 1)
+        long += OggPage.paginate(
+            [B.vorbisComment(["TITLE=kept", "COMMENT=" + String(repeating: "c", count: 70000)])],
+            serial: 5, firstSequence: 1)
         #expect(long.count == 3)
         let cut = Array(long.flatMap { $0 }.dropLast(100))
         let inside = try file(cut, "inside.ogg")
@@ -206,7 +212,7 @@ extension OggForgivingReadTests {
     @Test func aDamagedFLACInOggPictureIsSkippedAndTheFileReadOnly() async throws {
         var picture = B.picture(description: "cut")
         let lengthOffset = picture.count - ID3Builder.tinyPNG.count - 4
-        picture.replaceSubrange(lengthOffset..<lengthOffset + 4, with: [0, 0, 0x10, 0])  // 4096 bytes, more than the block
+        picture.replaceSubrange(lengthOffset..<lengthOffset + 4, with: [0, 0, 0x10, 0]) // 4096 bytes, more than the block
         let bytes = OggTests.oggFLAC(blocks: [(4, B.comment(["TITLE=f"])), (6, picture)])
         let url = try file(bytes, "a.oga")
         var item = try await MediaItem.loaded(url)

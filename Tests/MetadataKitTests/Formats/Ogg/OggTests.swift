@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -22,7 +23,10 @@ private typealias B = FLACOggBuilder
     }
 
     func code(_ bytes: [UInt8]) -> MediaError.Code? {
-        do { _ = try read(bytes); return nil } catch let error as MediaError { return error.code } catch { return nil }
+        do {
+            _ = try read(bytes)
+            return nil
+        } catch let error as MediaError { return error.code } catch { return nil }
     }
 
     @Test func crcIsTheOggPolynomialNotZlib() {
@@ -39,7 +43,7 @@ private typealias B = FLACOggBuilder
         #expect(parsed.map(\.sequence) == [5, 6])
         #expect(parsed[0].isBeginning && !parsed[1].isBeginning && parsed[1].isContinued)
         #expect(parsed[0].segments.count == 255 && parsed[0].segments[0] == 255 && parsed[0].segments[1] == 0)
-        #expect(parsed[0].granulePosition == 0)  // the first packet ends on page 0
+        #expect(parsed[0].granulePosition == 0) // the first packet ends on page 0
         #expect(try B.pageProblems(url).isEmpty)
         // Reassemble.
         let source = try FileSource(url: url)
@@ -63,7 +67,7 @@ private typealias B = FLACOggBuilder
         let url = try file(B.oggVorbis(fields: ["TITLE=mux"], otherStream: true, otherFirst: true))
         let item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "mux")
-        #expect(item.properties.duration == 4096.0 / 44100)  // from the Vorbis stream's last page, not the other's
+        #expect(item.properties.duration == 4096.0 / 44100) // from the Vorbis stream's last page, not the other's
     }
 
     /// Every prefix throws, or (once the id header is whole) reads the codec
@@ -94,7 +98,7 @@ private typealias B = FLACOggBuilder
         // A segment table claiming more body than the file has.
         bytes = valid
         let bos = try #require(OggPage.parse(valid[...], offset: 0))
-        bytes.removeSubrange(bos.length...)  // keep the first page only
+        bytes.removeSubrange(bos.length...) // keep the first page only
         bytes[27] = 255
         #expect(code(bytes) == .truncated)
         // Garbage where the second page should start, a comment claiming four
@@ -125,9 +129,9 @@ private typealias B = FLACOggBuilder
     /// after the comment (RFC 7845 §5.2), audio up to granule 48000 + 312.
     static func opus(tags: [String]) -> [UInt8] {
         var head = Array("OpusHead".utf8) + [1, 1]
-        head += [0x38, 0x01]          // pre-skip 312, LE
-        head += [0x80, 0xBB, 0, 0]    // input rate 48000
-        head += [0, 0, 0]             // gain 0, mapping family 0
+        head += [0x38, 0x01] // pre-skip 312, LE
+        head += [0x80, 0xBB, 0, 0] // input rate 48000
+        head += [0, 0, 0] // gain 0, mapping family 0
         let tagsPacket = Array("OpusTags".utf8) + B.comment(vendor: "libopus", tags) + [1, 0xAA, 0xBB]
         var pages = OggPage.paginate([head], serial: 3, firstSequence: 0, firstFlags: OggPage.beginning)
         pages += OggPage.paginate([tagsPacket], serial: 3, firstSequence: 1)
@@ -168,12 +172,14 @@ private typealias B = FLACOggBuilder
     /// FLAC-in-Ogg (RFC 9639 §10.1): the mapping header with STREAMINFO, then
     /// one packet per metadata block, then audio.
     static func oggFLAC(blocks: [(UInt8, [UInt8])]) -> [UInt8] {
-        let first = [0x7F] + Array("FLAC".utf8) + [1, 0, 0, UInt8(blocks.count)] + Array("fLaC".utf8)
+        let first =
+            [0x7F] + Array("FLAC".utf8) + [1, 0, 0, UInt8(blocks.count)] + Array("fLaC".utf8)
             + FLACBlock.header(type: 0, isLast: false, length: 34) + B.streamInfo(sampleRate: 8000, channels: 1, totalSamples: 16000)
         var pages = OggPage.paginate([first], serial: 9, firstSequence: 0, firstFlags: OggPage.beginning)
         for (index, block) in blocks.enumerated() {
-            pages += OggPage.paginate([FLACBlock.header(type: block.0, isLast: index == blocks.count - 1, length: block.1.count) + block.1],
-                                      serial: 9, firstSequence: UInt32(index + 1))
+            pages += OggPage.paginate(
+                [FLACBlock.header(type: block.0, isLast: index == blocks.count - 1, length: block.1.count) + block.1],
+                serial: 9, firstSequence: UInt32(index + 1))
         }
         pages += B.setEOS(OggPage.paginate([B.fakeAudio(300)], serial: 9, firstSequence: UInt32(blocks.count + 1), granule: 16000))
         return pages.flatMap { $0 }
@@ -203,8 +209,8 @@ private typealias B = FLACOggBuilder
         scan = try OggHeaderScan.read(FileSource(url: url))
         #expect(scan.packets.map { $0.count > 0 ? $0[0] & 0x7F : 255 } == [0x7F, 4, 6, 6])
         #expect(scan.packets[0][8] == 3)
-        #expect(scan.packets[3][0] & 0x80 != 0)  // last-block flag on the last
-        #expect(Array(scan.packets[2].dropFirst(4)) == B.picture())  // unchanged picture kept as it was
+        #expect(scan.packets[3][0] & 0x80 != 0) // last-block flag on the last
+        #expect(Array(scan.packets[2].dropFirst(4)) == B.picture()) // unchanged picture kept as it was
         #expect(try await MediaItem.loaded(url).metadata.artwork.map(\.pictureType) == [.frontCover, .backCover])
         #expect(try B.pageProblems(url).isEmpty)
     }
@@ -224,8 +230,9 @@ private typealias B = FLACOggBuilder
     /// every result reads and plans a save, or throws a MediaError.
     @Test func randomCorruptionNeverCrashes() throws {
         let file = B.oggVorbis(fields: ["TITLE=x", "ARTIST=y"], setupSize: 200, audioPages: 2, otherStream: true)
-        let outcomes = try B.corruptionOutcomes(file, range: 0..<file.count - 150, count: 800, in: directory,
-                                                read: OggParser.parse, plan: { try OggEditPlanner.plan($0, $1, SaveOptions()) })
+        let outcomes = try B.corruptionOutcomes(
+            file, range: 0..<file.count - 150, count: 800, in: directory,
+            read: OggParser.parse, plan: { try OggEditPlanner.plan($0, $1, SaveOptions()) })
         #expect(outcomes["non-MediaError"] == nil)
         #expect(outcomes["parsed", default: 0] > 0 && outcomes["planned", default: 0] > 0)
     }
@@ -235,9 +242,11 @@ private typealias B = FLACOggBuilder
         let before = try audioPayloads(url)
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "xyz"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .inPlace(let patches) = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
-            Issue.record("expected an in-place plan"); return
+            Issue.record("expected an in-place plan")
+            return
         }
         #expect(patches.count == 1)
         try await item.save()
@@ -252,7 +261,7 @@ private typealias B = FLACOggBuilder
         let otherBefore = try audioPayloads(url, serial: 0x9999)
         let pagesBefore = try B.pages(url)
         var item = try await MediaItem.loaded(url)
-        item.metadata.comments = String(repeating: "a long comment ", count: 6000)  // 90 KB: two more pages
+        item.metadata.comments = String(repeating: "a long comment ", count: 6000) // 90 KB: two more pages
         item.metadata.artwork = [Artwork(data: Data(ID3Builder.tinyPNG), pictureType: .frontCover, description: "pic")]
         try await item.save()
         #expect(try B.pageProblems(url).isEmpty)
@@ -284,15 +293,17 @@ private typealias B = FLACOggBuilder
         // As mutagen writes it: zero bytes after the framing bit.
         let serial: UInt32 = 5
         var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
-        let headers = OggPage.paginate([B.vorbisComment(["TITLE=abc"]) + [UInt8](repeating: 0, count: 1024), B.vorbisSetup(300)],
-                                       serial: serial, firstSequence: 1)
+        let headers = OggPage.paginate(
+            [B.vorbisComment(["TITLE=abc"]) + [UInt8](repeating: 0, count: 1024), B.vorbisSetup(300)],
+            serial: serial, firstSequence: 1)
         pages += headers
         pages += B.setEOS(OggPage.paginate([[1, 2, 3]], serial: serial, firstSequence: UInt32(1 + headers.count), granule: 1000))
         let url = try file(pages.flatMap { $0 })
         let size = try Data(contentsOf: url).count
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "a longer title than before"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .inPlace = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
             Issue.record("expected an in-place plan")
             return
@@ -307,8 +318,9 @@ private typealias B = FLACOggBuilder
         // Header pages of 16 lacing values (~4 KB like libogg), a 20 KB comment.
         let serial: UInt32 = 77
         var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
-        let headers = OggPage.paginate([B.vorbisComment(["TITLE=abc", "COMMENT=" + String(repeating: "x", count: 20_000)]), B.vorbisSetup(3000)],
-                                       serial: serial, firstSequence: 1, capacities: [UInt8](repeating: 16, count: 200).map(Int.init))
+        let headers = OggPage.paginate(
+            [B.vorbisComment(["TITLE=abc", "COMMENT=" + String(repeating: "x", count: 20_000)]), B.vorbisSetup(3000)],
+            serial: serial, firstSequence: 1, capacities: [UInt8](repeating: 16, count: 200).map(Int.init))
         pages += headers
         pages += B.setEOS(OggPage.paginate([[1, 2, 3]], serial: serial, firstSequence: UInt32(1 + headers.count), granule: 1000))
         let bytes = pages.flatMap { $0 }
@@ -316,9 +328,11 @@ private typealias B = FLACOggBuilder
         let audioPage = try #require(pages.last)
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "abcdefgh"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: [.vorbis])
         guard case .rewrite(let segments) = try OggEditPlanner.plan(FileSource(url: url), items, SaveOptions()) else {
-            Issue.record("expected a rewrite"); return
+            Issue.record("expected a rewrite")
+            return
         }
         // The audio page is copied from the original, not renumbered.
         #expect(segments.last == .original(offset: Int64(bytes.count - audioPage.count), length: Int64(audioPage.count)))

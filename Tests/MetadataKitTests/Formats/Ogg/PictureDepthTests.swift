@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -10,7 +11,7 @@ private typealias B = FLACOggBuilder
 @Suite struct PictureDepthTests {
     /// SOI, then a SOFn frame header of `components` components at `precision` bits.
     static func jpeg(marker: UInt8 = 0xC0, precision: UInt8 = 8, components: UInt8, width: UInt16 = 7, height: UInt16 = 5) -> [UInt8] {
-        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46]  // a short APP0 to skip
+        var bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x04, 0x4A, 0x46] // a short APP0 to skip
         bytes += [0xFF, marker, 0x00, UInt8(8 + 3 * Int(components)), precision]
         bytes += [UInt8(height >> 8), UInt8(height & 0xFF), UInt8(width >> 8), UInt8(width & 0xFF), components]
         for index in 0..<components { bytes += [index + 1, 0x11, 0] }
@@ -35,20 +36,20 @@ private typealias B = FLACOggBuilder
 
     @Test func depthAndColoursFromEachHeader() {
         func depth(_ bytes: [UInt8]) -> [Int]? { ImageInfo.colourDepth(of: bytes).map { [$0.depth, $0.colours] } }
-        #expect(depth(ID3Builder.tinyPNG) == [24, 0])                       // 8-bit RGB
-        #expect(depth(Self.png(bitDepth: 16, colourType: 6)) == [64, 0])    // 16-bit RGBA
-        #expect(depth(Self.png(bitDepth: 8, colourType: 4)) == [16, 0])     // grey + alpha
+        #expect(depth(ID3Builder.tinyPNG) == [24, 0]) // 8-bit RGB
+        #expect(depth(Self.png(bitDepth: 16, colourType: 6)) == [64, 0]) // 16-bit RGBA
+        #expect(depth(Self.png(bitDepth: 8, colourType: 4)) == [16, 0]) // grey + alpha
         #expect(depth(Self.png(bitDepth: 4, colourType: 3, entries: 13)) == [4, 13])
-        #expect(depth(Self.png(bitDepth: 8, colourType: 5)) == nil)         // no such colour type
+        #expect(depth(Self.png(bitDepth: 8, colourType: 5)) == nil) // no such colour type
         #expect(depth(Self.jpeg(components: 3)) == [24, 0])
         #expect(depth(Self.jpeg(components: 1)) == [8, 0])
-        #expect(depth(Self.jpeg(marker: 0xC2, precision: 12, components: 1)) == [12, 0])  // progressive, 12-bit
-        #expect(depth(Self.jpeg(marker: 0xC4, components: 3)) == nil)       // DHT is not a frame header; then EOI
-        #expect(depth(Self.gif(packed: 0xF7)) == [8, 256])                  // global table of 256 colours
+        #expect(depth(Self.jpeg(marker: 0xC2, precision: 12, components: 1)) == [12, 0]) // progressive, 12-bit
+        #expect(depth(Self.jpeg(marker: 0xC4, components: 3)) == nil) // DHT is not a frame header; then EOI
+        #expect(depth(Self.gif(packed: 0xF7)) == [8, 256]) // global table of 256 colours
         #expect(depth(Self.gif(packed: 0x91)) == [2, 4])
-        #expect(depth(Self.gif(packed: 0x70)) == nil)                        // no global colour table
+        #expect(depth(Self.gif(packed: 0x70)) == nil) // no global colour table
         #expect(depth(Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8L".utf8) + [UInt8](repeating: 0, count: 20)) == nil)
-        #expect(depth(Array(ID3Builder.tinyPNG.prefix(20))) == nil)          // cut short
+        #expect(depth(Array(ID3Builder.tinyPNG.prefix(20))) == nil) // cut short
     }
 
     @Test func newPictureBlocksStateAllFourOrNone() throws {
@@ -62,11 +63,15 @@ private typealias B = FLACOggBuilder
         #expect(try fields(Self.png(bitDepth: 8, colourType: 3, entries: 200)) == [6, 3, 8, 200])
         // Width and height known, depth not (a GIF without a palette, a WebP): all four 0.
         #expect(try fields(Self.gif(packed: 0x70)) == [0, 0, 0, 0])
-        let webp = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8L".utf8) + [5, 0, 0, 0, 0x2F, 0x04, 0x80, 0x00, 0x00] + [0, 0, 0, 0, 0]
+        let webp =
+            Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBPVP8L".utf8) + [5, 0, 0, 0, 0x2F, 0x04, 0x80, 0x00, 0x00] + [0, 0, 0, 0, 0]
         #expect(try fields(webp) == [0, 0, 0, 0])
         // A Vorbis comment picture field is the same block, base64-encoded.
-        let items = [MetadataItem(keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(Artwork(data: Data(Self.jpeg(components: 3)))),
-                                  dataType: .jpeg)]
+        let items = [
+            MetadataItem(
+                keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(Artwork(data: Data(Self.jpeg(components: 3)))),
+                dataType: .jpeg)
+        ]
         let comment = try VorbisComment(vendor: "v").updated(for: items, picturesAsFields: true).comment
         let decoded = try #require(Data(base64Encoded: comment.fields[0].value))
         var reader = ByteReader(decoded)

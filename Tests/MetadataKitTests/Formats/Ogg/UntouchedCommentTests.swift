@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -17,7 +18,8 @@ private typealias B = FLACOggBuilder
     }
 
     /// The picture as a comment field (width 30, the image is 3 wide: a re-encoded one would differ).
-    static let pictureField = "METADATA_BLOCK_PICTURE=" + Data(B.picture(type: 3, description: "in comment", width: 30)).base64EncodedString()
+    static let pictureField =
+        "METADATA_BLOCK_PICTURE=" + Data(B.picture(type: 3, description: "in comment", width: 30)).base64EncodedString()
     static let vendor = "odd vendor ✓ 1.0"
     static func fields(title: String) -> [String] {
         ["Artist=a", "title=\(title)", "genre=", "no equals sign", "ARTIST=b", pictureField, "custom=x", "Custom=y", "TITLE2=z"]
@@ -28,13 +30,16 @@ private typealias B = FLACOggBuilder
         let source = try FileSource(url: url)
         let layout = try FLACLayout(parsing: source)
         let comment = try #require(layout.blocks.first { $0.kind == .vorbisComment })
-        return (try source.getBytes(at: comment.bodyOffset, count: comment.length),
-                try layout.blocks.filter { $0.kind == .picture }.map { try source.getBytes(at: $0.bodyOffset, count: $0.length) })
+        return (
+            try source.getBytes(at: comment.bodyOffset, count: comment.length),
+            try layout.blocks.filter { $0.kind == .picture }.map { try source.getBytes(at: $0.bodyOffset, count: $0.length) }
+        )
     }
 
     @Test func flacTitleSaveKeepsEveryOtherFieldAndBothPictures() async throws {
         let block = B.picture(type: 4, description: "in block", width: 30)
-        let url = try B.write(B.flac([(4, B.comment(vendor: Self.vendor, Self.fields(title: "Old"))), (6, block)]), "a.flac", in: directory)
+        let url = try B.write(
+            B.flac([(4, B.comment(vendor: Self.vendor, Self.fields(title: "Old"))), (6, block)]), "a.flac", in: directory)
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.artwork.map(\.description) == ["in comment", "in block"])
         item.metadata.title = "New title"
@@ -60,8 +65,9 @@ private typealias B = FLACOggBuilder
     }
 
     @Test func aChangedRepeatedNameKeepsItsPlaceAndSpelling() async throws {
-        let url = try B.write(B.flac([(4, B.comment(vendor: "v", ["artist=one", "TITLE=t", "Artist=two", "ALBUM=al"]))]), "b.flac",
-                              in: directory)
+        let url = try B.write(
+            B.flac([(4, B.comment(vendor: "v", ["artist=one", "TITLE=t", "Artist=two", "ALBUM=al"]))]), "b.flac",
+            in: directory)
         var item = try await MediaItem.loaded(url)
         item.metadata.artist = "three"
         item.metadata.genre = Genre(name: "Rock")
@@ -73,9 +79,11 @@ private typealias B = FLACOggBuilder
         let url = try B.write(B.oggVorbis(fields: []), "a.ogg", in: directory)
         // oggVorbis takes fields only; build the comment with the odd vendor by hand.
         var pages = OggPage.paginate([B.vorbisID()], serial: 7, firstSequence: 0, firstFlags: OggPage.beginning)
-        pages += OggPage.paginate([B.vorbisComment(Self.fields(title: "Old"), vendor: Self.vendor), B.vorbisSetup(200)],
-                                  serial: 7, firstSequence: 1)
-        pages += B.setEOS(OggPage.paginate([[UInt8](repeating: 3, count: 50)], serial: 7, firstSequence: UInt32(pages.count), granule: 4410))
+        pages += OggPage.paginate(
+            [B.vorbisComment(Self.fields(title: "Old"), vendor: Self.vendor), B.vorbisSetup(200)],
+            serial: 7, firstSequence: 1)
+        pages += B.setEOS(
+            OggPage.paginate([[UInt8](repeating: 3, count: 50)], serial: 7, firstSequence: UInt32(pages.count), granule: 4410))
         try Data(pages.flatMap { $0 }).write(to: url)
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.artwork.count == 1)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias B = FLACOggBuilder
@@ -25,7 +26,7 @@ private typealias B = FLACOggBuilder
         #expect(items[1].value == .strings(["A", "B"]))
         #expect(items[2].value == .string(""))
         #expect(items[3].value == .string("b=c"))
-        #expect(!items.contains { $0.key == "VENDOR" })  // the vendor is not an item
+        #expect(!items.contains { $0.key == "VENDOR" }) // the vendor is not an item
     }
 
     @Test func roundTripKeepsVendorOrderAndFraming() throws {
@@ -64,8 +65,9 @@ private typealias B = FLACOggBuilder
         #expect(throws: MediaError.self) { try empty.updated(for: [item("A=B", "x")], picturesAsFields: true) }
         #expect(throws: MediaError.self) { try empty.updated(for: [item("TÏTLE", "x")], picturesAsFields: true) }
         #expect(throws: MediaError.self) {
-            try empty.updated(for: [MetadataItem(keySpace: .vorbis, key: "X", value: .data(Data([1])), dataType: .binary)],
-                              picturesAsFields: true)
+            try empty.updated(
+                for: [MetadataItem(keySpace: .vorbis, key: "X", value: .data(Data([1])), dataType: .binary)],
+                picturesAsFields: true)
         }
     }
 
@@ -75,19 +77,22 @@ private typealias B = FLACOggBuilder
         let text = Data(block).base64EncodedString()
         let comment = try parse(B.comment(["metadata_block_picture=" + text, "TITLE=t"]))
         let items = comment.items()
-        guard case .picture(let artwork)? = items.first?.value else { Issue.record("no picture"); return }
+        guard case .picture(let artwork)? = items.first?.value else {
+            Issue.record("no picture")
+            return
+        }
         #expect(items[0].key == "METADATA_BLOCK_PICTURE")
         #expect(artwork.pictureType == .backCover)
         #expect(artwork.description == "back ✓")
         #expect(artwork.mimeType == "image/png")
-        #expect(artwork.width == 3 && artwork.height == 2)  // from the image header
+        #expect(artwork.width == 3 && artwork.height == 2) // from the image header
         #expect(try artwork.data() == Data(ID3Builder.tinyPNG))
         // An unchanged picture keeps its field text (width 30 in the original, 3 when re-encoded).
         let kept = try comment.updated(for: items, picturesAsFields: true)
         #expect(kept.comment.fields[0].value == text && kept.comment.fields[0].name == "metadata_block_picture")
         #expect(kept.pictureItems == [0])
         let fresh = try VorbisComment(vendor: "v").updated(for: items, picturesAsFields: true).comment.fields
-        #expect(fresh.map(\.name) == ["TITLE", "METADATA_BLOCK_PICTURE"])  // new names first, then new pictures
+        #expect(fresh.map(\.name) == ["TITLE", "METADATA_BLOCK_PICTURE"]) // new names first, then new pictures
         #expect(fresh[1].value != text)
         #expect(VorbisComment.decodePictureField(fresh[1].value) == artwork)
         // Garbage base64 stays text.
@@ -139,12 +144,22 @@ private typealias B = FLACOggBuilder
         // Removing the count leaves the number; removing both leaves nothing.
         items = try resolved([item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")]) { $0.trackCount = nil }
         #expect(items == [item("TRACKNUMBER", "3")])
-        items = try resolved([item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")]) { $0.trackCount = nil; $0.trackNumber = nil }
+        items = try resolved([item("TRACKNUMBER", "3"), item("TRACKTOTAL", "12")]) {
+            $0.trackCount = nil
+            $0.trackNumber = nil
+        }
         #expect(items.isEmpty)
         // Discs the same way; a new field goes to the primary key.
-        items = try resolved([]) { $0.discNumber = 1; $0.discCount = 2 }
+        items = try resolved([]) {
+            $0.discNumber = 1
+            $0.discCount = 2
+        }
         #expect(Set(items) == [item("DISCNUMBER", "1"), item("DISCTOTAL", "2")])
-        items = try resolved([]) { $0.title = "New"; $0.comments = "c"; $0.albumArtist = "AA" }
+        items = try resolved([]) {
+            $0.title = "New"
+            $0.comments = "c"
+            $0.albumArtist = "AA"
+        }
         #expect(Set(items) == [item("TITLE", "New"), item("COMMENT", "c"), item("ALBUMARTIST", "AA")])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias R = RIFFBuilder
@@ -25,8 +26,12 @@ private typealias R = RIFFBuilder
     }
 
     @Test func readsPropertiesAndTextChunks() async throws {
-        let url = try R.file(Self.simpleAIFF(text: [("NAME", "Name"), ("AUTH", "Author"), ("(c) ", "2020 Someone"),
-                                                    ("ANNO", "First"), ("ANNO", "Second")], frames: 44_100), ext: "aiff")
+        let url = try R.file(
+            Self.simpleAIFF(
+                text: [
+                    ("NAME", "Name"), ("AUTH", "Author"), ("(c) ", "2020 Someone"),
+                    ("ANNO", "First"), ("ANNO", "Second"),
+                ], frames: 44_100), ext: "aiff")
         defer { R.remove(url) }
         let item = try await MediaItem.loaded(url)
         #expect(item.fileType == .aiff && item.isEditable)
@@ -38,12 +43,19 @@ private typealias R = RIFFBuilder
         #expect(m.items.allSatisfy { $0.keySpace == .aiff })
     }
 
-    @Test(arguments: [("NONE", "PCM", 16), ("sowt", "PCM", 16), ("fl32", "PCM float", 32), ("FL64", "PCM float", 64),
-                      ("ulaw", "mu-law", nil), ("ima4", "IMA ADPCM", nil), ("QDM2", "QDesign 2", nil), ("abcd", "abcd", nil)] as [(String, String, Int?)])
+    @Test(
+        arguments: [
+            ("NONE", "PCM", 16), ("sowt", "PCM", 16), ("fl32", "PCM float", 32), ("FL64", "PCM float", 64),
+            ("ulaw", "mu-law", nil), ("ima4", "IMA ADPCM", nil), ("QDM2", "QDesign 2", nil), ("abcd", "abcd", nil),
+        ] as [(String, String, Int?)])
     func aifcCompressionTypes(type: String, codec: String, bits: Int?) throws {
-        let parsed = try R.parse(R.aiff([R.chunk("FVER", R.be32(0xA280_5140), bigEndian: true),
-                                         R.comm(frames: 8000, bits: 16, rate: 8000, compression: type, name: "some name"),
-                                         R.ssnd(2000)], type: "AIFC"), ext: "aifc")
+        let parsed = try R.parse(
+            R.aiff(
+                [
+                    R.chunk("FVER", R.be32(0xA280_5140), bigEndian: true),
+                    R.comm(frames: 8000, bits: 16, rate: 8000, compression: type, name: "some name"),
+                    R.ssnd(2000),
+                ], type: "AIFC"), ext: "aifc")
         #expect(parsed.properties.codec == codec)
         #expect(parsed.properties.bitsPerSample == bits)
         #expect(parsed.properties.duration == 1)
@@ -51,8 +63,10 @@ private typealias R = RIFFBuilder
     }
 
     @Test func id3ChunkWinsOverTextChunks() throws {
-        let parsed = try R.parse(Self.simpleAIFF(text: [("NAME", "Text name"), ("ANNO", "Note")],
-                                                 after: [R.chunk("ID3 ", R.id3([("TIT2", "ID3 name")]), bigEndian: true)]), ext: "aiff")
+        let parsed = try R.parse(
+            Self.simpleAIFF(
+                text: [("NAME", "Text name"), ("ANNO", "Note")],
+                after: [R.chunk("ID3 ", R.id3([("TIT2", "ID3 name")]), bigEndian: true)]), ext: "aiff")
         let m = Metadata(items: parsed.items)
         #expect(m.title == "ID3 name" && m.comments == "Note")
     }
@@ -84,7 +98,9 @@ private typealias R = RIFFBuilder
     /// Every prefix of a small file fails or loads with a warning: cuts
     /// inside `SSND` load read-only; cuts after `COMM` load editable.
     @Test func everyPrefixOfASmallFile() throws {
-        let whole = R.aiff([R.text("NAME", "Odd"), R.comm(frames: 16), R.ssnd(64), R.chunk("ID3 ", R.id3([("TPE1", "A")]), bigEndian: true)])
+        let whole = R.aiff([
+            R.text("NAME", "Odd"), R.comm(frames: 16), R.ssnd(64), R.chunk("ID3 ", R.id3([("TPE1", "A")]), bigEndian: true),
+        ])
         let soundPayload = 12 + 12 + 26 + 8
         #expect(try R.parse(whole, ext: "aiff").items.count == 2)
         for length in 0..<whole.count {
@@ -126,12 +142,21 @@ private typealias R = RIFFBuilder
         let original = R.aiff([R.text("NAME", "Title"), R.text("ANNO", "a"), R.text("ANNO", "b"), R.comm(), mark, R.ssnd(400)])
         let same = try await save(original) { $0.title = "Tidle" }
         defer { R.remove(same.url) }
-        guard case .inPlace(let patches) = same.plan else { Issue.record("expected in place: \(same.plan)"); return }
+        guard case .inPlace(let patches) = same.plan else {
+            Issue.record("expected in place: \(same.plan)")
+            return
+        }
         #expect(patches.map(\.bytes.count) == [1])
 
-        let grown = try await save(original) { $0.title = "A longer title"; $0.comments = "one comment" }
+        let grown = try await save(original) {
+            $0.title = "A longer title"
+            $0.comments = "one comment"
+        }
         defer { R.remove(grown.url) }
-        guard case .rewrite = grown.plan else { Issue.record("expected a rewrite: \(grown.plan)"); return }
+        guard case .rewrite = grown.plan else {
+            Issue.record("expected a rewrite: \(grown.plan)")
+            return
+        }
         #expect(try R.chunkIDs(grown.url) == ["NAME", "ANNO", "COMM", "MARK", "SSND"])
         #expect(grown.item.metadata.title == "A longer title" && grown.item.metadata.comments == "one comment")
         let bytes = [UInt8](try Data(contentsOf: grown.url))
@@ -141,10 +166,16 @@ private typealias R = RIFFBuilder
     }
 
     @Test func id3AtTheEndIsATailEditAndNewFieldsGoToID3() async throws {
-        let result = try await save(Self.simpleAIFF(text: [("NAME", "Title")])) { $0.album = "Album"; $0.title = "T2345" }
+        let result = try await save(Self.simpleAIFF(text: [("NAME", "Title")])) {
+            $0.album = "Album"
+            $0.title = "T2345"
+        }
         defer { R.remove(result.url) }
-        guard case .patchedTail(let patches, _, _) = result.plan else { Issue.record("expected a tail edit: \(result.plan)"); return }
-        #expect(patches.contains { (4..<8).contains($0.offset) })          // the FORM size
+        guard case .patchedTail(let patches, _, _) = result.plan else {
+            Issue.record("expected a tail edit: \(result.plan)")
+            return
+        }
+        #expect(patches.contains { (4..<8).contains($0.offset) }) // the FORM size
         #expect(try R.chunkIDs(result.url) == ["NAME", "COMM", "SSND", "ID3 "])
         #expect(result.item.metadata.items.map(\.key) == ["NAME", "TALB"])
         #expect(result.item.metadata.title == "T2345" && result.item.metadata.album == "Album")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias R = RIFFBuilder
@@ -19,7 +20,7 @@ private typealias R = RIFFBuilder
         let latin1: [UInt8] = [0x43, 0x61, 0x66, 0xE9, 0x20, 0x4D, 0xFC, 0x6C, 0x6C, 0x65, 0x72]
         #expect(try IFFText.encode(Self.text("Café Müller")) == latin1)
         #expect(try IFFText.encode(Self.text("Plain")) == Array("Plain".utf8))
-        for text in ["日本語", "Ωμέγα", "€uro", "x\u{85}y", "Ã©"] {   // beyond Latin-1; a C1 control; Latin-1 bytes that are UTF-8
+        for text in ["日本語", "Ωμέγα", "€uro", "x\u{85}y", "Ã©"] { // beyond Latin-1; a C1 control; Latin-1 bytes that are UTF-8
             #expect(try IFFText.encode(Self.text(text)) == Array(text.utf8), "\(text)")
         }
         #expect(try IFFText.encode(Self.text("Café"), in: .utf8) == Array("Café".utf8))
@@ -73,8 +74,11 @@ private typealias R = RIFFBuilder
     }
 
     /// A `CSET` chunk naming UTF-8 (65001) gets UTF-8; another code page (1251) gets ASCII or UTF-8.
-    @Test(arguments: [(65001, "Café", Array("Café".utf8)), (1251, "Café", Array("Café".utf8)), (1251, "Plain", Array("Plain".utf8)),
-                      (1252, "Café", [0x43, 0x61, 0x66, 0xE9])] as [(Int, String, [UInt8])])
+    @Test(
+        arguments: [
+            (65001, "Café", Array("Café".utf8)), (1251, "Café", Array("Café".utf8)), (1251, "Plain", Array("Plain".utf8)),
+            (1252, "Café", [0x43, 0x61, 0x66, 0xE9]),
+        ] as [(Int, String, [UInt8])])
     func csetCodePageIsFollowed(codePage: Int, title: String, bytes: [UInt8]) async throws {
         let cset = R.chunk("CSET", R.le16(codePage) + R.le16(0) + R.le16(0) + R.le16(0))
         let url = try R.file(R.wave([R.fmt(), cset, R.info([("INAM", "Old")]), R.chunk("data", R.samples(400))]), ext: "wav")
@@ -102,12 +106,15 @@ private typealias R = RIFFBuilder
 
     // MARK: Other readers
 
-    static let toolsPresent = ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
+    static let toolsPresent =
+        ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
         && ToolCheck.has("mediainfo")
 
     /// TagLib's view of a file: FileRef's title, and for WAV the INFO title; nil without g++ and TagLib.
     static func taglib(_ url: URL, in directory: URL) throws -> (title: String, info: String)? {
-        guard ToolCheck.has("g++"), ToolCheck.has("pkg-config"), ToolCheck.run("pkg-config", ["--exists", "taglib"]) == 0 else { return nil }
+        guard ToolCheck.has("g++"), ToolCheck.has("pkg-config"), ToolCheck.run("pkg-config", ["--exists", "taglib"]) == 0 else {
+            return nil
+        }
         let source = directory.appendingPathComponent("taglib-title.cpp"), binary = directory.appendingPathComponent("taglib-title")
         if !FileManager.default.fileExists(atPath: binary.path) {
             try """
@@ -143,16 +150,19 @@ private typealias R = RIFFBuilder
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("x.\(ext)")
         let tags = ext == "wav" ? ["title=Old", "artist=Someone"] : ["title=Old", "author=Someone"]
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.1"]
-                                   + tags.flatMap { ["-metadata", $0] } + [url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.1"]
+                + tags.flatMap { ["-metadata", $0] } + [url.path])
         let title = "Café Müller"
         var item = try await MediaItem.loaded(url)
         item.metadata.title = title
         try await item.save(options: Self.fast)
         #expect(item.metadata.items.contains { $0.keySpace == (ext == "wav" ? .riff : .aiff) && $0.dataType == .latin1 })
 
-        let exif = try RIFFAIFFInteropTests.json(TestSupport.runChecked("exiftool", ["-j", "-a", "-G1", "-charset", "UTF8", url.path])
-            .standardOutput)
+        let exif = try RIFFAIFFInteropTests.json(
+            TestSupport.runChecked("exiftool", ["-j", "-a", "-G1", "-charset", "UTF8", url.path])
+                .standardOutput)
         #expect(exif["ID3v2_4:Title"] as? String == title, "\(exif)")
         if ext == "wav" { #expect(exif["RIFF:Title"] as? String == title, "\(exif)") }
         let mediainfo = try TestSupport.runChecked("mediainfo", ["--Output=JSON", url.path]).text

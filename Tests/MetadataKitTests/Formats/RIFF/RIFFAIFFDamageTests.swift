@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias R = RIFFBuilder
@@ -17,7 +18,8 @@ private typealias R = RIFFBuilder
     /// ffprobe's format tags and duration; nil when ffprobe is missing or fails on the file.
     static func ffprobe(_ url: URL) throws -> (tags: [String: String], duration: Double)? {
         guard hasFFprobe else { return nil }
-        let output = try TestSupport.run("ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "json", url.path])
+        let output = try TestSupport.run(
+            "ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "json", url.path])
         guard output.status == 0 else { return nil }
         return try RIFFAIFFInteropTests.ffprobe(url)
     }
@@ -44,9 +46,11 @@ private typealias R = RIFFBuilder
     /// title, saves, and checks the audio payload, the container size and
     /// that the saved file has no warning left and reads in ffprobe.
     /// Returns the saved file's URL (the caller removes its folder).
-    func loadAndSave(_ bytes: [UInt8], ext: String, warnings expected: [(MediaError.Code, Int64)],
-                     title: String = "Saved Title", after: [MediaError.Code] = [],
-                     audio expectedAudio: [UInt8]? = nil) async throws -> (url: URL, loaded: MediaItem, saved: MediaItem) {
+    func loadAndSave(
+        _ bytes: [UInt8], ext: String, warnings expected: [(MediaError.Code, Int64)],
+        title: String = "Saved Title", after: [MediaError.Code] = [],
+        audio expectedAudio: [UInt8]? = nil
+    ) async throws -> (url: URL, loaded: MediaItem, saved: MediaItem) {
         let audioID = ext == "wav" ? "data" : "SSND"
         let url = try R.file(bytes, ext: ext)
         let audio = try expectedAudio ?? R.payload(of: audioID, in: url)
@@ -120,7 +124,9 @@ private typealias R = RIFFBuilder
     /// the file, or a few stray bytes. The bytes are kept, after the RIFF container.
     @Test(arguments: [true, false])
     func garbageAfterData(isChunk: Bool) async throws {
-        let garbage: [UInt8] = isChunk ? Array("LIST".utf8) + R.le32(1000) + Array("INFOINAM".utf8) + R.le32(6) + Array("abc".utf8)
+        let garbage: [UInt8] =
+            isChunk
+            ? Array("LIST".utf8) + R.le32(1000) + Array("INFOINAM".utf8) + R.le32(6) + Array("abc".utf8)
             : [0xFF, 0x00, 0x13, 0x37, 0x42]
         let bytes = R.wave([R.fmt(), Self.info, R.chunk("data", R.samples(400)), garbage])
         let offset = Int64(bytes.count - garbage.count)
@@ -130,8 +136,9 @@ private typealias R = RIFFBuilder
             defer { R.remove(original) }
             if let probe = try Self.ffprobe(original) { #expect(probe.tags["artist"] == "Info Artist" && probe.tags["title"] == "abc") }
         }
-        let (url, loaded, saved) = try await loadAndSave(bytes, ext: "wav", warnings: [(isChunk ? .truncated : .malformed, offset)],
-                                                         title: "A title longer than before")
+        let (url, loaded, saved) = try await loadAndSave(
+            bytes, ext: "wav", warnings: [(isChunk ? .truncated : .malformed, offset)],
+            title: "A title longer than before")
         defer { R.remove(url) }
         #expect(loaded.metadata.title == "Info Title" && loaded.properties.duration == 100.0 / 44_100)
         #expect(saved.metadata.artist == "Info Artist")
@@ -214,12 +221,13 @@ private typealias R = RIFFBuilder
     @Test func wavMissingPadByte() async throws {
         let bytes = R.wave([R.fmt(), Self.info, R.chunk("abcd", [1, 2, 3], pad: false), R.chunk("data", R.samples(100))])
         let offset = Int64(12 + 24 + Self.info.count)
-        let (url, loaded, _) = try await loadAndSave(bytes, ext: "wav", warnings: [(.malformed, offset)],
-                                                     audio: R.samples(100))
+        let (url, loaded, _) = try await loadAndSave(
+            bytes, ext: "wav", warnings: [(.malformed, offset)],
+            audio: R.samples(100))
         defer { R.remove(url) }
         #expect(loaded.metadata.title == "Info Title" && loaded.properties.duration == 25.0 / 44_100)
         let ids = try R.chunkIDs(url)
-        #expect(ids == ["fmt ", "LIST", "JUNK", "abcd", "data"], "\(ids)")         // rewritten, with padding for the next save
+        #expect(ids == ["fmt ", "LIST", "JUNK", "abcd", "data"], "\(ids)") // rewritten, with padding for the next save
         #expect(try R.payload(of: "abcd", in: url) == [1, 2, 3])
     }
 
@@ -245,13 +253,14 @@ private typealias R = RIFFBuilder
     /// there) or last (the FORM size counts one the file lacks).
     @Test(arguments: [false, true])
     func aiffMissingPadByte(isLast: Bool) async throws {
-        let name = Array(R.text("NAME", "Title").dropLast())                // 5 bytes of text, no pad byte
+        let name = Array(R.text("NAME", "Title").dropLast()) // 5 bytes of text, no pad byte
         let audio = [R.comm(frames: 100), R.ssnd(400)]
         let bytes = isLast ? R.aiff(audio + [name], formSize: UInt32((audio.flatMap { $0 } + name).count + 5)) : R.aiff([name] + audio)
         let expected: (MediaError.Code, Int64) = isLast ? (.sizeOutOfRange, 4) : (.malformed, 12)
         // (The audio payload is given: a walk that expects pad bytes can't find SSND in the damaged file.)
-        let (url, loaded, saved) = try await loadAndSave(bytes, ext: "aiff", warnings: [expected], title: "Title 2",
-                                                         audio: Array(R.ssnd(400).dropFirst(8)))
+        let (url, loaded, saved) = try await loadAndSave(
+            bytes, ext: "aiff", warnings: [expected], title: "Title 2",
+            audio: Array(R.ssnd(400).dropFirst(8)))
         defer { R.remove(url) }
         #expect(loaded.metadata.title == "Title" && loaded.properties.duration == 100.0 / 44_100)
         #expect(saved.metadata.title == "Title 2")
@@ -271,8 +280,9 @@ private typealias R = RIFFBuilder
         if Self.hasMutagen {
             #expect(try Self.mutagen(url0, container: "aiff") != nil)
         }
-        let (url, loaded, saved) = try await loadAndSave(bytes, ext: "aiff", warnings: [(.malformed, 12 + 14)], title: "New title",
-                                                         after: [.malformed])
+        let (url, loaded, saved) = try await loadAndSave(
+            bytes, ext: "aiff", warnings: [(.malformed, 12 + 14)], title: "New title",
+            after: [.malformed])
         defer { R.remove(url) }
         #expect(loaded.properties.duration == 0.1 && loaded.properties.sampleRate == 44_100 && loaded.properties.channels == 2)
         #expect(loaded.metadata.comments == "note" && saved.metadata.comments == "note")
@@ -286,17 +296,22 @@ private typealias R = RIFFBuilder
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let isWAV = ext == "wav"
-        let file = isWAV
+        let file =
+            isWAV
             ? R.wave([R.fmt(), Self.info, R.chunk("abcd", [1, 2, 3]), R.chunk("data", R.samples(64)), Self.id3Chunk])
             : R.aiff([R.text("NAME", "Odd"), R.comm(frames: 16), R.ssnd(64), R.chunk("ID3 ", R.id3([("TPE1", "A")]), bigEndian: true)])
-        let edits = [MetadataItem(keySpace: isWAV ? .riff : .aiff, key: isWAV ? "INAM" : "NAME", value: .string("Fuzzed é"), dataType: .utf8),
-                     MetadataItem(keySpace: .id3, key: "TIT2", value: .string("Fuzzed"), dataType: .utf8)]
+        let edits = [
+            MetadataItem(keySpace: isWAV ? .riff : .aiff, key: isWAV ? "INAM" : "NAME", value: .string("Fuzzed é"), dataType: .utf8),
+            MetadataItem(keySpace: .id3, key: "TIT2", value: .string("Fuzzed"), dataType: .utf8),
+        ]
         let outcomes = try FLACOggBuilder.corruptionOutcomes(
             file, range: 0..<file.count, count: 1500, in: directory,
             read: isWAV ? WAVParser.parse : AIFFParser.parse,
             plan: { source, items in
-                try (isWAV ? WAVEditPlanner.plan : AIFFEditPlanner.plan)(source, items.filter { $0.key != "INAM" && $0.key != "NAME" && $0.key != "TIT2" }
-                                                                + edits, Self.fast)
+                try (isWAV ? WAVEditPlanner.plan : AIFFEditPlanner.plan)(
+                    source,
+                    items.filter { $0.key != "INAM" && $0.key != "NAME" && $0.key != "TIT2" }
+                        + edits, Self.fast)
             })
         #expect(outcomes["non-MediaError"] == nil, "\(outcomes) (SplitMix64, the helper's fixed seed)")
         #expect(outcomes["parsed", default: 0] > 100 && outcomes["planned", default: 0] > 100, "\(outcomes)")

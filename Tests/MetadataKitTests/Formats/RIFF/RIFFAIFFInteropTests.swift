@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 enum RIFFAIFFTools {
-    static let present = ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
+    static let present =
+        ToolCheck.has("ffmpeg") && ToolCheck.has("ffprobe") && ToolCheck.has("exiftool")
         && ToolCheck.has("python3:mutagen")
 }
 
@@ -24,33 +26,33 @@ struct RIFFAIFFInteropTests {
     ]
 
     static let mutagenTagger = """
-    import sys
-    from mutagen.wave import WAVE
-    from mutagen.aiff import AIFF
-    from mutagen.id3 import TIT2, TPE1, TCON, TXXX
-    path, container = sys.argv[1], sys.argv[2]
-    f = (WAVE if container == "wav" else AIFF)(path)
-    f.add_tags()
-    f.tags.add(TIT2(encoding=3, text=["Mutagen Tïtle"]))
-    f.tags.add(TPE1(encoding=1, text=["Mutagen Artist"]))
-    f.tags.add(TCON(encoding=3, text=["Rock"]))
-    f.tags.add(TXXX(encoding=3, desc="MOOD", text=["calm"]))
-    f.save(v2_version=4 if container == "wav" else 3)
-    """
+        import sys
+        from mutagen.wave import WAVE
+        from mutagen.aiff import AIFF
+        from mutagen.id3 import TIT2, TPE1, TCON, TXXX
+        path, container = sys.argv[1], sys.argv[2]
+        f = (WAVE if container == "wav" else AIFF)(path)
+        f.add_tags()
+        f.tags.add(TIT2(encoding=3, text=["Mutagen Tïtle"]))
+        f.tags.add(TPE1(encoding=1, text=["Mutagen Artist"]))
+        f.tags.add(TCON(encoding=3, text=["Rock"]))
+        f.tags.add(TXXX(encoding=3, desc="MOOD", text=["calm"]))
+        f.save(v2_version=4 if container == "wav" else 3)
+        """
 
     static let mutagenReader = """
-    import sys, json
-    from mutagen.wave import WAVE
-    from mutagen.aiff import AIFF
-    f = (WAVE if sys.argv[2] == "wav" else AIFF)(sys.argv[1])
-    out = {}
-    if f.tags is not None:
-        out["version"] = f.tags.version[1]
-        for frame in f.tags.values():
-            if hasattr(frame, "text"):
-                out[frame.HashKey] = [str(t) for t in frame.text]
-    print(json.dumps(out))
-    """
+        import sys, json
+        from mutagen.wave import WAVE
+        from mutagen.aiff import AIFF
+        f = (WAVE if sys.argv[2] == "wav" else AIFF)(sys.argv[1])
+        out = {}
+        if f.tags is not None:
+            out["version"] = f.tags.version[1]
+            for frame in f.tags.values():
+                if hasattr(frame, "text"):
+                    out[frame.HashKey] = [str(t) for t in frame.text]
+        print(json.dumps(out))
+        """
 
     static func json(_ data: Data) throws -> [String: Any] {
         let object = try JSONSerialization.jsonObject(with: data)
@@ -59,7 +61,8 @@ struct RIFFAIFFInteropTests {
     }
 
     static func ffprobe(_ url: URL) throws -> (tags: [String: String], duration: Double) {
-        let output = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "json", url.path])
+        let output = try TestSupport.runChecked(
+            "ffprobe", ["-v", "error", "-show_entries", "format=duration:format_tags", "-of", "json", url.path])
         let format = try #require(try json(output.standardOutput)["format"] as? [String: Any])
         var tags: [String: String] = [:]
         for (key, value) in format["tags"] as? [String: String] ?? [:] { tags[key.lowercased()] = value }
@@ -71,9 +74,11 @@ struct RIFFAIFFInteropTests {
         return try json(output.standardOutput).compactMapValues { $0 as? String }
     }
 
-    @Test(arguments: [("wav-s16", true, false), ("wav-s16", true, true), ("wav-f32", false, true), ("wav-f32", false, false),
-                      ("aiff-s16", true, false), ("aiff-s16", true, true), ("aiff-s16", false, false),
-                      ("aifc-sowt", true, false), ("aifc-f32", false, true)])
+    @Test(arguments: [
+        ("wav-s16", true, false), ("wav-s16", true, true), ("wav-f32", false, true), ("wav-f32", false, false),
+        ("aiff-s16", true, false), ("aiff-s16", true, true), ("aiff-s16", false, false),
+        ("aifc-sowt", true, false), ("aifc-f32", false, true),
+    ])
     func readSaveAndReadBackElsewhere(kind: String, ffmpegTags: Bool, mutagenTags: Bool) async throws {
         let (ext, codecArguments, codec) = try #require(Self.kinds[kind])
         let isWAV = ext == "wav"
@@ -82,9 +87,12 @@ struct RIFFAIFFInteropTests {
         let url = directory.appendingPathComponent("x.\(ext)")
         var arguments = ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.5"] + codecArguments
         if ffmpegTags {
-            let tags = isWAV
-                ? ["title=Ffmpeg Tïtle", "artist=Ffmpeg Artist", "album=Ffmpeg Album", "comment=Ffmpeg comment",
-                   "genre=Jazz", "date=2019", "track=4"]
+            let tags =
+                isWAV
+                ? [
+                    "title=Ffmpeg Tïtle", "artist=Ffmpeg Artist", "album=Ffmpeg Album", "comment=Ffmpeg comment",
+                    "genre=Jazz", "date=2019", "track=4",
+                ]
                 : ["title=Ffmpeg Tïtle", "author=Ffmpeg Author", "comment=Ffmpeg comment", "copyright=2019 Me"]
             arguments += tags.flatMap { ["-metadata", $0] }
         }
@@ -137,7 +145,8 @@ struct RIFFAIFFInteropTests {
         }
 
         // mutagen: the ID3 chunk parses and holds what we read from it.
-        let mutagen = try Self.json(TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path, isWAV ? "wav" : "aiff"]).standardOutput)
+        let mutagen = try Self.json(
+            TestSupport.runChecked("python3", ["-c", Self.mutagenReader, url.path, isWAV ? "wav" : "aiff"]).standardOutput)
         let id3Items = saved.items.filter { $0.keySpace == .id3 }
         #expect(mutagen.isEmpty == id3Items.isEmpty)
         for item in id3Items where ["TIT2", "TPE1", "TALB", "TCON", "TRCK", "TXXX:MOOD"].contains(item.key) {
@@ -173,8 +182,12 @@ struct RIFFAIFFInteropTests {
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = directory.appendingPathComponent("x.wav")
-        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "pcm_s16le",
-                                              "-metadata", "title=Title One", url.path])
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.5", "-c:a", "pcm_s16le",
+                "-metadata", "title=Title One", url.path,
+            ])
         let before = [UInt8](try Data(contentsOf: url))
         var item = MediaItem(url: url)
         try await item.load()
@@ -182,7 +195,7 @@ struct RIFFAIFFInteropTests {
         try await item.save(options: SaveOptions(durability: .noSync))
         let after = [UInt8](try Data(contentsOf: url))
         #expect(after.count == before.count)
-        #expect(zip(before, after).filter { $0 != $1 }.count == 3)      // "One" → "Two"
+        #expect(zip(before, after).filter { $0 != $1 }.count == 3) // "One" → "Two"
         #expect(try Self.ffprobe(url).tags["title"] == "Title Two")
     }
 }

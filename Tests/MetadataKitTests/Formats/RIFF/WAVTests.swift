@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MetadataKit
 
 private typealias R = RIFFBuilder
@@ -12,9 +13,13 @@ private typealias R = RIFFBuilder
     // MARK: Reading
 
     @Test func readsPCMPropertiesAndInfo() async throws {
-        let url = try R.file(R.simpleWAV(info: [("INAM", "Title"), ("IART", "Artist"), ("IPRD", "Album"), ("ICMT", "Note"),
-                                                ("IGNR", "Jazz"), ("ICRD", "2021-04-05"), ("IPRT", "7"), ("ISFT", "Tool")],
-                                         dataBytes: 44_100 * 4), ext: "wav")
+        let url = try R.file(
+            R.simpleWAV(
+                info: [
+                    ("INAM", "Title"), ("IART", "Artist"), ("IPRD", "Album"), ("ICMT", "Note"),
+                    ("IGNR", "Jazz"), ("ICRD", "2021-04-05"), ("IPRT", "7"), ("ISFT", "Tool"),
+                ],
+                dataBytes: 44_100 * 4), ext: "wav")
         defer { R.remove(url) }
         let item = try await MediaItem.loaded(url)
         #expect(item.fileType == .wav)
@@ -57,8 +62,9 @@ private typealias R = RIFFBuilder
 
     @Test func id3ChunkWinsOverInfo() async throws {
         let tag = R.id3([("TIT2", "ID3 title"), ("TPE1", "ID3 artist")])
-        let url = try R.file(R.simpleWAV(info: [("INAM", "INFO title"), ("IPRD", "INFO album")], after: [R.chunk("id3 ", tag)]),
-                             ext: "wav")
+        let url = try R.file(
+            R.simpleWAV(info: [("INAM", "INFO title"), ("IPRD", "INFO album")], after: [R.chunk("id3 ", tag)]),
+            ext: "wav")
         defer { R.remove(url) }
         let m = try await MediaItem.loaded(url).metadata
         #expect(m.title == "ID3 title" && m.artist == "ID3 artist" && m.album == "INFO album")
@@ -69,13 +75,20 @@ private typealias R = RIFFBuilder
     }
 
     @Test func oddChunksWithPadBytesAndLatin1Text() throws {
-        let latin1 = R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", [0x43, 0x61, 0x66, 0xE9, 0]) + R.chunk("IART", Array("Odd".utf8))
-                         + R.chunk("ICMT", Array("Text\0old junk".utf8)))
-        let bytes = R.wave([R.fmt(), R.chunk("abcd", [1, 2, 3]), latin1, R.chunk("data", R.samples(401)), R.chunk("zzzz", [9], pad: false)])
+        let latin1 = R.chunk(
+            "LIST",
+            Array("INFO".utf8) + R.chunk("INAM", [0x43, 0x61, 0x66, 0xE9, 0]) + R.chunk("IART", Array("Odd".utf8))
+                + R.chunk("ICMT", Array("Text\0old junk".utf8)))
+        let bytes = R.wave([
+            R.fmt(), R.chunk("abcd", [1, 2, 3]), latin1, R.chunk("data", R.samples(401)), R.chunk("zzzz", [9], pad: false),
+        ])
         let parsed = try R.parse(bytes)
-        #expect(parsed.items == [MetadataItem(keySpace: .riff, key: "INAM", value: .string("Café"), dataType: .latin1),
-                                 MetadataItem(keySpace: .riff, key: "IART", value: .string("Odd"), dataType: .utf8),
-                                 MetadataItem(keySpace: .riff, key: "ICMT", value: .string("Text"), dataType: .utf8)])
+        #expect(
+            parsed.items == [
+                MetadataItem(keySpace: .riff, key: "INAM", value: .string("Café"), dataType: .latin1),
+                MetadataItem(keySpace: .riff, key: "IART", value: .string("Odd"), dataType: .utf8),
+                MetadataItem(keySpace: .riff, key: "ICMT", value: .string("Text"), dataType: .utf8),
+            ])
         #expect(parsed.properties.duration == Double(401 / 4) / 44_100)
     }
 
@@ -83,8 +96,16 @@ private typealias R = RIFFBuilder
         let data = R.chunk("data", R.samples(40))
         let cases: [(String, [UInt8], MediaError.Code)] = [
             ("fmt 0xFFFFFFFF", R.wave([R.chunk("fmt ", R.samples(16), size: 0xFFFF_FFFF), data]), .truncated),
-            ("INFO entry past its list", R.wave([R.fmt(), R.chunk("LIST", Array("INFO".utf8) + R.le32(0) + Array("INAM".utf8)
-                + R.le32(100) + [65, 0]), data]), .sizeOutOfRange),
+            (
+                "INFO entry past its list",
+                R.wave([
+                    R.fmt(),
+                    R.chunk(
+                        "LIST",
+                        Array("INFO".utf8) + R.le32(0) + Array("INAM".utf8)
+                            + R.le32(100) + [65, 0]), data,
+                ]), .sizeOutOfRange
+            ),
             ("no fmt", R.wave([data]), .malformed),
             ("no data", R.wave([R.fmt()]), .malformed),
             ("zero channels", R.wave([R.fmt(channels: 0), data]), .malformed),
@@ -98,9 +119,14 @@ private typealias R = RIFFBuilder
         let damaged: [(String, [UInt8], [MediaError.Code], Int64, Int)] = [
             ("chunk past RIFF end", R.wave([R.fmt(), data], riffSize: 40), [.sizeOutOfRange], 36, 10),
             // The 2 bytes of the tag's body in the chunk can't be read as frames: the chunk is kept as it is.
-            ("ID3 tag larger than its chunk", R.simpleWAV(after: [R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
-                                                                   R.chunk("zzzz", R.samples(64))]),
-             [.sizeOutOfRange, .unsupportedFeature], 12 + 24 + 408 + 8 + 6, 100),
+            (
+                "ID3 tag larger than its chunk",
+                R.simpleWAV(after: [
+                    R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
+                    R.chunk("zzzz", R.samples(64)),
+                ]),
+                [.sizeOutOfRange, .unsupportedFeature], 12 + 24 + 408 + 8 + 6, 100
+            ),
             ("RIFF size past EOF", R.wave([R.fmt(), data], riffSize: 0x7FFF_FFFF), [.sizeOutOfRange], 4, 10),
         ]
         for (name, bytes, codes, offset, frames) in damaged {
@@ -117,8 +143,9 @@ private typealias R = RIFFBuilder
     /// inside `data` load read-only with the frames present; cuts after it
     /// (a RIFF size larger than the file, a chunk cut off) load editable.
     @Test func everyPrefixOfASmallFile() async throws {
-        let whole = R.simpleWAV(info: [("INAM", "Title"), ("IART", "A")], dataBytes: 64,
-                                after: [R.chunk("id3 ", R.id3([("TALB", "Album")]))])
+        let whole = R.simpleWAV(
+            info: [("INAM", "Title"), ("IART", "A")], dataBytes: 64,
+            after: [R.chunk("id3 ", R.id3([("TALB", "Album")]))])
         let dataPayload = 12 + 24 + R.info([("INAM", "Title"), ("IART", "A")]).count + 8
         #expect(try R.parse(whole).items.count == 3)
         for length in 0..<whole.count {
@@ -181,7 +208,8 @@ private typealias R = RIFFBuilder
         let bext = R.chunk("bext", R.samples(10), size: 0xFFFF_FFFF)
         let fmt = R.fmt(), data = R.chunk("data", R.samples(400))
         func file(table: [UInt8], entries: UInt32) -> [UInt8] {
-            let ds64Payload = R.le64(UInt64(4 + 36 + table.count + fmt.count + bext.count + data.count)) + R.le64(400) + R.le64(100)
+            let ds64Payload =
+                R.le64(UInt64(4 + 36 + table.count + fmt.count + bext.count + data.count)) + R.le64(400) + R.le64(100)
                 + R.le32(entries) + table
             return Array("RF64".utf8) + R.le32(0xFFFF_FFFF) + Array("WAVE".utf8) + R.chunk("ds64", ds64Payload) + fmt + bext + data
         }
@@ -216,8 +244,9 @@ private typealias R = RIFFBuilder
         let url = try R.file(bytes, ext: "wav")
         var item = try await MediaItem.loaded(url)
         change(&item.metadata)
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
-                                                        keySpaces: MediaFormat.wav.keySpaces)
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata,
+            keySpaces: MediaFormat.wav.keySpaces)
         let plan = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast)
         try await item.save(options: Self.fast)
         return (url, plan, item)
@@ -237,11 +266,13 @@ private typealias R = RIFFBuilder
         let before = try inode(url)
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "A much longer title than before"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
         guard case .patchedTail(let patches, let offset, _) = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast) else {
-            Issue.record("expected a tail edit"); return
+            Issue.record("expected a tail edit")
+            return
         }
-        #expect(patches.map(\.offset) == [4])                       // the RIFF size
+        #expect(patches.map(\.offset) == [4]) // the RIFF size
         #expect(offset == Int64(12 + 24 + 408))
         try await item.save(options: Self.fast)
         #expect(try inode(url) == before)
@@ -254,17 +285,25 @@ private typealias R = RIFFBuilder
         // Same length: a patch of the changed bytes only.
         let same = try await save(R.simpleWAV(info: [("INAM", "Title"), ("IART", "Artist")])) { $0.title = "Tidle" }
         defer { R.remove(same.url) }
-        guard case .inPlace(let patches) = same.plan else { Issue.record("expected in place: \(same.plan)"); return }
+        guard case .inPlace(let patches) = same.plan else {
+            Issue.record("expected in place: \(same.plan)")
+            return
+        }
         #expect(patches.map(\.bytes.count) == [1])
         #expect(same.item.metadata.title == "Tidle")
 
         // A JUNK chunk before data shrinks to absorb a longer title.
         let junk = R.chunk("JUNK", [UInt8](repeating: 0, count: 64))
-        let grown = try await save(R.wave([R.fmt(), R.info([("INAM", "T")]), junk, R.chunk("bext", [1, 2, 3]), R.chunk("data", R.samples(400))])) {
+        let grown = try await save(
+            R.wave([R.fmt(), R.info([("INAM", "T")]), junk, R.chunk("bext", [1, 2, 3]), R.chunk("data", R.samples(400))])
+        ) {
             $0.title = "A longer title"
         }
         defer { R.remove(grown.url) }
-        guard case .inPlace = grown.plan else { Issue.record("expected in place: \(grown.plan)"); return }
+        guard case .inPlace = grown.plan else {
+            Issue.record("expected in place: \(grown.plan)")
+            return
+        }
         #expect(grown.item.metadata.title == "A longer title")
         #expect(try R.chunkIDs(grown.url) == ["fmt ", "LIST", "JUNK", "bext", "data"])
         #expect(try Self.dataPayload(grown.url) == R.samples(400))
@@ -276,17 +315,22 @@ private typealias R = RIFFBuilder
             $0.title = "Longer title"
         }
         defer { R.remove(first.url) }
-        guard case .rewrite = first.plan else { Issue.record("expected a rewrite: \(first.plan)"); return }
+        guard case .rewrite = first.plan else {
+            Issue.record("expected a rewrite: \(first.plan)")
+            return
+        }
         #expect(try R.chunkIDs(first.url) == ["fmt ", "abcd", "LIST", "JUNK", "data"])
         let bytes = [UInt8](try Data(contentsOf: first.url))
-        #expect(Array(bytes[36..<48]) == odd)                       // unknown chunk kept byte for byte, pad included
+        #expect(Array(bytes[36..<48]) == odd) // unknown chunk kept byte for byte, pad included
         #expect(first.item.metadata.items.contains { $0.key == "ICOP" && $0.value == .string("(C) me") })
 
         var item = first.item
         item.metadata.title = "Even longer title, still fitting"
-        let items = try MetadataChanges().resolvedItems(loaded: first.item.metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        let items = try MetadataChanges().resolvedItems(
+            loaded: first.item.metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
         guard case .inPlace = try WAVEditPlanner.plan(FileSource(url: first.url), items, Self.fast) else {
-            Issue.record("expected the second save in place"); return
+            Issue.record("expected the second save in place")
+            return
         }
         try await item.save(options: Self.fast)
         #expect(item.metadata.title == "Even longer title, still fitting")
@@ -294,8 +338,11 @@ private typealias R = RIFFBuilder
     }
 
     @Test func changesGoToBothTagsAndNewFieldsToID3Only() async throws {
-        let both = try await save(R.simpleWAV(info: [("INAM", "Old"), ("IART", "Info artist")],
-                                              after: [R.chunk("id3 ", R.id3([("TIT2", "Old")]))])) {
+        let both = try await save(
+            R.simpleWAV(
+                info: [("INAM", "Old"), ("IART", "Info artist")],
+                after: [R.chunk("id3 ", R.id3([("TIT2", "Old")]))])
+        ) {
             $0.title = "New"
             $0.artist = "New artist"
             $0.composer = "Composer"
@@ -304,18 +351,29 @@ private typealias R = RIFFBuilder
         let items = both.item.metadata.items
         #expect(items.filter { $0.key == "INAM" || $0.key == "TIT2" }.map(\.value) == [.string("New"), .string("New")])
         #expect(items.first { $0.key == "IART" }?.value == .string("New artist"))
-        #expect(items.first { $0.key == "TPE1" } == nil)           // artist lived only in INFO
+        #expect(items.first { $0.key == "TPE1" } == nil) // artist lived only in INFO
         #expect(items.first { $0.key == "TCOM" }?.value == .string("Composer"))
 
         // Neither tag: an `id3 ` chunk and an INFO list mirroring what it can hold, at the end.
-        let none = try await save(R.simpleWAV()) { $0.title = "Fresh"; $0.trackNumber = 2; $0.trackCount = 9; $0.composer = "C" }
+        let none = try await save(R.simpleWAV()) {
+            $0.title = "Fresh"
+            $0.trackNumber = 2
+            $0.trackCount = 9
+            $0.composer = "C"
+        }
         defer { R.remove(none.url) }
         #expect(try R.chunkIDs(none.url) == ["fmt ", "data", "id3 ", "LIST"])
         #expect(none.item.metadata.title == "Fresh" && none.item.metadata.trackCount == 9)
-        #expect(none.item.metadata.items.filter { $0.keySpace == .riff }
-                == [MetadataItem(keySpace: .riff, key: "INAM", value: .string("Fresh"), dataType: .utf8),
-                    MetadataItem(keySpace: .riff, key: "ITRK", value: .string("2/9"), dataType: .utf8)])
-        guard case .patchedTail = none.plan else { Issue.record("expected a tail edit: \(none.plan)"); return }
+        #expect(
+            none.item.metadata.items.filter { $0.keySpace == .riff }
+                == [
+                    MetadataItem(keySpace: .riff, key: "INAM", value: .string("Fresh"), dataType: .utf8),
+                    MetadataItem(keySpace: .riff, key: "ITRK", value: .string("2/9"), dataType: .utf8),
+                ])
+        guard case .patchedTail = none.plan else {
+            Issue.record("expected a tail edit: \(none.plan)")
+            return
+        }
     }
 
     /// An odd `data` chunk written last without its pad byte gets one when a
@@ -340,14 +398,18 @@ private typealias R = RIFFBuilder
     }
 
     @Test func saveToAnotherFileWritesTheTailCopy() async throws {
-        let original = R.simpleWAV(after: [R.chunk("id3 ", R.id3([("TIT2", "Old")])), R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", Array("Old\0".utf8)))])
+        let original = R.simpleWAV(after: [
+            R.chunk("id3 ", R.id3([("TIT2", "Old")])), R.chunk("LIST", Array("INFO".utf8) + R.chunk("INAM", Array("Old\0".utf8))),
+        ])
         let url = try R.file(original, ext: "wav")
         defer { R.remove(url) }
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "A title long enough to grow the tag"
-        let items = try MetadataChanges().resolvedItems(loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
+        let items = try MetadataChanges().resolvedItems(
+            loaded: try await MediaItem.loaded(url).metadata, edited: item.metadata, keySpaces: WAVEditPlanner.keySpaces)
         guard case .patchedTail = try WAVEditPlanner.plan(FileSource(url: url), items, Self.fast) else {
-            Issue.record("expected a tail edit"); return
+            Issue.record("expected a tail edit")
+            return
         }
         let copy = url.deletingLastPathComponent().appendingPathComponent("copy.wav")
         try await item.save(to: copy, options: Self.fast)
@@ -359,8 +421,9 @@ private typealias R = RIFFBuilder
     }
 
     @Test func removingAllTagsRemovesBothChunks() async throws {
-        let url = try R.file(R.simpleWAV(info: [("INAM", "x")], after: [R.chunk("id3 ", R.id3([("TIT2", "y")])), R.chunk("cue ", [0, 0, 0, 0])]),
-                             ext: "wav")
+        let url = try R.file(
+            R.simpleWAV(info: [("INAM", "x")], after: [R.chunk("id3 ", R.id3([("TIT2", "y")])), R.chunk("cue ", [0, 0, 0, 0])]),
+            ext: "wav")
         defer { R.remove(url) }
         var item = try await MediaItem.loaded(url)
         try await item.save(options: SaveOptions(removesAllTags: true, durability: .noSync))
