@@ -68,8 +68,8 @@ enum ID3v2Transforms {
                 output.removeSubrange(Int(outputCount)...)
                 return output
             case Z_BUF_ERROR where capacity < limit:
-                // Declared size too small (or unknown): grow, up to the limit.
-                capacity = min(limit, capacity * 2)
+                // Declared size too small (or unknown, or 0): grow, up to the limit.
+                capacity = min(limit, max(1024, capacity * 2))
             case Z_BUF_ERROR:
                 throw MediaError(.sizeOutOfRange, "compressed frame inflates past \(limit) bytes", offset: offset)
             default:

@@ -140,6 +140,15 @@ private typealias B = ID3Builder
         #expect(try B.parse(tag.bytes()).item("TIT2")?.value == .string(String(repeating: "abc", count: 300)))
     }
 
+    /// A declared decompressed size of 0 (found by the fuzzer: the buffer
+    /// doubled from 0 forever) grows like an unknown size.
+    @Test func declaredDecompressedSizeOfZeroStillInflates() throws {
+        let text = B.text(["zero"], encoding: 0)
+        var tag = B(version: 3)
+        tag.frames = [B.frame("TIT2", B.be32(0) + B.compress(text), version: 3, flags: 0x0080)]
+        #expect(try B.parse(tag.bytes()).item("TIT2")?.value == .string("zero"))
+    }
+
     @Test func hundredThousandTinyFrames() throws {
         var tag = B(version: 4)
         tag.frames = [[UInt8]](repeating: B.frame("TXXX", [0, 0x41]), count: 100_000)
