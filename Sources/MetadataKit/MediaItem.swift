@@ -193,14 +193,12 @@ public struct MediaItem: Sendable {
         var untouched = items.filter { loadedItems.contains($0) }
         // Items the planner stores in another form (ID3 dates: v2.3 TYER/TDAT/TIME
         // ↔ v2.4 TDRC) are checked by the field they hold instead.
-        let reshaped = untouched.filter { format.reshapedKeys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
-        if !reshaped.isEmpty {
-            untouched.removeAll { format.reshapedKeys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
-            for item in reshaped {
-                if let field = MetadataKeyMap.standard.field(for: item.keySpace, key: item.key), !changed.contains(field) {
-                    changed.append(field)
-                }
+        untouched.removeAll { item in
+            guard format.reshapedKeys.contains(MetadataKeyMap.RawKey(item.keySpace, item.key)) else { return false }
+            if let field = MetadataKeyMap.standard.field(for: item.keySpace, key: item.key), !changed.contains(field) {
+                changed.append(field)
             }
+            return true
         }
         var exempt = Set(format.derivedKeySpaces)
         if options.id3v2Version != .keep || items.contains(where: { $0.keySpace == .id3 && $0.key.prefix(while: { $0 != ":" }).count == 3 })

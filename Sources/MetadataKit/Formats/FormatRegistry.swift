@@ -12,14 +12,6 @@ extension MediaFormat {
         all.first { $0.identifier == identifier }
     }
 
-    /// The format of files of `type`.
-    static func of(_ type: FileType) throws -> MediaFormat {
-        guard let format = named(type.identifier) else {
-            throw MediaError(.unsupportedFeature, "\(type.identifier) files are not supported")
-        }
-        return format
-    }
-
     /// Every key space some format holds, in registry order.
     public static let allKeySpaces: [MetadataKeySpace] = {
         var seen = Set<MetadataKeySpace>()

@@ -11,6 +11,24 @@ import Testing
         "needs chromium and ffmpeg with libvpx (CI installs them on Linux, not on macOS)"))
 struct PlayerPageTests {
     /// RGB of the pixel at (x, y) of a PNG, decoded by ffmpeg.
+    /// Screenshots `page` (a path and query under `directory`) in headless
+    /// Chromium at 400×300 and tells which pixels are the circles' red.
+    static func redPixels(of page: String, in directory: URL, shot name: String) throws -> (Int, Int) -> Bool {
+        let shot = directory.appendingPathComponent(name)
+        try TestSupport.runChecked(
+            "chromium",
+            [
+                "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
+                "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
+                "file://\(directory.path)/\(page)",
+            ])
+        let (width, bytes) = try pixels(shot)
+        return { x, y in
+            let index = (y * width + x) * 3
+            return bytes[index] > 200 && bytes[index + 1] < 60 && bytes[index + 2] < 60
+        }
+    }
+
     static func pixels(_ png: URL) throws -> (width: Int, bytes: [UInt8]) {
         let probe = try TestSupport.runChecked(
             "ffprobe",
@@ -38,19 +56,8 @@ struct PlayerPageTests {
                 "-c:v", "libvpx", "-b:v", "200k", directory.appendingPathComponent("clip.webm").path,
             ])
         for (time, groupIndex) in [(1.2, 2), (3.3, 6)] {
-            let shot = directory.appendingPathComponent("shot-\(groupIndex).png")
-            try TestSupport.runChecked(
-                "chromium",
-                [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
-                    "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
-                    "file://\(directory.path)/player.html?video=clip.webm&vtt=annotations.vtt&t=\(time)",
-                ])
-            let (width, bytes) = try Self.pixels(shot)
-            func isRed(_ x: Int, _ y: Int) -> Bool {
-                let index = (y * width + x) * 3
-                return bytes[index] > 200 && bytes[index + 1] < 60 && bytes[index + 2] < 60
-            }
+            let isRed = try Self.redPixels(
+                of: "player.html?video=clip.webm&vtt=annotations.vtt&t=\(time)", in: directory, shot: "shot-\(groupIndex).png")
             let group = document.groups[groupIndex]
             let center = try #require(group.items.first { $0.key == "com.example.circle.center.coordinate" })
             guard case .numbers(let point) = center.value else {

@@ -44,19 +44,7 @@ struct PlayerPageH264Tests {
             at: examples.appendingPathComponent("player.html"), to: directory.appendingPathComponent("player.html"))
         let document = try TimedMetadataDocument(json: Data(contentsOf: annotations))
         for (time, groupIndex) in [(1.2, 2), (3.3, 6)] {
-            let shot = directory.appendingPathComponent("shot-\(groupIndex).png")
-            try TestSupport.runChecked(
-                "chromium",
-                [
-                    "--headless", "--no-sandbox", "--disable-gpu", "--allow-file-access-from-files", "--hide-scrollbars",
-                    "--screenshot=\(shot.path)", "--window-size=400,300", "--virtual-time-budget=8000",
-                    "file://\(directory.path)/player.html?t=\(time)",
-                ])
-            let (width, bytes) = try PlayerPageTests.pixels(shot)
-            func isRed(_ x: Int, _ y: Int) -> Bool {
-                let index = (y * width + x) * 3
-                return bytes[index] > 200 && bytes[index + 1] < 60 && bytes[index + 2] < 60
-            }
+            let isRed = try PlayerPageTests.redPixels(of: "player.html?t=\(time)", in: directory, shot: "shot-\(groupIndex).png")
             let center = try #require(document.groups[groupIndex].items.first { $0.key == "com.example.circle.center.coordinate" })
             guard case .numbers(let point) = center.value else {
                 Issue.record("no point")

@@ -7,12 +7,7 @@ import Testing
     let original: [UInt8] = (0..<4096).map { UInt8($0 % 251) }
 
     func makeFiles(_ count: Int) throws -> [(URL, FileSnapshot)] {
-        let directory = try TestSupport.makeTemporaryDirectory()
-        return try (0..<count).map { index in
-            let url = directory.appendingPathComponent("file\(index).bin")
-            try Data(original).write(to: url)
-            return (url, try FileSource(url: url).snapshot)
-        }
+        try TestSupport.makeFiles(count, holding: original)
     }
 
     func plans() -> [FileEditPlan] {

@@ -89,15 +89,9 @@ struct MP4MovieBuilder {
         var writer = ByteWriter()
         let long = duration > Int64(UInt32.max)
         writer.write(UInt32(long ? 0x0100_0000 : 0))
-        if long {
-            writer.write(UInt64(0))
-            writer.write(UInt64(0))
-        } else {
-            writer.write(UInt32(0))
-            writer.write(UInt32(0))
-        }
+        writer.writeUnsetTimes(version1: long)
         writer.write(movieTimescale)
-        if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
+        writer.writeDuration(duration, version1: long)
         writer.write(UInt32(0x0001_0000)) // rate 1.0
         writer.write(UInt16(0x0100)) // volume 1.0
         writer.write([UInt8](repeating: 0, count: 10))
@@ -130,16 +124,10 @@ struct MP4MovieBuilder {
         let long = duration > Int64(UInt32.max)
         var writer = ByteWriter()
         writer.write(UInt32(long ? 1 : 0) << 24 | (input.trackFlags & 0xFF_FFFF))
-        if long {
-            writer.write(UInt64(0))
-            writer.write(UInt64(0))
-        } else {
-            writer.write(UInt32(0))
-            writer.write(UInt32(0))
-        }
+        writer.writeUnsetTimes(version1: long)
         writer.write(track.id)
         writer.write(UInt32(0))
-        if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
+        writer.writeDuration(duration, version1: long)
         writer.write(UInt64(0))
         writer.write(UInt16(0)) // layer
         writer.write(UInt16(bitPattern: input.alternateGroup))
@@ -178,15 +166,9 @@ struct MP4MovieBuilder {
         let long = duration > Int64(UInt32.max)
         var writer = ByteWriter()
         writer.write(UInt32(long ? 0x0100_0000 : 0))
-        if long {
-            writer.write(UInt64(0))
-            writer.write(UInt64(0))
-        } else {
-            writer.write(UInt32(0))
-            writer.write(UInt32(0))
-        }
+        writer.writeUnsetTimes(version1: long)
         writer.write(track.input.timescale)
-        if long { writer.write(UInt64(duration)) } else { writer.write(UInt32(duration)) }
+        writer.writeDuration(duration, version1: long)
         writer.write(languageCode(track.input.language))
         writer.write(UInt16(0))
         return Box.box("mdhd", writer.bytes)
@@ -335,5 +317,24 @@ struct MP4MovieBuilder {
             result += Box.box("meta", Box.handler("mdta") + keys + ilst)
         }
         return result
+    }
+}
+
+extension ByteWriter {
+    /// Creation and modification time of a `mvhd`, `tkhd` or `mdhd`, left 0
+    /// (64 bits each in version 1; ISO/IEC 14496-12 §8.2.2, §8.3.2, §8.4.2).
+    fileprivate mutating func writeUnsetTimes(version1: Bool) {
+        if version1 {
+            write(UInt64(0))
+            write(UInt64(0))
+        } else {
+            write(UInt32(0))
+            write(UInt32(0))
+        }
+    }
+
+    /// A duration of those boxes: 64 bits in version 1, else 32.
+    fileprivate mutating func writeDuration(_ duration: Int64, version1: Bool) {
+        if version1 { write(UInt64(duration)) } else { write(UInt32(duration)) }
     }
 }
