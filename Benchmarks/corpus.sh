@@ -8,15 +8,19 @@
 #   anew when the STAMP does not match. Needs BENCH (the Benchmarks folder) and the
 #   caller's note and die functions.
 
-CORPUS_VERSION=2   # bump when changing the ffmpeg sources below
+CORPUS_VERSION=3   # bump when changing the ffmpeg sources below
 
 # resolve_kinds KINDS: prints the comma-separated kinds for KINDS, which is "mp3-m4a" (the
-# four MP3 and M4A kinds the issues' benchmarks ask for), "all" (the nine kinds), or a
-# comma-separated list of kinds.
+# four MP3 and M4A kinds the issues' benchmarks ask for), "all" (the nine first kinds),
+# "ape-asf" (WavPack, Musepack, TrueAudio and WMA: the newer kinds TagLib 1.13 reads too),
+# "no-taglib" (ADTS AAC, AC-3, DSF and Matroska audio: kinds TagLib 1.13 does not read, so
+# mutagen, or exiftool for Matroska, is the baseline), or a comma-separated list of kinds.
 resolve_kinds() {
     case $1 in
         mp3-m4a) echo "mp3-id3v23,mp3-id3v24,m4a-first,m4a-last" ;;
         all) echo "mp3-id3v23,mp3-id3v24,m4a-first,m4a-last,flac,ogg-vorbis,ogg-opus,wav,aiff" ;;
+        ape-asf) echo "wavpack,musepack,tta,wma" ;;
+        no-taglib) echo "aac,ac3,dsf,mka" ;;
         *) echo "$1" ;;
     esac
 }
@@ -51,6 +55,18 @@ make_corpus() {
     local pcm=(-f lavfi -i "sine=frequency=440:sample_rate=22050:duration=3" -ac 1 -map_metadata -1)
     "${ff[@]}" "${pcm[@]}" -c:a pcm_s16le -bitexact "$sources/audio.wav"
     "${ff[@]}" "${pcm[@]}" -c:a pcm_s16be -bitexact "$sources/audio.aiff"
+    # The newer kinds: only made when asked for (mpcenc comes from musepack-tools).
+    if [[ ,$kinds, == *,wavpack,* ]]; then "${ff[@]}" "${tone[@]}" -c:a wavpack "$sources/audio.wv"; fi
+    if [[ ,$kinds, == *,tta,* ]]; then "${ff[@]}" "${pcm[@]}" -c:a tta -f tta "$sources/audio.tta"; fi
+    if [[ ,$kinds, == *,wma,* ]]; then "${ff[@]}" "${tone[@]}" -c:a wmav2 -b:a 128k "$sources/audio.wma"; fi
+    if [[ ,$kinds, == *,aac,* ]]; then "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -f adts "$sources/audio.aac"; fi
+    if [[ ,$kinds, == *,ac3,* ]]; then "${ff[@]}" "${tone[@]}" -c:a ac3 -b:a 192k "$sources/audio.ac3"; fi
+    if [[ ,$kinds, == *,mka,* ]]; then "${ff[@]}" "${tone[@]}" -c:a libvorbis -q:a 4 "$sources/audio.mka"; fi
+    if [[ ,$kinds, == *,musepack,* ]]; then
+        command -v mpcenc > /dev/null || die "mpcenc is missing (apt: musepack-tools)"
+        "${ff[@]}" "${tone[@]}" -c:a pcm_s16le "$sources/musepack-input.wav"
+        mpcenc --silent --overwrite "$sources/musepack-input.wav" "$sources/audio.mpc"
+    fi
     "${ff[@]}" -f lavfi -i "testsrc=size=500x500" -frames:v 1 -q:v 2 "$sources/cover.jpg"
     "${ff[@]}" -f lavfi -i "mandelbrot=size=240x240" -frames:v 1 "$sources/cover.png"
     note "covers: cover.jpg $(stat -c %s "$sources/cover.jpg") bytes, cover.png $(stat -c %s "$sources/cover.png") bytes"

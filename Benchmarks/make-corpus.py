@@ -4,8 +4,10 @@
 usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT [KINDS]
 
 SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, audio.flac, vorbis.ogg,
-opus.ogg, audio.wav, audio.aiff, cover.jpg and cover.png (made by corpus.sh).
-Writes COUNT files, split evenly over the kinds (all nine, or the comma-separated KINDS),
+opus.ogg, audio.wav, audio.aiff, cover.jpg and cover.png, and for the newer kinds
+audio.wv, audio.mpc, audio.tta, audio.wma, audio.aac, audio.ac3 and audio.mka (made by
+corpus.sh); audio.dsf is made here (no common tool writes DSF).
+Writes COUNT files, split evenly over the kinds (the nine first ones, or the comma-separated KINDS),
 into CORPUS_DIR/<kind>/NNNNN.<ext>:
 
   mp3-id3v23   MP3, ID3v2.3 tag, JPEG cover
@@ -17,6 +19,14 @@ into CORPUS_DIR/<kind>/NNNNN.<ext>:
   ogg-opus     Ogg Opus, OpusTags, JPEG cover as METADATA_BLOCK_PICTURE
   wav          RIFF/WAVE PCM, ID3v2.4 tag in an "id3 " chunk, JPEG cover
   aiff         AIFF PCM, ID3v2.4 tag in an "ID3 " chunk, PNG cover
+  wavpack      WavPack, APEv2 tag, JPEG cover as "Cover Art (Front)"
+  musepack     Musepack SV8 (mpcenc), APEv2 tag, PNG cover
+  tta          TrueAudio, ID3v2.4 tag at the front (the tag TagLib and mutagen use), JPEG cover
+  wma          ASF/WMA v2, Content Description + Extended Content Description, PNG WM/Picture
+  aac          raw AAC (ADTS), ID3v2.4 tag at the front, JPEG cover
+  ac3          AC-3, ID3v2.4 tag at the front, PNG cover
+  dsf          DSF (hand-built, 1 channel, 2.8224 MHz DSD), ID3v2.4 tag at the end, JPEG cover
+  mka          Matroska audio (Vorbis), ffmpeg-written tags and a PNG cover attachment
 
 Each file gets distinct title/artist/album/genre/year/track/disc/comment values,
 some of them non-ASCII (the same values whatever the tag format). CORPUS_DIR/manifest.tsv lists, one line per file:
@@ -32,8 +42,12 @@ import shutil
 import struct
 import sys
 
+import mutagen.aac
+import mutagen.ac3
 import mutagen.aiff
+import mutagen.musepack
 import mutagen.wave
+import mutagen.wavpack
 from mutagen.flac import FLAC, Picture
 from mutagen.oggopus import OggOpus
 from mutagen.oggvorbis import OggVorbis
@@ -42,15 +56,20 @@ from mutagen.id3 import APIC, COMM, ID3, TALB, TCON, TDRC, TIT2, TPE1, TPE2, TPO
 from mutagen.mp4 import MP4, MP4Cover
 
 KINDS = ["mp3-id3v23", "mp3-id3v24", "m4a-first", "m4a-last",
-         "flac", "ogg-vorbis", "ogg-opus", "wav", "aiff"]
+         "flac", "ogg-vorbis", "ogg-opus", "wav", "aiff",
+         "wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka"]
 SOURCES = {
     "mp3-id3v23": "audio.mp3", "mp3-id3v24": "audio.mp3",
     "m4a-first": "moov-first.m4a", "m4a-last": "moov-last.m4a",
     "flac": "audio.flac", "ogg-vorbis": "vorbis.ogg", "ogg-opus": "opus.ogg",
     "wav": "audio.wav", "aiff": "audio.aiff",
+    "wavpack": "audio.wv", "musepack": "audio.mpc", "tta": "audio.tta", "wma": "audio.wma",
+    "aac": "audio.aac", "ac3": "audio.ac3", "dsf": "audio.dsf", "mka": "audio.mka",
 }
 EXTENSIONS = {"mp3-id3v23": "mp3", "mp3-id3v24": "mp3", "m4a-first": "m4a", "m4a-last": "m4a",
-              "flac": "flac", "ogg-vorbis": "ogg", "ogg-opus": "opus", "wav": "wav", "aiff": "aiff"}
+              "flac": "flac", "ogg-vorbis": "ogg", "ogg-opus": "opus", "wav": "wav", "aiff": "aiff",
+              "wavpack": "wv", "musepack": "mpc", "tta": "tta", "wma": "wma", "aac": "aac", "ac3": "ac3",
+              "dsf": "dsf", "mka": "mka"}
 
 ARTISTS = ["Björk Ensemble", "Sigur Rós Trio", "東京 Quartet", "Mötley Strings",
            "The Plain Band", "Ленинград Collective", "Zoë & the Dots", "Ars Nova"]
@@ -166,6 +185,96 @@ def tag_ogg(path, v, cover, mime, cls):
     f.save()
 
 
+def tag_ape(path, v, cover, cover_name, cls):
+    """WavPack or Musepack: an APEv2 tag at the end, the cover as a binary item."""
+    from mutagen.apev2 import APEValue, BINARY
+    f = cls(path)
+    if f.tags is None:
+        f.add_tags()
+    f.tags.clear()
+    f.tags["Title"] = v["title"]
+    f.tags["Artist"] = v["artist"]
+    f.tags["Album Artist"] = v["album_artist"]
+    f.tags["Album"] = v["album"]
+    f.tags["Genre"] = v["genre"]
+    f.tags["Year"] = str(v["year"])
+    f.tags["Track"] = f"{v['track']}/{v['tracks']}"
+    f.tags["Disc"] = f"{v['disc']}/{v['discs']}"
+    f.tags["Comment"] = v["comment"]
+    f.tags["Cover Art (Front)"] = APEValue(cover_name.encode("ascii") + b"\0" + cover, BINARY)
+    f.save()
+
+
+def tag_id3_front(path, v, cover, mime):
+    """TTA, ADTS and AC-3: an ID3v2.4 tag at the front of the stream."""
+    tags = ID3()
+    id3_frames(tags, v, cover, mime)
+    tags.save(path, v2_version=4)
+
+
+def tag_wma(path, v, cover, mime):
+    from mutagen.asf import ASF, ASFByteArrayAttribute
+    f = ASF(path)
+    f.tags.clear()
+    f.tags["Title"] = [v["title"]]
+    f.tags["Author"] = [v["artist"]]
+    f.tags["WM/AlbumArtist"] = [v["album_artist"]]
+    f.tags["WM/AlbumTitle"] = [v["album"]]
+    f.tags["WM/Genre"] = [v["genre"]]
+    f.tags["WM/Year"] = [str(v["year"])]
+    f.tags["WM/TrackNumber"] = [str(v["track"])]
+    f.tags["WM/PartOfSet"] = [f"{v['disc']}/{v['discs']}"]
+    f.tags["Description"] = [v["comment"]]
+    # WM/Picture: picture type (1 byte), data length (DWORD LE), MIME and description
+    # (UTF-16LE, NUL-terminated), then the data.
+    blob = (struct.pack("<bI", 3, len(cover)) + (mime + "\0").encode("utf-16-le")
+            + "Front cover\0".encode("utf-16-le") + cover)
+    f.tags["WM/Picture"] = [ASFByteArrayAttribute(blob)]
+    f.save()
+
+
+def tag_dsf(path, v, cover, mime):
+    from mutagen.dsf import DSF
+    f = DSF(path)
+    if f.tags is None:
+        f.add_tags()
+    f.tags.clear()
+    id3_frames(f.tags, v, cover, mime)
+    f.save(v2_version=4)
+
+
+def tag_mka(source_dir, path, v, cover_path):
+    """Matroska: ffmpeg writes the tags (SimpleTags) and attaches the cover."""
+    import subprocess
+    os.remove(path)
+    meta = {"title": v["title"], "artist": v["artist"], "album_artist": v["album_artist"],
+            "album": v["album"], "genre": v["genre"], "date": str(v["year"]),
+            "track": f"{v['track']}/{v['tracks']}", "disc": f"{v['disc']}/{v['discs']}",
+            "comment": v["comment"]}
+    args = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+            "-i", os.path.join(source_dir, "audio.mka"), "-map_metadata", "-1", "-c", "copy",
+            "-attach", cover_path, "-metadata:s:t", "mimetype=image/png",
+            "-metadata:s:t", "filename=cover.png"]
+    for key, value in meta.items():
+        args += ["-metadata", f"{key}={value}"]
+    subprocess.run(args + [path], check=True)
+
+
+def make_dsf(path, seconds=3, rate=2822400):
+    """A one-channel DSF file of DSD idle pattern (0x69), per the DSF File Format
+    Specification 1.01: 'DSD ' chunk (28 bytes), 'fmt ' chunk (52), 'data' chunk."""
+    block = 4096
+    samples = rate * seconds
+    blocks = -(-samples // 8 // block)
+    data = bytes([0x69]) * (blocks * block)
+    fmt = struct.pack("<4sQIIIIIIQII", b"fmt ", 52, 1, 0, 1, 1, rate, 1, samples, block, 0)
+    data_chunk = struct.pack("<4sQ", b"data", 12 + len(data)) + data
+    total = 28 + len(fmt) + len(data_chunk)
+    head = struct.pack("<4sQQQ", b"DSD ", 28, total, 0)
+    with open(path, "wb") as f:
+        f.write(head + fmt + data_chunk)
+
+
 def id3_major_version(path):
     with open(path, "rb") as f:
         head = f.read(10)
@@ -202,7 +311,50 @@ def picture_sizes(path, kind):
     return [len(p.data) for p in f.tags.getall("APIC")]
 
 
+NEW_KINDS = ("wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka")
+
+
+def check_new_kind(path, kind, v, cover):
+    """The new kinds: mutagen (ffprobe for Matroska, which mutagen does not read) reads
+    back the title and artist; the picture's size is checked where mutagen exposes it."""
+    import json
+    import subprocess
+    if kind == "mka":
+        out = subprocess.run(["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", path],
+                             check=True, capture_output=True, text=True).stdout
+        probe = json.loads(out)
+        tags = {k.lower(): val for k, val in probe["format"].get("tags", {}).items()}
+        got = (tags.get("title"), tags.get("artist"),
+               # ffprobe shows an image attachment as an attached_pic video stream
+               sum(1 for s in probe["streams"] if s.get("codec_type") == "attachment"
+                   or s.get("disposition", {}).get("attached_pic") == 1))
+        want = (v["title"], v["artist"], 1)
+    else:
+        # mutagen.File takes an ADTS or AC-3 stream behind an ID3 tag for MP3: name the class.
+        # Those two classes do not tag (the ID3 class reads the tag), and AC3 does not skip
+        # an ID3 tag, so only the tag is checked for AC-3.
+        if kind == "ac3":
+            t = ID3(path)
+        else:
+            f = {"aac": mutagen.aac.AAC}.get(kind, mutagen.File)(path)
+            t = ID3(path) if kind == "aac" else f.tags
+        if kind in ("wavpack", "musepack"):
+            got = (str(t["Title"]), str(t["Artist"]), len(t["Cover Art (Front)"].value))
+            want = (v["title"], v["artist"], len(cover) + len("cover.xxx") + 1)
+        elif kind == "wma":
+            got = (str(t["Title"][0]), str(t["Author"][0]), 1)
+            want = (v["title"], v["artist"], 1)
+        else:
+            got = (str(t["TIT2"]), str(t["TPE1"]), sum(len(p.data) for p in t.getall("APIC")))
+            want = (v["title"], v["artist"], len(cover))
+    if got != want:
+        raise SystemExit(f"make-corpus: {path}: read back {got}; expected {want}")
+
+
 def check_layout(path, kind, v, cover):
+    if kind in NEW_KINDS:
+        check_new_kind(path, kind, v, cover)
+        return
     if kind in ("flac", "ogg-vorbis", "ogg-opus", "wav", "aiff"):
         f = mutagen.File(path)
         if kind in ("wav", "aiff"):
@@ -235,7 +387,7 @@ def main():
     if len(sys.argv) not in (4, 5):
         raise SystemExit(__doc__)
     source, corpus, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
-    kinds = KINDS
+    kinds = KINDS[:9]
     if len(sys.argv) == 5:
         kinds = [kind for kind in sys.argv[4].split(",") if kind]
         unknown = [kind for kind in kinds if kind not in KINDS]
@@ -248,6 +400,9 @@ def main():
         jpeg = f.read()
     with open(os.path.join(source, "cover.png"), "rb") as f:
         png = f.read()
+
+    if "dsf" in kinds:
+        make_dsf(os.path.join(source, "audio.dsf"))
 
     manifest = []
     index = 0
@@ -281,6 +436,27 @@ def main():
             elif kind == "aiff":
                 cover = png
                 tag_riff(path, v, cover, "image/png", mutagen.aiff.AIFF)
+            elif kind == "wavpack":
+                cover = jpeg
+                tag_ape(path, v, cover, "cover.jpg", mutagen.wavpack.WavPack)
+            elif kind == "musepack":
+                cover = png
+                tag_ape(path, v, cover, "cover.png", mutagen.musepack.Musepack)
+            elif kind in ("tta", "aac"):
+                cover = jpeg
+                tag_id3_front(path, v, cover, "image/jpeg")
+            elif kind == "ac3":
+                cover = png
+                tag_id3_front(path, v, cover, "image/png")
+            elif kind == "wma":
+                cover = png
+                tag_wma(path, v, cover, "image/png")
+            elif kind == "dsf":
+                cover = jpeg
+                tag_dsf(path, v, cover, "image/jpeg")
+            elif kind == "mka":
+                cover = png
+                tag_mka(source, path, v, os.path.join(source, "cover.png"))
             else:
                 use_jpeg = (n % 2 == 0) == (kind == "m4a-first")
                 cover = jpeg if use_jpeg else png

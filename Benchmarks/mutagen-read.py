@@ -3,7 +3,11 @@
 mutagen.File(path), then read its .tags (every key and value, pictures included) and
 .info.length; prints one line per file to stdout. Exit status 1 if any file failed.
 
-mutagen.File picks the class by content (MP3, MP4, FLAC, OggVorbis, OggOpus, WAVE, AIFF).
+mutagen.File picks the class by content (MP3, MP4, FLAC, OggVorbis, OggOpus, WAVE, AIFF,
+WavPack, Musepack, TrueAudio, ASF, DSF), except for raw AAC (ADTS) and AC-3 streams behind
+an ID3 tag, which it takes for MP3: those are opened with mutagen.aac.AAC and
+mutagen.ac3.AC3 by their extension (those classes do not tag, so mutagen.id3.ID3 reads the
+tag; mutagen.ac3 does not skip an ID3 tag, so the AC-3 header is read after it).
 It parses ID3 APIC frames, MP4 covr items and FLAC PICTURE blocks when it loads a file, but
 leaves an Ogg METADATA_BLOCK_PICTURE comment as base64 text: that one is decoded here
 (base64, then mutagen.flac.Picture), as TagLib and mdkit decode it too."""
@@ -12,7 +16,30 @@ import base64
 import sys
 
 import mutagen
+import mutagen.aac
+import mutagen.ac3
+import mutagen.id3
 from mutagen.flac import Picture
+
+BY_EXTENSION = {".aac": mutagen.aac.AAC, ".ac3": mutagen.ac3.AC3}
+
+
+class _Tagged:
+    """An AC-3 stream's header info and its ID3 tag (mutagen.ac3.AC3 reads neither then)."""
+
+    def __init__(self, info, tags):
+        self.info, self.tags = info, tags
+
+
+def ac3_behind_id3(path):
+    try:
+        tags = mutagen.id3.ID3(path)
+        offset = tags.size
+    except mutagen.id3.ID3NoHeaderError:
+        tags, offset = None, 0
+    with open(path, "rb") as fileobj:
+        fileobj.seek(offset)
+        return _Tagged(mutagen.ac3.AC3Info(fileobj), tags)
 
 
 def main():
@@ -20,7 +47,10 @@ def main():
     status = 0
     for path in sys.argv[1:]:
         try:
-            f = mutagen.File(path)
+            if path.lower().endswith(".ac3"):
+                f = ac3_behind_id3(path)
+            else:
+                f = BY_EXTENSION.get(path[path.rfind("."):].lower(), mutagen.File)(path)
         except Exception as error:  # noqa: BLE001 - report and go on, like the other readers
             out.append(f"{path}\tERROR\t{error}")
             status = 1
@@ -30,6 +60,11 @@ def main():
             status = 1
             continue
         tags = f.tags
+        if tags is None and path.lower().endswith((".aac", ".ac3")):
+            try:
+                tags = mutagen.id3.ID3(path)
+            except mutagen.id3.ID3NoHeaderError:
+                tags = None
         values = 0
         picture_bytes = 0
         if tags is not None:

@@ -5,7 +5,8 @@
 // track, disc, comment, duration, bitrate and sample rate, and walk the
 // pictures (ID3v2 APIC frames for MP3 and for the ID3 chunk of WAV and AIFF,
 // the covr item for MP4, the PICTURE blocks of FLAC, the METADATA_BLOCK_PICTURE
-// comments of Ogg Vorbis and Opus, which XiphComment::pictureList() decodes),
+// comments of Ogg Vorbis and Opus, which XiphComment::pictureList() decodes, the
+// "Cover Art (Front)" APEv2 item of WavPack and Musepack, ASF's WM/Picture),
 // printing their count, MIME type, byte count and the leading bytes, so that
 // the work is comparable to `mdkit read --json` (which also reports the artwork).
 //
@@ -41,6 +42,14 @@
 #include <opusfile.h>
 #include <wavfile.h>
 #include <aifffile.h>
+#include <apetag.h>
+#include <apeitem.h>
+#include <wavpackfile.h>
+#include <mpcfile.h>
+#include <trueaudiofile.h>
+#include <asffile.h>
+#include <asftag.h>
+#include <asfpicture.h>
 
 namespace {
 
@@ -97,6 +106,19 @@ void readXiph(TagLib::Ogg::XiphComment *xiph, Pictures &pictures, std::string &d
     }
 }
 
+void readAPE(TagLib::APE::Tag *ape, Pictures &pictures, std::string &disc) {
+    const TagLib::APE::ItemListMap &items = ape->itemListMap();
+    auto cover = items.find("COVER ART (FRONT)");
+    if (cover != items.end()) {
+        // A binary item: the file name, a NUL, then the image.
+        const TagLib::ByteVector value = cover->second.binaryData();
+        const int nul = value.find('\0');
+        if (nul >= 0) pictures.add("", value.mid(static_cast<unsigned>(nul) + 1));
+    }
+    auto number = items.find("DISC");
+    if (number != items.end()) disc = oneLine(number->second.toString());
+}
+
 Pictures readPictures(TagLib::File *file, std::string &disc) {
     Pictures pictures;
     if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(file)) {
@@ -113,6 +135,25 @@ Pictures readPictures(TagLib::File *file, std::string &disc) {
         if (wav->hasID3v2Tag()) readID3v2(wav->ID3v2Tag(), pictures, disc);
     } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(file)) {
         if (aiff->hasID3v2Tag()) readID3v2(aiff->tag(), pictures, disc);
+    } else if (auto *wavpack = dynamic_cast<TagLib::WavPack::File *>(file)) {
+        if (TagLib::APE::Tag *ape = wavpack->APETag(false)) readAPE(ape, pictures, disc);
+    } else if (auto *mpc = dynamic_cast<TagLib::MPC::File *>(file)) {
+        if (TagLib::APE::Tag *ape = mpc->APETag(false)) readAPE(ape, pictures, disc);
+    } else if (auto *tta = dynamic_cast<TagLib::TrueAudio::File *>(file)) {
+        if (TagLib::ID3v2::Tag *id3 = tta->ID3v2Tag(false)) readID3v2(id3, pictures, disc);
+    } else if (auto *asf = dynamic_cast<TagLib::ASF::File *>(file)) {
+        if (TagLib::ASF::Tag *tag = asf->tag()) {
+            const TagLib::ASF::AttributeListMap &attributes = tag->attributeListMap();
+            auto picture = attributes.find("WM/Picture");
+            if (picture != attributes.end()) {
+                for (const TagLib::ASF::Attribute &attribute : picture->second) {
+                    const TagLib::ASF::Picture p = attribute.toPicture();
+                    if (p.isValid()) pictures.add(p.mimeType().to8Bit(), p.picture());
+                }
+            }
+            auto part = attributes.find("WM/PartOfSet");
+            if (part != attributes.end() && !part->second.isEmpty()) disc = oneLine(part->second.front().toString());
+        }
     } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
         if (TagLib::MP4::Tag *tag = mp4->tag()) {
             if (tag->contains("covr")) {
