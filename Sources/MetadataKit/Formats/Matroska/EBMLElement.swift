@@ -58,8 +58,33 @@ extension EBMLElement {
         guard available > 0 else {
             throw MediaError(.truncated, "EBML element header needs bytes, none left", offset: offset)
         }
-        var reader = try source.reader(at: offset, count: Int(available))
-        try self.init(parsing: &reader)
+        // Straight from the source's window: no array per header (top-level
+        // walks read one header per element).
+        self = try source.withBytes(at: offset, count: Int(available)) { bytes in
+            let first = bytes[0]
+            let idLength = first.leadingZeroBitCount + 1
+            guard first != 0, idLength <= 4, idLength < bytes.count else {
+                var reader = ByteReader(Array(bytes), fileOffset: offset)
+                return try EBMLElement(parsing: &reader)
+            }
+            let sizeFirst = bytes[idLength]
+            let sizeLength = sizeFirst.leadingZeroBitCount + 1
+            guard sizeFirst != 0, idLength + sizeLength <= bytes.count else {
+                var reader = ByteReader(Array(bytes), fileOffset: offset)
+                return try EBMLElement(parsing: &reader)
+            }
+            var id: UInt32 = 0
+            for index in 0..<idLength { id = id << 8 | UInt32(bytes[index]) }
+            var raw: UInt64 = 0
+            for index in idLength..<idLength + sizeLength { raw = raw << 8 | UInt64(bytes[index]) }
+            let allOnes = (UInt64(1) << UInt64(7 * sizeLength)) - 1
+            let value = raw & allOnes
+            guard value == allOnes || value <= UInt64(Int64.max / 2) else {
+                throw MediaError(.sizeOutOfRange, "EBML element size \(value) is out of range", offset: offset + Int64(idLength))
+            }
+            return EBMLElement(
+                id: id, offset: offset, idLength: idLength, sizeLength: sizeLength, dataSize: value == allOnes ? nil : Int64(value))
+        }
     }
 
     /// Reads a variable-length integer (§4): its value without the marker
