@@ -27,6 +27,12 @@ public struct MediaItem: Sendable {
     /// A damaged file may still be editable: ``isEditable`` says whether a
     /// save can keep the damaged part as it is.
     public private(set) var warnings: [MediaWarning] = []
+    /// The file's chapter tables (Matroska editions, ID3 `CTOC`s), in file
+    /// order; empty when it has no chapters.
+    public private(set) var chapterTables: [ChapterTable] = []
+    /// The chapters players show by default: those of the first default
+    /// table, else of the first table (see ``chapterTables``).
+    public var chapters: [Chapter] { chapterTables.defaultChapters }
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
     /// How the last ``save(options:)`` changed the file (in place, by
@@ -65,6 +71,7 @@ public struct MediaItem: Sendable {
         isEditable = parsed.isEditable
         properties = parsed.properties
         warnings = parsed.warnings
+        chapterTables = parsed.chapterTables
         metadata = Metadata(items: parsed.items)
         loadedMetadata = metadata
         snapshot = source.snapshot
@@ -145,6 +152,7 @@ public struct MediaItem: Sendable {
         loadedMetadata = metadata
         properties = reread.properties
         warnings = reread.warnings
+        chapterTables = checked?.parsed.chapterTables ?? chapterTables
         snapshot = FileSnapshot(info)
     }
 

@@ -163,7 +163,8 @@ struct ExportCommand {
             return 0
         } catch {
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
-            FileHandle.standardError.write(Data("\(terminal ? "\n" : "")mdkit export: error: \(message)\n".utf8))
+            let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
+            FileHandle.standardError.write(Data("\(terminal ? "\n" : "")mdkit export: error: \(message)\(only)\n".utf8))
             return 1
         }
     }

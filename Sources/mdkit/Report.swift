@@ -30,6 +30,10 @@ enum Report {
             properties(item.properties, to: &json)
             json.key("metadata")
             metadata(item.metadata, to: &json)
+            if !item.chapters.isEmpty {
+                json.key("chapters")
+                chapters(item.chapters, to: &json)
+            }
             if !item.warnings.isEmpty {
                 json.key("warnings")
                 json.beginArray()

@@ -6,7 +6,7 @@ struct TracksCommand {
     static let usage = """
         usage: mdkit tracks [--json] FILE...
 
-        Lists the tracks of each MP4/MOV/M4A FILE, one row per track.
+        Lists the tracks of each MP4/MOV/M4A, Matroska or WebM FILE, one row per track.
           --json    one JSON array with one object per FILE:
                       path, brands [string], timescale (movie units/s), duration (s),
                       fragmented (bool), moovFirst (bool), metadata (normalized fields),
@@ -31,6 +31,10 @@ struct TracksCommand {
                       references      [{type, trackIDs [int]}] (tref)
                       width, height   video: pixel size (sample entry, else tkhd)
                       sampleRate, channels  audio: from the sample entry
+                    Matroska and WebM files give path, format, duration, metadata, warnings and
+                    tracks with id (TrackNumber), uid, mediaType, codec (a name), codecID,
+                    language, name, default, forced, width, height, sampleRate, channels,
+                    bitsPerSample, each when the file has it.
         Exit status: 0 when every file was read, 1 when any failed, 2 on a usage error.
         """
 
@@ -55,7 +59,15 @@ struct TracksCommand {
         var text = ""
         for path in paths {
             do {
-                let asset = try await Asset.load(url: URL(fileURLWithPath: path))
+                let asset: Asset
+                do {
+                    asset = try await Asset.load(url: URL(fileURLWithPath: path))
+                } catch let error as MediaError where error.code == .unsupportedFormat {
+                    // Not MP4: the streams other formats list (Matroska, WebM).
+                    let item = try await Self.streamsItem(path: path, error: error)
+                    if json { objects.append(Self.json(path: path, item: item)) } else { text += Self.table(path: path, item: item) }
+                    continue
+                }
                 if json { objects.append(Self.json(path: path, asset: asset)) } else { text += Self.table(path: path, asset: asset) }
             } catch {
                 failed = true

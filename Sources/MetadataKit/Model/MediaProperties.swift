@@ -46,4 +46,6 @@ struct ParsedFile: Sendable {
     var isEditable: Bool
     /// Local damage the reader read around, in file order.
     var warnings: [MediaWarning] = []
+    /// The file's chapter tables (see ``ChapterTable``); empty without chapters.
+    var chapterTables: [ChapterTable] = []
 }

@@ -22,6 +22,20 @@ public struct MediaStream: Sendable, Hashable {
     /// Video: pixel size.
     public var width: Int?
     public var height: Int?
+    /// Audio: bits per sample, where the format gives it (Matroska BitDepth).
+    public var bitsPerSample: Int?
+    /// The format's own codec identifier (Matroska CodecID: `A_AAC`, `V_VP9`).
+    public var codecID: String?
+    /// The format's unique ID of the track (Matroska TrackUID).
+    public var uid: UInt64?
+    /// Language, ISO 639-2 or BCP 47, where the format gives one per stream (Matroska).
+    public var language: String?
+    /// The stream's name (Matroska track Name).
+    public var name: String?
+    /// Whether players pick the stream by default, and must show it
+    /// (subtitles), where the format says (Matroska FlagDefault, FlagForced).
+    public var isDefault: Bool?
+    public var isForced: Bool?
 
     public init(trackID: Int? = nil, kind: Kind, codec: String? = nil) {
         self.trackID = trackID

@@ -19,6 +19,7 @@ struct CrashSafetyTests {
             ("a.mp3", ["-c:a", "libmp3lame", "-b:a", "64k"]),
             ("b.m4a", ["-c:a", "aac", "-movflags", "+faststart"]),
             ("c.m4a", ["-c:a", "aac"]),
+            ("d.mka", ["-c:a", "aac"]),
         ] {
             let url = directory.appendingPathComponent(name)
             try TestSupport.runChecked(

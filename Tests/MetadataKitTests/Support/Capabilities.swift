@@ -93,3 +93,13 @@ enum Capabilities {
         return true
     }()
 }
+
+extension Capabilities {
+    /// mkvtoolnix's `mkvmerge`, `mkvinfo` and `mkvextract` (the Matroska
+    /// interop tests); CI installs mkvtoolnix on Linux.
+    static var mkvtoolnix: Bool {
+        check(
+            "mkvtoolnix (mkvmerge, mkvinfo, mkvextract)",
+            present: ["mkvmerge", "mkvinfo", "mkvextract"].allSatisfy(TestSupport.isInstalled), providedByCI: [.linux])
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Writes the tags and the Segment title of a Matroska or WebM file in
+/// place, the way mkvpropedit does: Clusters and Cues never move.
+///
+/// - The Tags element is rebuilt from the `matroska` tag items: a Tag whose
+///   items are all unchanged is copied byte for byte (with its TagDefault
+///   flags and any CRC-32); changed targets get one new Tag each. The Info
+///   element is rebuilt with the new Title, its other children copied byte
+///   for byte. A CRC-32 element at the start of a rebuilt master is
+///   recomputed (RFC 8794 §11.3.1).
+/// - A rebuilt element goes back where it was when it fits; the difference
+///   becomes an EBMLVoid (a Void takes at least 2 bytes; a 1-byte difference
+///   is absorbed by a size field 1 byte wider). A Void right after the old
+///   element is used too. Otherwise the element goes into a large enough
+///   top-level Void, or at the end of the Segment (the file), and the old one
+///   becomes a Void. Tags emptied of every item are voided.
+/// - Moved, added or removed elements are entered in the SeekHead that
+///   pointed at them (new ones in the first SeekHead), rebuilt in its place
+///   and the Void after it; a Segment of known size gets its new size
+///   (an unknown size stays unknown).
+/// - Refused before anything is written (`unsupportedFeature`): changed
+///   attachments, several Tags or Info elements, a Segment followed by other
+///   data when something must go at its end, a SeekHead without room.
+enum MatroskaEditPlanner {
+    static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let file = try MatroskaFile(parsing: source)
+        guard file.isEditable, let infoElement = file.layout.first(MatroskaID.info) else {
+            throw MediaError(.unsupportedFeature, "this Matroska file has several Tags or Info elements, or none; it can't be written")
+        }
+        let url = URL(fileURLWithPath: source.path)
+        var title: String?
+        var tagItems: [(target: MatroskaTarget, path: [String], item: MetadataItem)] = []
+        var attachmentItems: [MetadataItem] = []
+        for item in items where item.keySpace == .matroska {
+            if item.key == "Info/Title" {
+                guard let text = item.value.stringValue else { throw MediaError(.invalidValue, "the Segment title must be text") }
+                title = text
+            } else if item.key.hasPrefix("Attachment/") {
+                attachmentItems.append(item)
+            } else if let (target, path) = MatroskaTarget.split(item.key) {
+                tagItems.append((target, path, item))
+            } else {
+                throw MediaError(.invalidValue, "'\(item.key)' is not a Matroska tag key (TARGET/NAME, see MatroskaTarget)")
+            }
+        }
+        let oldAttachments = file.attachments.map { $0.item(source: source, url: url) }
+        guard attachmentItems.isStoredLike(oldAttachments) else {
+            throw MediaError(.unsupportedFeature, "writing Matroska attachments (cover art) is not supported yet")
+        }
+        if options.removesAllTags {
+            title = nil
+            tagItems = []
+        }
+        var layout = MatroskaSpaceLayout(file: file, source: source)
+        let oldTags = file.tags.first
+        if let data = try newTags(source, old: oldTags, element: file.layout.first(MatroskaID.tags), items: tagItems) {
+            if let element = file.layout.first(MatroskaID.tags) {
+                if data.isEmpty { try layout.remove(element) } else { try layout.replace(element, id: MatroskaID.tags, data: data) }
+            } else if !data.isEmpty {
+                try layout.add(id: MatroskaID.tags, data: data)
+            }
+        }
+        // After the Tags: an Info that must move can take the old Tags' place.
+        if title != file.info?.title {
+            let data = try newInfo(source, element: infoElement, title: title)
+            try layout.replace(infoElement, id: MatroskaID.info, data: data)
+        }
+        return try layout.plan()
+    }
+
+    /// The Info element's new data: every child as it was but Title (and
+    /// CRC-32, recomputed), the title where the old one was or at the end.
+    static func newInfo(_ source: FileSource, element: EBMLElement, title: String?) throws -> [UInt8] {
+        var warnings: [MediaWarning] = []
+        guard let reader = try MatroskaLayout.data(of: element, in: source, maximum: MatroskaInfo.maximumSize, warnings: &warnings),
+            warnings.isEmpty
+        else {
+            throw MediaError(
+                .unsupportedFeature, "the Info element can't be read whole; its title can't be written", offset: element.offset)
+        }
+        let bytes = try source.getBytes(at: element.dataOffset, count: Int(element.dataSize ?? 0))
+        var data: [UInt8] = []
+        var hasCRC = false
+        var placed = false
+        let titleBytes = title.map { EBML.element(MatroskaID.title, string: $0) } ?? []
+        for (child, _) in EBMLChildren.list(reader, warnings: &warnings) {
+            let start = Int(child.offset - element.dataOffset)
+            let end = Int(child.end! - element.dataOffset)
+            switch child.id {
+            case MatroskaID.crc32: hasCRC = true
+            case MatroskaID.title:
+                if !placed { data += titleBytes }
+                placed = true
+            default: data += bytes[start..<end]
+            }
+        }
+        guard warnings.isEmpty else {
+            throw MediaError(.unsupportedFeature, "the Info element is damaged; its title can't be written", offset: element.offset)
+        }
+        if !placed { data += titleBytes }
+        return hasCRC ? EBMLCRC32.prefixed(data) : data
+    }
+
+    /// The Tags element's new data (empty: no Tags); nil when nothing changed.
+    static func newTags(
+        _ source: FileSource, old: MatroskaTags?, element: EBMLElement?,
+        items: [(target: MatroskaTarget, path: [String], item: MetadataItem)]
+    ) throws -> [UInt8]? {
+        let groups = old?.groups ?? []
+        var order: [MatroskaTarget] = []
+        for target in groups.map(\.target) + items.map(\.target) where !order.contains(target) { order.append(target) }
+        var data: [UInt8] = []
+        var changed = false
+        for target in order {
+            let oldGroups = groups.filter { $0.target == target }
+            let newItems = items.filter { $0.target == target }
+            if newItems.map(\.item) == oldGroups.flatMap(\.items) {
+                for group in oldGroups { data += try source.getBytes(at: group.offset, count: group.size) }
+            } else {
+                changed = true
+                if !newItems.isEmpty { data += try MatroskaTags.tagElement(target: target, items: newItems.map { ($0.path, $0.item) }) }
+            }
+        }
+        guard changed || (element == nil && !data.isEmpty) else { return nil }
+        if data.isEmpty { return [] }
+        return old?.hasCRC == true ? EBMLCRC32.prefixed(data) : data
+    }
+}

@@ -1,0 +1,53 @@
+/// Matroska tag names per normalized field, after TagLib 2.2
+/// (`matroskatag.cpp`), the Matroska tagging guidelines (RFC 9559 §5.1.8,
+/// matroska.org "Tags") and what ffmpeg writes. The level is the
+/// TargetTypeValue (30 track, 50 album). Keys without a level are tags with
+/// empty Targets: the spec's default level is 50, and mkvmerge omits a 50
+/// for that reason, but ffmpeg writes every global tag there with its own
+/// names (`ALBUM`, `ALBUM_ARTIST`, `PART_NUMBER` for the track, `DISC`), so
+/// a bare name is read as ffmpeg means it — except `TITLE` (ffmpeg puts the
+/// title in the Segment title), which is the album's (or movie's) title.
+///
+/// | field | Matroska |
+/// |---|---|
+/// | title | 30/TITLE, then the Segment title `Info/Title` |
+/// | artist | 30/ARTIST, ARTIST |
+/// | albumArtist | 50/ARTIST, ALBUM_ARTIST, ALBUMARTIST |
+/// | album | 50/TITLE, TITLE, ALBUM |
+/// | grouping | 30/GROUPING, GROUPING |
+/// | composer | 30/COMPOSER, COMPOSER |
+/// | comments | 30/COMMENT, COMMENT, 50/COMMENT |
+/// | artwork | attachments named cover/small_cover/cover_land/small_cover_land .jpg/.jpeg/.png |
+/// | genre | 30/GENRE, GENRE, 50/GENRE |
+/// | year | 50/DATE_RELEASED, DATE_RELEASED, 30/DATE_RELEASED, DATE, 50/DATE_RECORDED, 30/DATE_RECORDED |
+/// | bpm | 30/BPM, BPM |
+/// | track number | 30/PART_NUMBER, PART_NUMBER (ffmpeg: "n/N") |
+/// | disc number | 50/PART_NUMBER, DISC |
+///
+/// Track and disc counts (TOTAL_PARTS) are raw items only for now. A new
+/// field goes to the first key (the track or album level); a title set on a
+/// file that has only a Segment title changes the Segment title, as
+/// mkvpropedit's `--edit info --set title` does.
+extension MetadataKeyMap {
+    static let matroskaKeys: [MetadataField: [RawKey]] = {
+        func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.matroska, $0) } }
+        let covers = ["cover", "small_cover", "cover_land", "small_cover_land"].flatMap { name in
+            ["jpg", "png", "jpeg"].map { RawKey(.matroska, "Attachment/\(name).\($0)") }
+        }
+        return [
+            .title: keys("30/TITLE", "Info/Title"),
+            .artist: keys("30/ARTIST", "ARTIST"),
+            .albumArtist: keys("50/ARTIST", "ALBUM_ARTIST", "ALBUMARTIST"),
+            .album: keys("50/TITLE", "TITLE", "ALBUM"),
+            .grouping: keys("30/GROUPING", "GROUPING"),
+            .composer: keys("30/COMPOSER", "COMPOSER"),
+            .comments: keys("30/COMMENT", "COMMENT", "50/COMMENT"),
+            .artwork: covers,
+            .genre: keys("30/GENRE", "GENRE", "50/GENRE"),
+            .year: keys("50/DATE_RELEASED", "DATE_RELEASED", "30/DATE_RELEASED", "DATE", "50/DATE_RECORDED", "30/DATE_RECORDED"),
+            .bpm: keys("30/BPM", "BPM"),
+            .trackNumber: keys("30/PART_NUMBER", "PART_NUMBER"),
+            .discNumber: keys("50/PART_NUMBER", "DISC"),
+        ]
+    }()
+}

@@ -1,0 +1,182 @@
+import Foundation
+
+/// The space bookkeeping of a Matroska save (see ``MatroskaEditPlanner``):
+/// which bytes are patched, which Voids are still free, what is appended at
+/// the end of the Segment, and which SeekHead entries must change.
+struct MatroskaSpaceLayout {
+    let file: MatroskaFile
+    let source: FileSource
+    private(set) var patches: [(offset: Int64, bytes: [UInt8])] = []
+    /// Bytes to add after the end of the file (the end of the Segment).
+    private(set) var appended: [UInt8] = []
+    /// Top-level Voids not used yet: offset and total size (old elements
+    /// voided by this save join them, so a later element can go there).
+    private var voids: [(offset: Int64, size: Int64)]
+    /// Elements that moved, appeared (`from` nil) or went (`to` nil).
+    private var moves: [(id: UInt32, from: Int64?, to: Int64?)] = []
+
+    init(file: MatroskaFile, source: FileSource) {
+        self.file = file
+        self.source = source
+        voids = file.layout.elements.compactMap { element in
+            guard element.id == MatroskaID.void, let size = element.totalSize, let end = element.end, end <= file.layout.segmentEnd else {
+                return nil
+            }
+            return (element.offset, size)
+        }
+    }
+
+    /// `id` with `data` in exactly `span` bytes, the rest as a Void after it
+    /// (or a size field 1 byte wider for a 1-byte rest); nil when it can't.
+    static func fit(_ id: UInt32, _ data: [UInt8], span: Int64, voidFirst: Bool = false) -> [UInt8]? {
+        let natural = EBML.element(id, data)
+        let rest = span - Int64(natural.count)
+        if rest == 0 { return natural }
+        if rest == 1 {
+            let length = EBML.sizeLength(for: data.count) + 1
+            return length <= 8 ? EBML.element(id, data, minimumSizeLength: length) : nil
+        }
+        guard rest >= 2 else { return nil }
+        return voidFirst ? EBML.void(count: Int(rest)) + natural : natural + EBML.void(count: Int(rest))
+    }
+
+    /// The free Void that starts at `offset`, if any.
+    private func voidIndex(at offset: Int64) -> Int? { voids.firstIndex { $0.offset == offset } }
+
+    /// Puts `data` as element `id` where `element` is, else elsewhere.
+    mutating func replace(_ element: EBMLElement, id: UInt32, data: [UInt8]) throws {
+        let total = element.totalSize!
+        if let bytes = Self.fit(id, data, span: total) {
+            patch(element.offset, bytes)
+            return
+        }
+        if let index = voidIndex(at: element.end!), let bytes = Self.fit(id, data, span: total + voids[index].size) {
+            voids.remove(at: index)
+            patch(element.offset, bytes)
+            return
+        }
+        try place(id, data, replacing: element)
+    }
+
+    /// Turns `element` into a Void.
+    mutating func remove(_ element: EBMLElement) throws {
+        free(element)
+        moves.append((element.id, element.offset, nil))
+    }
+
+    /// Voids `element` and offers its bytes to later elements.
+    private mutating func free(_ element: EBMLElement) {
+        patches.append((element.offset, EBML.voidHeader(count: element.totalSize!)))
+        voids.append((element.offset, element.totalSize!))
+    }
+
+    /// Records the bytes of a span starting at `offset`; they replace
+    /// earlier patches inside it (the Void header of a freed element).
+    private mutating func patch(_ offset: Int64, _ bytes: [UInt8]) {
+        patches.removeAll { $0.offset >= offset && $0.offset < offset + Int64(bytes.count) }
+        patches.append((offset, bytes))
+    }
+
+    /// Adds a new element `id` with `data`.
+    mutating func add(id: UInt32, data: [UInt8]) throws {
+        try place(id, data, replacing: nil)
+    }
+
+    /// Puts the element at the end of a free Void large enough (the Void's
+    /// start stays free), else at the end of the Segment; voids `old`.
+    private mutating func place(_ id: UInt32, _ data: [UInt8], replacing old: EBMLElement?) throws {
+        let size = Int64(EBML.element(id, data).count)
+        var target: Int64
+        if let index = voids.firstIndex(where: { $0.size == size || $0.size == size + 1 || $0.size >= size + 2 }) {
+            let void = voids[index]
+            let bytes = Self.fit(id, data, span: void.size, voidFirst: true)!
+            let rest = void.size - size
+            if rest >= 2 {
+                voids[index].size = rest
+                target = void.offset + rest
+            } else {
+                voids.remove(at: index)
+                target = void.offset
+            }
+            patch(void.offset, bytes)
+        } else {
+            target = source.size + Int64(appended.count)
+            appended += EBML.element(id, data)
+        }
+        if let old { free(old) }
+        moves.append((id, old?.offset, target))
+    }
+
+    /// The plan: the patches, the SeekHead entries and Segment size they
+    /// need, and the appended elements as a new tail.
+    mutating func plan() throws -> FileEditPlan {
+        try updateSeekHeads()
+        if !appended.isEmpty {
+            let segment = file.layout.segment
+            guard file.layout.segmentEnd == source.size, segment.end == nil || segment.end == source.size else {
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the tags don't fit in place and the Segment doesn't end the file; the save would have to rewrite it",
+                    offset: segment.offset)
+            }
+            if let size = segment.dataSize {
+                guard let bytes = EBML.sizeBytes(size + Int64(appended.count), length: segment.sizeLength) else {
+                    throw MediaError(.unsupportedFeature, "the Segment's size field can't hold its new size", offset: segment.offset)
+                }
+                patches.append((segment.offset + Int64(segment.idLength), bytes))
+            }
+        }
+        var result: [(offset: Int64, bytes: [UInt8])] = []
+        for patch in patches.sorted(by: { $0.offset < $1.offset }) {
+            if let changed = try FileEditPlan.changedPatch(of: patch.bytes, at: patch.offset, in: source) { result.append(changed) }
+        }
+        return appended.isEmpty ? .inPlace(result) : .patchedTail(patches: result, offset: source.size, bytes: appended)
+    }
+
+    /// Enters every move in the SeekHeads: an entry that pointed at the old
+    /// place is changed or removed, a new element is added to the first
+    /// SeekHead; a changed SeekHead is rebuilt in its place and the free
+    /// Void after it. A file without SeekHead needs none (it is read by
+    /// walking its elements).
+    private mutating func updateSeekHeads() throws {
+        let layout = file.layout
+        guard !layout.seekHeads.isEmpty, !moves.isEmpty else { return }
+        var entries = layout.seekHeads.map { $0.entries.map { (id: $0.id, position: $0.position) } }
+        var changed = Set<Int>()
+        for move in moves {
+            let old = move.from.map { $0 - layout.segmentData }
+            let found = entries.indices.lazy.compactMap { head in
+                entries[head].firstIndex { $0.id == move.id && $0.position == old }.map { (head, $0) }
+            }.first
+            if let (head, index) = found {
+                if let to = move.to { entries[head][index].position = to - layout.segmentData } else { entries[head].remove(at: index) }
+                changed.insert(head)
+            } else if let to = move.to {
+                entries[0].append((move.id, to - layout.segmentData))
+                changed.insert(0)
+            }
+        }
+        for head in changed.sorted() {
+            let seekHead = layout.seekHeads[head]
+            var data: [UInt8] = []
+            for entry in entries[head] {
+                data += EBML.element(
+                    MatroskaID.seek,
+                    EBML.element(MatroskaID.seekID, EBML.idBytes(entry.id))
+                        + EBML.element(MatroskaID.seekPosition, unsigned: UInt64(entry.position)))
+            }
+            if seekHead.hasCRC { data = EBMLCRC32.prefixed(data) }
+            let total = seekHead.element.totalSize!
+            if let bytes = Self.fit(MatroskaID.seekHead, data, span: total) {
+                patch(seekHead.element.offset, bytes)
+            } else if let index = voidIndex(at: seekHead.element.end!),
+                let bytes = Self.fit(MatroskaID.seekHead, data, span: total + voids[index].size)
+            {
+                voids.remove(at: index)
+                patch(seekHead.element.offset, bytes)
+            } else {
+                throw MediaError(.unsupportedFeature, "the SeekHead has no room for a new entry", offset: seekHead.element.offset)
+            }
+        }
+    }
+}

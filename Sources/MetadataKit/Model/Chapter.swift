@@ -1,0 +1,103 @@
+import Foundation
+
+/// One chapter of a file: a named time range, possibly holding chapters of
+/// its own.
+///
+/// One model for every format that has chapters: Matroska ChapterAtoms
+/// (RFC 9559 §5.1.7, nested, with a title per language), ID3v2 `CHAP`
+/// frames (ID3v2 Chapter Frame Addendum §3, with `TIT2`/`TIT3`/`WXXX`/`APIC`
+/// sub-frames), MP4 Nero `chpl` entries and QuickTime chapter-track samples,
+/// and Vorbis `CHAPTERxxx` comments. Times are seconds from the start of
+/// the presentation.
+public struct Chapter: Sendable, Hashable {
+    /// A title in one language (Matroska ChapterDisplay; ID3 and MP4 hold one).
+    public struct Title: Sendable, Hashable {
+        public var text: String
+        /// ISO 639-2 or BCP 47 language, when the format gives one.
+        public var language: String?
+
+        public init(_ text: String, language: String? = nil) {
+            self.text = text
+            self.language = language
+        }
+    }
+
+    /// The format's identifier of the chapter, as text: a Matroska
+    /// ChapterUID, an ID3 `CHAP` element ID; nil where the format has none.
+    public var id: String?
+    /// Start time in seconds.
+    public var start: Double
+    /// End time in seconds; nil when the format doesn't say (the next
+    /// chapter's start, or the end of the file, is meant).
+    public var end: Double?
+    /// Every title, in file order; ``title`` is the first.
+    public var titles: [Title]
+    /// A link for the chapter (ID3 `WXXX` sub-frame, Vorbis `CHAPTERxxxURL`).
+    public var url: String?
+    /// A picture for the chapter (ID3 `APIC` sub-frame, a chapter track image).
+    public var artwork: Artwork?
+    /// Whether players should skip it in their chapter lists (Matroska
+    /// ChapterFlagHidden, or a disabled chapter).
+    public var isHidden: Bool
+    /// Chapters nested in this one (Matroska nested ChapterAtoms; an ID3
+    /// `CTOC` child table).
+    public var chapters: [Chapter]
+
+    public init(
+        id: String? = nil, start: Double, end: Double? = nil, titles: [Title] = [], url: String? = nil,
+        artwork: Artwork? = nil, isHidden: Bool = false, chapters: [Chapter] = []
+    ) {
+        self.id = id
+        self.start = start
+        self.end = end
+        self.titles = titles
+        self.url = url
+        self.artwork = artwork
+        self.isHidden = isHidden
+        self.chapters = chapters
+    }
+
+    /// The first title's text.
+    public var title: String? { titles.first?.text }
+    /// The first title's language.
+    public var language: String? { titles.first?.language }
+}
+
+/// A table of contents: a list of chapters that belong together (a Matroska
+/// EditionEntry, an ID3 `CTOC` frame). Most files hold one.
+public struct ChapterTable: Sendable, Hashable {
+    /// The format's identifier of the table (Matroska EditionUID, ID3 `CTOC`
+    /// element ID), as text.
+    public var id: String?
+    /// The table's name, when the format gives one.
+    public var title: String?
+    /// Whether players use this table unless told otherwise (Matroska
+    /// EditionFlagDefault; ID3's top-level `CTOC`).
+    public var isDefault: Bool
+    /// Whether the chapters are ordered (Matroska EditionFlagOrdered: they
+    /// say which parts play in which order; ID3 `CTOC`'s ordered flag).
+    public var isOrdered: Bool
+    /// Whether players should not offer the table (Matroska EditionFlagHidden).
+    public var isHidden: Bool
+    public var chapters: [Chapter]
+
+    public init(
+        id: String? = nil, title: String? = nil, isDefault: Bool = false, isOrdered: Bool = false, isHidden: Bool = false,
+        chapters: [Chapter] = []
+    ) {
+        self.id = id
+        self.title = title
+        self.isDefault = isDefault
+        self.isOrdered = isOrdered
+        self.isHidden = isHidden
+        self.chapters = chapters
+    }
+}
+
+extension Array where Element == ChapterTable {
+    /// The chapters players show by default: the first default table's,
+    /// else the first table's.
+    var defaultChapters: [Chapter] {
+        (first { $0.isDefault } ?? first)?.chapters ?? []
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+@testable import MetadataKit
+
+/// Matroska files made by ffmpeg and mkvmerge for the interop tests, and
+/// the independent checks run after every write (mkvinfo, mkvextract,
+/// ffprobe, ffmpeg's stream hash, the first Cluster's offset).
+enum MatroskaInterop {
+    /// A 3-second test video (H.264 160×120 at 10 fps) with AAC audio, with
+    /// `-metadata` title (the Segment title), artist and date.
+    static func ffmpegVideo(_ url: URL, extra: [String] = []) throws {
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=10", "-f", "lavfi", "-i",
+                "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-c:a", "aac",
+                "-metadata", "title=Movie T", "-metadata", "artist=Art Ist", "-metadata", "date=2021",
+            ] + extra + [url.path])
+    }
+
+    /// A 3-second AAC audio file.
+    static func ffmpegAudio(_ url: URL, extra: [String] = []) throws {
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=3", "-c:a", "aac"]
+                + extra + [url.path])
+    }
+
+    /// A 64×64 picture made by ffmpeg (`.jpg` or `.png` by the name).
+    static func picture(_ url: URL) throws {
+        try TestSupport.runChecked(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x64", "-frames:v", "1", url.path])
+    }
+
+    static let tagsXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Tags>
+          <Tag><Targets><TargetTypeValue>50</TargetTypeValue></Targets>
+            <Simple><Name>TITLE</Name><String>The Album</String></Simple>
+            <Simple><Name>ARTIST</Name><String>Album Artist</String></Simple>
+            <Simple><Name>DATE_RELEASED</Name><String>2019-05-01</String></Simple>
+          </Tag>
+          <Tag><Targets><TargetTypeValue>30</TargetTypeValue></Targets>
+            <Simple><Name>TITLE</Name><String>Track Title</String></Simple>
+            <Simple><Name>ARTIST</Name><String>Track Artist</String>
+              <Simple><Name>SORT_WITH</Name><String>Artist, Track</String></Simple></Simple>
+            <Simple><Name>PART_NUMBER</Name><String>7</String></Simple>
+            <Simple><Name>GENRE</Name><String>Ambient</String></Simple>
+          </Tag>
+        </Tags>
+        """
+
+    static let chaptersXML = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Chapters><EditionEntry><EditionFlagDefault>1</EditionFlagDefault>
+          <ChapterAtom><ChapterTimeStart>00:00:00.000</ChapterTimeStart><ChapterTimeEnd>00:00:01.000</ChapterTimeEnd>
+            <ChapterDisplay><ChapterString>Intro</ChapterString><ChapterLanguage>eng</ChapterLanguage></ChapterDisplay>
+            <ChapterAtom><ChapterTimeStart>00:00:00.500</ChapterTimeStart>
+              <ChapterDisplay><ChapterString>Sub</ChapterString></ChapterDisplay></ChapterAtom>
+          </ChapterAtom>
+          <ChapterAtom><ChapterTimeStart>00:00:01.000</ChapterTimeStart>
+            <ChapterDisplay><ChapterString>Main</ChapterString><ChapterLanguage>ger</ChapterLanguage></ChapterDisplay></ChapterAtom>
+        </EditionEntry></Chapters>
+        """
+
+    /// mkvmerge's remux of `input` into `output` with the tags, chapters
+    /// and a cover of this type, plus `options`.
+    static func mkvmerge(_ input: URL, _ output: URL, in directory: URL, options: [String] = []) throws {
+        let tags = directory.appendingPathComponent("tags.xml"), chapters = directory.appendingPathComponent("chapters.xml")
+        try tagsXML.write(to: tags, atomically: true, encoding: .utf8)
+        try chaptersXML.write(to: chapters, atomically: true, encoding: .utf8)
+        let cover = directory.appendingPathComponent("cover.png")
+        try picture(cover)
+        try TestSupport.runChecked(
+            "mkvmerge",
+            [
+                "-q", "-o", output.path, "--title", "Seg Title", "--global-tags", tags.path, "--chapters", chapters.path,
+                "--attachment-mime-type", "image/png", "--attach-file", cover.path,
+            ] + options + [input.path])
+    }
+
+    /// ffmpeg's hash of every stream's packets.
+    static func streamHash(_ url: URL) throws -> String {
+        try TestSupport.runChecked(
+            "ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-map", "0", "-c", "copy", "-f", "streamhash", "-"]
+        ).text
+    }
+
+    /// The first Cluster's offset (our reader, checked against mkvinfo's below).
+    static func firstCluster(_ url: URL) throws -> Int64? {
+        try MatroskaLayout(parsing: FileSource(url: url)).firstCluster
+    }
+
+    /// ffprobe's format tags and chapters, as JSON.
+    static func ffprobe(_ url: URL) throws -> [String: Any] {
+        let output = try TestSupport.runChecked(
+            "ffprobe", ["-v", "error", "-print_format", "json", "-show_format", "-show_chapters", "-show_streams", url.path])
+        return try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any] ?? [:]
+    }
+
+    /// ffprobe's format tags, keys uppercased.
+    static func ffprobeTags(_ url: URL) throws -> [String: String] {
+        let format = try ffprobe(url)["format"] as? [String: Any]
+        let tags = format?["tags"] as? [String: String] ?? [:]
+        return Dictionary(tags.map { ($0.key.uppercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `mkvextract tags` as XML text.
+    static func extractedTags(_ url: URL) throws -> String {
+        try TestSupport.runChecked("mkvextract", [url.path, "tags", "-"]).text
+    }
+
+    /// mkvinfo's full listing (`-a`: past the first Cluster); fails when it finds errors.
+    static func mkvinfo(_ url: URL) throws -> String {
+        let output = try TestSupport.runChecked("mkvinfo", ["-a", "-v", url.path])
+        return output.text
+    }
+}
