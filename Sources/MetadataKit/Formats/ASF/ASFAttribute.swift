@@ -6,7 +6,13 @@ import Foundation
 struct ASFAttribute: Sendable, Equatable {
     /// The value types of §3.11 (and §4.7, §4.8: GUID only in the Metadata Library).
     enum Kind: UInt16, Sendable {
-        case unicode = 0, bytes = 1, bool = 2, dword = 3, qword = 4, word = 5, guid = 6
+        case unicode = 0
+        case bytes = 1
+        case bool = 2
+        case dword = 3
+        case qword = 4
+        case word = 5
+        case guid = 6
     }
 
     /// The object an attribute is stored in.
@@ -66,7 +72,8 @@ struct ASFAttribute: Sendable, Equatable {
 
     /// The raw item this attribute is read as. `languages` is the Language List.
     func item(languages: [String], source: FileSource, url: URL) -> MetadataItem {
-        let language = place == .metadataLibrary && languageIndex != 0 && Int(languageIndex) < languages.count
+        let language =
+            place == .metadataLibrary && languageIndex != 0 && Int(languageIndex) < languages.count
             ? languages[Int(languageIndex)] : nil
         func make(_ value: MetadataValue, _ dataType: MetadataDataType) -> MetadataItem {
             MetadataItem(keySpace: .asf, key: name, value: value, dataType: dataType, language: language)
@@ -144,7 +151,8 @@ struct ASFAttribute: Sendable, Equatable {
             return (Kind.unicode.rawValue, encodedText(item.value.stringValue ?? ""))
         case .integer(let value):
             guard value >= 0 else { return (Kind.qword.rawValue, little(UInt64(bitPattern: value), 8)) }
-            return value <= Int64(UInt32.max) ? (Kind.dword.rawValue, little(UInt64(value), 4)) : (Kind.qword.rawValue, little(UInt64(value), 8))
+            return value <= Int64(UInt32.max)
+                ? (Kind.dword.rawValue, little(UInt64(value), 4)) : (Kind.qword.rawValue, little(UInt64(value), 8))
         case .data(let data):
             return (Kind.bytes.rawValue, [UInt8](data))
         case .picture(let artwork):

@@ -41,7 +41,9 @@ enum ASFEditPlanner {
         var wanted: [MetadataItem] = []
         for item in options.removesAllTags ? [] : items where item.keySpace == .asf {
             if case .strings(let values) = item.value {
-                wanted += values.map { MetadataItem(keySpace: .asf, key: item.key, value: .string($0), dataType: item.dataType, language: item.language) }
+                wanted += values.map {
+                    MetadataItem(keySpace: .asf, key: item.key, value: .string($0), dataType: item.dataType, language: item.language)
+                }
             } else {
                 wanted.append(item)
             }

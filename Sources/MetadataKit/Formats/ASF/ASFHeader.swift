@@ -55,7 +55,8 @@ struct ASFHeader: Sendable {
         var intact = true
         let available = min(declared, UInt64(source.size))
         if declared > UInt64(source.size) {
-            warnings.append(MediaWarning(.truncated, "the ASF header declares \(declared) bytes; the file ends at \(source.size)", offset: 16))
+            warnings.append(
+                MediaWarning(.truncated, "the ASF header declares \(declared) bytes; the file ends at \(source.size)", offset: 16))
             intact = false
         }
         size = Int64(available == declared ? declared : available)

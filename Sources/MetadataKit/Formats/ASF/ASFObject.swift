@@ -29,7 +29,10 @@ struct ASFObject: Sendable {
         while !reader.isAtEnd {
             let offset = reader.offset
             guard let head = reader.peekBytes(headerSize) else {
-                return (objects, MediaWarning(.truncated, "\(reader.remaining) bytes at the end of the \(container) are no object", offset: offset))
+                return (
+                    objects,
+                    MediaWarning(.truncated, "\(reader.remaining) bytes at the end of the \(container) are no object", offset: offset)
+                )
             }
             let guid = ASFGUID(bytes: head.prefix(16))
             var sizeReader = ByteReader(Array(head.suffix(8)))
@@ -38,7 +41,8 @@ struct ASFObject: Sendable {
                 return (
                     objects,
                     MediaWarning(
-                        .sizeOutOfRange, "an object in the \(container) declares \(size) bytes; \(reader.remaining) are left", offset: offset)
+                        .sizeOutOfRange, "an object in the \(container) declares \(size) bytes; \(reader.remaining) are left",
+                        offset: offset)
                 )
             }
             guard let bytes = try? reader.readBytes(Int(size)) else { break }

@@ -18,9 +18,9 @@ struct ASFStreamProperties: Sendable {
     /// Reads the data of a Stream Properties Object.
     init(parsing data: inout ByteReader) throws {
         let type = ASFGUID(bytes: try data.readBytes(16))
-        try data.skip(16 + 8)  // error correction type, time offset
+        try data.skip(16 + 8) // error correction type, time offset
         let specificLength = Int(try data.readUInt32(.little))
-        try data.skip(4)  // error correction data length
+        try data.skip(4) // error correction data length
         number = Int(try data.readUInt16(.little) & 0x7F)
         try data.skip(4)
         var specific = try data.readReader(count: specificLength)
@@ -37,7 +37,7 @@ struct ASFStreamProperties: Sendable {
             kind = .video
             width = Int(try specific.readUInt32(.little))
             height = Int(try specific.readUInt32(.little))
-            try specific.skip(1 + 2 + 16)  // flags, format data size, BITMAPINFOHEADER up to biCompression
+            try specific.skip(1 + 2 + 16) // flags, format data size, BITMAPINFOHEADER up to biCompression
             let code = try specific.readBytes(4)
             if code.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { fourCC = String(decoding: code, as: UTF8.self) }
         default:
@@ -127,7 +127,8 @@ enum ASFProperties {
             if var embedded = try? ASFStreamProperties.embedded(in: &data) { add(&embedded) }
         }
         for stream in streams {
-            var entry = MediaStream(trackID: stream.number, kind: stream.kind, codec: stream.codecID.map(ASFStreamProperties.codecName) ?? stream.fourCC)
+            var entry = MediaStream(
+                trackID: stream.number, kind: stream.kind, codec: stream.codecID.map(ASFStreamProperties.codecName) ?? stream.fourCC)
             entry.bitrate = stream.bitrate
             entry.sampleRate = stream.sampleRate
             entry.channels = stream.channels

@@ -28,8 +28,12 @@ enum ASFBuilder {
     static func audioStream(number: Int = 1, codec: Int = 0x161, channels: Int = 2, rate: Int = 44_100, bytesPerSecond: Int = 16_000)
         -> [UInt8]
     {
-        let format = le16(codec) + le16(channels) + le32(rate) + le32(bytesPerSecond) + le16(2973) + le16(16) + le16(10) + [UInt8](repeating: 0, count: 10)
-        let data = ASFGUID.audioMedia.bytes + [UInt8](repeating: 0, count: 16) + le64(0) + le32(format.count) + le32(0) + le16(number) + le32(0) + format
+        let format =
+            le16(codec) + le16(channels) + le32(rate) + le32(bytesPerSecond) + le16(2973) + le16(16) + le16(10)
+            + [UInt8](repeating: 0, count: 10)
+        let data =
+            ASFGUID.audioMedia.bytes + [UInt8](repeating: 0, count: 16) + le64(0) + le32(format.count) + le32(0) + le16(number) + le32(0)
+            + format
         return object(.streamProperties, data)
     }
 
@@ -37,7 +41,9 @@ enum ASFBuilder {
     static func videoStream(number: Int = 2, width: Int = 64, height: Int = 48, fourCC: String = "WMV2") -> [UInt8] {
         let bitmap = le32(40) + le32(width) + le32(height) + le16(1) + le16(24) + Array(fourCC.utf8) + [UInt8](repeating: 0, count: 20)
         let specific = le32(width) + le32(height) + [2] + le16(bitmap.count) + bitmap
-        let data = ASFGUID.videoMedia.bytes + [UInt8](repeating: 0, count: 16) + le64(0) + le32(specific.count) + le32(0) + le16(number) + le32(0) + specific
+        let data =
+            ASFGUID.videoMedia.bytes + [UInt8](repeating: 0, count: 16) + le64(0) + le32(specific.count) + le32(0) + le16(number) + le32(0)
+            + specific
         return object(.streamProperties, data)
     }
 
@@ -82,7 +88,8 @@ enum ASFBuilder {
     /// bytes and an unknown trailing object (a stand-in for an index).
     static func file(_ objects: [[UInt8]], declaredCount: Int? = nil, headerSize: UInt64? = nil, payload: Int = 300) -> [UInt8] {
         let body = objects.flatMap { $0 }
-        let header = ASFGUID.header.bytes + le64(headerSize ?? UInt64(30 + body.count)) + le32(declaredCount ?? objects.count) + [1, 2] + body
+        let header =
+            ASFGUID.header.bytes + le64(headerSize ?? UInt64(30 + body.count)) + le32(declaredCount ?? objects.count) + [1, 2] + body
         let data = object(.data, (0..<payload).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let index = object(ASFGUID("D6E229D3-35DA-11D1-9034-00A0C90349BE"), [UInt8](repeating: 9, count: 40))
         return header + data + index
@@ -113,7 +120,10 @@ enum ASFBuilder {
                 languageList(["en-us", "de-de"]),
                 metadata([(0, 1, "WM/StreamThing", 0, utf16("per stream")), (0, 0, "WM/Flag", 2, le16(1))], library: false),
                 metadata(
-                    [(1, 0, "WM/Mood", 0, utf16("Fröhlich")), (0, 0, "WM/ID", 6, ASFGUID.padding.bytes), (0, 0, "WM/Composer", 0, utf16("Cömposer"))],
+                    [
+                        (1, 0, "WM/Mood", 0, utf16("Fröhlich")), (0, 0, "WM/ID", 6, ASFGUID.padding.bytes),
+                        (0, 0, "WM/Composer", 0, utf16("Cömposer")),
+                    ],
                     library: true),
             ]),
             padding(100),
