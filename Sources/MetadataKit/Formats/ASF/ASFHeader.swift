@@ -53,13 +53,22 @@ struct ASFHeader: Sendable {
         }
         var warnings: [MediaWarning] = []
         var intact = true
-        let available = min(declared, UInt64(source.size))
+        var available = min(declared, UInt64(source.size))
         if declared > UInt64(source.size) {
             warnings.append(
                 MediaWarning(.truncated, "the ASF header declares \(declared) bytes; the file ends at \(source.size)", offset: 16))
             intact = false
+            // Read the objects up to the Data Object only, not the whole file.
+            available = UInt64(Self.fixedSize)
+            while available + UInt64(ASFObject.headerSize) <= UInt64(source.size) {
+                var object = try source.reader(at: Int64(available), count: ASFObject.headerSize)
+                guard ASFGUID(bytes: try object.readBytes(16)) != .data else { break }
+                let size = try object.readUInt64(.little)
+                guard size >= UInt64(ASFObject.headerSize), size <= UInt64(source.size) - available else { break }
+                available += size
+            }
         }
-        size = Int64(available == declared ? declared : available)
+        size = Int64(available)
         var reader = try source.reader(at: Int64(Self.fixedSize), count: Int(available) - Self.fixedSize)
         let walk = ASFObject.objects(in: &reader, what: "ASF header")
         objects = walk.objects
