@@ -1,0 +1,82 @@
+import Foundation
+
+/// The value of a `WM/Picture` attribute (a byte array; Windows Media
+/// Format SDK, "WM/Picture" and `WM_PICTURE`): picture type (1 byte, ID3v2
+/// APIC numbering), image size (32-bit little-endian), MIME type and
+/// description (UTF-16LE, NUL-terminated), then the image.
+struct ASFPicture: Sendable {
+    var pictureType: UInt8
+    var mimeType: String
+    var description: String
+    /// File offset of the image (reading), or nil.
+    var imageOffset: Int64?
+    var imageCount: Int
+    /// The image bytes, for a picture being written.
+    var image: [UInt8] = []
+
+    /// Reads a `WM/Picture` value; throws when its parts don't fit in it.
+    init(parsing reader: inout ByteReader) throws {
+        pictureType = try reader.readUInt8()
+        let count = try reader.readUInt32(.little)
+        mimeType = ASFAttribute.text(try Self.readText(&reader))
+        description = ASFAttribute.text(try Self.readText(&reader))
+        guard UInt64(count) <= UInt64(reader.remaining) else {
+            throw reader.error(.sizeOutOfRange, "WM/Picture declares \(count) image bytes; \(reader.remaining) are left")
+        }
+        imageOffset = reader.offset
+        imageCount = Int(count)
+    }
+
+    /// A picture to be written.
+    init(artwork: Artwork) throws {
+        pictureType = artwork.pictureType.rawValue
+        mimeType = artwork.mimeType
+        description = artwork.description
+        image = [UInt8](try artwork.data())
+        imageCount = image.count
+        guard UInt64(imageCount) <= UInt64(UInt32.max) else {
+            throw MediaError(.invalidValue, "a picture of \(imageCount) bytes does not fit in WM/Picture (4 GiB)")
+        }
+    }
+
+    /// UTF-16LE code units up to and including a NUL unit; all that is left
+    /// when there is none.
+    private static func readText(_ reader: inout ByteReader) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        while reader.remaining >= 2 {
+            let pair = try reader.readBytes(2)
+            if pair == [0, 0] { return bytes }
+            bytes += pair
+        }
+        throw reader.error(.truncated, "WM/Picture text without its terminating NUL")
+    }
+
+    /// The stored value.
+    func serialized() -> [UInt8] {
+        var writer = ByteWriter(capacity: image.count + 64)
+        writer.write(pictureType)
+        writer.write(UInt32(image.count), .little)
+        writer.write(ASFAttribute.encodedText(mimeType))
+        writer.write(ASFAttribute.encodedText(description))
+        writer.write(image)
+        return writer.bytes
+    }
+
+    /// The picture as an ``Artwork`` whose bytes stay in the file.
+    func artwork(source: FileSource, url: URL) -> Artwork {
+        Artwork(
+            source: source, url: url, offset: imageOffset ?? 0, byteCount: imageCount, mimeType: mimeType,
+            pictureType: Artwork.PictureType(rawValue: pictureType), description: description)
+    }
+
+    /// The item data type for a picture of `mimeType`.
+    static func dataType(of mimeType: String) -> MetadataDataType {
+        switch mimeType {
+        case "image/jpeg": .jpeg
+        case "image/png": .png
+        case "image/bmp": .bmp
+        case "image/gif": .gif
+        default: .binary
+        }
+    }
+}
