@@ -17,7 +17,9 @@ import Foundation
 ///   merged into the leading tag — its items are part of the file's items —
 ///   and removed.
 /// - Audio bytes (from the end of the leading tags, junk included), APEv2
-///   tags, Lyrics3 blocks and an Enhanced TAG are copied untouched.
+///   tags, Lyrics3 blocks and an Enhanced TAG are copied untouched, except
+///   the APEv2 tag read as items: rebuilt when they change (TagLib updates an
+///   APE tag an MP3 has; none is added).
 /// - ID3v1 follows ``SaveOptions/id3v1``; ``ID3v1Writer`` updates only the
 ///   fields whose value changes. Removing ID3v1 removes an Enhanced TAG in
 ///   front of it too.
@@ -72,6 +74,10 @@ enum MP3EditPlanner {
         if let v1Range { removed.append(v1Range) }
         if !keepsV1, let enhanced { removed.append(enhanced) }
 
+        // An APEv2 tag the file has is rebuilt when its items change (see ``MP3APETagUpdate``).
+        let apeUpdate = try MP3APETagUpdate.make(source, trailer: trailer, items: items, options: options)
+        if let apeUpdate { removed.append(apeUpdate.range) }
+
         var frames: [UInt8] = []
         let version = layout.version(for: options.id3v2Version)
         if !options.removesAllTags {
@@ -118,6 +124,7 @@ enum MP3EditPlanner {
         var position = audioStart
         for range in removed.sorted(by: { $0.lowerBound < $1.lowerBound }) {
             segments.append(.original(offset: position, length: range.lowerBound - position))
+            if let apeUpdate, range == apeUpdate.range, !apeUpdate.bytes.isEmpty { segments.append(.bytes(apeUpdate.bytes)) }
             position = range.upperBound
         }
         segments.append(.original(offset: position, length: source.size - position))

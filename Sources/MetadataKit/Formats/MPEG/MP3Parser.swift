@@ -2,8 +2,9 @@ import Foundation
 
 /// Reads MP3 (and MP2/MP1) files: the ID3v2 tags at the start (stacked tags
 /// merged, see ``MP3Layout``), an ID3v2 tag appended at the end, ID3v1, and
-/// the MPEG audio properties. APEv2 tags and Lyrics3 v2 blocks at the end are
-/// recognised only to keep them out of the audio range.
+/// the MPEG audio properties. The APEv2 tag nearest the end is read too (key
+/// space ``MetadataKeySpace/ape``, as TagLib does); Lyrics3 v2 blocks and
+/// further APE tags are recognised only to keep them out of the audio range.
 ///
 /// The read is forgiving: damage inside the ID3v2 tags is read around and
 /// reported in ``ParsedFile/warnings``. The file is editable when a save
@@ -13,7 +14,8 @@ enum MP3Parser {
         let layout = try MP3Layout(parsing: source, url: url)
         var items = layout.frames.compactMap(\.item)
         if let v1 = layout.trailer.id3v1Items { items += v1 }
-        let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil
+        if let ape = layout.trailer.apeTag { items += try ape.metadataItems(source: source, url: url) }
+        let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil || layout.trailer.apeTag != nil
 
         let properties = try MPEGAudioScanner.properties(in: source, from: layout.audioStart, to: layout.trailer.audioEnd)
         guard properties != nil || hasTag else {

@@ -10,8 +10,10 @@ struct MP3Trailer {
     var id3v1Items: [MetadataItem]?
     /// An ID3v2 tag appended at the end (ID3v2.4.0 structure §5).
     var appendedID3v2: ID3v2Header?
-    /// File ranges of APEv2 tags and Lyrics3 blocks (not reported as items).
+    /// File ranges of APEv2 tags and Lyrics3 blocks (kept as they are).
     var skippedRanges: [Range<Int64>] = []
+    /// The APE tag nearest the end, whose items are read (``APETag``).
+    var apeTag: APETag?
 
     /// Most trailing blocks looked for before ID3v1.
     private static let maximumBlocks = 8
@@ -67,6 +69,10 @@ extension MP3Trailer {
         }
         for _ in 0..<Self.maximumBlocks {
             if let start = try Self.apeTagStart(source, end: end, floor: floor) {
+                if trailer.apeTag == nil {
+                    var ignored: [MediaWarning] = [] // a footer that doesn't fit is audio here, as before
+                    trailer.apeTag = try APETag.find(in: source, endingAt: end, floor: floor, warnings: &ignored)
+                }
                 trailer.skippedRanges.append(start..<end)
                 end = start
             } else if let start = try Self.lyrics3Start(source, end: end, floor: floor) {

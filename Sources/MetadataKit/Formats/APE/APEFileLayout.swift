@@ -1,0 +1,93 @@
+import Foundation
+
+/// Where the parts of a file of the APEv2 family lie:
+///
+///     [ID3v2 tags] audio [APE tag] [Lyrics3 v2] [ID3v1]
+///
+/// Leading ID3v2 tags (which some taggers put before Musepack, TrueAudio and
+/// Monkey's Audio streams) are skipped, not read, and kept by a save. From the
+/// end: an ID3v1 tag (the last 128 bytes, "TAG"), then an APE tag and a
+/// Lyrics3 v2 block in either order (mutagen looks for an APE tag behind a
+/// Lyrics3 block as well). Detection reads the first bytes and at most the
+/// last few hundred.
+struct APEFileLayout: Sendable {
+    /// First byte after the leading ID3v2 tags: the codec's header.
+    var audioStart: Int64
+    /// First byte of the trailing tags.
+    var audioEnd: Int64
+    var tag: APETag?
+    /// The ID3v1 items, when there is an ID3v1 tag.
+    var id3v1Items: [MetadataItem]?
+    /// A Lyrics3 v2 block, kept as it is.
+    var lyrics: Range<Int64>?
+    var warnings: [MediaWarning] = []
+
+    /// Most ID3v2 tags skipped at the start.
+    static let maximumLeadingTags = 8
+
+    /// Range of the ID3v1 tag, when there is one.
+    func id3v1Range(fileSize: Int64) -> Range<Int64>? {
+        id3v1Items == nil ? nil : fileSize - Int64(ID3v1Parser.length)..<fileSize
+    }
+}
+
+extension APEFileLayout {
+    init(parsing source: FileSource) throws {
+        let start = try Self.start(after: source)
+        var layout = APEFileLayout(audioStart: start, audioEnd: source.size)
+        var end = source.size
+        let v1Length = Int64(ID3v1Parser.length)
+        if end - start >= v1Length, let items = ID3v1Parser.items(try source.getBytes(at: end - v1Length, count: ID3v1Parser.length)) {
+            layout.id3v1Items = items
+            end -= v1Length
+        }
+        for _ in 0..<2 {
+            if layout.tag == nil, let tag = try APETag.find(in: source, endingAt: end, floor: start, warnings: &layout.warnings) {
+                layout.tag = tag
+                end = tag.start
+            } else if layout.lyrics == nil, let lyrics = try Self.lyrics3Start(source, end: end, floor: start) {
+                layout.lyrics = lyrics..<end
+                end = lyrics
+            } else {
+                break
+            }
+        }
+        layout.audioEnd = end
+        self = layout
+    }
+
+    /// The first byte after the ID3v2 tags at the start of the file (0 when there are none).
+    static func start(after source: FileSource) throws -> Int64 {
+        var marker: Int64 = 0
+        for _ in 0..<maximumLeadingTags {
+            guard let tag = try ID3v2Header.read(from: source, at: marker), tag.end <= source.size else { break }
+            marker = tag.end
+        }
+        return marker
+    }
+
+    /// Whether the file starts with one of `magics`, or has one right after
+    /// its leading ID3v2 tags (read only when the head starts with `ID3`).
+    static func recognizes(_ probe: FormatProbe, _ magics: [String]) -> Bool {
+        func matches(_ bytes: [UInt8]) -> Bool { magics.contains { bytes.starts(with: $0.utf8) } }
+        if matches(probe.head) { return true }
+        guard probe.head.starts(with: "ID3".utf8), let start = try? Self.start(after: probe.source), start > 0,
+            let bytes = try? probe.source.getAvailableBytes(at: start, count: 4)
+        else { return false }
+        return matches(bytes)
+    }
+
+    /// Start of a Lyrics3 v2 block ending at `end`: "LYRICSBEGIN" … a
+    /// 6-digit size (of everything from "LYRICSBEGIN" up to the size) and
+    /// "LYRICS200" (Lyrics3 v2.00 specification).
+    static func lyrics3Start(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
+        guard end - floor >= 15 + 11 else { return nil }
+        let tail = try source.getBytes(at: end - 15, count: 15)
+        guard tail[6...].elementsEqual("LYRICS200".utf8), tail[0..<6].allSatisfy({ (0x30...0x39).contains($0) }),
+            let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
+        else { return nil }
+        let start = end - 15 - size
+        guard try source.getBytes(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
+        return start
+    }
+}

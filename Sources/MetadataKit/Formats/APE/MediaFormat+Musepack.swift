@@ -1,0 +1,22 @@
+import Foundation
+
+extension FileType {
+    /// Musepack.
+    public static let musepack = FileType(identifier: "musepack", mimeType: "audio/x-musepack")
+}
+
+extension MediaFormat {
+    /// Musepack with an APEv2 tag (and ID3v1) at the end; properties from
+    /// ``MusepackHeader``. Recognised by `MPCK` (SV8) or `MP+` (SV7) at the start or after leading ID3v2 tags; SV4–SV6
+    /// streams have no marker and are read by their extension.
+    static let musepack = MediaFormat(
+        identifier: FileType.musepack.identifier, name: "Musepack", extensions: ["mpc", "mp+", "mpp"],
+        mimeTypes: ["audio/x-musepack", "audio/x-mpc"],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        recognizes: { probe in APEFileLayout.recognizes(probe, ["MPCK", "MP+"]) }, acceptsByExtension: true,
+        parse: { source, url in
+            try APEFamilyParser.parse(source, url: url, fileType: .musepack, codec: "Musepack", header: MusepackHeader.properties)
+        },
+        planEdit: APEFamilyEditPlanner.plan)
+}

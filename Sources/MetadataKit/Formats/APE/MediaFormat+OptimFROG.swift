@@ -1,0 +1,20 @@
+import Foundation
+
+extension FileType {
+    /// OptimFROG.
+    public static let optimFROG = FileType(identifier: "optimfrog", mimeType: "audio/x-optimfrog")
+}
+
+extension MediaFormat {
+    /// OptimFROG with an APEv2 tag (and ID3v1) at the end; properties from
+    /// ``OptimFROGHeader``. Recognised by `OFR ` at the start or after leading ID3v2 tags.
+    static let optimFROG = MediaFormat(
+        identifier: FileType.optimFROG.identifier, name: "OptimFROG", extensions: ["ofr", "ofs"], mimeTypes: ["audio/x-optimfrog"],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        recognizes: { probe in APEFileLayout.recognizes(probe, ["OFR "]) },
+        parse: { source, url in
+            try APEFamilyParser.parse(source, url: url, fileType: .optimFROG, codec: "OptimFROG", header: OptimFROGHeader.properties)
+        },
+        planEdit: APEFamilyEditPlanner.plan)
+}

@@ -1,0 +1,20 @@
+import Foundation
+
+extension FileType {
+    /// TAK.
+    public static let tak = FileType(identifier: "tak", mimeType: "audio/x-tak")
+}
+
+extension MediaFormat {
+    /// TAK with an APEv2 tag (and ID3v1) at the end; properties from
+    /// ``TAKStreamInfo``. Recognised by `tBaK` at the start or after leading ID3v2 tags.
+    static let tak = MediaFormat(
+        identifier: FileType.tak.identifier, name: "TAK", extensions: ["tak"], mimeTypes: ["audio/x-tak"],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        recognizes: { probe in APEFileLayout.recognizes(probe, ["tBaK"]) },
+        parse: { source, url in
+            try APEFamilyParser.parse(source, url: url, fileType: .tak, codec: "TAK", header: TAKStreamInfo.properties)
+        },
+        planEdit: APEFamilyEditPlanner.plan)
+}

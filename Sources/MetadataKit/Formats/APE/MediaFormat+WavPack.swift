@@ -1,0 +1,20 @@
+import Foundation
+
+extension FileType {
+    /// WavPack.
+    public static let wavPack = FileType(identifier: "wavpack", mimeType: "audio/x-wavpack")
+}
+
+extension MediaFormat {
+    /// WavPack with an APEv2 tag (and ID3v1) at the end; properties from
+    /// ``WavPackHeader``. Recognised by `wvpk` at the start or after leading ID3v2 tags.
+    static let wavPack = MediaFormat(
+        identifier: FileType.wavPack.identifier, name: "WavPack", extensions: ["wv"], mimeTypes: ["audio/x-wavpack"],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        recognizes: { probe in APEFileLayout.recognizes(probe, ["wvpk"]) },
+        parse: { source, url in
+            try APEFamilyParser.parse(source, url: url, fileType: .wavPack, codec: "WavPack", header: WavPackHeader.properties)
+        },
+        planEdit: APEFamilyEditPlanner.plan)
+}
