@@ -5,7 +5,7 @@ extension MediaFormat {
     ///
     /// Adding a format: a folder under `Formats/` that defines its
     /// `MediaFormat` value, and one entry here.
-    public static let all: [MediaFormat] = [.wav, .aiff, .flac, .ogg, .mp4, .mp3]
+    public static let all: [MediaFormat] = [.wav, .aiff, .flac, .ogg, .mp4, .dsf, .dsdiff, .aac, .ac3, .mp3]
 
     /// The format whose ``identifier`` is `identifier`.
     public static func named(_ identifier: String) -> MediaFormat? {
