@@ -6,8 +6,8 @@ extension MediaFormat {
     /// Adding a format: a folder under `Formats/` that defines its
     /// `MediaFormat` value, and one entry here.
     public static let all: [MediaFormat] = [
-        .wav, .aiff, .flac, .ogg, .mp4, .matroska, .webm, .asf,
-        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .mp3,
+        .wav, .aiff, .flac, .ogg, .mp4, .matroska, .webm, .asf, .dsf, .dsdiff,
+        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .mp3,
     ]
 
     /// The format whose ``identifier`` is `identifier`.

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Reads raw AAC streams in ADTS framing (`.aac`).
+///
+/// - Tags: the leading ID3v2 tags, an appended ID3v2 tag and ID3v1 are found
+///   and read exactly as in MP3 files (``MP3Layout``, ``MP3Trailer``; APEv2
+///   and Lyrics3 blocks at the end are kept out of the audio).
+/// - Properties (``ADTSFrameHeader``, ``ElementaryStreamScanner``): rate,
+///   channels and codec ("AAC LC", …) from the first frame; the duration from
+///   every frame's 1024 samples per raw data block; the bit rate is the
+///   stream's bytes × 8 / duration.
+/// - A file with no ADTS frame and no tag is not read (`unsupportedFormat`).
+enum ADTSParser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        try RawStreamParser.parse(source, url, fileType: .aac) { source, start, end in
+            guard
+                let scan = try ElementaryStreamScanner.scan(
+                    source, from: start, to: end, headerLength: ADTSFrameHeader.length, syncByte: 0xFF,
+                    parse: { ADTSFrameHeader($0)?.frame })
+            else { return nil }
+            let first = ADTSFrameHeader(try source.getBytes(at: scan.firstOffset, count: ADTSFrameHeader.length)[...])
+            var properties = MediaProperties()
+            properties.codec = first?.codec ?? "AAC"
+            properties.channels = first?.channels
+            properties.sampleRate = first?.sampleRate
+            return (properties, scan)
+        }
+    }
+
+    /// Whether an ADTS stream starts right at `offset` (three frames in a row,
+    /// or fewer up to the end of the file).
+    static func startsStream(in source: FileSource, at offset: Int64) throws -> Bool {
+        try ElementaryStreamScanner.startsStream(
+            in: source, at: offset, to: source.size, count: 3, headerLength: ADTSFrameHeader.length,
+            parse: { ADTSFrameHeader($0)?.frame })
+    }
+}
+
+/// What ADTS and AC-3 streams share: ID3 tags as in MP3 (``MP3Layout``), so
+/// their edits are planned by ``MP3EditPlanner``, and properties from a
+/// stream scan.
+enum RawStreamParser {
+    /// The properties of the audio in `start..<end` and the scan they come
+    /// from; nil when there is no stream there.
+    typealias PropertiesReader = (FileSource, Int64, Int64) throws -> (MediaProperties, ElementaryStreamScanner.Scan)?
+
+    static func parse(_ source: FileSource, _ url: URL, fileType: FileType, properties read: PropertiesReader) throws -> ParsedFile {
+        let layout = try MP3Layout(parsing: source, url: url)
+        var items = layout.frames.compactMap(\.item)
+        if let v1 = layout.trailer.id3v1Items { items += v1 }
+        let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil
+        var warnings = layout.warnings
+        var properties = MediaProperties()
+        if let result = try read(source, layout.audioStart, layout.trailer.audioEnd) {
+            let (found, scan) = result
+            properties = found
+            if scan.duration > 0, Double(scan.bytes) * 8 / scan.duration < 1e15 {
+                properties.duration = scan.duration
+                properties.bitrate = Int((Double(scan.bytes) * 8 / scan.duration).rounded())
+            }
+            warnings += scan.warnings
+        } else if !hasTag {
+            throw MediaError(.unsupportedFormat, "no ID3 tag and no \(fileType.identifier) frame found", offset: layout.audioStart)
+        } else {
+            warnings.append(MediaWarning(.malformed, "no audio frame found after the tags", offset: layout.audioStart))
+        }
+        let isEditable = layout.obstacle(version: layout.version(for: .keep), source: source) == nil
+        warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
+    }
+
+    /// Whether the file starts with a stream `startsStream` recognises, right
+    /// at its start or right after a leading ID3v2 tag.
+    static func recognizes(_ probe: FormatProbe, startsStream: (FileSource, Int64) throws -> Bool) throws -> Bool {
+        var offset: Int64 = 0
+        if probe.starts(with: "ID3") {
+            guard let header = try? ID3v2Header.parse(from: probe.source, at: 0), header.end < probe.source.size else { return false }
+            offset = header.end
+        }
+        return try startsStream(probe.source, offset)
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+
+/// One frame header of a raw audio stream (ADTS, AC-3, E-AC-3), as
+/// ``ElementaryStreamScanner`` needs it.
+struct ElementaryStreamFrame: Equatable, Sendable {
+    /// The whole frame's length in bytes, header included.
+    var length: Int
+    /// Samples per channel the frame adds to the stream's duration (0 for an
+    /// E-AC-3 dependent substream, which plays beside its independent one).
+    var samples: Int
+    var sampleRate: Int
+    /// Header fields that stay the same through one stream: a header whose
+    /// key differs is not taken as the next frame of the stream.
+    var streamKey: UInt32
+}
+
+/// Finds and walks the frames of a raw audio stream with positioned reads
+/// (headers only; ``FileSource`` keeps a window, so they are cheap).
+///
+/// - The first frame is the first header in the first ``searchLimit`` bytes
+///   that is followed by another header of the same stream where its length
+///   says (or whose frame ends exactly at the end of the audio): a stray
+///   sync word in junk is not taken for audio.
+/// - The frames are then walked to the end of the audio, at most
+///   ``maximumFrames``; the duration is the sum of their samples over their
+///   rate. Where the walk stops early (damage, or the limit), the rest is
+///   counted at the average bytes per second of the frames read, with a
+///   warning for damage.
+enum ElementaryStreamScanner {
+    /// How far past the start of the audio the first frame is looked for.
+    static let searchLimit = 64 * 1024
+    /// Most frames walked (about 6 hours of 48 kHz AAC).
+    static let maximumFrames = 1 << 20
+
+    /// A frame header parser: the frame at the start of the bytes given, or nil.
+    typealias HeaderParser = (ArraySlice<UInt8>) -> ElementaryStreamFrame?
+
+    struct Scan {
+        var firstOffset: Int64
+        var first: ElementaryStreamFrame
+        var frames = 0
+        /// Bytes of the frames walked (and of the rest, once estimated).
+        var bytes: Int64 = 0
+        /// Samples of the frames walked.
+        var samples: Int64 = 0
+        var duration: Double = 0
+        var warnings: [MediaWarning] = []
+    }
+
+    /// Whether a stream starts exactly at `offset`: `count` frames follow one
+    /// another there, or fewer that end exactly at `end`.
+    static func startsStream(
+        in source: FileSource, at offset: Int64, to end: Int64, count: Int, headerLength: Int, parse: HeaderParser
+    ) throws -> Bool {
+        var position = offset
+        var key: UInt32?
+        for _ in 0..<count {
+            if position == end, key != nil { return true }
+            guard end - position >= Int64(headerLength) else { return false }
+            guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
+                key == nil || key == frame.streamKey, Int64(frame.length) <= end - position
+            else { return false }
+            key = frame.streamKey
+            position += Int64(frame.length)
+        }
+        return true
+    }
+
+    /// The stream in `start..<end`; nil when no frame is found.
+    static func scan(
+        _ source: FileSource, from start: Int64, to end: Int64, headerLength: Int, syncByte: UInt8, parse: HeaderParser
+    ) throws -> Scan? {
+        guard var scan = try firstFrame(source, from: start, to: end, headerLength: headerLength, syncByte: syncByte, parse: parse)
+        else { return nil }
+        var position = scan.firstOffset
+        while scan.frames < maximumFrames, end - position >= Int64(headerLength) {
+            guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
+                frame.streamKey == scan.first.streamKey, Int64(frame.length) <= end - position
+            else { break }
+            scan.frames += 1
+            scan.bytes += Int64(frame.length)
+            scan.samples += Int64(frame.samples)
+            position += Int64(frame.length)
+        }
+        // One stream has one rate (it is part of the stream key).
+        scan.duration = Double(scan.samples) / Double(scan.first.sampleRate)
+        let rest = end - position
+        if rest > 0, scan.bytes > 0, scan.duration > 0 {
+            // Count what was not walked at the rate of what was.
+            scan.duration += Double(rest) * scan.duration / Double(scan.bytes)
+            if scan.frames < maximumFrames, rest >= Int64(headerLength) {
+                scan.warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "no frame of the stream at byte \(position) after \(scan.frames) frames; the duration of the last \(rest) bytes is estimated",
+                        offset: position))
+            }
+            scan.bytes += rest
+        }
+        return scan
+    }
+
+    /// The first frame in `start..<end` followed by a frame of its stream.
+    private static func firstFrame(
+        _ source: FileSource, from start: Int64, to end: Int64, headerLength: Int, syncByte: UInt8, parse: HeaderParser
+    ) throws -> Scan? {
+        let limit = min(Int64(searchLimit), end - start)
+        guard limit >= Int64(headerLength) else { return nil }
+        let window = try source.getBytes(at: start, count: Int(limit))
+        var index = 0
+        while index + headerLength <= window.count {
+            defer { index += 1 }
+            guard window[index] == syncByte, let frame = parse(window[index..<index + headerLength]) else { continue }
+            let offset = start + Int64(index)
+            let next = offset + Int64(frame.length)
+            if next == end { return Scan(firstOffset: offset, first: frame) }
+            guard end - next >= Int64(headerLength),
+                let following = parse(try source.getBytes(at: next, count: headerLength)[...]),
+                following.streamKey == frame.streamKey
+            else { continue }
+            return Scan(firstOffset: offset, first: frame)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// Reads DSDIFF files (``DSDIFFStructure``): properties from 'PROP' and the
+/// sound data chunk; tags from the 'DIIN' chunk (``DSDIFFEditedMaster``,
+/// ``MetadataKeySpace/dsdiff`` items) and the first 'ID3 ' chunk
+/// (``DSDID3Tag``, ``MetadataKeySpace/id3`` items), in chunk order. Where
+/// both hold a field, ID3 wins (``MetadataKeyMap``).
+///
+/// A file that ends inside its sound data is read-only; other damage is read
+/// around and reported in ``ParsedFile/warnings``.
+enum DSDIFFParser {
+    static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
+        let dff = try DSDIFFStructure(parsing: source)
+        var warnings = dff.warnings
+        var items: [MetadataItem] = []
+        if let diin = dff.first("DIIN") {
+            let master = try DSDIFFEditedMaster(parsing: diin, source: source)
+            items += master.items
+            warnings += master.warnings
+        }
+        if let chunk = dff.first("ID3 "), let tag = try DSDID3Tag.read(in: chunk.dataOffset..<chunk.dataEnd, source: source, url: url) {
+            items += tag.items
+            warnings += tag.warnings
+        }
+        warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        return ParsedFile(fileType: .dsdiff, items: items, properties: dff.properties, isEditable: !dff.isTruncated, warnings: warnings)
+    }
+}
