@@ -16,6 +16,14 @@
 #   TMPFS=DIR       the tmpfs folder (default /dev/shm/mdkit-bigfile; empty: skip)
 #   MDKIT=PATH      the mdkit binary (default .build/release/mdkit, else .build/debug/mdkit)
 #   KEEP=1          keep the generated files (they are deleted at the end by default)
+#   CACHE=MODE      the copy's page cache when a tool starts, the same for every tool (each copy is
+#                   synced first): cold (default: evicted, as a file on disk not touched lately),
+#                   warm (evicted, then read once: cached clean, as a file just read), or written
+#                   (left as cp wrote it: cached, with the pages' write-back state). An insertion
+#                   makes the kernel drop the cached pages after the insertion point: ~0.03 s per
+#                   cached GB when warm, ~0.2 s per GB when written, nothing when cold.
+#   SYSCALLS=1      run mdkit under strace (--seccomp-bpf: only the traced calls stop) and print its
+#                   fsync/fdatasync/syncfs/fallocate calls with their times
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
@@ -27,6 +35,9 @@ TMPFS_GB=${TMPFS_GB:-1}
 DISK=${DISK:-$ROOT/Benchmarks/work/bigfile}
 TMPFS=${TMPFS-/dev/shm/mdkit-bigfile}
 MDKIT=${MDKIT:-}
+CACHE=${CACHE:-cold}
+SYSCALLS=${SYSCALLS:-0}
+[[ $CACHE == cold || $CACHE == warm || $CACHE == written ]] || { echo "CACHE must be cold, warm or written" >&2; exit 1; }
 if [[ -z $MDKIT ]]; then
     if [[ -x .build/release/mdkit ]]; then MDKIT=$ROOT/.build/release/mdkit; else MDKIT=$ROOT/.build/debug/mdkit; fi
 fi
@@ -109,17 +120,32 @@ f.save()
 PY
 }
 
+# The copy's page cache as CACHE says (after it was synced).
+set_cache() {   # FILE
+    [[ $CACHE == written ]] && return
+    python3 -c "import os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)" "$1"
+    [[ $CACHE == warm ]] && cat "$1" >/dev/null
+    return 0
+}
+
 # One tool on a fresh copy of FILE: prints "tool seconds path checks".
 run_tool() {   # TOOL FILE DIR HASH STREAMS
     local tool=$1 file=$2 dir=$3 hash=$4 ext=${2##*.}
     local copy=$dir/copy.$ext
     cp --reflink=never "$file" "$copy"
     sync -f "$copy"
+    set_cache "$copy"
     local inode size start end path
     inode=$(stat -c %i "$copy"); size=$(stat -c %s "$copy")
     start=$(now)
     case $tool in
-        mdkit)   "$MDKIT" write "$copy" --set "title=$TITLE" --artwork "$dir/cover.jpg" >/dev/null ;;
+        mdkit)
+            if [[ $SYSCALLS == 1 ]]; then
+                strace -f --seccomp-bpf -T -e trace=fsync,fdatasync,syncfs,fallocate -o "$dir/strace.txt" \
+                    "$MDKIT" write "$copy" --set "title=$TITLE" --artwork "$dir/cover.jpg" >/dev/null
+            else
+                "$MDKIT" write "$copy" --set "title=$TITLE" --artwork "$dir/cover.jpg" >/dev/null
+            fi ;;
         taglib)  "$BIN/taglib-write" 1 2000 "$copy" ;;       # title and artist of 2,000 characters (no cover)
         mutagen) mutagen_write "$copy" "$TITLE" "$dir/cover.jpg" ;;
     esac
@@ -130,8 +156,15 @@ run_tool() {   # TOOL FILE DIR HASH STREAMS
     [[ $(streamhash "$copy" "$5") == "$hash" ]] && checks+="streams=same " || checks+="streams=DIFFER "
     if [[ $ext == mp4 ]]; then checks+="boxes=$(first_boxes "$copy") "; fi
     checks+="ffprobe-title=$(ffprobe -v error -show_entries format_tags=title -of default=nw=1:nk=1 "$copy" | cut -c1-24) "
-    checks+="mutagen=$(mutagen_title "$copy" | cut -c1-40)"
+    checks+="mutagen=$(mutagen_title "$copy" | cut -c1-40) "
+    if command -v exiftool >/dev/null; then
+        checks+="exiftool=$(exiftool -api largefilesupport=1 -s3 -Title "$copy" | cut -c1-24)|$(exiftool -api largefilesupport=1 -s3 -b -Picture -CoverArt "$copy" | wc -c)"
+    fi
     printf '%-8s %-5s %8ss  %-15s %s\n' "$tool" "$ext" "$(elapsed "$start" "$end")" "$path" "$checks"
+    if [[ $tool == mdkit && $SYSCALLS == 1 ]]; then
+        sed -E 's/^[0-9]+ +/         /' "$dir/strace.txt" | grep -v '^ *+++'
+        rm -f "$dir/strace.txt"
+    fi
     rm -f "$copy"
 }
 
@@ -150,7 +183,7 @@ bench() {   # DIR MP4_GB MP3_GB LABEL
     [[ ${KEEP:-0} == 1 ]] || rm -rf "$dir"
 }
 
-echo "mdkit: $MDKIT; $(nproc) cores; $(date -u +%FT%TZ)"
+echo "mdkit: $MDKIT; $(nproc) cores; load $(cut -d' ' -f1-3 /proc/loadavg); page cache: $CACHE; $(date -u +%FT%TZ)"
 mkdir -p "$DISK"
 bench "$DISK" "$SIZE_GB" "$MP3_GB" "disk"
 if [[ -n $TMPFS ]]; then mkdir -p "$TMPFS"; bench "$TMPFS" "$TMPFS_GB" "$TMPFS_GB" "tmpfs"; fi

@@ -11,12 +11,20 @@ extension MediaItem {
     /// its plans hold reach `batchByteBudget` (a picture that moves is new
     /// bytes) or it holds `batchFileLimit` files, so large files make
     /// smaller groups rather than large memory.
-    public static func save(_ items: inout [MediaItem], options: SaveOptions = SaveOptions()) async -> [(any Error)?] {
-        await save(&items, options: options, byteBudget: batchByteBudget)
+    ///
+    /// `progress`, when given, is called after each group is written with
+    /// how many of the items are done (saved, or failed), in order: for a
+    /// progress display (`mdkit write` draws one).
+    public static func save(
+        _ items: inout [MediaItem], options: SaveOptions = SaveOptions(), progress: (@Sendable (_ done: Int) -> Void)? = nil
+    ) async -> [(any Error)?] {
+        await save(&items, options: options, byteBudget: batchByteBudget, progress: progress)
     }
 
-    /// ``save(_:options:)`` with another budget for a group's new bytes.
-    static func save(_ items: inout [MediaItem], options: SaveOptions, byteBudget: Int) async -> [(any Error)?] {
+    /// ``save(_:options:progress:)`` with another budget for a group's new bytes.
+    static func save(
+        _ items: inout [MediaItem], options: SaveOptions, byteBudget: Int, progress: (@Sendable (Int) -> Void)? = nil
+    ) async -> [(any Error)?] {
         var errors = [(any Error)?](repeating: nil, count: items.count)
         var group: [(index: Int, save: PreparedSave)] = []
         var groupBytes = 0
@@ -43,15 +51,16 @@ extension MediaItem {
                 await write(group, to: &items, errors: &errors, options: options)
                 group.removeAll()
                 groupBytes = 0
+                progress?(next)
             }
         }
         return errors
     }
 
-    /// New bytes the plans of one group of ``save(_:options:)`` may hold.
+    /// New bytes the plans of one group of ``save(_:options:progress:)`` may hold.
     static let batchByteBudget = 64 << 20
 
-    /// Files one group of ``save(_:options:)`` may hold: each keeps one or two
+    /// Files one group of ``save(_:options:progress:)`` may hold: each keeps one or two
     /// descriptors open until the group is synced, so 256 (groups of 600 were
     /// slower than 256 in the write benchmark), fewer when the open-file limit is low.
     static let batchFileLimit: Int = Platform.openFileLimit.map { max(16, min(256, ($0 - 128) / 2)) } ?? 256

@@ -1,11 +1,11 @@
 import Foundation
 import MetadataKit
 
-/// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y]`
+/// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y] [--quiet]`
 struct ExportCommand {
     static let usage = """
         usage: mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart]
-                                   [--replace-metadata] [--set KEY=VALUE]... [-y]
+                                   [--replace-metadata] [--set KEY=VALUE]... [-y] [--quiet]
 
         Copies the tracks of IN into OUT (\(Self.extensionList(AssetFileType.allCases.flatMap(\.pathExtensions)))) without re-encoding.
           --tracks ID,ID      track IDs to copy, each once (see mdkit tracks); default: all
@@ -16,8 +16,9 @@ struct ExportCommand {
           --set KEY=VALUE     \(Self.setHelp)
           --replace-metadata  drop the metadata of IN; write only the --set values
           -y, --overwrite     replace OUT if it exists (without it, an existing OUT is refused)
-        A progress bar is drawn on standard error when it is a terminal. On failure OUT is
-        removed and IN is untouched.
+          -q, --quiet         draw no progress line
+        A progress line (media bytes copied of the tracks' total) is drawn on standard error
+        when it is a terminal. On failure OUT is removed and IN is untouched.
         Exit status: 0 when exported, 1 when the export failed, 2 on a usage error.
         """
 
@@ -30,6 +31,7 @@ struct ExportCommand {
     var replace = false
     var edits: [WriteCommand.Edit] = []
     var overwrite = false
+    var quiet = false
 
     init(arguments: [String]) throws(UsageError) {
         var paths: [String] = []
@@ -65,6 +67,7 @@ struct ExportCommand {
             case "--faststart": faststart = true
             case "--replace-metadata": replace = true
             case "-y", "--overwrite": overwrite = true
+            case "-q", "--quiet": quiet = true
             case "--set":
                 edits.append(try WriteCommand.edit(setting: try value(argument)))
             case _ where argument.hasPrefix("-") && argument != "-":
@@ -128,7 +131,8 @@ struct ExportCommand {
     }
 
     func run() async -> Int32 {
-        let terminal = isatty(STDERR_FILENO) == 1
+        let shown = Progress.shouldShow(quiet: quiet)
+        var progress: Progress?
         do {
             try Self.refuseExisting(output, input: input, overwrite: overwrite)
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
@@ -149,22 +153,24 @@ struct ExportCommand {
                 case .remove, .removeRaw: break
                 }
             }
-            if terminal {
-                session.progressHandler = { fraction in
-                    let width = 40
-                    let filled = Int(fraction * Double(width))
-                    let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-                    FileHandle.standardError.write(Data("\r[\(bar)] \(Int(fraction * 100))%".utf8))
-                }
+            if shown {
+                // The media bytes of the tracks copied; the session reports the share of samples done.
+                let tracks = asset.tracks.filter { trackIDs?.contains($0.id) ?? ($0.sampleCount > 0) }
+                let total = tracks.reduce(Int64(0)) { $0 + $1.totalSampleBytes }
+                let bar = Progress(phase: "exporting", total: total, unit: .bytes, shown: true)
+                session.progressHandler = { fraction in bar.update(done: Int64(fraction * Double(total))) }
+                progress = bar
             }
             try await session.export()
-            if terminal { FileHandle.standardError.write(Data("\n".utf8)) }
+            progress?.finish()
             print("\(output): exported")
             return 0
         } catch {
+            progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
-            FileHandle.standardError.write(Data("\(terminal ? "\n" : "")mdkit export: error: \(message)\(only)\n".utf8))
+            FileHandle.standardError.write(Data("mdkit export: error: \(message)\(only)
+".utf8))
             return 1
         }
     }

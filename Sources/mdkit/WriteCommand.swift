@@ -3,7 +3,7 @@ import MetadataKit
 
 /// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
-/// [--no-sync] [--output OUT] [--dry-run] [--verbose]`
+/// [--no-sync] [--output OUT] [--dry-run] [--verbose] [--quiet]`
 struct WriteCommand {
     /// The key spaces, for messages: "id3, id3v1, … or vorbis".
     static var keySpaceList: String {
@@ -18,6 +18,7 @@ struct WriteCommand {
                                    [--remove-artwork]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
                                    [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run] [--verbose]
+                                   [--quiet]
 
         Changes the metadata of each FILE in place (safely: see README).
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
@@ -43,6 +44,8 @@ struct WriteCommand {
           --verbose, -v       say how each file was changed: in place, by inserting blocks,
                               or rewritten (with a clone of the audio/video where possible);
                               saves the files one by one
+          --quiet, -q         draw no progress line (drawn on standard error when it is a
+                              terminal and several files are given: files loaded, then saved)
         A file another program changes while it is written is loaded again and the
         edit retried (a few times; then it fails, asking to run the command again).
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
@@ -64,6 +67,7 @@ struct WriteCommand {
     var output: String?
     var dryRun = false
     var verbose = false
+    var quiet = false
 
     init(arguments: [String]) throws(UsageError) {
         var index = 0
@@ -112,6 +116,7 @@ struct WriteCommand {
             case "--output": output = try value(argument)
             case "--dry-run": dryRun = true
             case "--verbose", "-v": verbose = true
+            case "--quiet", "-q": quiet = true
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
@@ -181,12 +186,16 @@ struct WriteCommand {
             pictures.append(picture)
         }
         let command = self, shared = pictures
+        let progress = Progress(
+            phase: dryRun ? "checking" : "saving", total: Int64(paths.count), unit: .files,
+            shown: paths.count > 1 && Progress.shouldShow(quiet: quiet))
         let reports: [(text: String, failed: Bool)]
         if options.durability == .full, !dryRun, output == nil, paths.count > 1, !verbose {
-            reports = await saveInBatches(pictures: shared)
+            reports = await saveInBatches(pictures: shared, progress: progress)
         } else {
             // Files are written in parallel (one task per core); reports keep argument order.
             reports = await ReadCommand.forEach(paths) { path, url in
+                defer { progress.advance() }
                 do {
                     return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
                 } catch {
@@ -194,6 +203,7 @@ struct WriteCommand {
                 }
             }
         }
+        progress.finish()
         for report in reports {
             if report.failed {
                 FileHandle.standardError.write(Data(report.text.utf8))
@@ -206,10 +216,12 @@ struct WriteCommand {
 
     /// Durable saves of many files: loaded and edited in parallel, then saved
     /// together, the library grouping them under one set of file-system syncs
-    /// per group (``MediaItem/save(_:options:)``).
-    private func saveInBatches(pictures: [Artwork]) async -> [(text: String, failed: Bool)] {
+    /// per group (``MediaItem/save(_:options:progress:)``).
+    private func saveInBatches(pictures: [Artwork], progress: Progress) async -> [(text: String, failed: Bool)] {
         let command = self
+        progress.update(done: 0, phase: "loading")
         let loaded = await ReadCommand.forEach(paths) { _, url -> Result<(MediaItem, Int), MediaError> in
+            defer { progress.advance() }
             do {
                 let (item, changes) = try await command.edited(url: url, pictures: pictures)
                 return .success((item, changes.count))
@@ -233,7 +245,9 @@ struct WriteCommand {
                 items.append(item)
             }
         }
-        let errors = await MediaItem.save(&items, options: options)
+        let skipped = Int64(paths.count - items.count)
+        progress.update(done: skipped, phase: "saving")
+        let errors = await MediaItem.save(&items, options: options) { saved in progress.update(done: skipped + Int64(saved)) }
         for (entry, error) in zip(batch, errors) {
             let path = paths[entry.index]
             if (error as? MediaError)?.code == .fileChanged {

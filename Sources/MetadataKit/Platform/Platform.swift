@@ -41,6 +41,19 @@ enum Platform {
         sync(descriptor, trying: syncPrimitives, with: call)
     }
 
+    /// Makes the written bytes of `descriptor` durable, and of its metadata
+    /// only what reading them back needs (size, block map), not its times:
+    /// Linux `fdatasync(2)`, which spares a journal commit when only the
+    /// modification time changed (a same-size patch); Darwin as ``sync(_:)``.
+    /// For files whose bytes, not their name or permissions, changed.
+    static func syncData(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            sync(descriptor)
+        #else
+            fdatasync(descriptor)
+        #endif
+    }
+
     /// Tries `primitives` in order until one succeeds (the order is the
     /// portable logic, tested with a stand-in `call`).
     static func sync(

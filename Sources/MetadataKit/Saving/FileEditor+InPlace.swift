@@ -85,13 +85,13 @@ extension FileEditor {
         do {
             if let insertion = journal.insertion { try insertSpace(insertion, into: descriptor, url: url) }
             try applyWrites(writes, newSize: newSize, to: descriptor, url: url)
-            try step(.dataSync) { try sync(descriptor, url: url) }
+            try step(.dataSync) { try syncData(descriptor, url: url) }
             checked = try verify(url)
         } catch is InsertionUnsupported {
             store.remove(entry) // nothing was written
             throw InsertionUnsupported()
         } catch {
-            if (try? journal.restore(into: descriptor, url: url)) != nil, (try? sync(descriptor, url: url)) != nil {
+            if (try? journal.restore(into: descriptor, url: url)) != nil, (try? syncData(descriptor, url: url)) != nil {
                 store.remove(entry)
             } else {
                 store.keep(entry)

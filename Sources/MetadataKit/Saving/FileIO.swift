@@ -75,6 +75,12 @@ enum FileIO {
         guard Platform.sync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(systemErrorText())", path: path) }
     }
 
+    /// Makes the bytes written to `descriptor` durable, with the size and
+    /// block map but not the times (``Platform/syncData(_:)``).
+    static func syncData(_ descriptor: Int32, path: String) throws {
+        guard Platform.syncData(descriptor) == 0 else { throw MediaError(.io, "fdatasync failed: \(systemErrorText())", path: path) }
+    }
+
     /// Syncs the file or folder at `path`.
     static func sync(path: String) throws {
         let descriptor = posixOpen(path, O_RDONLY | O_CLOEXEC)

@@ -92,6 +92,14 @@ enum Capabilities {
         _ = try? TestSupport.run("umount", [directory.path])
         return true
     }()
+
+    /// Whether this process can make and loop-mount a small btrfs or XFS
+    /// file system (``LoopMount``): Linux, root, `mkfs.btrfs`/`mkfs.xfs`
+    /// installed (Debian btrfs-progs, xfsprogs) and a sandbox that allows
+    /// loop mounts — the clone and insertion tests on file systems other than
+    /// the temporary folder's. CI does not promise it (like ``tmpfsMount``).
+    static let loopBtrfs = LoopMount.probe("btrfs")
+    static let loopXFS = LoopMount.probe("xfs")
 }
 
 extension Capabilities {

@@ -52,8 +52,17 @@ enum AIFFEditPlanner {
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
 
         var layout = IFFLayout(aiff.chunks)
-        layout.replace(tag.old, with: tag.bytes)
-        layout.replace(textChunks, with: text)
+        var changedBeforeSound = false
+        func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
+            if let replaced = layout.replace(old, with: bytes), let sound, replaced.offset < sound.offset {
+                changedBeforeSound = true
+            }
+        }
+        replace(tag.old, with: tag.bytes)
+        replace(textChunks, with: text)
+        if let sound {
+            try padBeforeSound(sound, in: &layout, changedBefore: changedBeforeSound, source: source)
+        }
 
         var header = ByteWriter()
         header.write(aiff.structure.form)
@@ -64,5 +73,42 @@ enum AIFFEditPlanner {
             segments.append(.original(offset: aiff.structure.containerEnd, length: source.size - aiff.structure.containerEnd))
         }
         return try IFFEditPlanner.plan(segments, source: source, audio: sound.map { $0.payloadOffset..<$0.payloadEnd })
+    }
+
+    /// The filler chunk: a chunk type AIFF doesn't define, which readers skip
+    /// (EA IFF 85 §"Chunks": a reader skips chunks it doesn't understand;
+    /// AIFF 1.3 and AIFF-C allow chunks not in the specification), of zeros.
+    /// Apple's audio file APIs write `FLLR` chunks for the same purpose
+    /// (aligning `SSND`), so readers already meet it.
+    static let paddingID: FourCC = "FLLR"
+    /// Payload of the `FLLR` chunk added when tags before `SSND` grow on a large file.
+    static let rewritePadding = 1024
+
+    /// Keeps `SSND` where it is when an `FLLR` chunk before it can absorb
+    /// the change; otherwise, on a file of 1 MiB or more whose tags before
+    /// `SSND` grow, puts an `FLLR` chunk after them, sized so that `SSND`
+    /// moves by whole file system blocks: the save then inserts blocks
+    /// instead of copying the audio, and the next edits fit in the filler.
+    static func padBeforeSound(_ sound: IFFChunk, in layout: inout IFFLayout, changedBefore: Bool, source: FileSource) throws {
+        guard !(try layout.absorbShift(of: sound, paddingIDs: [paddingID], endianness: .big)), changedBefore,
+            let soundIndex = layout.index(of: sound),
+            layout.newOffset(ofElementAt: soundIndex) > sound.offset,
+            let block = MP4EditPlanner.insertionBlock(for: source)
+        else { return }
+        let padding = try IFFChunkBuilder.chunk(paddingID, [UInt8](repeating: 0, count: rewritePadding), .big)
+        let index: Int
+        if let old = layout.elements[..<soundIndex].lastIndex(where: { element in
+            if case .original(let chunk) = element { return chunk.id == paddingID }
+            return false
+        }) {
+            layout.elements[old] = .new(padding)
+            index = old
+        } else if let lastTag = layout.elements[..<soundIndex].lastIndex(where: { if case .new = $0 { true } else { false } }) {
+            layout.elements.insert(.new(padding), at: lastTag + 1)
+            index = lastTag + 1
+        } else {
+            return
+        }
+        try layout.alignShift(of: sound, paddingAt: index, id: paddingID, block: block, endianness: .big)
     }
 }

@@ -110,6 +110,25 @@ struct IFFLayout {
         }
         return false
     }
+
+    /// Grows the new padding chunk at `paddingIndex` (a chunk of `id`, all
+    /// zeros) so that `audio` moves up by a whole number of `block`s: the save
+    /// can then insert file system blocks before the audio instead of moving
+    /// it (``FileEditor/insertionForm(of:size:in:url:)``). Nothing changes
+    /// when the audio doesn't move up or the padding is not before it.
+    mutating func alignShift(
+        of audio: IFFChunk, paddingAt paddingIndex: Int, id: FourCC, block: Int64, endianness: Endianness
+    ) throws {
+        guard let audioIndex = index(of: audio), paddingIndex < audioIndex, block > 0, block % 2 == 0,
+            case .new(let padding) = elements[paddingIndex], padding.count >= IFFChunk.headerLength
+        else { return }
+        let shift = newOffset(ofElementAt: audioIndex) - audio.offset
+        let extra = (block - shift % block) % block
+        // Chunks are even-sized, so the shift is even; an odd one (a damaged file) stays as it is.
+        guard shift > 0, extra > 0, extra % 2 == 0 else { return }
+        let payload = padding.count - Int(IFFChunk.headerLength) + Int(extra)
+        elements[paddingIndex] = .new(try IFFChunkBuilder.chunk(id, [UInt8](repeating: 0, count: payload), endianness))
+    }
 }
 
 /// Chooses between in-place patches, a journaled tail edit and a rewrite.

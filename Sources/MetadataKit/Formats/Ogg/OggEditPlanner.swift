@@ -16,15 +16,29 @@ import Foundation
 ///   (the header count in the first packet is updated; RFC 9639 §10.1).
 /// - The header packets after the first are laid out on new pages with as
 ///   many lacing values as the old pages had (the last old page, then new
-///   ones, up to 255), so small changes keep the page count; granule position
-///   0 where a packet ends, −1 elsewhere. They go where the stream's first
-///   such page was; the first (BOS) page is rebuilt only when its packet changes.
+///   ones, up to 255), so small changes keep the page count; when that
+///   needs more pages, they are re-laced over the same number of pages (up to
+///   255 lacing values each) when they fit; granule position 0 where a packet ends, −1 elsewhere. They
+///   go where the stream's first such page was; the first (BOS) page is
+///   rebuilt only when its packet changes.
+/// - On a file of 1 MiB or more, a Vorbis or Opus comment that grows gets
+///   zero padding after it (what mutagen writes; RFC 7845 §5.2 for Opus)
+///   that makes the header pages grow by whole file system blocks, so the
+///   save inserts blocks before the audio pages instead of copying them, and
+///   the next small edits are made in place.
 /// - When the page count changes, every later page of the stream gets its
 ///   sequence number shifted and its CRC recomputed (RFC 3533 §6); granule
 ///   positions and packet data are not touched, and pages of other logical
 ///   streams are copied as they are.
-/// - Same page count and same page sizes: in-place patches of the changed
-///   bytes. Otherwise a rewrite from runs of the original file and new bytes.
+/// - Same page count and same page sizes, or the same total size over header
+///   pages that follow one another: in-place patches of the changed bytes,
+///   and no audio page is touched. Otherwise a rewrite from runs of the
+///   original file and new bytes — unavoidable when the header pages' total
+///   size changes (the audio pages move; on a large file only by inserted
+///   blocks) or their count changes (every later page of the stream is
+///   renumbered and its CRC recomputed): a comment that outgrows its pages,
+///   a FLAC-in-Ogg or Speex comment that grows (no padding is kept there),
+///   other streams' pages between ours.
 ///
 /// The last header packet must end its page (Vorbis I §A.2, RFC 7845 §3);
 /// other files are refused with `unsupportedFeature`. Damage: junk and
@@ -43,25 +57,13 @@ enum OggEditPlanner {
             throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
         }
         let kept = options.removesAllTags ? [] : items
-        let packets = try newPackets(scan, items: kept)
+        let (packets, paddable) = try newPackets(scan, items: kept)
 
         let oldPages = scan.headerPages.map { scan.pages[$0] }
-        let bos = oldPages[0]
-        var newPages: [[UInt8]] = []
-        if packets[0] == scan.packets[0] {
-            newPages.append(try source.getBytes(at: bos.offset, count: bos.length))
-        } else {
-            newPages += OggPage.paginate(
-                [packets[0]], serial: scan.serial, firstSequence: bos.sequence,
-                firstFlags: OggPage.beginning, granule: bos.granulePosition)
+        var newPages = try pages(for: packets, scan: scan, source: source)
+        if let paddable, packets[paddable] != scan.packets[paddable] {
+            newPages = try padded(newPages, packets: packets, at: paddable, scan: scan, source: source)
         }
-        // Follow the old pages' lacing counts (the last one may fill up), so a
-        // small change keeps the page count and nothing after the headers moves.
-        var capacities = oldPages.dropFirst().map(\.segments.count)
-        if !capacities.isEmpty { capacities[capacities.count - 1] = 255 }
-        newPages += OggPage.paginate(
-            Array(packets.dropFirst()), serial: scan.serial, firstSequence: bos.sequence &+ 1,
-            capacities: capacities)
 
         if newPages.count == oldPages.count {
             if zip(newPages, oldPages).allSatisfy({ $0.count == $1.length }) {
@@ -74,6 +76,14 @@ enum OggEditPlanner {
                     patches.append((page.offset + Int64(first), Array(bytes[first...last])))
                 }
                 return .inPlace(patches)
+            }
+            // Pages of other sizes but the same total, one after another: one patch over them.
+            let contiguous = zip(oldPages, oldPages.dropFirst()).allSatisfy { $0.end == $1.offset }
+            let newTotal = newPages.reduce(0) { $0 + $1.count }, oldTotal = oldPages.reduce(0) { $0 + $1.length }
+            if contiguous, newTotal == oldTotal, let first = oldPages.first {
+                let bytes = newPages.flatMap { $0 }
+                if let patch = try FileEditPlan.changedPatch(of: bytes, at: first.offset, in: source) { return .inPlace([patch]) }
+                return .inPlace([])
             }
         }
         // The header region: other streams' pages as they were, ours replaced.
@@ -105,8 +115,92 @@ enum OggEditPlanner {
         return .rewrite(FileEditPlan.coalesced(segments))
     }
 
-    /// The header packets with the new comment (and, for FLAC, pictures).
-    static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> [[UInt8]] {
+    /// The pages of the header packets: the first (BOS) page as it was when
+    /// its packet is unchanged; the others following the old pages' lacing
+    /// counts (the last one may fill up), so a small change keeps the page
+    /// count and page sizes; when that needs more pages, re-laced over
+    /// the same number of pages (the lacing values spread evenly, at most 255
+    /// a page, RFC 3533 §6) when they fit — then no page after the headers is
+    /// renumbered.
+    static func pages(for packets: [[UInt8]], scan: OggHeaderScan, source: FileSource) throws -> [[UInt8]] {
+        let oldPages = scan.headerPages.map { scan.pages[$0] }
+        let bos = oldPages[0]
+        var first: [[UInt8]] = []
+        if packets[0] == scan.packets[0] {
+            first.append(try source.getBytes(at: bos.offset, count: bos.length))
+        } else {
+            first += OggPage.paginate(
+                [packets[0]], serial: scan.serial, firstSequence: bos.sequence,
+                firstFlags: OggPage.beginning, granule: bos.granulePosition)
+        }
+        var capacities = oldPages.dropFirst().map(\.segments.count)
+        if !capacities.isEmpty { capacities[capacities.count - 1] = 255 }
+        let rest = Array(packets.dropFirst())
+        let sequence = bos.sequence &+ UInt32(first.count)
+        let following = OggPage.paginate(rest, serial: scan.serial, firstSequence: sequence, capacities: capacities)
+        // Packets that outgrow the old lacing counts are re-laced over the same
+        // number of pages, the lacing values spread evenly. (Packets that
+        // shrink take fewer pages, as before: the stream is renumbered down.)
+        let count = oldPages.count - first.count
+        let laces = rest.reduce(0) { $0 + $1.count / 255 + 1 }
+        if first.count + following.count > oldPages.count, count > 0, laces >= count, laces <= 255 * count {
+            let even = (0..<count).map { laces / count + ($0 < laces % count ? 1 : 0) }
+            let relaced = OggPage.paginate(rest, serial: scan.serial, firstSequence: sequence, capacities: even)
+            if relaced.count == count { return first + relaced }
+        }
+        return first + following
+    }
+
+    /// The header pages when the comment packet (at `index`) grew, on a file
+    /// of 1 MiB or more: zero padding after it (``PaddingPolicy``: 1 KiB plus
+    /// 256 bytes per MiB of audio, then up to whole file system blocks), so
+    /// that the header pages grow by a whole number of blocks — the save then
+    /// inserts blocks before the audio pages instead of copying them — and
+    /// the next edits fit in place. Smaller files are written without padding,
+    /// as before. Padding that would change the page count (when the packet
+    /// alone doesn't) is not added.
+    static func padded(_ pages: [[UInt8]], packets: [[UInt8]], at index: Int, scan: OggHeaderScan, source: FileSource) throws
+        -> [[UInt8]]
+    {
+        let oldCount = scan.headerPages.count
+        let oldTotal = Int64(scan.headerPages.reduce(0) { $0 + scan.pages[$1].length })
+        func total(_ pages: [[UInt8]]) -> Int64 { Int64(pages.reduce(0) { $0 + $1.count }) }
+        guard total(pages) > oldTotal, let block = MP4EditPlanner.insertionBlock(for: source) else { return pages }
+        func layout(padding: Int) throws -> [[UInt8]] {
+            var padded = packets
+            padded[index] += [UInt8](repeating: 0, count: padding)
+            return try self.pages(for: padded, scan: scan, source: source)
+        }
+        let base = PaddingPolicy.standard.padding(audioBytes: source.size - scan.end)
+        let best = try layout(padding: base)
+        if best.count != oldCount, pages.count == oldCount { return pages }
+        guard best.count == oldCount else { return best }
+        // The total grows by one byte per padding byte plus a lacing value per 255:
+        // search the padding whose growth is the next multiple of the block.
+        var target = (total(best) - oldTotal + block - 1) / block * block
+        for _ in 0..<2 {
+            var low = base, high = base + Int(target - (total(best) - oldTotal))
+            while low <= high {
+                let middle = (low + high) / 2
+                let candidate = try layout(padding: middle)
+                let grown = total(candidate) - oldTotal
+                if grown == target {
+                    return candidate.count == oldCount ? candidate : best
+                } else if grown < target {
+                    low = middle + 1
+                } else {
+                    high = middle - 1
+                }
+            }
+            target += block
+        }
+        return best
+    }
+
+    /// The header packets with the new comment (and, for FLAC, pictures),
+    /// and the index of the comment packet when zero bytes may follow it as
+    /// padding (Vorbis, Opus).
+    static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> (packets: [[UInt8]], paddable: Int?) {
         let (_, found, damage) = try OggParser.comment(of: scan)
         if let first = damage.first {
             throw MediaError(.malformed, "the header packets are damaged (\(first.message)); not rewriting them", offset: first.offset)
@@ -117,7 +211,7 @@ enum OggEditPlanner {
             let comment = try location.comment.updated(for: items, picturesAsFields: true).comment
             var packets = scan.packets
             // A comment nobody changed keeps its packet byte for byte.
-            if comment.storedFields == location.comment.storedFields { return packets }
+            if comment.storedFields == location.comment.storedFields { return (packets, nil) }
             let body = location.prefix + (try comment.serialized(framingBit: location.framingBit))
             var suffix = location.suffix
             // Zero bytes after a Vorbis comment (after its framing bit) or
@@ -132,9 +226,10 @@ enum OggEditPlanner {
                 suffix = [UInt8](repeating: 0, count: oldSize - body.count)
             }
             packets[location.packet] = body + suffix
-            return packets
+            let paddable = scan.codec != .speex && suffix.allSatisfy { $0 == 0 }
+            return (packets, paddable ? location.packet : nil)
         case .flac:
-            return try newFLACPackets(scan, items: items, location: found)
+            return (try newFLACPackets(scan, items: items, location: found), nil)
         }
     }
 

@@ -45,7 +45,10 @@ import Foundation
 /// place when their size is unchanged or a `JUNK`/`PAD ` chunk before `data`
 /// can shrink or grow to absorb the difference; otherwise the file is
 /// rewritten, and then gets a 1 KiB `JUNK` chunk after the tags so that the
-/// next edits fit in place. (A 28-byte `JUNK` right after the header is the
+/// next edits fit in place. On a file of 1 MiB or more the `JUNK` chunk is
+/// made larger, so that `data` moves by a whole number of file system blocks:
+/// the save then inserts blocks before `data` instead of copying the audio
+/// (``FileEditor/insertionForm(of:size:in:url:)``). (A 28-byte `JUNK` right after the header is the
 /// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
 enum WAVEditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.id3, .riff]
@@ -101,13 +104,21 @@ enum WAVEditPlanner {
             changedBeforeData, let dataIndex = layout.index(of: data)
         {
             let padding = try IFFChunkBuilder.chunk("JUNK", [UInt8](repeating: 0, count: rewritePadding), .little)
+            var paddingIndex: Int?
             if let old = layout.elements[..<dataIndex].lastIndex(where: { element in
                 if case .original(let chunk) = element { return paddingIDs.contains(chunk.id) && !isPlaceholder(chunk) }
                 return false
             }) {
                 layout.elements[old] = .new(padding)
+                paddingIndex = old
             } else if let lastTag = layout.elements[..<dataIndex].lastIndex(where: { if case .new = $0 { true } else { false } }) {
                 layout.elements.insert(.new(padding), at: lastTag + 1)
+                paddingIndex = lastTag + 1
+            }
+            // A large file: the padding grows until `data` moves by whole file
+            // system blocks, so the save inserts blocks instead of moving the audio.
+            if let paddingIndex, let block = MP4EditPlanner.insertionBlock(for: source) {
+                try layout.alignShift(of: data, paddingAt: paddingIndex, id: "JUNK", block: block, endianness: .little)
             }
         }
 
