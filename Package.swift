@@ -24,7 +24,11 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite"]),
+        // libpq from the system (Debian: libpq-dev), for catalogs in PostgreSQL.
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite", "CLibPQ"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit", "MetadataKitCatalog"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite"]),
     ],

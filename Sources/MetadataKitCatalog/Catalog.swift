@@ -22,7 +22,7 @@ public enum CatalogChange: Sendable {
 /// A catalog of scanned files: one connection to it, used by one thread at
 /// a time (a scan opens one for looking up and one for writing).
 ///
-/// The SQLite back end is ``SQLiteCatalog``; the schema is in docs/CATALOG.md.
+/// The back ends are ``SQLiteCatalog`` and ``PostgreSQLCatalog``; the schema is in docs/CATALOG.md.
 /// Rows are keyed by host and absolute path, so one catalog can hold the
 /// files of several machines.
 public protocol Catalog: AnyObject {
@@ -33,7 +33,7 @@ public protocol Catalog: AnyObject {
     /// The rows of this host whose file had `identity` (a rename keeps it).
     func entries(identity: FileStatus.Identity) throws(CatalogError) -> [CatalogEntry]
     /// Calls `body` with every row of this host at `root` or below it.
-    func forEachEntry(under root: String, _ body: (CatalogEntry) throws(CatalogError) -> Void) throws(CatalogError)
+    func forEachEntry(under root: String, _ body: (CatalogEntry) -> Void) throws(CatalogError)
     /// Applies `changes` in one transaction: all or none.
     func apply(_ changes: [CatalogChange]) throws(CatalogError)
     /// Records the start of a scan of `roots`; returns its id.

@@ -148,15 +148,3 @@ final class SQLiteStatement {
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 }
-
-/// A value bound to a statement's parameter.
-enum SQLValue {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-
-    static func int(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
-    static func string(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
-    static func double(_ value: Double?) -> SQLValue { value.flatMap { $0.isFinite ? .real($0) : nil } ?? .null }
-}

@@ -10,7 +10,7 @@ struct QueryCommand {
         has the schema and example queries) and prints the rows: a header line
         and one tab-separated line per row (NULL as an empty field), or with
         --json one JSON object per line.
-          --db PATH  the catalog (default: as for `mdkit scan`)
+          --db PATH  the catalog (default: as for `mdkit scan`; postgresql://… for PostgreSQL)
         Exit status: 0 on success, 1 when the statement failed, 2 on a usage error.
         """
 
@@ -37,13 +37,14 @@ struct QueryCommand {
 
     func run() async -> Int32 {
         let path = database ?? CatalogLocation.defaultPath()
-        guard FileManager.default.fileExists(atPath: path) else {
+        let postgreSQL = PostgreSQLCatalog.isConnectionString(path)
+        guard postgreSQL || FileManager.default.fileExists(atPath: path) else {
             FileHandle.standardError.write(Data("mdkit: no catalog at \(path) (make one with mdkit scan)\n".utf8))
             return 1
         }
         var output: [UInt8] = []
         do {
-            let catalog = try SQLiteCatalog(path: path)
+            let catalog: SQLCatalog = postgreSQL ? try PostgreSQLCatalog(connection: path) : try SQLiteCatalog(path: path)
             let columns = try catalog.columns(sql)
             if !json { output += Array((columns.joined(separator: "\t") + "\n").utf8) }
             let json = json

@@ -8,12 +8,14 @@ struct ScanCommand {
         usage: mdkit scan [--db PATH] [--jsonl] [--full] [--prune] [--workers N] [--quiet]
                           [path options] FOLDER|FILE...
 
-        Reads every media file under each FOLDER into a catalog (SQLite; the
-        schema is in docs/CATALOG.md). A second scan reads only the files whose
+        Reads every media file under each FOLDER into a catalog (SQLite, or
+        PostgreSQL for a postgresql:// --db; the schema is in docs/CATALOG.md). A second scan reads only the files whose
         size, modification time or inode changed, and new ones; a file renamed
         or moved (same inode and size) keeps its row.
           --db PATH    the catalog (default: $XDG_DATA_HOME/mdkit/library.sqlite,
-                       or ~/.local/share/mdkit/library.sqlite)
+                       or ~/.local/share/mdkit/library.sqlite), or a PostgreSQL
+                       database: --db postgresql://user@host/database (rows are
+                       keyed by host and path: several machines may scan into it)
           --jsonl      also print each file read as a JSON line (as `read --jsonl`,
                        in the order the files finish); without --db, no catalog
                        is used and every file is read
@@ -78,7 +80,9 @@ struct ScanCommand {
         }
         let catalogPath: String? = database ?? (jsonLines ? nil : CatalogLocation.defaultPath())
         var openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?
-        if let catalogPath {
+        if let catalogPath, PostgreSQLCatalog.isConnectionString(catalogPath) {
+            openCatalog = { () throws(CatalogError) -> any Catalog in try PostgreSQLCatalog(connection: catalogPath) }
+        } else if let catalogPath {
             openCatalog = { () throws(CatalogError) -> any Catalog in try SQLiteCatalog(path: catalogPath) }
         }
         let scanner = LibraryScanner(options: options, openCatalog: openCatalog)
@@ -115,7 +119,10 @@ struct ScanCommand {
             if summary.problems > 0 { text += ", \(summary.problems) paths not walked" }
             if summary.vanished > 0 { text += ", \(summary.vanished) vanished" }
             if options.prune { text += ", \(summary.pruned) pruned" }
-            if let catalogPath { text += " (catalog: \(catalogPath))" }
+            if let catalogPath {
+                // A connection string may hold a password: not printed.
+                text += PostgreSQLCatalog.isConnectionString(catalogPath) ? " (catalog: PostgreSQL)" : " (catalog: \(catalogPath))"
+            }
             FileHandle.standardError.write(Data((text + "\n").utf8))
         }
         return failed || summary.errors > 0 || summary.problems > 0 ? 1 : 0
