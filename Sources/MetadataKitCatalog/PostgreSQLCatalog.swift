@@ -126,6 +126,10 @@ final class PostgreSQLDatabase: SQLDatabase {
         return Int(try value("SELECT max(version) FROM catalog_schema") ?? "0") ?? 0
     }
 
+    func peekSchemaVersion() -> Int? {
+        (try? value("SELECT max(version) FROM catalog_schema")).flatMap { $0.flatMap { Int($0) } }
+    }
+
     func storeSchemaVersion(_ version: Int) throws(CatalogError) {
         try exec("DELETE FROM catalog_schema; INSERT INTO catalog_schema (version) VALUES (\(version))")
     }

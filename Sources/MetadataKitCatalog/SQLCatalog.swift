@@ -23,17 +23,18 @@ public class SQLCatalog: Catalog {
     }
 
     /// The schema version of the catalog as opened (after migration).
-    public var schemaVersion: Int {
-        (try? database.transaction { () throws(CatalogError) in try database.storedSchemaVersion() }) ?? 0
-    }
+    public var schemaVersion: Int { database.peekSchemaVersion() ?? 0 }
 
     private func migrate() throws(CatalogError) {
+        // Current already (the usual case): no write lock, which a running scan holds most of the time.
+        if database.peekSchemaVersion() == CatalogSchema.currentVersion { return }
         // In one write transaction: two scans opening a new catalog at once migrate it once.
         try database.transaction { () throws(CatalogError) in
             let version = try database.storedSchemaVersion()
             guard version <= CatalogSchema.currentVersion else {
                 throw CatalogError(
-                    "the catalog \(location) has schema version \(version); this mdkit knows versions up to \(CatalogSchema.currentVersion)")
+                    "the catalog \(location) has schema version \(version); this mdkit knows versions up to \(CatalogSchema.currentVersion)"
+                )
             }
             guard version < CatalogSchema.currentVersion else { return }
             for step in version..<CatalogSchema.currentVersion {
@@ -134,7 +135,8 @@ public class SQLCatalog: Catalog {
         var id: Int64
         if let existing {
             // Another row at this path (a file replaced by a renamed one) gives way.
-            try database.run("DELETE FROM files WHERE host = ? AND path = ? AND id <> ?", [.text(host), .text(record.path), .integer(existing)])
+            try database.run(
+                "DELETE FROM files WHERE host = ? AND path = ? AND id <> ?", [.text(host), .text(record.path), .integer(existing)])
             let assignments = Self.fileColumns.map { "\($0) = ?" }.joined(separator: ", ")
             let updated = try database.value("UPDATE files SET \(assignments) WHERE id = ? RETURNING id", values + [.integer(existing)])
             id = existing
@@ -147,36 +149,48 @@ public class SQLCatalog: Catalog {
         }
         let fieldInsert = "INSERT INTO fields (file_id, field, value) VALUES (?, ?, ?)"
         for (field, value) in record.fields { try database.run(fieldInsert, [.integer(id), .text(field), .text(value)]) }
-        let itemInsert = "INSERT INTO items (file_id, position, value_index, key_space, key, value, byte_count, type, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let itemInsert =
+            "INSERT INTO items (file_id, position, value_index, key_space, key, value, byte_count, type, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         for (position, item) in record.items.enumerated() {
             for (index, value) in item.values.enumerated() {
-                try database.run(itemInsert, [
-                    .integer(id), .int(position), .int(index), .text(item.keySpace), .text(item.key), .string(value), .int(item.byteCount),
-                    .text(item.type), .string(item.language),
-                ])
+                try database.run(
+                    itemInsert,
+                    [
+                        .integer(id), .int(position), .int(index), .text(item.keySpace), .text(item.key), .string(value),
+                        .int(item.byteCount),
+                        .text(item.type), .string(item.language),
+                    ])
             }
         }
-        let streamInsert = "INSERT INTO streams (file_id, position, kind, track_id, codec, bitrate, sample_rate, channels, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let streamInsert =
+            "INSERT INTO streams (file_id, position, kind, track_id, codec, bitrate, sample_rate, channels, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         for (position, stream) in record.properties.streams.enumerated() {
-            try database.run(streamInsert, [
-                .integer(id), .int(position), .text(stream.kind.rawValue), .int(stream.trackID), .string(stream.codec),
-                .int(stream.bitrate),
-                .int(stream.sampleRate), .int(stream.channels), .int(stream.width), .int(stream.height),
-            ])
+            try database.run(
+                streamInsert,
+                [
+                    .integer(id), .int(position), .text(stream.kind.rawValue), .int(stream.trackID), .string(stream.codec),
+                    .int(stream.bitrate),
+                    .int(stream.sampleRate), .int(stream.channels), .int(stream.width), .int(stream.height),
+                ])
         }
-        let artworkInsert = "INSERT INTO artwork (file_id, position, picture_type, mime_type, description, byte_count, width, height, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let artworkInsert =
+            "INSERT INTO artwork (file_id, position, picture_type, mime_type, description, byte_count, width, height, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
         for (position, picture) in record.pictures.enumerated() {
-            try database.run(artworkInsert, [
-                .integer(id), .int(position), .text(picture.pictureType), .text(picture.mimeType), .text(picture.description),
-                .int(picture.byteCount), .int(picture.width), .int(picture.height), .string(picture.sha256),
-            ])
+            try database.run(
+                artworkInsert,
+                [
+                    .integer(id), .int(position), .text(picture.pictureType), .text(picture.mimeType), .text(picture.description),
+                    .int(picture.byteCount), .int(picture.width), .int(picture.height), .string(picture.sha256),
+                ])
         }
         let warningInsert = "INSERT INTO warnings (file_id, position, code, byte_offset, message) VALUES (?, ?, ?, ?, ?)"
         for (position, warning) in record.warnings.enumerated() {
-            try database.run(warningInsert, [
-                .integer(id), .int(position), .text(warning.code.rawValue), warning.offset.map(SQLValue.integer) ?? .null,
-                .text(warning.message),
-            ])
+            try database.run(
+                warningInsert,
+                [
+                    .integer(id), .int(position), .text(warning.code.rawValue), warning.offset.map(SQLValue.integer) ?? .null,
+                    .text(warning.message),
+                ])
         }
     }
 
@@ -224,8 +238,8 @@ public class SQLCatalog: Catalog {
         try database.run(
             "UPDATE scans SET finished_at = ?, files_seen = ?, files_read = ?, files_moved = ?, errors = ?, pruned = ? WHERE id = ?",
             [
-            .real(Date().timeIntervalSince1970), .int(summary.seen), .int(summary.read), .int(summary.moved), .int(summary.errors),
-            .int(summary.pruned), .integer(id),
-        ])
+                .real(Date().timeIntervalSince1970), .int(summary.seen), .int(summary.read), .int(summary.moved), .int(summary.errors),
+                .int(summary.pruned), .integer(id),
+            ])
     }
 }

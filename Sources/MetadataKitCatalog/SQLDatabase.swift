@@ -15,6 +15,9 @@ protocol SQLDatabase: AnyObject {
     var beginWrite: String { get }
     /// The schema version stored in the database (0 for a new one); called in a write transaction.
     func storedSchemaVersion() throws(CatalogError) -> Int
+    /// The schema version, read without taking a write lock (nil when it
+    /// can't be read: a new database); a migration then checks again under the lock.
+    func peekSchemaVersion() -> Int?
     /// Records `version`; called in the write transaction of the migration.
     func storeSchemaVersion(_ version: Int) throws(CatalogError)
     /// A migration of ``CatalogSchema`` (written for SQLite) in this dialect.

@@ -62,6 +62,10 @@ final class SQLiteDatabase: SQLDatabase {
         Int(try connection.integer("PRAGMA user_version") ?? 0)
     }
 
+    func peekSchemaVersion() -> Int? {
+        (try? connection.integer("PRAGMA user_version")).flatMap { $0.map { Int($0) } }
+    }
+
     func storeSchemaVersion(_ version: Int) throws(CatalogError) {
         try connection.exec("PRAGMA user_version = \(version)")
     }

@@ -1,7 +1,103 @@
 import Foundation
 import MetadataKit
-import MetadataKitCatalog
 import Testing
+
+@testable import MetadataKitCatalog
+
+/// A catalog for one test, in one of the back ends: a new SQLite file in a
+/// temporary folder, or a new database on the PostgreSQL server of
+/// `MDKIT_TEST_POSTGRES_URL` (dropped by ``remove()``).
+struct TestCatalog: Sendable {
+    enum Backend: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgreSQL
+        var testDescription: String { rawValue }
+
+        /// SQLite always; PostgreSQL where a server is given (CI starts one).
+        static var available: [Backend] { Capabilities.postgreSQL ? [.sqlite, .postgreSQL] : [.sqlite] }
+    }
+
+    let backend: Backend
+    /// The file path or the connection string (what `mdkit scan --db` takes).
+    let location: String
+    private let folder: URL?
+    private let databaseName: String?
+
+    init(_ backend: Backend) throws {
+        self.backend = backend
+        switch backend {
+        case .sqlite:
+            let folder = try TestSupport.makeTemporaryDirectory()
+            self.folder = folder
+            location = folder.appendingPathComponent("library.sqlite").path
+            databaseName = nil
+        case .postgreSQL:
+            let server = try #require(Capabilities.postgreSQLURL, "MDKIT_TEST_POSTGRES_URL names the test server")
+            let name = "mdkit_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            try PostgreSQLDatabase(server).exec("CREATE DATABASE \(name)")
+            var components = try #require(URLComponents(string: server))
+            components.path = "/" + name
+            location = try #require(components.string)
+            folder = nil
+            databaseName = name
+        }
+    }
+
+    /// A new connection (its own catalog object).
+    func open() throws -> SQLCatalog {
+        switch backend {
+        case .sqlite: return try SQLiteCatalog(path: location)
+        case .postgreSQL: return try PostgreSQLCatalog(connection: location)
+        }
+    }
+
+    /// What ``LibraryScanner`` opens per stage.
+    var opener: @Sendable () throws(CatalogError) -> any Catalog {
+        let backend = backend, location = location
+        return { () throws(CatalogError) -> any Catalog in
+            switch backend {
+            case .sqlite: return try SQLiteCatalog(path: location)
+            case .postgreSQL: return try PostgreSQLCatalog(connection: location)
+            }
+        }
+    }
+
+    /// The rows of `sql` (values as text).
+    func rows(_ sql: String) throws -> [[String?]] {
+        var rows: [[String?]] = []
+        try open().query(sql) { rows.append($0) }
+        return rows
+    }
+
+    /// The single value of `sql`.
+    func value(_ sql: String) throws -> String? {
+        try rows(sql).first?.first ?? nil
+    }
+
+    /// The number of files, read without opening a catalog (which migrates
+    /// the schema); 0 while the tables are not made.
+    func peekFileCount() -> Int {
+        var count: Int64?
+        switch backend {
+        case .sqlite:
+            count = try? SQLiteConnection(path: location, readOnly: true).integer("SELECT count(*) FROM files")
+        case .postgreSQL:
+            count = (try? PostgreSQLDatabase(location).value("SELECT count(*) FROM files")).flatMap { $0.flatMap { Int64($0) } }
+        }
+        return Int(count ?? 0)
+    }
+
+    /// The id of the row of `path`.
+    func id(_ path: URL) throws -> String? {
+        try value("SELECT id FROM files WHERE path = '\(path.path.replacingOccurrences(of: "'", with: "''"))'")
+    }
+
+    func remove() {
+        if let folder { try? FileManager.default.removeItem(at: folder) }
+        if let databaseName, let server = Capabilities.postgreSQLURL {
+            try? PostgreSQLDatabase(server).exec("DROP DATABASE IF EXISTS \(databaseName) WITH (FORCE)")
+        }
+    }
+}
 
 /// Libraries of real media files for the catalog tests, and scans of them.
 enum CatalogTestSupport {
@@ -34,10 +130,10 @@ enum CatalogTestSupport {
         return try makeLibrary(files)
     }
 
-    /// Scans `root` into the catalog at `database` in this process.
+    /// Scans `roots` into `catalog` (nil: none) in this process.
     @discardableResult
     static func scan(
-        _ roots: [URL], into database: URL?, full: Bool = false, prune: Bool = false, workers: Int = 2,
+        _ roots: [URL], into catalog: TestCatalog?, full: Bool = false, prune: Bool = false, workers: Int = 2,
         walker: FolderWalker.Options = FolderWalker.Options(), events: @escaping @Sendable (ScanEvent) -> Void = { _ in }
     ) async throws -> ScanSummary {
         var options = LibraryScanner.Options()
@@ -45,29 +141,7 @@ enum CatalogTestSupport {
         options.prune = prune
         options.workers = workers
         options.walker = walker
-        var open: (@Sendable () throws(CatalogError) -> any Catalog)?
-        if let path = database?.path {
-            open = { () throws(CatalogError) -> any Catalog in try SQLiteCatalog(path: path) }
-        }
-        return try await LibraryScanner(options: options, openCatalog: open).scan(roots.map(\.path), events: events)
-    }
-
-    /// The rows of `sql` in the catalog at `database` (values as text).
-    static func rows(_ database: URL, _ sql: String) throws -> [[String?]] {
-        let catalog = try SQLiteCatalog(path: database.path)
-        var rows: [[String?]] = []
-        try catalog.query(sql) { rows.append($0) }
-        return rows
-    }
-
-    /// The single value of `sql`.
-    static func value(_ database: URL, _ sql: String) throws -> String? {
-        try rows(database, sql).first?.first ?? nil
-    }
-
-    /// The id of the row of `path`.
-    static func id(_ database: URL, _ path: URL) throws -> String? {
-        try value(database, "SELECT id FROM files WHERE path = '\(path.path.replacingOccurrences(of: "'", with: "''"))'")
+        return try await LibraryScanner(options: options, openCatalog: catalog?.opener).scan(roots.map(\.path), events: events)
     }
 
     /// Runs the built `mdkit`.
