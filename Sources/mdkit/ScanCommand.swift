@@ -166,27 +166,18 @@ final class ScanProgressLine: @unchecked Sendable {
         running = true
         lock.unlock()
         let thread = Thread { [self] in
-            while isRunning {
-                draw()
-                Thread.sleep(forTimeInterval: 0.25)
-            }
+            while draw() { Thread.sleep(forTimeInterval: 0.25) }
         }
         self.thread = thread
         thread.start()
     }
 
-    private var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return running
-    }
-
+    /// Clears the line; nothing is drawn after.
     func stop() {
         lock.lock()
-        let wasRunning = running
+        defer { lock.unlock() }
+        if running { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         running = false
-        lock.unlock()
-        if wasRunning { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
     }
 
     static func line(_ snapshot: ScanProgress.Snapshot, elapsed: Double) -> String {
@@ -202,8 +193,12 @@ final class ScanProgressLine: @unchecked Sendable {
         return text
     }
 
-    private func draw() {
+    /// Draws the line unless stopped; returns whether it is still running.
+    private func draw() -> Bool {
         let text = Self.line(progress.snapshot, elapsed: -started.timeIntervalSinceNow)
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
+        lock.lock()
+        defer { lock.unlock() }
+        if running { FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8)) }
+        return running
     }
 }

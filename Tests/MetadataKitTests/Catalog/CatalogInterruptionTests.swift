@@ -31,7 +31,9 @@ struct CatalogInterruptionTests {
             // The scan makes the tables when it starts; read without migrating (which would wait for the writer's lock).
             stored = catalog.peekFileCount()
             if stored > 0 { break }
-            try await Task.sleep(nanoseconds: 5_000_000)
+            // A blocking sleep: this thread keeps polling (a suspended task may wait for a
+            // thread of the pool, busy with other tests, until the scan is over).
+            usleep(5000)
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
