@@ -44,8 +44,8 @@ fi
 select_kinds mp3-m4a
 make_corpus "$CORPUS" "$SOURCES" "$CORPUS_COUNT" "$KIND_LIST"
 
-# library DIR COUNT: COUNT files, the corpus copied into folders of 500 (hard links: the same
-# bytes, each its own path; the page cache holds one copy).
+# library DIR COUNT: COUNT files, the corpus copied into folders of 500 (copies of the same
+# bytes, each its own path).
 library() {
     local dir=$1 count=$2
     if [[ -f $dir/COUNT && $(< "$dir/COUNT") == "$count" ]]; then return; fi
@@ -57,7 +57,8 @@ library() {
         folder=$dir/$(( i / 500 ))
         mkdir -p "$folder"
         local file=${corpus[$(( i % ${#corpus[@]} ))]}
-        cp "$CORPUS/$file" "$folder/$i-${file##*/}"
+        [[ -f $file ]] || file=$CORPUS/$file   # the manifest's paths may be relative to the corpus
+        cp "$file" "$folder/$i-${file##*/}"
         i=$(( i + 1 ))
     done
     echo "$count" > "$dir/COUNT"
