@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "MetadataKit", targets: ["MetadataKit"]),
+        .library(name: "MetadataKitCatalog", targets: ["MetadataKitCatalog"]),
         .executable(name: "mdkit", targets: ["mdkit"]),
     ],
     targets: [
@@ -19,8 +20,17 @@ let package = Package(
             name: "CZlib", path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(name: "MetadataKit", dependencies: ["CZlib"], exclude: ["README.md", "Saving/README.md"]),
-        .executableTarget(name: "mdkit", dependencies: ["MetadataKit"]),
-        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "mdkit", "CZlib"]),
+        // SQLite from the system (Debian: libsqlite3-dev), for the catalog of `mdkit scan`.
+        .systemLibrary(
+            name: "CSQLite", path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        // libpq from the system (Debian: libpq-dev), for catalogs in PostgreSQL.
+        .systemLibrary(
+            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite", "CLibPQ"]),
+        .executableTarget(name: "mdkit", dependencies: ["MetadataKit", "MetadataKitCatalog"]),
+        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite"]),
     ],
     swiftLanguageModes: [.v6]
 )

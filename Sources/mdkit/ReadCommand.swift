@@ -4,67 +4,59 @@ import MetadataKit
 /// `mdkit read [--json] [--items] FILE...`
 struct ReadCommand {
     static let usage = """
-        usage: mdkit read [--json] [--items] FILE...
+        usage: mdkit read [--json | --jsonl] [--items] [path options] FILE|FOLDER...
 
-        Prints the metadata and properties of each FILE.
+        Prints the metadata and properties of each FILE (and of the media
+        files in each FOLDER, walked in name order).
           --json    one JSON array, one object per FILE, in argument order
                     (a file that can't be read is an object with "error")
+          --jsonl   the same objects, one per line, streamed in the same order
           --items   also list every raw item (key space, key, value, data type)
         Without --json, a file that can't be read is reported on stderr as
         "FILE: error: <code>: <reason>". Local damage that was read around
         is shown as "warning" lines (JSON: "warnings").
         Exit status: 0 when every file was read, 1 when any failed, 2 on a usage error.
+
+        Path options:
+        \(PathArguments.usage)
         """
 
     var json = false
+    var jsonLines = false
     var includeItems = false
-    var paths: [String] = []
+    var pathArguments = PathArguments()
 
     init(arguments: [String]) throws(UsageError) {
         var onlyPaths = false
-        for argument in arguments {
-            if onlyPaths || !argument.hasPrefix("-") || argument == "-" {
-                paths.append(argument)
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if onlyPaths {
+                pathArguments.operands.append(argument)
                 continue
             }
             switch argument {
             case "--json": json = true
+            case "--jsonl": jsonLines = true
             case "--items": includeItems = true
             case "--": onlyPaths = true
-            default: throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
+            default:
+                let taken = try pathArguments.parse(argument) { () throws(UsageError) -> String in
+                    guard let value = remaining.popFirst() else { throw UsageError("\(argument) needs a value\n\n\(Self.usage)") }
+                    return value
+                }
+                if !taken { throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)") }
             }
         }
-        if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if json && jsonLines { throw UsageError("--json and --jsonl exclude each other") }
+        if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
     }
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
     func run() async -> Int32 {
-        // Each task loads its file and renders it, so the rendering runs in
-        // parallel too; here the pieces are only joined, in argument order.
-        let json = json, includeItems = includeItems
-        let rendered = await Self.forEach(paths) { path, url -> (text: [UInt8], failed: Bool) in
-            var item = MediaItem(url: url)
-            let result: Result<MediaItem, any Error>
-            do {
-                try await item.load()
-                result = .success(item)
-            } catch {
-                result = .failure(error)
-            }
-            var text: [UInt8] = []
-            switch (json, result) {
-            case (true, _):
-                var writer = JSONWriter(indent: 2, level: 1)
-                Report.json(path: path, result: result, includeItems: includeItems, to: &writer)
-                text = writer.bytes
-            case (false, .success(let item)):
-                text = Array(Report.table(path: path, item: item, includeItems: includeItems).utf8)
-            case (false, .failure(let error)):
-                // Errors go to stderr in table mode, as `write` reports them.
-                text = Array("\(path): error: \(Report.errorMessage(error))\n".utf8)
-            }
-            return (text, result.isFailure)
-        }
+        let entries = pathArguments.entries()
+        if jsonLines { return await runJSONLines(entries) }
+        let paths = entries.map(\.path)
+        let rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json))
         var output: [UInt8] = []
         output.reserveCapacity(rendered.reduce(16) { $0 + $1.text.count + 4 })
         if json {
@@ -117,6 +109,63 @@ struct ReadCommand {
 }
 
 extension ReadCommand {
+    /// Renders one file: each task loads its file and renders it, so the
+    /// rendering runs in parallel too; the pieces are only joined, in order.
+    /// `json`: an object (indented for `--json`, one line for `--jsonl`), else
+    /// a table (errors as a line for stderr). A path in `problems` (a folder
+    /// that could not be walked) is reported with that reason, not read.
+    func render(problems: [String: String], json: Bool, indent: Int? = 2) -> @Sendable (String, URL) async -> (text: [UInt8], failed: Bool)
+    {
+        let includeItems = includeItems
+        return { path, url in
+            var item = MediaItem(url: url)
+            let result: Result<MediaItem, any Error>
+            do {
+                if let problem = problems[path] { throw MediaError(.io, problem) }
+                try await item.load()
+                result = .success(item)
+            } catch {
+                result = .failure(error)
+            }
+            var text: [UInt8] = []
+            switch (json, result) {
+            case (true, _):
+                var writer = JSONWriter(indent: indent, level: indent == nil ? 0 : 1)
+                Report.json(path: path, result: result, includeItems: includeItems, to: &writer)
+                text = writer.bytes
+            case (false, .success(let item)):
+                text = Array(Report.table(path: path, item: item, includeItems: includeItems).utf8)
+            case (false, .failure(let error)):
+                // Errors go to stderr in table mode, as `write` reports them.
+                text = Array("\(path): error: \(Report.errorMessage(error))\n".utf8)
+            }
+            return (text, result.isFailure)
+        }
+    }
+
+    /// The reasons of the entries that could not be walked, by path.
+    static func problems(_ entries: [PathArguments.Entry]) -> [String: String] {
+        Dictionary(entries.compactMap { entry in entry.problem.map { (entry.path, $0) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// `--jsonl`: one object a line, in walk order, written a chunk of files
+    /// at a time (so the output streams and memory stays flat).
+    func runJSONLines(_ entries: [PathArguments.Entry]) async -> Int32 {
+        let renderer = render(problems: Self.problems(entries), json: true, indent: nil)
+        var failed = false
+        for start in stride(from: 0, to: entries.count, by: 512) {
+            let paths = entries[start..<min(entries.count, start + 512)].map(\.path)
+            var output: [UInt8] = []
+            for piece in await Self.forEach(paths, renderer) {
+                output += piece.text
+                output.append(0x0A)
+                failed = failed || piece.failed
+            }
+            FileHandle.standardOutput.write(Data(output))
+        }
+        return failed ? 1 : 0
+    }
+
     /// The working directory (getcwd: making `FileManager.default` for it cost
     /// a visible part of the tool's start-up).
     static func workingDirectory() -> String {

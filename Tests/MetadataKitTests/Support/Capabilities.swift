@@ -69,6 +69,17 @@ enum Capabilities {
         check("the mdkit binary beside the tests", present: TestSupport.mdkitExecutable != nil, providedByCI: [.linux, .darwin])
     }
 
+    // MARK: Servers
+
+    /// The PostgreSQL server for the catalog tests: a connection string in
+    /// `MDKIT_TEST_POSTGRES_URL` (`postgresql://user@host:port/database`; the
+    /// tests create and drop their own databases there). `.ci/run` starts one on Linux.
+    static var postgreSQL: Bool {
+        check("a PostgreSQL server in MDKIT_TEST_POSTGRES_URL", present: postgreSQLURL != nil, providedByCI: [.linux])
+    }
+
+    static var postgreSQLURL: String? { ProcessInfo.processInfo.environment["MDKIT_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 } }
+
     // MARK: The system
 
     /// The store of journals of saves without fsync (``VolatileJournalStore``):

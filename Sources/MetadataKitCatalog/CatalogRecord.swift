@@ -1,0 +1,105 @@
+import Foundation
+import MetadataKit
+
+/// What a catalog stores for one file: its status on disk and either what
+/// was read from it or why it could not be read. Made by the reading workers
+/// of a scan (hashing the artwork there), written by the catalog's writer.
+public struct CatalogRecord: Sendable {
+    /// One raw item's value as stored: a text (strings one row each) or, for
+    /// binary data and pictures, only a byte count.
+    public struct Item: Sendable, Equatable {
+        public var keySpace: String
+        public var key: String
+        public var values: [String?]
+        public var byteCount: Int?
+        public var type: String
+        public var language: String?
+    }
+
+    /// One picture: its description and a hash of its bytes (not the bytes).
+    public struct Picture: Sendable, Equatable {
+        public var pictureType: String
+        public var mimeType: String
+        public var description: String
+        public var byteCount: Int
+        public var width: Int?
+        public var height: Int?
+        /// Lowercase hex SHA-256 of the picture's bytes; nil when they could not be read.
+        public var sha256: String?
+    }
+
+    /// Absolute path.
+    public var path: String
+    public var status: FileStatus
+    /// When the file was read (seconds since 1970).
+    public var scannedAt: Double
+    public var format: String?
+    public var mimeType: String?
+    public var editable: Bool?
+    public var properties = MediaProperties()
+    /// Every normalized field but artwork, by ``MetadataField`` raw value, as text.
+    public var fields: [(field: String, value: String)] = []
+    public var items: [Item] = []
+    public var pictures: [Picture] = []
+    public var warnings: [MediaWarning] = []
+    /// Why the file could not be read (nil when it was).
+    public var error: MediaError?
+
+    /// The record of a file read by `item` (`load()` done), or that failed with `error`.
+    public init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double = Date().timeIntervalSince1970) {
+        self.path = path
+        self.status = status
+        self.scannedAt = scannedAt
+        switch result {
+        case .failure(let failure):
+            error = (failure as? MediaError) ?? MediaError(.io, String(describing: failure))
+        case .success(let item):
+            format = item.fileType?.identifier
+            mimeType = item.fileType?.mimeType
+            editable = item.isEditable
+            properties = item.properties
+            warnings = item.warnings
+            for field in MetadataField.allCases {
+                switch item.metadata[field] {
+                case nil: continue
+                case .artwork(let list)?: pictures = list.map(Self.picture)
+                case let value?: if let text = value.text { fields.append((field.rawValue, text)) }
+                }
+            }
+            items = item.metadata.items.map(Self.item)
+        }
+    }
+
+    /// A field's text, by ``MetadataField``.
+    public func field(_ field: MetadataField) -> String? {
+        fields.first { $0.field == field.rawValue }?.value
+    }
+
+    static func picture(_ artwork: Artwork) -> Picture {
+        Picture(
+            pictureType: artwork.pictureType.name, mimeType: artwork.mimeType, description: artwork.description,
+            byteCount: artwork.byteCount, width: artwork.width, height: artwork.height,
+            sha256: (try? artwork.data()).map { SHA256.hex($0) })
+    }
+
+    static func item(_ item: MetadataItem) -> Item {
+        var values: [String?] = []
+        var byteCount: Int?
+        switch item.value {
+        case .string(let text): values = [text]
+        case .strings(let texts): values = texts.isEmpty ? [""] : texts
+        case .integer(let number): values = [String(number)]
+        case .double(let number): values = [String(number)]
+        case .numberPair(let number, let total): values = [total.map { "\(number)/\($0)" } ?? String(number)]
+        case .picture(let picture):
+            values = [nil]
+            byteCount = picture.byteCount
+        case .data(let data):
+            values = [nil]
+            byteCount = data.count
+        }
+        return Item(
+            keySpace: item.keySpace.rawValue, key: item.key, values: values, byteCount: byteCount, type: item.dataType.rawValue,
+            language: item.language)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a scan compares to tell whether a file changed: its size, its
+/// modification time (nanoseconds since 1970) and its identity on disk.
+public struct FileStatus: Sendable, Hashable {
+    /// A file's identity: its device and inode (kept by a rename within one file system).
+    public struct Identity: Sendable, Hashable {
+        public var device: UInt64
+        public var inode: UInt64
+    }
+
+    public var size: Int64
+    /// Modification time in nanoseconds since 1970-01-01 UTC.
+    public var modificationTimeNanoseconds: Int64
+    public var device: UInt64
+    public var inode: UInt64
+    /// The `st_mode` file type bits.
+    var type: UInt32
+
+    public var identity: Identity { Identity(device: device, inode: inode) }
+    /// Modification time in seconds since 1970-01-01 UTC.
+    public var modificationTime: Double { Double(modificationTimeNanoseconds) / 1e9 }
+    public var isDirectory: Bool { type == UInt32(S_IFDIR) }
+    public var isRegularFile: Bool { type == UInt32(S_IFREG) }
+    public var isSymbolicLink: Bool { type == UInt32(S_IFLNK) }
+
+    public init(size: Int64, modificationTimeNanoseconds: Int64, device: UInt64, inode: UInt64) {
+        self.size = size
+        self.modificationTimeNanoseconds = modificationTimeNanoseconds
+        self.device = device
+        self.inode = inode
+        self.type = UInt32(S_IFREG)
+    }
+
+    /// The status of `path` (`stat`, or `lstat` when not `followingLinks`);
+    /// nil with `errno` set when it fails.
+    public init?(path: String, followingLinks: Bool) {
+        var info = stat()
+        guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+            let time = info.st_mtimespec
+        #else
+            let time = info.st_mtim
+        #endif
+        modificationTimeNanoseconds = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        device = UInt64(truncatingIfNeeded: info.st_dev)
+        inode = UInt64(truncatingIfNeeded: info.st_ino)
+        type = UInt32(info.st_mode) & UInt32(S_IFMT)
+    }
+
+    /// Whether a scan must read the file again: its size, modification time or identity changed.
+    public func differs(from other: FileStatus) -> Bool {
+        size != other.size || modificationTimeNanoseconds != other.modificationTimeNanoseconds || identity != other.identity
+    }
+}

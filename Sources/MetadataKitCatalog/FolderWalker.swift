@@ -1,0 +1,143 @@
+import Foundation
+import MetadataKit
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Walks folders depth-first, in name order, and hands out the media files
+/// in them; what can't be walked is handed out in its place as a problem.
+///
+/// - A folder's entries are sorted by their bytes, so a walk of an unchanged
+///   tree gives the same order every time.
+/// - Symbolic links are not followed unless ``Options/followSymbolicLinks``;
+///   when they are, every folder is entered once (by device and inode), so a
+///   link back to an ancestor (a loop) or to a folder seen before is passed over.
+/// - A folder that can't be opened, or an entry that vanished between the
+///   folder listing and its `lstat`, is a ``Entry/problem(path:message:)``.
+public struct FolderWalker: Sendable {
+    /// What to walk into and what to hand out.
+    public struct Options: Sendable {
+        /// Globs (`fnmatch(3)`); when not empty, only files matching one are
+        /// handed out. A pattern without `/` is matched against the file's
+        /// name, one with `/` against its path below the folder walked.
+        public var include: [String] = []
+        /// Globs (same matching); matching files are not handed out and
+        /// matching folders are not entered.
+        public var exclude: [String] = []
+        /// Lowercased extensions (no dot) of the files handed out; nil for
+        /// every file. Defaults to those of ``MediaFormat/all``.
+        public var extensions: Set<String>? = FolderWalker.mediaExtensions
+        /// Whether symbolic links are followed (to files and folders).
+        public var followSymbolicLinks = false
+
+        public init() {}
+    }
+
+    /// One result of a walk.
+    public enum Entry: Sendable, Equatable {
+        /// A file to read, with its status from `lstat` (`stat` when links are followed).
+        case file(path: String, status: FileStatus)
+        /// A path that could not be walked (a folder that can't be opened, a
+        /// file that vanished, a loop), with the reason.
+        case problem(path: String, message: String)
+    }
+
+    /// The extensions of every format in ``MediaFormat/all``.
+    public static let mediaExtensions: Set<String> = Set(MediaFormat.all.flatMap(\.extensions).map { $0.lowercased() })
+
+    public var options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    /// Walks `root` (a folder, or a file handed out as it is, unfiltered) and
+    /// calls `body` with every entry, in walk order. `root` is used as given
+    /// (relative paths stay relative). Stops when `body` throws.
+    public func walk(_ root: String, _ body: (Entry) throws -> Void) rethrows {
+        guard let status = FileStatus(path: root, followingLinks: true) else {
+            try body(.problem(path: root, message: String(cString: strerror(errno))))
+            return
+        }
+        guard status.isDirectory else {
+            try body(.file(path: root, status: status))
+            return
+        }
+        var visited: Set<FileStatus.Identity> = [status.identity]
+        let base = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
+        try walkFolder(base, relative: "", visited: &visited, body)
+    }
+
+    private func walkFolder(
+        _ path: String, relative: String, visited: inout Set<FileStatus.Identity>, _ body: (Entry) throws -> Void
+    ) rethrows {
+        guard let names = Self.entries(of: path) else {
+            try body(.problem(path: path, message: "can't open the folder: " + String(cString: strerror(errno))))
+            return
+        }
+        for name in names {
+            let child = path == "/" ? "/" + name : path + "/" + name
+            let childRelative = relative.isEmpty ? name : relative + "/" + name
+            guard var status = FileStatus(path: child, followingLinks: false) else {
+                // Listed a moment ago, gone now (or its folder was).
+                try body(.problem(path: child, message: "vanished during the walk: " + String(cString: strerror(errno))))
+                continue
+            }
+            let isLink = status.isSymbolicLink
+            if isLink {
+                guard options.followSymbolicLinks else { continue }
+                guard let target = FileStatus(path: child, followingLinks: true) else {
+                    try body(.problem(path: child, message: "dangling symbolic link: " + String(cString: strerror(errno))))
+                    continue
+                }
+                status = target
+            }
+            if matches(options.exclude, name: name, relative: childRelative) { continue }
+            if status.isDirectory {
+                guard visited.insert(status.identity).inserted else {
+                    if isLink {
+                        try body(.problem(path: child, message: "folder already walked (a symbolic link loop?): not entered again"))
+                    }
+                    continue
+                }
+                try walkFolder(child, relative: childRelative, visited: &visited, body)
+            } else if status.isRegularFile {
+                if let extensions = options.extensions {
+                    guard let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) else {
+                        continue
+                    }
+                }
+                if !options.include.isEmpty && !matches(options.include, name: name, relative: childRelative) { continue }
+                try body(.file(path: child, status: status))
+            }
+        }
+    }
+
+    /// Whether one of `patterns` matches the name (patterns without `/`) or
+    /// the relative path (patterns with `/`).
+    private func matches(_ patterns: [String], name: String, relative: String) -> Bool {
+        patterns.contains { pattern in
+            fnmatch(pattern, pattern.contains("/") ? relative : name, 0) == 0
+        }
+    }
+
+    /// The names in the folder at `path` (not `.` and `..`), sorted by their
+    /// UTF-8 bytes; nil with `errno` set when it can't be opened.
+    static func entries(of path: String) -> [String]? {
+        guard let directory = opendir(path) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            names.append(name)
+        }
+        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return names
+    }
+}

@@ -1,0 +1,297 @@
+import Foundation
+import MetadataKit
+
+/// Scans folders into a catalog, incrementally.
+///
+/// Three stages run at once, joined by bounded queues (memory stays flat in
+/// the number of files):
+/// 1. a walker thread walks the roots and looks every file up in the catalog
+///    (its own connection): a file whose size, mtime and inode are as
+///    recorded is left alone (unless ``Options/full``); a new path whose
+///    inode and size belong to a row whose file is gone is that row's file,
+///    renamed or moved: the row keeps its id (and is not reread when the
+///    mtime is unchanged too);
+/// 2. reading workers (``Options/workers``) load the files with
+///    ``MediaItem/load()`` and make their ``CatalogRecord``s (hashing artwork);
+/// 3. one writer thread applies the changes in transactions of a few hundred
+///    files (or every half second), so an interrupted scan leaves whole
+///    batches; the next scan finds the files it stored unchanged and reads the rest.
+///
+/// With ``Options/prune``, rows under the roots whose file no longer exists
+/// are removed at the end (a file that exists but was not walked — excluded,
+/// or in an unreadable folder — keeps its row).
+public struct LibraryScanner: Sendable {
+    public struct Options: Sendable {
+        public var walker = FolderWalker.Options()
+        /// Reread every file, changed or not.
+        public var full = false
+        /// Remove the rows of files that are gone.
+        public var prune = false
+        /// Reading workers; defaults to the number of processors.
+        public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// Changes per transaction at most.
+        public var batchSize = 256
+
+        public init() {}
+    }
+
+    public var options: Options
+    /// Opens a connection to the catalog (called once per stage that needs
+    /// one); nil to scan without a catalog (every file read, nothing stored).
+    public var openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?
+    /// The counters, for a progress line.
+    public let progress = ScanProgress()
+
+    public init(options: Options = Options(), openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?) {
+        self.options = options
+        self.openCatalog = openCatalog
+    }
+
+    /// One file to read.
+    struct Job: Sendable {
+        var path: String
+        var status: FileStatus
+        /// The row the file keeps, when the catalog has one for it.
+        var id: Int64?
+    }
+
+    /// Scans `roots` (folders or files; relative paths are taken from the
+    /// working directory and stored absolute). `events` is called from the
+    /// scan's threads. Throws when the catalog fails (what was committed stays).
+    public func scan(_ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void = { _ in }) async throws(CatalogError)
+        -> ScanSummary
+    {
+        let roots = roots.map(Self.absolutePath)
+        let state = ScanState()
+        // One thread at a time uses it: this task, the writer thread, this task again.
+        let writerHandOff = (try openCatalog?()).map { HandOff(value: $0) }
+        let writerCatalog = writerHandOff?.value
+        let scanID = try writerCatalog?.beginScan(roots: roots)
+        let jobs = BlockingQueue<Job>(capacity: options.workers * 16)
+        let changes = BlockingQueue<CatalogChange>(capacity: options.batchSize * 2)
+
+        async let walked: Void = Self.onThread { walk(roots, into: jobs, changes: changes, state: state, events: events) }
+        async let written: Void = Self.onThread {
+            if let writerHandOff { write(changes, to: writerHandOff.value, state: state) }
+        }
+        let storing = writerHandOff != nil
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, options.workers) {
+                group.addTask { await read(jobs, into: changes, storing: storing, state: state, events: events) }
+            }
+        }
+        await walked
+        changes.close()
+        await written
+        if let failure = state.failure { throw failure }
+        var summary = state.summary
+        if let writerCatalog, let scanID {
+            if options.prune { summary.pruned = try Self.prune(roots, in: writerCatalog) }
+            try writerCatalog.finishScan(scanID, summary: summary)
+        }
+        return summary
+    }
+
+    // MARK: The stages
+
+    private func walk(
+        _ roots: [String], into jobs: BlockingQueue<Job>, changes: BlockingQueue<CatalogChange>, state: ScanState,
+        events: @Sendable (ScanEvent) -> Void
+    ) {
+        defer {
+            jobs.close()
+            progress.update { $0.walkFinished = true }
+        }
+        let catalog: (any Catalog)?
+        do throws(CatalogError) {
+            catalog = try openCatalog?()
+        } catch {
+            return state.fail(error)
+        }
+        var claimed: Set<Int64> = [] // rows a renamed file took in this walk
+        let walker = FolderWalker(options: options.walker)
+        for root in roots {
+            walker.walk(root) { entry in
+                guard state.failure == nil else { return }
+                switch entry {
+                case .problem(let path, let message):
+                    state.count { $0.problems += 1 }
+                    events(.problem(path: path, message: message))
+                case .file(let path, let status):
+                    state.count { $0.seen += 1 }
+                    progress.update { $0.found += 1 }
+                    guard let catalog else { return jobs.put(Job(path: path, status: status)) }
+                    do throws(CatalogError) {
+                        if let known = try catalog.entry(path: path) {
+                            guard options.full || status.differs(from: known.status) else {
+                                state.count { $0.unchanged += 1 }
+                                progress.update { $0.done += 1 }
+                                return
+                            }
+                            jobs.put(Job(path: path, status: status, id: known.id))
+                        } else if let renamed = try catalog.entries(identity: status.identity).first(where: { row in
+                            row.status.size == status.size && !claimed.contains(row.id)
+                                && FileStatus(path: row.path, followingLinks: false) == nil
+                        }) {
+                            claimed.insert(renamed.id)
+                            if !options.full && renamed.status.modificationTimeNanoseconds == status.modificationTimeNanoseconds {
+                                state.count { $0.moved += 1 }
+                                progress.update { $0.done += 1 }
+                                changes.put(.move(id: renamed.id, path: path, status: status))
+                            } else {
+                                jobs.put(Job(path: path, status: status, id: renamed.id))
+                            }
+                        } else {
+                            jobs.put(Job(path: path, status: status))
+                        }
+                    } catch {
+                        state.fail(error)
+                    }
+                }
+            }
+        }
+    }
+
+    private func read(
+        _ jobs: BlockingQueue<Job>, into changes: BlockingQueue<CatalogChange>, storing: Bool, state: ScanState,
+        events: @Sendable (ScanEvent) -> Void
+    ) async {
+        while let job = jobs.take() {
+            guard state.failure == nil else { continue } // drain: the walker may wait for room
+            var item = MediaItem(url: URL(filePath: job.path, directoryHint: .notDirectory))
+            let result: Result<MediaItem, any Error>
+            do {
+                try await item.load()
+                result = .success(item)
+            } catch {
+                if FileStatus(path: job.path, followingLinks: false) == nil {
+                    state.count { $0.vanished += 1 }
+                    progress.update { $0.done += 1 }
+                    events(.vanished(path: job.path))
+                    continue
+                }
+                result = .failure(error)
+            }
+            if storing { changes.put(.store(id: job.id, record: CatalogRecord(path: job.path, status: job.status, result: result))) }
+            state.count {
+                $0.read += 1
+                if result.isFailure { $0.errors += 1 }
+            }
+            progress.update {
+                $0.done += 1
+                $0.bytes += job.status.size
+                if result.isFailure { $0.errors += 1 }
+            }
+            events(.read(path: job.path, result: result))
+        }
+    }
+
+    private func write(_ changes: BlockingQueue<CatalogChange>, to catalog: any Catalog, state: ScanState) {
+        var pending: [CatalogChange] = []
+        var lastCommit = Date()
+        while true {
+            pending += changes.take(upTo: options.batchSize - pending.count, timeout: 0.2)
+            let finished = changes.isFinished
+            if !pending.isEmpty && (pending.count >= options.batchSize || finished || -lastCommit.timeIntervalSinceNow >= 0.5) {
+                do throws(CatalogError) {
+                    try catalog.apply(pending)
+                } catch {
+                    state.fail(error)
+                    changes.close() // readers' puts are dropped from now on
+                }
+                pending.removeAll(keepingCapacity: true)
+                lastCommit = Date()
+            }
+            if finished && pending.isEmpty { return }
+        }
+    }
+
+    /// Removes the rows under `roots` whose file is gone; returns how many.
+    static func prune(_ roots: [String], in catalog: any Catalog) throws(CatalogError) -> Int {
+        var gone: [Int64] = []
+        for root in roots {
+            try catalog.forEachEntry(under: root) { entry in
+                if FileStatus(path: entry.path, followingLinks: false) == nil && (errno == ENOENT || errno == ENOTDIR) {
+                    gone.append(entry.id)
+                }
+            }
+        }
+        for start in stride(from: 0, to: gone.count, by: 1000) {
+            try catalog.apply(gone[start..<min(gone.count, start + 1000)].map { .delete(id: $0) })
+        }
+        return gone.count
+    }
+
+    // MARK: Helpers
+
+    /// Runs `body` on a new thread (the stages that block on queues and on
+    /// SQLite stay off the cooperative pool) and resumes when it returns.
+    static func onThread(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                body()
+                continuation.resume()
+            }
+            thread.stackSize = 4 << 20
+            thread.start()
+        }
+    }
+
+    /// `path` made absolute (from the working directory) with `.`, `..` and
+    /// repeated slashes removed, lexically (links are not resolved).
+    public static func absolutePath(_ path: String) -> String {
+        let full = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var parts: [Substring] = []
+        for part in full.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..": _ = parts.popLast()
+            default: parts.append(part)
+            }
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+}
+
+/// A value handed from one thread to another, never used by two at once.
+struct HandOff<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+/// The shared state of a scan's stages: the counts and the first catalog failure.
+final class ScanState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var counts = ScanSummary()
+    private var firstFailure: CatalogError?
+
+    var summary: ScanSummary {
+        lock.lock()
+        defer { lock.unlock() }
+        return counts
+    }
+
+    var failure: CatalogError? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstFailure
+    }
+
+    func count(_ change: (inout ScanSummary) -> Void) {
+        lock.lock()
+        change(&counts)
+        lock.unlock()
+    }
+
+    func fail(_ error: CatalogError) {
+        lock.lock()
+        if firstFailure == nil { firstFailure = error }
+        lock.unlock()
+    }
+}
+
+extension Result {
+    var isFailure: Bool {
+        if case .failure = self { return true }
+        return false
+    }
+}

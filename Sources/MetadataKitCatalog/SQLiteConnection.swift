@@ -1,0 +1,150 @@
+import CSQLite
+import Foundation
+
+/// An error from SQLite or from a catalog: what failed and SQLite's message.
+public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+/// One SQLite connection (not shared between threads: each thread of a scan
+/// opens its own). A thin layer over the C API: `exec`, prepared statements.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+
+    /// Opens (creating) the database at `path`, waiting up to `busyTimeout`
+    /// milliseconds for another writer's lock.
+    init(path: String, readOnly: Bool = false, busyTimeout: Int32 = 60_000) throws(CatalogError) {
+        var handle: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close(handle)
+            throw CatalogError("can't open the catalog \(path): \(message)")
+        }
+        self.handle = handle
+        sqlite3_busy_timeout(handle, busyTimeout)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    var lastError: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// Runs one or more statements that return no rows.
+    func exec(_ sql: String) throws(CatalogError) {
+        var message: UnsafeMutablePointer<CChar>?
+        guard sqlite3_exec(handle, sql, nil, nil, &message) == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? lastError
+            sqlite3_free(message)
+            throw CatalogError("SQLite: \(text) (in: \(sql.prefix(80)))")
+        }
+    }
+
+    func prepare(_ sql: String) throws(CatalogError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,
+            let statement
+        else { throw CatalogError("SQLite: \(lastError) (in: \(sql.prefix(80)))") }
+        return SQLiteStatement(statement, connection: self)
+    }
+
+    /// The first column of the first row of `sql`, as an integer (nil when no row or NULL).
+    func integer(_ sql: String) throws(CatalogError) -> Int64? {
+        let statement = try prepare(sql)
+        guard try statement.step() else { return nil }
+        return statement.integer(0)
+    }
+
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+}
+
+/// A prepared statement: bind by position (1-based), step, read columns (0-based).
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private unowned let connection: SQLiteConnection
+
+    init(_ statement: OpaquePointer, connection: SQLiteConnection) {
+        self.statement = statement
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// SQLite copies bound text and blobs at once (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    func bind(_ index: Int32, _ value: String?) {
+        guard let value else { return bindNull(index) }
+        // The byte count, not -1: a value may hold NUL characters.
+        var text = value
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else {
+                sqlite3_bind_text(statement, index, "", 0, Self.transient)
+                return
+            }
+            base.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+                _ = sqlite3_bind_text(statement, index, pointer, Int32(bytes.count), Self.transient)
+            }
+        }
+    }
+    func bind(_ index: Int32, _ value: Int64?) {
+        guard let value else { return bindNull(index) }
+        sqlite3_bind_int64(statement, index, value)
+    }
+    func bind(_ index: Int32, _ value: Int?) { bind(index, value.map(Int64.init)) }
+    func bind(_ index: Int32, _ value: Double?) {
+        guard let value, value.isFinite else { return bindNull(index) }
+        sqlite3_bind_double(statement, index, value)
+    }
+    func bindNull(_ index: Int32) { sqlite3_bind_null(statement, index) }
+
+    /// Binds `values` to the parameters 1, 2, … in order.
+    func bind(_ values: [SQLValue]) {
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .null: bindNull(index)
+            case .integer(let number): bind(index, number)
+            case .real(let number): bind(index, number)
+            case .text(let text): bind(index, text)
+            }
+        }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    @discardableResult
+    func step() throws(CatalogError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default: throw CatalogError("SQLite: \(connection.lastError)")
+        }
+    }
+
+    /// Binds `values`, runs to the end and resets.
+    func run(_ values: [SQLValue]) throws(CatalogError) {
+        defer { reset() }
+        bind(values)
+        try step()
+    }
+
+    func reset() {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+    }
+
+    var columnCount: Int32 { sqlite3_column_count(statement) }
+    func columnName(_ column: Int32) -> String { sqlite3_column_name(statement, column).map { String(cString: $0) } ?? "" }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+    func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(statement, column) }
+    func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, column) }
+    func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+        let count = Int(sqlite3_column_bytes(statement, column))
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+    }
+}
