@@ -5,11 +5,16 @@ import MetadataKit
 struct ReadCommand {
     static let usage = """
         usage: mdkit read [--json] [--items] FILE...
+               mdkit read --lyrics | --lrc FILE...
 
         Prints the metadata and properties of each FILE.
           --json    one JSON array, one object per FILE, in argument order
                     (a file that can't be read is an object with "error")
           --items   also list every raw item (key space, key, value, data type)
+          --lyrics  print only the lyrics: timed lines as "[mm:ss.xx] text" (ID3
+                    SYLT, or LRC text in the lyrics), else the plain lyrics
+          --lrc     print only the timed lyrics, as an LRC file
+        Field names: mdkit fields.
         Without --json, a file that can't be read is reported on stderr as
         "FILE: error: <code>: <reason>". Local damage that was read around
         is shown as "warning" lines (JSON: "warnings").
@@ -18,7 +23,11 @@ struct ReadCommand {
 
     var json = false
     var includeItems = false
+    /// `--lyrics` or `--lrc`: print only the lyrics.
+    var lyrics: LyricsOutput?
     var paths: [String] = []
+
+    enum LyricsOutput { case lines, lrc }
 
     init(arguments: [String]) throws(UsageError) {
         var onlyPaths = false
@@ -30,18 +39,21 @@ struct ReadCommand {
             switch argument {
             case "--json": json = true
             case "--items": includeItems = true
+            case "--lyrics": lyrics = .lines
+            case "--lrc": lyrics = .lrc
             case "--": onlyPaths = true
             default: throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             }
         }
         if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if lyrics != nil && (json || includeItems) { throw UsageError("--lyrics and --lrc print only the lyrics (no --json, --items)") }
     }
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
     func run() async -> Int32 {
         // Each task loads its file and renders it, so the rendering runs in
         // parallel too; here the pieces are only joined, in argument order.
-        let json = json, includeItems = includeItems
+        let json = json, includeItems = includeItems, lyrics = lyrics, several = paths.count > 1
         let rendered = await Self.forEach(paths) { path, url -> (text: [UInt8], failed: Bool) in
             var item = MediaItem(url: url)
             let result: Result<MediaItem, any Error>
@@ -52,6 +64,9 @@ struct ReadCommand {
                 result = .failure(error)
             }
             var text: [UInt8] = []
+            if let lyrics, case .success(let item) = result {
+                return (Array(Report.lyrics(of: item, as: lyrics, path: several ? path : nil).utf8), false)
+            }
             switch (json, result) {
             case (true, _):
                 var writer = JSONWriter(indent: 2, level: 1)

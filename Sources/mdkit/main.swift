@@ -14,6 +14,7 @@ extension TracksCommand: Command {}
 extension ExportCommand: Command {}
 extension AnnotateCommand: Command {}
 extension TimedCommand: Command {}
+extension FieldsCommand: Command {}
 
 let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("read", ReadCommand.self, "print metadata and properties"),
@@ -22,6 +23,7 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
     ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),
     ("timed", TimedCommand.self, "print a movie's timed metadata as JSON or WebVTT"),
+    ("fields", FieldsCommand.self, "list the field names and the keys that hold them per format"),
 ]
 
 /// The top-level help (a function: a global here would be built on every start).
