@@ -48,7 +48,9 @@ import Testing
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
             let format = try #require(MediaFormat.all.first { $0.extensions.contains(url.pathExtension) })
             let fields = MetadataField.allCases.filter { field in
-                field.kind == .text && MetadataKeyMap.standard.keys[field]?.contains { $0.keySpace == format.keySpaces[0] } ?? false
+                // (`year` is a timestamp in ID3 and MP4: the CLI tests cover it.)
+                field.kind == .text && field != .year
+                    && MetadataKeyMap.standard.keys[field]?.contains { $0.keySpace == format.keySpaces[0] } ?? false
             }
             var arguments = ["write", url.path]
             for field in fields { arguments += ["--set", "\(field.rawValue)=\(field.rawValue) ü"] }

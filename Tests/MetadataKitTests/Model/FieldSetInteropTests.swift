@@ -65,7 +65,7 @@ import Testing
                 if frame.FrameID == "UFID": out[frame.HashKey] = [frame.data.decode("utf-8")]
                 elif frame.FrameID == "POPM": out[frame.HashKey] = [str(frame.rating)]
                 elif frame.FrameID == "PCST": out[frame.HashKey] = [str(frame.value)]
-                elif frame.FrameID.startswith("W") and frame.FrameID != "WXXX": out[frame.HashKey] = [frame.url]
+                elif frame.FrameID.startswith("W") and frame.FrameID != "WXXX": out[frame.FrameID] = [frame.url]
                 elif hasattr(frame, "text"):
                     out[frame.HashKey] = [str(t) for t in frame.text] if isinstance(frame.text, list) else [frame.text]
         else:
@@ -99,8 +99,8 @@ import Testing
             file = MP4(path)
             for key, values in tags_in.items():
                 if key.startswith("----:"): file[key] = [MP4FreeForm(v.encode()) for v in values]
-                elif key in ("cpil", "pgap", "pcst", "shwm"): file[key] = values[0] == "1"
-                elif key in ("\\u00a9mvi", "\\u00a9mvc"): file[key] = [int(values[0])]
+                elif key in ("cpil", "pgap", "pcst"): file[key] = values[0] == "1"
+                elif key in ("shwm", "\\u00a9mvi", "\\u00a9mvc"): file[key] = [int(values[0])]
                 else: file[key] = values
             file.save()
         else:

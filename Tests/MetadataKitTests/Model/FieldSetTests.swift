@@ -36,7 +36,8 @@ import Testing
         // No key holds two fields in one key space, except the shared number/count items.
         var owner: [MetadataKeyMap.RawKey: MetadataField] = [:]
         let shared: Set<String> = [
-            "TRCK", "TRK", "TPOS", "TPA", "MVIN", "MVI", "trkn", "disk", "track", "disc", "TRACKNUMBER", "DISCNUMBER",
+            "TRCK", "TRK", "TPOS", "TPA", "MVIN", "MVI", "trkn", "disk", "track", "disc", "TRACKNUMBER", "DISCNUMBER", "ITRK", "IPRT",
+            "TIPL", "IPLS", "IPL",
         ]
         for field in MetadataField.allCases {
             for key in keys[field] ?? [] where !shared.contains(key.key) && !(key.key.hasPrefix("com.apple.quicktime.")) {

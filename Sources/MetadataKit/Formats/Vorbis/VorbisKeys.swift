@@ -49,7 +49,8 @@ extension MetadataKeyMap {
     /// Vorbis names (the MusicBrainz IDs as `MUSICBRAINZ_*`, ReplayGain as
     /// `REPLAYGAIN_*`, Opus gains as `R128_*` of RFC 7845 §5.2.1), then the
     /// names other taggers use (`UNSYNCEDLYRICS` of foobar2000, `ORGANIZATION`
-    /// of the Vorbis I suggestions, `ENCODER`). Several values of a field
+    /// of the Vorbis I suggestions; not ffmpeg's `ENCODER`, the encoding
+    /// software). Several values of a field
     /// are repeated fields (Vorbis I §5.2.2).
     static let vorbisExtendedKeys: [MetadataField: [RawKey]] = {
         func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.vorbis, $0) } }
@@ -67,7 +68,7 @@ extension MetadataKeyMap {
             .releaseType: keys("RELEASETYPE"), .releaseStatus: keys("RELEASESTATUS"),
             .releaseCountry: keys("RELEASECOUNTRY"), .script: keys("SCRIPT"), .language: keys("LANGUAGE"),
             .mood: keys("MOOD"), .initialKey: keys("KEY"), .copyright: keys("COPYRIGHT"), .license: keys("LICENSE"),
-            .encodedBy: keys("ENCODEDBY"), .encoderSettings: keys("ENCODERSETTINGS", "ENCODER"),
+            .encodedBy: keys("ENCODEDBY"), .encoderSettings: keys("ENCODERSETTINGS"),
             .website: keys("WEBSITE"), .compilation: keys("COMPILATION"),
             .releaseDate: keys("RELEASEDATE"), .originalDate: keys("ORIGINALDATE"), .originalYear: keys("ORIGINALYEAR"),
             .lyrics: keys("LYRICS", "UNSYNCEDLYRICS"),
