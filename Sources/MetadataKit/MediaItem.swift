@@ -235,7 +235,7 @@ public struct MediaItem: Sendable {
             return left.map { [$0.mimeType, "\($0.byteCount)"] } == right.map { [$0.mimeType, "\($0.byteCount)"] }
         }
         // Several values read back as one text where the format joins them (ID3v2.3 "/", RIFF and AIFF "; ").
-        if case .text(let text)? = a, case .texts(let values)? = b {
+        if a?.artwork == nil, let text = a?.text, case .texts(let values)? = b {
             return ["/", DisplayValue.separator].contains { values.joined(separator: $0) == text }
         }
         return a == b

@@ -61,7 +61,7 @@ import Testing
             let metadata = try #require(objects.first?["metadata"] as? [String: Any])
             for field in fields { #expect(metadata[field.rawValue] as? String == "\(field.rawValue) ü", "\(fixture) \(field)") }
             #expect(metadata["compilation"] as? Bool == true && metadata["rating"] as? Int == 60, "\(fixture)")
-            #expect(metadata["gapless"] == nil && metadata["r128TrackGain"] == nil, "absent fields are absent")
+            #expect(metadata["gapless"] == nil && metadata["movementNumber"] == nil, "absent fields are absent")
             let removed = try mdkit(["write", url.path, "--remove", "compilation", "--remove", "isrc"])
             #expect(removed.status == 0, "\(removed.standardError)")
             let after = try #require(

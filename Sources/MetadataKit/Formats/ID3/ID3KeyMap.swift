@@ -51,7 +51,7 @@ extension MetadataKeyMap {
             .encodedBy: keys("TENC", "TEN"), .encoderSettings: keys("TSSE", "TSS"), .website: keys("WOAR", "WAR"),
             .compilation: keys("TCMP", "TCP"), .podcast: keys("PCST"), .podcastURL: keys("WFED"),
             .podcastCategory: keys("TCAT"),
-            .releaseDate: keys("TDRL") + user("RELEASEDATE"), .originalDate: user("ORIGINALDATE") + keys("TDOR", "TORY", "TOR"),
+            .releaseDate: keys("TDRL") + user("RELEASEDATE"), .originalDate: keys("TDOR") + user("ORIGINALDATE") + keys("TORY", "TOR"),
             .originalYear: user("ORIGINALYEAR"), .lyrics: keys("USLT", "ULT"),
             .musicBrainzRecordingId: keys("UFID:http://musicbrainz.org") + user("MusicBrainz Track Id"),
             .musicBrainzReleaseTrackId: user("MusicBrainz Release Track Id"),

@@ -104,7 +104,7 @@ enum ID3v2FrameMapping {
                 let kept = first("TORY").map { entries[$0] }.flatMap { $0.item.value == .string(year) ? $0 : nil }
                 var frames = [kept ?? make("TORY", year)]
                 // TORY holds the year only: a fuller date goes to TXXX:ORIGINALDATE too (Picard's
-                // v2.3 name, read first for the original date), so no value is lost.
+                // v2.3 name; see OriginalDateMetadataConverter), so no value is lost.
                 let userKey = "TXXX:ORIGINALDATE"
                 if full != year, !entries.contains(where: { $0.item.key == userKey }) {
                     let item = MetadataItem(keySpace: .id3, key: userKey, value: .string(full), dataType: entries[original].item.dataType)
