@@ -242,6 +242,10 @@ public struct MediaItem: Sendable {
             // Not every format keeps the picture type (MP4 `covr` has none).
             return left.map { [$0.mimeType, "\($0.byteCount)"] } == right.map { [$0.mimeType, "\($0.byteCount)"] }
         }
+        // Several values read back as one text where the format joins them (ID3v2.3 "/", RIFF and AIFF "; ").
+        if a?.artwork == nil, let text = a?.text, case .texts(let values)? = b {
+            return ["/", DisplayValue.separator].contains { values.joined(separator: $0) == text }
+        }
         return a == b
     }
 }

@@ -5,6 +5,7 @@ import MetadataKit
 struct ReadCommand {
     static let usage = """
         usage: mdkit read [--json | --jsonl] [--items] [path options] FILE|FOLDER...
+               mdkit read --lyrics | --lrc FILE...
 
         Prints the metadata and properties of each FILE (and of the media
         files in each FOLDER, walked in name order).
@@ -12,6 +13,10 @@ struct ReadCommand {
                     (a file that can't be read is an object with "error")
           --jsonl   the same objects, one per line, streamed in the same order
           --items   also list every raw item (key space, key, value, data type)
+          --lyrics  print only the lyrics: timed lines as "[mm:ss.xx] text" (ID3
+                    SYLT, or LRC text in the lyrics), else the plain lyrics
+          --lrc     print only the timed lyrics, as an LRC file
+        Field names: mdkit fields.
         Without --json, a file that can't be read is reported on stderr as
         "FILE: error: <code>: <reason>". Local damage that was read around
         is shown as "warning" lines (JSON: "warnings").
@@ -25,6 +30,10 @@ struct ReadCommand {
     var jsonLines = false
     var includeItems = false
     var pathArguments = PathArguments()
+    /// `--lyrics` or `--lrc`: print only the lyrics.
+    var lyrics: LyricsOutput?
+
+    enum LyricsOutput { case lines, lrc }
 
     init(arguments: [String]) throws(UsageError) {
         var onlyPaths = false
@@ -38,6 +47,8 @@ struct ReadCommand {
             case "--json": json = true
             case "--jsonl": jsonLines = true
             case "--items": includeItems = true
+            case "--lyrics": lyrics = .lines
+            case "--lrc": lyrics = .lrc
             case "--": onlyPaths = true
             default:
                 let taken = try pathArguments.parse(argument) { () throws(UsageError) -> String in
@@ -49,6 +60,9 @@ struct ReadCommand {
         }
         if json && jsonLines { throw UsageError("--json and --jsonl exclude each other") }
         if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if lyrics != nil && (json || jsonLines || includeItems) {
+            throw UsageError("--lyrics and --lrc print only the lyrics (no --json, --jsonl, --items)")
+        }
     }
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
@@ -56,7 +70,7 @@ struct ReadCommand {
         let entries = pathArguments.entries()
         if jsonLines { return await runJSONLines(entries) }
         let paths = entries.map(\.path)
-        let rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json))
+        let rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json, several: paths.count > 1))
         var output: [UInt8] = []
         output.reserveCapacity(rendered.reduce(16) { $0 + $1.text.count + 4 })
         if json {
@@ -114,9 +128,10 @@ extension ReadCommand {
     /// `json`: an object (indented for `--json`, one line for `--jsonl`), else
     /// a table (errors as a line for stderr). A path in `problems` (a folder
     /// that could not be walked) is reported with that reason, not read.
-    func render(problems: [String: String], json: Bool, indent: Int? = 2) -> @Sendable (String, URL) async -> (text: [UInt8], failed: Bool)
+    func render(problems: [String: String], json: Bool, indent: Int? = 2, several: Bool = true)
+        -> @Sendable (String, URL) async -> (text: [UInt8], failed: Bool)
     {
-        let includeItems = includeItems
+        let includeItems = includeItems, lyrics = lyrics
         return { path, url in
             var item = MediaItem(url: url)
             let result: Result<MediaItem, any Error>
@@ -128,6 +143,9 @@ extension ReadCommand {
                 result = .failure(error)
             }
             var text: [UInt8] = []
+            if let lyrics, case .success(let item) = result {
+                return (Array(Report.lyrics(of: item, as: lyrics, path: several ? path : nil).utf8), false)
+            }
             switch (json, result) {
             case (true, _):
                 var writer = JSONWriter(indent: indent, level: indent == nil ? 0 : 1)

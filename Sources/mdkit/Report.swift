@@ -104,7 +104,14 @@ enum Report {
         for field in MetadataField.allCases {
             switch metadata[field] {
             case nil: continue
+            case .integer(let number)? where field.kind == .boolean: json.member(field.rawValue, number != 0)
             case .text(let text)?: json.member(field.rawValue, text)
+            case .texts(let texts)?:
+                // Several values: an array (one value is a string).
+                json.key(field.rawValue)
+                json.beginArray()
+                for text in texts { json.string(text) }
+                json.end(array: true)
             case .integer(let number)?: json.member(field.rawValue, number)
             case .genre(let genre)?: json.member(field.rawValue, genre.name)
             case .artwork(let pictures)?:
@@ -163,6 +170,25 @@ enum Report {
         json.member("dataType", item.dataType.rawValue)
         if let language = item.language { json.member("language", language) }
         json.end(array: false)
+    }
+
+    // MARK: Lyrics
+
+    /// `read --lyrics`/`--lrc` for one file (headed by its path when several are read).
+    static func lyrics(of item: MediaItem, as output: ReadCommand.LyricsOutput, path: String?) -> String {
+        var text = path.map { "\($0)\n" } ?? ""
+        switch output {
+        case .lrc:
+            text += item.lrcLyrics?.text ?? ""
+        case .lines:
+            if let lines = item.timedLyrics {
+                // "[mm:ss.xx] text" per line.
+                text += LRCLyrics(lines: lines.map { TimedLyricLine(time: $0.time, text: " " + $0.text) }).text
+            } else if let plain = item.metadata.lyrics {
+                text += plain + (plain.hasSuffix("\n") ? "" : "\n")
+            }
+        }
+        return text + (path == nil ? "" : "\n")
     }
 
     // MARK: Table

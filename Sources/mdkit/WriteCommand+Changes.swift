@@ -14,6 +14,19 @@ extension WriteCommand.Edit {
 }
 
 extension WriteCommand {
+    /// The lyrics of `--lyrics FILE.lrc`: the file read and parsed as LRC.
+    static func lyrics(file path: String) throws(UsageError) -> LRCLyrics {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw UsageError("cannot read the lyrics file \(path) (UTF-8 LRC text)")
+        }
+        guard let lrc = LRCLyrics(parsing: text) else {
+            throw UsageError("\(path) has no timed line ([mm:ss.xx]text): not LRC")
+        }
+        return lrc
+    }
+}
+
+extension WriteCommand {
     /// The lines `--dry-run` prints (and `--remove-all-tags` lists):
     /// "title: 'Old' → 'New'" for the normalized fields; then, for raw
     /// items outside the changed fields, "KEY: 'old' → 'new'" for a key that

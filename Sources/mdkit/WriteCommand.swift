@@ -15,7 +15,7 @@ struct WriteCommand {
         """
         usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
                                    [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
-                                   [--remove-artwork]
+                                   [--remove-artwork] [--lyrics FILE.lrc]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
                                    [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run] [--verbose]
                                    [--quiet]
@@ -23,7 +23,8 @@ struct WriteCommand {
         Changes the metadata of each FILE in place (safely: see README).
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
-                              trackCount, discNumber, discCount) or a raw key written
+                              trackCount, discNumber, discCount, titleSort, compilation, isrc, ...:
+                              mdkit fields lists them all) or a raw key written
                               keySpace:key (e.g. id3:TXXX:MOOD, vorbis:MOOD), where keySpace is
                               \(keySpaceList). A key given twice is a usage error.
           --remove KEY        remove a field or raw key
@@ -34,6 +35,8 @@ struct WriteCommand {
                               artist, media, leaflet, other, ... or typeN
           --artwork-mime M    MIME type of the preceding --artwork (default: from its header)
           --remove-artwork    remove every picture
+          --lyrics FILE.lrc   set timed lyrics from an LRC file: an ID3 SYLT frame (and the text
+                              in USLT) for MP3, WAV, AIFF; the LRC text as the lyrics elsewhere
           --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
           --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
           --remove-all-tags   remove every tag (--set and --remove are not applied); the
@@ -63,6 +66,7 @@ struct WriteCommand {
     var edits: [Edit] = []
     var artwork: [(path: String, type: Artwork.PictureType, mimeType: String?)] = []
     var removesArtwork = false
+    var lyrics: LRCLyrics?
     var options = SaveOptions()
     var output: String?
     var dryRun = false
@@ -98,6 +102,7 @@ struct WriteCommand {
                 }
                 artwork[artwork.count - 1].mimeType = type
             case "--remove-artwork": removesArtwork = true
+            case "--lyrics": lyrics = try Self.lyrics(file: try value(argument))
             case "--id3v2-version":
                 switch try value(argument) {
                 case "3": options.id3v2Version = .v2_3
@@ -286,6 +291,7 @@ struct WriteCommand {
         }
         if !pictures.isEmpty { item.metadata.artwork = pictures }
         if removesArtwork { item.metadata.artwork = [] }
+        if let lyrics { try item.setTimedLyrics(lyrics) }
         // Removing every tag removes everything, edits included (SaveOptions.removesAllTags).
         return (item, Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata))
     }

@@ -14,6 +14,7 @@ extension TracksCommand: Command {}
 extension ExportCommand: Command {}
 extension AnnotateCommand: Command {}
 extension TimedCommand: Command {}
+extension FieldsCommand: Command {}
 extension ScanCommand: Command {}
 extension QueryCommand: Command {}
 
@@ -24,6 +25,7 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
     ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),
     ("timed", TimedCommand.self, "print a movie's timed metadata as JSON or WebVTT"),
+    ("fields", FieldsCommand.self, "list the field names and the keys that hold them per format"),
     ("scan", ScanCommand.self, "read folders into a catalog (SQLite), incrementally"),
     ("query", QueryCommand.self, "run SQL on a catalog made by scan"),
 ]

@@ -1,17 +1,5 @@
 import Foundation
 
-/// The normalized fields every format maps onto.
-public enum MetadataField: String, CaseIterable, Sendable, Hashable {
-    case title, artist, albumArtist, album, grouping, composer, comments
-    case artwork, genre, year, bpm, trackNumber, trackCount, discNumber, discCount
-
-    /// Every field, in declaration order (`allCases` makes a new array each time).
-    static let ordered = allCases
-
-    /// The field's index in ``ordered``.
-    var position: Int { Self.ordered.firstIndex(of: self)! }
-}
-
 /// The normalized metadata of a media file, plus every raw item it holds.
 ///
 /// The normalized fields are derived from ``items`` by the per-key
@@ -39,6 +27,11 @@ public struct Metadata: Sendable, Hashable {
     /// Every raw item of the file, in file order (ID3v2 before ID3v1; for MP4:
     /// iTunes `ilst`, QuickTime `mdta` keys, then `udta` atoms).
     public var items: [MetadataItem] = []
+    /// The values of every field added after the original fifteen (see
+    /// `Metadata+Fields.swift`), and the lists of original text fields that
+    /// hold several values. One dictionary, so a file that holds few of them
+    /// costs little to read and copy.
+    var extended: [MetadataField: DisplayValue] = [:]
 
     /// Empty metadata.
     public init() {}
@@ -54,25 +47,38 @@ public struct Metadata: Sendable, Hashable {
     /// A normalized field as a ``DisplayValue``; nil when absent.
     public subscript(field: MetadataField) -> DisplayValue? {
         get {
+            if !field.isCore { return extended[field] }
+            let single: DisplayValue?
             switch field {
-            case .title: return title.map(DisplayValue.text)
-            case .artist: return artist.map(DisplayValue.text)
-            case .albumArtist: return albumArtist.map(DisplayValue.text)
-            case .album: return album.map(DisplayValue.text)
-            case .grouping: return grouping.map(DisplayValue.text)
-            case .composer: return composer.map(DisplayValue.text)
-            case .comments: return comments.map(DisplayValue.text)
-            case .artwork: return artwork.isEmpty ? nil : .artwork(artwork)
-            case .genre: return genre.map(DisplayValue.genre)
-            case .year: return year.map(DisplayValue.text)
-            case .bpm: return bpm.map(DisplayValue.integer)
-            case .trackNumber: return trackNumber.map(DisplayValue.integer)
-            case .trackCount: return trackCount.map(DisplayValue.integer)
-            case .discNumber: return discNumber.map(DisplayValue.integer)
-            case .discCount: return discCount.map(DisplayValue.integer)
+            case .title: single = title.map(DisplayValue.text)
+            case .artist: single = artist.map(DisplayValue.text)
+            case .albumArtist: single = albumArtist.map(DisplayValue.text)
+            case .album: single = album.map(DisplayValue.text)
+            case .grouping: single = grouping.map(DisplayValue.text)
+            case .composer: single = composer.map(DisplayValue.text)
+            case .comments: single = comments.map(DisplayValue.text)
+            case .artwork: single = artwork.isEmpty ? nil : .artwork(artwork)
+            case .genre: single = genre.map(DisplayValue.genre)
+            case .year: single = year.map(DisplayValue.text)
+            case .bpm: single = bpm.map(DisplayValue.integer)
+            case .trackNumber: single = trackNumber.map(DisplayValue.integer)
+            case .trackCount: single = trackCount.map(DisplayValue.integer)
+            case .discNumber: single = discNumber.map(DisplayValue.integer)
+            case .discCount: single = discCount.map(DisplayValue.integer)
+            default: single = nil
             }
+            // A list read from the file, while the field still shows it.
+            if case .texts(let values)? = extended[field], values.joined(separator: DisplayValue.separator) == single?.text {
+                return .texts(values)
+            }
+            return single
         }
         set {
+            guard field.isCore else {
+                extended[field] = newValue
+                return
+            }
+            if case .texts? = newValue { extended[field] = newValue } else { extended[field] = nil }
             switch field {
             case .title: title = newValue?.text
             case .artist: artist = newValue?.text
@@ -89,6 +95,7 @@ public struct Metadata: Sendable, Hashable {
             case .trackCount: trackCount = newValue?.integer
             case .discNumber: discNumber = newValue?.integer
             case .discCount: discCount = newValue?.integer
+            default: break
             }
         }
     }
@@ -100,11 +107,28 @@ public enum DisplayValue: Sendable, Hashable {
     case integer(Int)
     case genre(Genre)
     case artwork([Artwork])
+    /// Several values of a text field (ID3v2.4 null-separated strings, repeated
+    /// Vorbis comment fields, several MP4 `data` atoms); never fewer than two
+    /// when read from a file.
+    case texts([String])
 
-    /// The text; integers and genres as text too.
+    /// What joins the values of a ``texts(_:)`` value shown as one text.
+    public static let separator = "; "
+
+    /// One value, or ``texts(_:)`` for several.
+    public static func list(_ values: [String]) -> DisplayValue? {
+        switch values.count {
+        case 0: return nil
+        case 1: return .text(values[0])
+        default: return .texts(values)
+        }
+    }
+
+    /// The text; integers and genres as text too; several values joined by "; ".
     public var text: String? {
         switch self {
         case .text(let value): return value
+        case .texts(let values): return values.joined(separator: Self.separator)
         case .integer(let value): return String(value)
         case .genre(let genre): return genre.name
         case .artwork: return nil
@@ -125,6 +149,28 @@ public enum DisplayValue: Sendable, Hashable {
         switch self {
         case .genre(let genre): return genre
         case .text(let value): return Genre(name: value)
+        case .texts(let values): return Genre(name: values.joined(separator: Self.separator))
+        default: return nil
+        }
+    }
+
+    /// Every value: the values of ``texts(_:)``, or the one text.
+    public var texts: [String] {
+        if case .texts(let values) = self { return values }
+        return text.map { [$0] } ?? []
+    }
+
+    /// A flag: integers other than 0, and the texts "1", "true", "yes" (any
+    /// case) are true; "0", "false", "no" and "" are false.
+    public var boolean: Bool? {
+        switch self {
+        case .integer(let value): return value != 0
+        case .text(let value):
+            switch value.trimmingSpaces.lowercased() {
+            case "1", "true", "yes": return true
+            case "0", "false", "no", "": return false
+            default: return Int(value.trimmingSpaces).map { $0 != 0 }
+            }
         default: return nil
         }
     }

@@ -24,7 +24,9 @@ struct MetadataChanges {
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
             let value = edited[field]
-            let writable = (keyMap.keys[field] ?? []).filter { keySpaces.contains($0.keySpace) && !keyMap.fallbackKeys.contains($0) }
+            let writable = (keyMap.keys[field] ?? []).filter {
+                keySpaces.contains($0.keySpace) && !(field == .year && keyMap.fallbackKeys.contains($0))
+            }
             let candidates = writable.filter { !derived.contains($0.keySpace) }
             let present = candidates.filter { key in items.contains { $0.keySpace == key.keySpace && $0.key == key.key } }
             // One key per key space: the first present one (or the primary key when adding).
@@ -36,6 +38,9 @@ struct MetadataChanges {
                 targets = [primary]
             }
             let converter = registry.converter(for: field)
+            // What the converter wrote stays even when the field is removed (ID3 `TIPL`
+            // keeps the other roles' pairs).
+            var produced: [MetadataItem] = []
             for target in targets {
                 let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
                 let replacement = try converter.items(for: field, value: value, key: target, existing: existing)
@@ -46,27 +51,30 @@ struct MetadataChanges {
                 let before = kept.filter { $0.offset < position }.map(\.element)
                 let after = kept.filter { $0.offset >= position }.map(\.element)
                 items = before + replacement + after
+                produced += replacement
             }
             if value == nil {
                 let keys = Set(writable)
                 items.removeAll {
                     keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: edited)
+                        && !produced.contains($0)
                 }
             }
         }
         return items
     }
 
-    /// Track and disc number share an item with their count: removing the
-    /// number must not remove a count that is still set (the converter
-    /// already rewrote the item).
+    /// Fields that share an item with another field (track and disc number
+    /// with their count, ID3 `MVIN` "n/N" with the movement count): removing
+    /// one must not remove an item the other still uses (the converter
+    /// already rewrote it).
+    private static let partners: [MetadataField: MetadataField] = [
+        .trackNumber: .trackCount, .trackCount: .trackNumber, .discNumber: .discCount, .discCount: .discNumber,
+        .movementNumber: .movementCount, .movementCount: .movementNumber,
+    ]
+
     private func isPartOfOtherField(_ item: MetadataItem, field: MetadataField, edited: Metadata) -> Bool {
-        switch field {
-        case .trackNumber: return edited.trackCount != nil
-        case .trackCount: return edited.trackNumber != nil
-        case .discNumber: return edited.discCount != nil
-        case .discCount: return edited.discNumber != nil
-        default: return false
-        }
+        guard let partner = Self.partners[field], edited[partner] != nil else { return false }
+        return (keyMap.keys[partner] ?? []).contains(MetadataKeyMap.RawKey(item.keySpace, item.key))
     }
 }

@@ -40,9 +40,10 @@ public struct MetadataKeyMap: Sendable {
         public var description: String { "\(keySpace.rawValue):\(key)" }
     }
 
-    /// Keys read as a last resort but never written or removed when the field
-    /// changes: the ID3 release and original dates, which mean something else
-    /// than the recording date.
+    /// Keys read as a last resort for ``MetadataField/year`` but never written
+    /// or removed when the year changes: the ID3 release and original dates,
+    /// which mean something else than the recording date (and are the
+    /// ``MetadataField/releaseDate`` and ``MetadataField/originalDate`` keys).
     public var fallbackKeys: Set<RawKey> = [RawKey(.id3, "TDRL"), RawKey(.id3, "TDOR"), RawKey(.id3, "TORY")]
 
     /// Raw keys per field, most preferred first.

@@ -155,10 +155,11 @@ enum AIFFText {
 extension MetadataKeyMap {
     /// Keys of AIFF text chunks, ranked after every ID3v2 key of the same
     /// field, so the ID3 chunk wins where a file has both: title `NAME`,
-    /// artist `AUTH`, comments `ANNO`.
+    /// artist `AUTH`, comments `ANNO`, copyright `(c) ` (AIFF 1.3 "Text Chunks").
     static let aiffKeys: [MetadataField: [RawKey]] = [
         .title: [RawKey(.aiff, "NAME")],
         .artist: [RawKey(.aiff, "AUTH")],
         .comments: [RawKey(.aiff, "ANNO")],
+        .copyright: [RawKey(.aiff, "(c) ")],
     ]
 }

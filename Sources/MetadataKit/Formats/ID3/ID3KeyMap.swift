@@ -19,6 +19,58 @@ extension MetadataKeyMap {
             .bpm: keys("TBPM", "TBP"),
             .trackNumber: track, .trackCount: track,
             .discNumber: disc, .discCount: disc,
+        ].merging(id3ExtendedKeys) { $0 + $1 }
+    }()
+
+    /// The rows of the fields added after the original fifteen, after
+    /// Picard's tag mapping (v2.3/v2.4 frames, then v2.2 IDs; `TXXX:` with
+    /// Picard's descriptions; see `docs/FIELDS.md`). iTunes' `TCMP`, `TSO2`,
+    /// `TSOC`, `GRP1`, `MVNM`, `MVIN` and `PCST` are read and written in v2.3
+    /// as in v2.4 (iTunes, Picard and mutagen do).
+    static let id3ExtendedKeys: [MetadataField: [RawKey]] = {
+        func keys(_ ids: String...) -> [RawKey] { ids.map { RawKey(.id3, $0) } }
+        func user(_ descriptions: String...) -> [RawKey] { descriptions.map { RawKey(.id3, "TXXX:\($0)") } }
+        let movement = keys("MVIN", "MVI")
+        let involved = keys("TIPL", "IPLS", "IPL")
+        return [
+            .titleSort: keys("TSOT", "TST"), .artistSort: keys("TSOP", "TSP"), .albumSort: keys("TSOA", "TSA"),
+            .albumArtistSort: keys("TSO2", "TS2"), .composerSort: keys("TSOC", "TSC"),
+            .subtitle: keys("TIT3", "TT3"), .discSubtitle: keys("TSST") + user("DISCSUBTITLE"),
+            .work: user("WORK"), .movementName: keys("MVNM", "MVN"),
+            .movementNumber: movement, .movementCount: movement, .showMovement: user("SHOWMOVEMENT"),
+            .artists: user("ARTISTS"), .conductor: keys("TPE3", "TP3"), .lyricist: keys("TEXT", "TXT"),
+            .remixer: keys("TPE4", "TP4"), .arranger: involved, .engineer: involved, .producer: involved,
+            .djMixer: involved, .mixer: involved, .performers: keys("TMCL", "IPLS", "IPL"), .originalArtist: keys("TOPE", "TOA"),
+            .originalAlbum: keys("TOAL", "TOT"),
+            .label: keys("TPUB", "TPB"), .catalogNumber: user("CATALOGNUMBER"), .barcode: user("BARCODE"),
+            .isrc: keys("TSRC", "TRC"), .asin: user("ASIN"), .media: keys("TMED", "TMT"),
+            .releaseType: user("MusicBrainz Album Type"), .releaseStatus: user("MusicBrainz Album Status"),
+            .releaseCountry: user("MusicBrainz Album Release Country"), .script: user("SCRIPT"),
+            .language: keys("TLAN", "TLA"), .mood: keys("TMOO") + user("MOOD"), .initialKey: keys("TKEY", "TKE"),
+            .copyright: keys("TCOP", "TCR"), .license: user("LICENSE") + keys("WCOP", "WCP"),
+            .encodedBy: keys("TENC", "TEN"), .encoderSettings: keys("TSSE", "TSS"), .website: keys("WOAR", "WAR"),
+            .compilation: keys("TCMP", "TCP"), .podcast: keys("PCST"), .podcastURL: keys("WFED"),
+            .podcastCategory: keys("TCAT"),
+            .releaseDate: keys("TDRL") + user("RELEASEDATE"), .originalDate: keys("TDOR") + user("ORIGINALDATE") + keys("TORY", "TOR"),
+            .originalYear: user("ORIGINALYEAR"), .lyrics: keys("USLT", "ULT"),
+            .musicBrainzRecordingId: keys("UFID:http://musicbrainz.org") + user("MusicBrainz Track Id"),
+            .musicBrainzReleaseTrackId: user("MusicBrainz Release Track Id"),
+            .musicBrainzReleaseId: user("MusicBrainz Album Id"),
+            .musicBrainzReleaseGroupId: user("MusicBrainz Release Group Id"),
+            .musicBrainzArtistId: user("MusicBrainz Artist Id"),
+            .musicBrainzAlbumArtistId: user("MusicBrainz Album Artist Id"),
+            .musicBrainzWorkId: user("MusicBrainz Work Id"), .musicBrainzDiscId: user("MusicBrainz Disc Id"),
+            .musicBrainzTRMId: user("MusicBrainz TRM Id"),
+            .musicBrainzOriginalReleaseId: user("MusicBrainz Original Album Id"),
+            .acoustId: user("Acoustid Id"), .acoustIdFingerprint: user("Acoustid Fingerprint"),
+            .replayGainTrackGain: user("REPLAYGAIN_TRACK_GAIN", "replaygain_track_gain"),
+            .replayGainTrackPeak: user("REPLAYGAIN_TRACK_PEAK", "replaygain_track_peak"),
+            .replayGainAlbumGain: user("REPLAYGAIN_ALBUM_GAIN", "replaygain_album_gain"),
+            .replayGainAlbumPeak: user("REPLAYGAIN_ALBUM_PEAK", "replaygain_album_peak"),
+            .replayGainReferenceLoudness: user("REPLAYGAIN_REFERENCE_LOUDNESS", "replaygain_reference_loudness"),
+            .rating: keys(
+                "POPM:Windows Media Player 9 Series", "POPM:users@musicbrainz.org", "POPM:no@email", "POPM:MusicBee",
+                "POPM:rating@winamp.com", "POPM:", "POP:Windows Media Player 9 Series", "POP:"),
         ]
     }()
 

@@ -20,6 +20,16 @@ enum ID3v2FrameDecoder {
         id.count == 3 ? (v22Kinds[id] ?? id) : id
     }
 
+    /// iTunes' text frames outside the T-frame IDs (grouping, movement name,
+    /// movement number; v2.2 `GP1`, `MVN`, `MVI`): text information frames in
+    /// v2.3 and v2.4 alike, as iTunes, Picard and mutagen read and write them.
+    static let iTunesTextFrames: Set<String> = ["GRP1", "MVNM", "MVIN", "GP1", "MVN", "MVI"]
+
+    /// Frames of role/name pairs: `TIPL`, `TMCL` (ID3v2.4.0 frames §4.2.2) and
+    /// ID3v2.3's `IPLS` (§4.4, v2.2 `IPL`), laid out as a text frame. Their
+    /// strings are null-separated in every version (never joined by "/").
+    static let pairFrames: Set<String> = ["TIPL", "TMCL", "IPLS", "IPL"]
+
     /// True for picture frames (`APIC`, v2.2 `PIC`).
     static func isPicture(_ id: String) -> Bool {
         id == "APIC" || id == "PIC"
@@ -43,7 +53,7 @@ enum ID3v2FrameDecoder {
         case "PRIV", "UFID": decoded = owned(id, payload)
         case "POPM": decoded = popularimeter(id, payload)
         case "GEOB": decoded = object(id, payload)
-        case _ where kind.hasPrefix("T"): decoded = text(id, payload)
+        case _ where kind.hasPrefix("T") || iTunesTextFrames.contains(id) || pairFrames.contains(id): decoded = text(id, payload)
         case _ where kind.hasPrefix("W"):
             decoded = MetadataItem(keySpace: .id3, key: id, value: .string(ID3Text.latin1(payload[...])), dataType: .latin1)
         default: decoded = nil

@@ -62,6 +62,10 @@ enum ID3v2FrameEncoder {
         let key = split(item.key)
         let description = key.description ?? ""
         switch item.value {
+        case .data(let data) where id == "SYLT" && version < 4 && data.first == ID3TextEncoding.utf8.rawValue:
+            // UTF-8 lyrics (as SynchronizedLyrics builds them for v2.4) re-encoded for v2.3, which lacks UTF-8.
+            guard let lyrics = SynchronizedLyrics(parsing: [UInt8](data)) else { return [UInt8](data) }
+            return lyrics.payload(version: version)
         case .data(let data) where !(["PRIV", "UFID", "GEOB"].contains(id) && key.description != nil):
             return [UInt8](data) // unknown or undecodable frames: the payload as read
         case .picture(let artwork):
@@ -96,7 +100,11 @@ enum ID3v2FrameEncoder {
                 throw MediaError(.invalidValue, "a POPM rating must be a whole number from 0 to 255")
             }
             return latin1(description) + [0, UInt8(rating)]
-        case _ where id.hasPrefix("T"):
+        case _ where ID3v2FrameDecoder.pairFrames.contains(id):
+            // The version's encoding, but the list rule of v2.4 (null-separated) in every version.
+            let encoding = self.encoding(for: values(item), version: version, preferred: preferred)
+            return text(values(item), version: 4, separateFirst: false, preferred: encoding)
+        case _ where id.hasPrefix("T") || ID3v2FrameDecoder.iTunesTextFrames.contains(id):
             return text(values(item), version: version, separateFirst: false, preferred: preferred)
         case _ where id.hasPrefix("W"):
             return latin1(item.value.stringValue ?? "")

@@ -13,7 +13,8 @@ import Foundation
 /// - Dates (ID3v2.4.0 frames §4.2.5, ID3v2.3.0 §4.2.1): v2.3 stores the
 ///   recording date as `TYER` "yyyy", `TDAT` "DDMM" and `TIME` "HHMM";
 ///   v2.4 as one `TDRC` timestamp "yyyy-MM-ddTHH:mm". `TORY` (v2.3 original
-///   year) and `TDOR` (v2.4 original date) likewise. A year frame that holds
+///   year) and `TDOR` (v2.4 original date) likewise; a `TDOR` fuller than a
+///   year is also kept whole in v2.3 as `TXXX:ORIGINALDATE`. A year frame that holds
 ///   no date ("Test Year") is carried over whole, never cut to four
 ///   characters; `TDAT`/`TIME` that can't be combined with a year, and the
 ///   deprecated `TRDA` and `TSIZ` (ID3v2.4.0 changes §3), stay as they are.
@@ -98,9 +99,18 @@ enum ID3v2FrameMapping {
                 replace(["TDRC", "TYER"], with: [kept ?? make("TYER", text(source))])
             }
             if let original = first("TDOR") {
-                let year = Timestamp(text(original))?.year ?? text(original)
+                let full = text(original)
+                let year = Timestamp(full)?.year ?? full
                 let kept = first("TORY").map { entries[$0] }.flatMap { $0.item.value == .string(year) ? $0 : nil }
-                replace(["TDOR", "TORY"], with: [kept ?? make("TORY", year)])
+                var frames = [kept ?? make("TORY", year)]
+                // TORY holds the year only: a fuller date goes to TXXX:ORIGINALDATE too (Picard's
+                // v2.3 name; see OriginalDateMetadataConverter), so no value is lost.
+                let userKey = "TXXX:ORIGINALDATE"
+                if full != year, !entries.contains(where: { $0.item.key == userKey }) {
+                    let item = MetadataItem(keySpace: .id3, key: userKey, value: .string(full), dataType: entries[original].item.dataType)
+                    frames.append(Entry(id: "TXXX", item: item, original: item))
+                }
+                replace(["TDOR", "TORY"], with: frames)
             }
         } else {
             if first("TDRC") != nil {

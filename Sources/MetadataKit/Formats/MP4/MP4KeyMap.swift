@@ -3,12 +3,15 @@ extension MetadataKeyMap {
     /// then the QuickTime `mdta` key (`com.apple.quicktime.*`, then the bare
     /// name ffmpeg writes with `use_metadata_tags`), then the `udta` ©-atom
     /// (see the table of ``MetadataKeyMap``).
+    /// The keys of one field: iTunes atoms, QuickTime `mdta` keys
+    /// (`com.apple.quicktime.<name>`, then the bare name), `udta` ©-atoms.
+    private static func entry(itunes: [String], mdta: [String] = [], udta: [String] = []) -> [RawKey] {
+        itunes.map { RawKey(.iTunes, $0) }
+            + mdta.flatMap { [RawKey(.quickTimeMetadata, "com.apple.quicktime.\($0)"), RawKey(.quickTimeMetadata, $0)] }
+            + udta.map { RawKey(.quickTimeUserData, $0) }
+    }
+
     static let mp4Keys: [MetadataField: [RawKey]] = {
-        func entry(itunes: [String], mdta: [String] = [], udta: [String] = []) -> [RawKey] {
-            itunes.map { RawKey(.iTunes, $0) }
-                + mdta.flatMap { [RawKey(.quickTimeMetadata, "com.apple.quicktime.\($0)"), RawKey(.quickTimeMetadata, $0)] }
-                + udta.map { RawKey(.quickTimeUserData, $0) }
-        }
         let track = entry(itunes: ["trkn"], mdta: ["track"])
         let disc = entry(itunes: ["disk"], mdta: ["disc"])
         return [
@@ -25,6 +28,50 @@ extension MetadataKeyMap {
             .bpm: entry(itunes: ["tmpo"]),
             .trackNumber: track, .trackCount: track,
             .discNumber: disc, .discCount: disc,
+        ].merging(mp4ExtendedKeys) { $0 + $1 }
+    }()
+
+    /// The rows of the fields added after the original fifteen: iTunes atoms
+    /// where iTunes has one (`sonm`, `cpil`, `©wrk`, `©lyr`, …), otherwise
+    /// freeform `----:com.apple.iTunes:<name>` items with Picard's names
+    /// (see `docs/FIELDS.md`).
+    static let mp4ExtendedKeys: [MetadataField: [RawKey]] = {
+        func atoms(_ types: String...) -> [RawKey] { types.map { RawKey(.iTunes, $0) } }
+        func free(_ names: String...) -> [RawKey] { names.map { RawKey(.iTunes, "----:com.apple.iTunes:\($0)") } }
+        return [
+            .titleSort: atoms("sonm"), .artistSort: atoms("soar"), .albumSort: atoms("soal"),
+            .albumArtistSort: atoms("soaa"), .composerSort: atoms("soco"),
+            .subtitle: free("SUBTITLE"), .discSubtitle: free("DISCSUBTITLE"), .work: atoms("\u{A9}wrk"),
+            .movementName: atoms("\u{A9}mvn"), .movementNumber: atoms("\u{A9}mvi"), .movementCount: atoms("\u{A9}mvc"),
+            .showMovement: atoms("shwm"), .artists: free("ARTISTS"), .conductor: free("CONDUCTOR"),
+            .lyricist: free("LYRICIST"), .remixer: free("REMIXER"), .arranger: free("ARRANGER"),
+            .engineer: free("ENGINEER"), .producer: free("PRODUCER"), .djMixer: free("DJMIXER"), .mixer: free("MIXER"),
+            .label: free("LABEL"), .catalogNumber: free("CATALOGNUMBER"), .barcode: free("BARCODE"), .isrc: free("ISRC"),
+            .asin: free("ASIN"), .media: free("MEDIA"), .releaseType: free("MusicBrainz Album Type"),
+            .releaseStatus: free("MusicBrainz Album Status"), .releaseCountry: free("MusicBrainz Album Release Country"),
+            .script: free("SCRIPT"), .language: free("LANGUAGE"), .mood: free("MOOD"), .initialKey: free("initialkey"),
+            .copyright: atoms("cprt") + entry(itunes: [], mdta: ["copyright"], udta: ["\u{A9}cpy"]),
+            .license: free("LICENSE"), .encodedBy: atoms("\u{A9}too"), .website: free("WEBSITE"),
+            .compilation: atoms("cpil"), .gapless: atoms("pgap"), .podcast: atoms("pcst"), .podcastURL: atoms("purl"),
+            .podcastCategory: atoms("catg"),
+            .releaseDate: free("RELEASEDATE"), .originalDate: free("ORIGINALDATE"), .originalYear: free("ORIGINALYEAR"),
+            .lyrics: atoms("\u{A9}lyr"),
+            .musicBrainzRecordingId: free("MusicBrainz Track Id"),
+            .musicBrainzReleaseTrackId: free("MusicBrainz Release Track Id"),
+            .musicBrainzReleaseId: free("MusicBrainz Album Id"),
+            .musicBrainzReleaseGroupId: free("MusicBrainz Release Group Id"),
+            .musicBrainzArtistId: free("MusicBrainz Artist Id"),
+            .musicBrainzAlbumArtistId: free("MusicBrainz Album Artist Id"),
+            .musicBrainzWorkId: free("MusicBrainz Work Id"), .musicBrainzDiscId: free("MusicBrainz Disc Id"),
+            .musicBrainzTRMId: free("MusicBrainz TRM Id"),
+            .musicBrainzOriginalReleaseId: free("MusicBrainz Original Album Id"),
+            .acoustId: free("Acoustid Id"), .acoustIdFingerprint: free("Acoustid Fingerprint"),
+            .replayGainTrackGain: free("replaygain_track_gain", "REPLAYGAIN_TRACK_GAIN"),
+            .replayGainTrackPeak: free("replaygain_track_peak", "REPLAYGAIN_TRACK_PEAK"),
+            .replayGainAlbumGain: free("replaygain_album_gain", "REPLAYGAIN_ALBUM_GAIN"),
+            .replayGainAlbumPeak: free("replaygain_album_peak", "REPLAYGAIN_ALBUM_PEAK"),
+            .replayGainReferenceLoudness: free("replaygain_reference_loudness", "REPLAYGAIN_REFERENCE_LOUDNESS"),
+            .rating: atoms("rate"),
         ]
     }()
 }

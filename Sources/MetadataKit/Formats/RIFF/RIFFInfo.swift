@@ -117,6 +117,12 @@ extension MetadataKeyMap {
     /// | genre | IGNR |
     /// | year | ICRD |
     /// | track n/N | ITRK, then IPRT (ffmpeg) |
+    /// | composer | IMUS |
+    /// | copyright | ICOP |
+    /// | encodedBy | ITCH (the technician) |
+    /// | encoderSettings | ISFT (the software) |
+    /// | engineer | IENG |
+    /// | language | ILNG |
     static let riffKeys: [MetadataField: [RawKey]] = {
         let track = [RawKey(.riff, "ITRK"), RawKey(.riff, "IPRT")]
         return [
@@ -127,6 +133,10 @@ extension MetadataKeyMap {
             .genre: [RawKey(.riff, "IGNR")],
             .year: [RawKey(.riff, "ICRD")],
             .trackNumber: track, .trackCount: track,
+            // Fields added with the larger field set (RIFF MCI §2.6 "INFO List Chunk" IDs).
+            .composer: [RawKey(.riff, "IMUS")], .copyright: [RawKey(.riff, "ICOP")],
+            .encodedBy: [RawKey(.riff, "ITCH")], .encoderSettings: [RawKey(.riff, "ISFT")],
+            .engineer: [RawKey(.riff, "IENG")], .language: [RawKey(.riff, "ILNG")],
         ]
     }()
 }

@@ -42,6 +42,51 @@ extension MetadataKeyMap {
             .trackCount: keys("TRACKNUMBER", "TRACKTOTAL", "TOTALTRACKS"),
             .discNumber: keys("DISCNUMBER"),
             .discCount: keys("DISCNUMBER", "DISCTOTAL", "TOTALDISCS"),
+        ].merging(vorbisExtendedKeys) { $0 + $1 }
+    }()
+
+    /// The rows of the fields added after the original fifteen: Picard's
+    /// Vorbis names (the MusicBrainz IDs as `MUSICBRAINZ_*`, ReplayGain as
+    /// `REPLAYGAIN_*`, Opus gains as `R128_*` of RFC 7845 §5.2.1), then the
+    /// names other taggers use (`UNSYNCEDLYRICS` of foobar2000, `ORGANIZATION`
+    /// of the Vorbis I suggestions; not ffmpeg's `ENCODER`, the encoding
+    /// software). Several values of a field
+    /// are repeated fields (Vorbis I §5.2.2).
+    static let vorbisExtendedKeys: [MetadataField: [RawKey]] = {
+        func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.vorbis, $0) } }
+        return [
+            .titleSort: keys("TITLESORT"), .artistSort: keys("ARTISTSORT"), .albumSort: keys("ALBUMSORT"),
+            .albumArtistSort: keys("ALBUMARTISTSORT"), .composerSort: keys("COMPOSERSORT"),
+            .subtitle: keys("SUBTITLE"), .discSubtitle: keys("DISCSUBTITLE"), .work: keys("WORK"),
+            .movementName: keys("MOVEMENTNAME"), .movementNumber: keys("MOVEMENT"), .movementCount: keys("MOVEMENTTOTAL"),
+            .showMovement: keys("SHOWMOVEMENT"), .artists: keys("ARTISTS"), .conductor: keys("CONDUCTOR"),
+            .lyricist: keys("LYRICIST"), .remixer: keys("REMIXER"), .arranger: keys("ARRANGER"),
+            .engineer: keys("ENGINEER"), .producer: keys("PRODUCER"), .djMixer: keys("DJMIXER"), .mixer: keys("MIXER"),
+            .performers: keys("PERFORMER"), .originalArtist: keys("ORIGINALARTIST"), .originalAlbum: keys("ORIGINALALBUM"),
+            .label: keys("LABEL", "ORGANIZATION", "PUBLISHER"), .catalogNumber: keys("CATALOGNUMBER"),
+            .barcode: keys("BARCODE"), .isrc: keys("ISRC"), .asin: keys("ASIN"), .media: keys("MEDIA"),
+            .releaseType: keys("RELEASETYPE"), .releaseStatus: keys("RELEASESTATUS"),
+            .releaseCountry: keys("RELEASECOUNTRY"), .script: keys("SCRIPT"), .language: keys("LANGUAGE"),
+            .mood: keys("MOOD"), .initialKey: keys("KEY"), .copyright: keys("COPYRIGHT"), .license: keys("LICENSE"),
+            .encodedBy: keys("ENCODEDBY"), .encoderSettings: keys("ENCODERSETTINGS"),
+            .website: keys("WEBSITE"), .compilation: keys("COMPILATION"),
+            .releaseDate: keys("RELEASEDATE"), .originalDate: keys("ORIGINALDATE"), .originalYear: keys("ORIGINALYEAR"),
+            .lyrics: keys("LYRICS", "UNSYNCEDLYRICS"),
+            .musicBrainzRecordingId: keys("MUSICBRAINZ_TRACKID"),
+            .musicBrainzReleaseTrackId: keys("MUSICBRAINZ_RELEASETRACKID"),
+            .musicBrainzReleaseId: keys("MUSICBRAINZ_ALBUMID"),
+            .musicBrainzReleaseGroupId: keys("MUSICBRAINZ_RELEASEGROUPID"),
+            .musicBrainzArtistId: keys("MUSICBRAINZ_ARTISTID"),
+            .musicBrainzAlbumArtistId: keys("MUSICBRAINZ_ALBUMARTISTID"),
+            .musicBrainzWorkId: keys("MUSICBRAINZ_WORKID"), .musicBrainzDiscId: keys("MUSICBRAINZ_DISCID"),
+            .musicBrainzTRMId: keys("MUSICBRAINZ_TRMID"),
+            .musicBrainzOriginalReleaseId: keys("MUSICBRAINZ_ORIGINALALBUMID"),
+            .acoustId: keys("ACOUSTID_ID"), .acoustIdFingerprint: keys("ACOUSTID_FINGERPRINT"),
+            .replayGainTrackGain: keys("REPLAYGAIN_TRACK_GAIN"), .replayGainTrackPeak: keys("REPLAYGAIN_TRACK_PEAK"),
+            .replayGainAlbumGain: keys("REPLAYGAIN_ALBUM_GAIN"), .replayGainAlbumPeak: keys("REPLAYGAIN_ALBUM_PEAK"),
+            .replayGainReferenceLoudness: keys("REPLAYGAIN_REFERENCE_LOUDNESS"),
+            .r128TrackGain: keys("R128_TRACK_GAIN"), .r128AlbumGain: keys("R128_ALBUM_GAIN"),
+            .rating: keys("RATING"),
         ]
     }()
 }

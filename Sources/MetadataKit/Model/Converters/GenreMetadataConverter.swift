@@ -5,7 +5,9 @@ import Foundation
 /// Remix and "(CR)" Cover, and several values (null-separated in v2.4,
 /// "(17)(18)" in v2.3). Only the numeric references are mapped to names; a
 /// name is shown as stored ("NEW AGE" stays "NEW AGE"). MP4 `©gen` holds a name and `gnre` the ID3 index + 1.
-/// ID3v1 holds an index. Several genres display as one name joined by "; ".
+/// ID3v1 holds an index. Several genres are a list (``DisplayValue/texts(_:)``;
+/// ``Metadata/genre`` names them joined by "; "), written as several strings
+/// where the format has lists.
 public struct GenreMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -66,7 +68,7 @@ public struct GenreMetadataConverter: MetadataConverter {
                 genres = item.value.stringValues.filter { !$0.isEmpty }.map(Self.stored)
             }
             if genres.count == 1 { return .genre(genres[0]) }
-            if genres.count > 1 { return .genre(Genre(name: genres.map(\.name).joined(separator: "; "))) }
+            if genres.count > 1 { return .texts(genres.map(\.name)) }
         }
         return nil
     }
@@ -76,6 +78,9 @@ public struct GenreMetadataConverter: MetadataConverter {
         existing: [MetadataItem]
     ) throws -> [MetadataItem] {
         guard let value else { return [] }
+        if case .texts(let names) = value, key.keySpace != .id3v1, !(key.keySpace == .iTunes && key.key == "gnre") {
+            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .strings(names), dataType: .utf8)]
+        }
         guard let genre = value.genre else { throw MediaError(.invalidValue, "genre needs a name") }
         switch (key.keySpace, key.key) {
         case (.iTunes, "gnre"), (.id3v1, _):

@@ -40,8 +40,9 @@ public struct MetadataConverterRegistry: Sendable {
         converters[field.position]
     }
 
-    /// Artwork, track, disc, comments, genre and year get their special converters;
-    /// every other field uses ``DefaultMetadataConverter``.
+    /// Artwork, track, disc, comments, genre, year, the flags, the movement,
+    /// the rating, the original date and people by role get their special converters; every other field uses
+    /// ``DefaultMetadataConverter``.
     public static let standard: MetadataConverterRegistry = {
         var registry = MetadataConverterRegistry()
         registry.register(ArtworkMetadataConverter(), for: .artwork)
@@ -51,12 +52,25 @@ public struct MetadataConverterRegistry: Sendable {
         registry.register(CommentMetadataConverter(), for: .comments)
         registry.register(GenreMetadataConverter(), for: .genre)
         registry.register(YearMetadataConverter(), for: .year)
+        for field in MetadataField.ordered where field.kind == .boolean {
+            registry.register(BooleanMetadataConverter(), for: field)
+        }
+        registry.register(MovementMetadataConverter(), for: .movementNumber)
+        registry.register(MovementMetadataConverter(), for: .movementCount)
+        registry.register(RatingMetadataConverter(), for: .rating)
+        registry.register(OriginalDateMetadataConverter(), for: .originalDate)
+        for field in [MetadataField.arranger, .engineer, .producer, .djMixer, .mixer, .performers] {
+            registry.register(InvolvedPeopleMetadataConverter(), for: field)
+        }
         return registry
     }()
 }
 
 /// Text and number fields: the first item with a value wins; several strings in
-/// one item are joined with "; ".
+/// one item are a list (``DisplayValue/texts(_:)``, shown joined with "; "),
+/// written back as one item of several strings (ID3v2.4 null-separated,
+/// ID3v2.3 joined by "/", repeated Vorbis fields, several MP4 `data` atoms).
+/// An ID3 `UFID:<owner>` identifier is read and written as its bytes' text.
 public struct DefaultMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -73,9 +87,13 @@ public struct DefaultMetadataConverter: MetadataConverter {
                 {
                     return .integer(Int(number.rounded()))
                 }
+            case (_, .data(let bytes)) where item.key.hasPrefix("UFID:"):
+                // ID3 UFID (ID3v2.4.0 frames §4.1): an owner, then an identifier of up to 64 bytes (ASCII by use).
+                let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                if !text.isEmpty { return .text(text) }
             default:
                 let strings = item.value.stringValues.filter { !$0.isEmpty }
-                if !strings.isEmpty { return .text(strings.joined(separator: "; ")) }
+                if let value = DisplayValue.list(strings) { return value }
                 if case .integer(let number) = item.value { return .text(String(number)) }
             }
         }
@@ -93,8 +111,19 @@ public struct DefaultMetadataConverter: MetadataConverter {
             }
             return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(Int64(number)), dataType: .signedInteger)]
         }
+        if case .texts(let values) = value, field != .bpm {
+            return [
+                MetadataItem(
+                    keySpace: key.keySpace, key: key.key, value: .strings(values), dataType: .utf8,
+                    language: existing.first?.language)
+            ]
+        }
         guard let text = value.text else {
             throw MediaError(.invalidValue, "\(field.rawValue) needs a text value")
+        }
+        if key.key.hasPrefix("UFID:") {
+            guard text.utf8.count <= 64 else { throw MediaError(.invalidValue, "an ID3 UFID identifier holds at most 64 bytes") }
+            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .data(Data(text.utf8)), dataType: .binary)]
         }
         if field == .bpm, Int(text) == nil {
             throw MediaError(.invalidValue, "bpm must be a whole number, not '\(text)'")
