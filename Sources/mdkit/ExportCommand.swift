@@ -169,8 +169,7 @@ struct ExportCommand {
             progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
-            FileHandle.standardError.write(Data("mdkit export: error: \(message)\(only)
-".utf8))
+            FileHandle.standardError.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
             return 1
         }
     }
