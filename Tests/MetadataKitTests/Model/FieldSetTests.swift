@@ -22,6 +22,14 @@ import Testing
         #expect(MetadataField.compilation.kind == .boolean && MetadataField.rating.kind == .integer)
     }
 
+    @Test func aFieldsPositionIsItsIndexInDeclarationOrder() {
+        #expect(MemoryLayout<MetadataField>.size == 1)
+        for (index, field) in MetadataField.ordered.enumerated() {
+            #expect(field.position == index, "\(field)")
+        }
+        #expect(MetadataField.discCount.isCore && !MetadataField.titleSort.isCore)
+    }
+
     @Test func everyFieldHasAKeyInTheFormatsThatCanHoldIt() {
         let keys = MetadataKeyMap.standard.keys
         for field in MetadataField.allCases where ![.gapless, .podcast, .podcastURL, .podcastCategory].contains(field) {
@@ -37,7 +45,7 @@ import Testing
         var owner: [MetadataKeyMap.RawKey: MetadataField] = [:]
         let shared: Set<String> = [
             "TRCK", "TRK", "TPOS", "TPA", "MVIN", "MVI", "trkn", "disk", "track", "disc", "TRACKNUMBER", "DISCNUMBER", "ITRK", "IPRT",
-            "TIPL", "IPLS", "IPL",
+            "TIPL", "IPLS", "IPL", "WM/TrackNumber", "WM/PartOfSet", "TRACK", "DISC",
         ]
         for field in MetadataField.allCases {
             for key in keys[field] ?? [] where !shared.contains(key.key) && !(key.key.hasPrefix("com.apple.quicktime.")) {
