@@ -22,15 +22,19 @@ struct ElementaryStreamFrame: Equatable, Sendable {
 ///   says (or whose frame ends exactly at the end of the audio): a stray
 ///   sync word in junk is not taken for audio.
 /// - The frames are then walked to the end of the audio, at most
-///   ``maximumFrames``; the duration is the sum of their samples over their
-///   rate. Where the walk stops early (damage, or the limit), the rest is
-///   counted at the average bytes per second of the frames read, with a
-///   warning for damage.
+///   ``maximumFrames`` or ``walkLimit`` bytes (reading a few bytes per frame
+///   of a long file would read all of it); the duration is the sum of their
+///   samples over their rate. Where the walk stops early (damage, or a
+///   limit), the rest is counted at the average bytes per second of the
+///   frames read (exact for constant bit rates, as AC-3's), with a warning
+///   for damage.
 enum ElementaryStreamScanner {
     /// How far past the start of the audio the first frame is looked for.
     static let searchLimit = 64 * 1024
     /// Most frames walked (about 6 hours of 48 kHz AAC).
     static let maximumFrames = 1 << 20
+    /// Most stream bytes walked frame by frame (about 4 minutes of 128 kb/s AAC).
+    static let walkLimit: Int64 = 4 << 20
 
     /// A frame header parser: the frame at the start of the bytes given, or nil.
     typealias HeaderParser = (ArraySlice<UInt8>) -> ElementaryStreamFrame?
@@ -73,7 +77,12 @@ enum ElementaryStreamScanner {
         guard var scan = try firstFrame(source, from: start, to: end, headerLength: headerLength, syncByte: syncByte, parse: parse)
         else { return nil }
         var position = scan.firstOffset
-        while scan.frames < maximumFrames, end - position >= Int64(headerLength) {
+        var limited = false
+        while end - position >= Int64(headerLength) {
+            if scan.frames >= maximumFrames || position - scan.firstOffset >= walkLimit {
+                limited = true
+                break
+            }
             guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
                 frame.streamKey == scan.first.streamKey, Int64(frame.length) <= end - position
             else { break }
@@ -88,7 +97,7 @@ enum ElementaryStreamScanner {
         if rest > 0, scan.bytes > 0, scan.duration > 0 {
             // Count what was not walked at the rate of what was.
             scan.duration += Double(rest) * scan.duration / Double(scan.bytes)
-            if scan.frames < maximumFrames, rest >= Int64(headerLength) {
+            if !limited, rest >= Int64(headerLength) {
                 scan.warnings.append(
                     MediaWarning(
                         .malformed,
