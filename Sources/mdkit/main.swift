@@ -21,7 +21,7 @@ extension QueryCommand: Command {}
 let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("read", ReadCommand.self, "print metadata and properties"),
     ("write", WriteCommand.self, "change metadata, safely"),
-    ("tracks", TracksCommand.self, "list the tracks of MP4/MOV/M4A files"),
+    ("tracks", TracksCommand.self, "list the tracks of MP4/MOV/M4A and Matroska/WebM files"),
     ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
     ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),
     ("timed", TimedCommand.self, "print a movie's timed metadata as JSON or WebVTT"),
