@@ -1,7 +1,7 @@
 import Foundation
 
 extension MetadataKeySpace {
-    /// Matroska and WebM: SimpleTags as `TARGET/NAME` (see ``MatroskaTarget``),
+    /// Matroska and WebM: SimpleTags as `TARGET/NAME` (the form is documented on `MatroskaTarget`),
     /// the Segment title as `Info/Title`, attached files as `Attachment/<FileName>`.
     public static let matroska = MetadataKeySpace(rawValue: "matroska")
 }
