@@ -83,12 +83,15 @@ struct ASFAttribute: Sendable, Equatable {
             return make(.string(Self.text(data)), .utf16)
         case .bool?:
             return make(.integer(Self.integer(data) == 0 ? 0 : 1), .asfBool)
-        case .dword?:
-            return make(.integer(Int64(Self.integer(data))), .asfDWORD)
-        case .qword?:
+        case .dword? where data.count == 4:
+            return make(.integer(Int64(UInt32(truncatingIfNeeded: Self.integer(data)))), .asfDWORD)
+        case .qword? where data.count == 8:
             return make(.integer(Int64(bitPattern: Self.integer(data))), .asfQWORD)
-        case .word?:
-            return make(.integer(Int64(Self.integer(data))), .asfWORD)
+        case .word? where data.count == 2:
+            return make(.integer(Int64(UInt16(truncatingIfNeeded: Self.integer(data)))), .asfWORD)
+        case .dword?, .qword?, .word?:
+            // A number whose length is not its type's: kept as the bytes it is.
+            return make(.data(Data(data)), .asfType(type))
         case .guid?:
             return make(.data(Data(data)), .asfGUID)
         case .bytes?:

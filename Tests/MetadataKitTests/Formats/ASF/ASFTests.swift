@@ -208,6 +208,32 @@ private typealias B = ASFBuilder
 
     // MARK: Damage
 
+    /// A DWORD, WORD or QWORD whose value is not its type's length (the fuzz
+    /// smoke run found a DWORD of 8 bytes 0xFF… trapping the conversion):
+    /// kept as its bytes, written back unchanged.
+    @Test func numbersOfTheWrongLengthAreKeptAsTheirBytes() async throws {
+        let attributes: [(String, Int, [UInt8])] = [
+            ("Long DWORD", 3, [UInt8](repeating: 0xFF, count: 8)), ("Short QWORD", 4, [1, 2, 3]),
+            ("Long WORD", 5, [UInt8](repeating: 0xFF, count: 4)), ("Fine DWORD", 3, B.le32(7)),
+        ]
+        let bytes = B.file([B.fileProperties(), B.audioStream(), B.extendedContent(attributes)])
+        let parsed = try B.parse(bytes)
+        let values = parsed.items.map { "\($0.key)=\($0.value)" }
+        #expect(values.contains("Fine DWORD=\(MetadataValue.integer(7))"))
+        for (name, _, value) in attributes.prefix(3) {
+            #expect(parsed.items.contains { $0.key == name && $0.value == .data(Data(value)) }, "\(name)")
+        }
+        let url = try B.write(bytes)
+        defer { B.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        item.metadata.title = "Changed"
+        try await item.save(options: Self.fast)
+        let again = try B.parse([UInt8](try Data(contentsOf: url)))
+        for (name, _, value) in attributes.prefix(3) {
+            #expect(again.items.contains { $0.key == name && $0.value == .data(Data(value)) }, "\(name) after a save")
+        }
+    }
+
     /// Every prefix of a file either fails with a MediaError or reads; a
     /// prefix that cuts the header reads only what is whole and can't be saved.
     @Test func everyPrefixFailsOrReadsWhatIsWhole() throws {
