@@ -29,10 +29,22 @@ public struct MediaItem: Sendable {
     public private(set) var warnings: [MediaWarning] = []
     /// The file's chapter tables (Matroska editions, ID3 `CTOC`s), in file
     /// order; empty when it has no chapters.
-    public private(set) var chapterTables: [ChapterTable] = []
+    ///
+    /// Set it (or ``chapters``) and ``save(options:)`` writes the new tables
+    /// in the format's own way; an empty list removes the file's chapters.
+    /// A format that can't store chapters refuses such a save
+    /// (`unsupportedFeature`) before anything is written.
+    public var chapterTables: [ChapterTable] = []
     /// The chapters players show by default: those of the first default
     /// table, else of the first table (see ``chapterTables``).
-    public var chapters: [Chapter] { chapterTables.defaultChapters }
+    ///
+    /// Setting it replaces those chapters, or makes a default table holding
+    /// them when the file has none; setting an empty list to a file with one
+    /// table removes its chapters.
+    public var chapters: [Chapter] {
+        get { chapterTables.defaultChapters }
+        set { chapterTables.replaceDefaultChapters(with: newValue) }
+    }
     /// True once ``load()`` has succeeded.
     public private(set) var isLoaded = false
     /// How the last ``save(options:)`` changed the file (in place, by
@@ -42,6 +54,8 @@ public struct MediaItem: Sendable {
 
     /// The metadata as loaded, to tell what changed.
     private var loadedMetadata = Metadata()
+    /// The chapter tables as loaded, to tell whether they changed.
+    private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.
     private var snapshot: FileSnapshot?
 
@@ -72,14 +86,15 @@ public struct MediaItem: Sendable {
         properties = parsed.properties
         warnings = parsed.warnings
         chapterTables = parsed.chapterTables
+        loadedChapterTables = chapterTables
         metadata = Metadata(items: parsed.items)
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
     }
 
-    /// Whether ``metadata`` differs from what was loaded.
-    public var hasChanges: Bool { metadata != loadedMetadata }
+    /// Whether ``metadata`` or ``chapterTables`` differ from what was loaded.
+    public var hasChanges: Bool { metadata != loadedMetadata || chapterTables != loadedChapterTables }
 
     /// Writes the changed metadata back to the file, then loads it again.
     ///
@@ -153,6 +168,7 @@ public struct MediaItem: Sendable {
         properties = reread.properties
         warnings = reread.warnings
         chapterTables = checked?.parsed.chapterTables ?? chapterTables
+        loadedChapterTables = chapterTables
         snapshot = FileSnapshot(info)
     }
 
@@ -183,9 +199,21 @@ public struct MediaItem: Sendable {
         if let foreign = metadata.items.first(where: { !format.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
             throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
         }
-        let items = try MetadataChanges().resolvedItems(
+        var items = try MetadataChanges().resolvedItems(
             loaded: loadedMetadata, edited: metadata, keySpaces: format.keySpaces,
             derived: format.derivedKeySpaces)
+        var options = options
+        let chaptersChanged = chapterTables != loadedChapterTables
+        if chaptersChanged {
+            switch format.chapterWriting {
+            case .none:
+                throw MediaError(.unsupportedFeature, "writing chapters to \(format.name) files is not supported yet")
+            case .asItems(let store):
+                items = try store(chapterTables, items)
+            case .byPlanner:
+                options.chapterTables = chapterTables
+            }
+        }
         let source = try FileSource(url: url)
         guard source.snapshot == snapshot else {
             throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
@@ -194,6 +222,7 @@ public struct MediaItem: Sendable {
         let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
         var changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
         let duration = properties.duration
+        let wanted = chapterTables
         // Every item nobody changed must read back (changed fields are checked
         // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
         // frames when the version changes: 2.2 is always upgraded) are exempt.
@@ -227,6 +256,9 @@ public struct MediaItem: Sendable {
                     throw MediaError(
                         .verificationFailed, "the save would lose or alter items nobody changed: \(ItemSurvival.describe(lost))")
                 }
+            }
+            if chaptersChanged, let difference = ChapterComparison.difference(expected: wanted, actual: reread.chapterTables) {
+                throw MediaError(.verificationFailed, "the chapters read back differently: \(difference)")
             }
             if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
                 throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")

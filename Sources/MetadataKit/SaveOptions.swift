@@ -31,6 +31,11 @@ public struct SaveOptions: Sendable, Hashable {
     public var removesAllTags = false
     /// Whether the save fsyncs (see ``SaveDurability``).
     public var durability: SaveDurability = .full
+    /// The chapter tables a planner that stores chapters itself
+    /// (``MediaFormat/ChapterWriting/byPlanner``) must write; nil keeps the
+    /// file's chapters as they are. Set by ``MediaItem/save(options:)`` when
+    /// ``MediaItem/chapterTables`` changed.
+    var chapterTables: [ChapterTable]?
 
     public init(
         id3v2Version: ID3v2Version = .keep, id3v1: ID3v1Policy = .updateExisting,

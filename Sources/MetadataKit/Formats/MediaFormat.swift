@@ -51,6 +51,21 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// Plans the edit that stores `items` (the file's complete list of raw
     /// items after the change); nil for a read-only format.
     let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
+    /// How the format stores changed chapters (``MediaItem/chapterTables``).
+    let chapterWriting: ChapterWriting
+
+    /// How a format stores chapters when a save changes them.
+    enum ChapterWriting: Sendable {
+        /// It can't: a save that changes chapters is refused.
+        case none
+        /// As raw items (ID3 `CHAP`/`CTOC` frames, Vorbis `CHAPTERxxx`
+        /// comments): the closure returns the file's items with the chapter
+        /// items replaced by those holding `tables` (none for an empty list).
+        case asItems(@Sendable (_ tables: [ChapterTable], _ items: [MetadataItem]) throws -> [MetadataItem])
+        /// By the edit planner, which finds them in ``SaveOptions/chapterTables``
+        /// (Matroska `Chapters`, MP4 chapter tracks).
+        case byPlanner
+    }
 
     init(
         identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
@@ -59,7 +74,8 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
-        planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?
+        planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?,
+        chapterWriting: ChapterWriting = .none
     ) {
         self.identifier = identifier
         self.name = name
@@ -74,6 +90,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.acceptsByExtension = acceptsByExtension
         self.parse = parse
         self.planEdit = planEdit
+        self.chapterWriting = chapterWriting
     }
 }
 

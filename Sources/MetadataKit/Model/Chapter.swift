@@ -101,3 +101,61 @@ extension Array where Element == ChapterTable {
         (first { $0.isDefault } ?? first)?.chapters ?? []
     }
 }
+
+extension Array where Element == ChapterTable {
+    /// Replaces the default chapters (see ``defaultChapters``): the first
+    /// default table's, else the first table's; with no table, adds a default
+    /// one holding `chapters`. An empty list given to a file whose only table
+    /// it is removes that table.
+    mutating func replaceDefaultChapters(with chapters: [Chapter]) {
+        guard let index = firstIndex(where: \.isDefault) ?? indices.first else {
+            if !chapters.isEmpty { self = [ChapterTable(isDefault: true, chapters: chapters)] }
+            return
+        }
+        if chapters.isEmpty && count == 1 {
+            removeAll()
+        } else {
+            self[index].chapters = chapters
+        }
+    }
+}
+
+/// Compares chapter tables written by a save with those read back: starts
+/// and ends within a millisecond (formats store milliseconds, 100 ns units
+/// or a track's timescale), titles by their text, the nesting by shape.
+enum ChapterComparison {
+    static let tolerance = 0.0015
+
+    /// A description of the first difference, or nil when they agree.
+    static func difference(expected: [ChapterTable], actual: [ChapterTable]) -> String? {
+        let wanted = expected.filter { !$0.chapters.isEmpty }
+        let found = actual.filter { !$0.chapters.isEmpty }
+        guard wanted.count == found.count else {
+            return "\(wanted.count) tables written, \(found.count) read"
+        }
+        for (table, read) in zip(wanted, found) {
+            if let difference = difference(expected: table.chapters, actual: read.chapters) { return difference }
+        }
+        return nil
+    }
+
+    static func difference(expected: [Chapter], actual: [Chapter]) -> String? {
+        guard expected.count == actual.count else {
+            return "\(expected.count) chapters written, \(actual.count) read"
+        }
+        for (index, (chapter, read)) in zip(expected, actual).enumerated() {
+            let name = "chapter \(index + 1)"
+            if abs(chapter.start - read.start) > tolerance {
+                return "\(name) starts at \(read.start) s, not \(chapter.start) s"
+            }
+            if let end = chapter.end, let readEnd = read.end, abs(end - readEnd) > tolerance {
+                return "\(name) ends at \(readEnd) s, not \(end) s"
+            }
+            if (chapter.title ?? "") != (read.title ?? "") {
+                return "\(name) is titled \(read.title.map { "'\($0)'" } ?? "nothing"), not '\(chapter.title ?? "")'"
+            }
+            if let difference = difference(expected: chapter.chapters, actual: read.chapters) { return difference }
+        }
+        return nil
+    }
+}
