@@ -94,18 +94,37 @@ def values(index):
     }
 
 
+def text_values(v):
+    """The nine values every tagger below writes, by field, as text ("n/N" for track and disc)."""
+    return {"title": v["title"], "artist": v["artist"], "album_artist": v["album_artist"],
+            "album": v["album"], "genre": v["genre"], "year": str(v["year"]),
+            "track": f"{v['track']}/{v['tracks']}", "disc": f"{v['disc']}/{v['discs']}",
+            "comment": v["comment"]}
+
+
+# Each tag format's key of a field (ID3: the frame class; the comment is a COMM frame).
+ID3_FRAMES = {"title": TIT2, "artist": TPE1, "album_artist": TPE2, "album": TALB, "genre": TCON,
+              "year": TDRC, "track": TRCK, "disc": TPOS}
+MP4_KEYS = {"title": "\xa9nam", "artist": "\xa9ART", "album_artist": "aART", "album": "\xa9alb",
+            "genre": "\xa9gen", "year": "\xa9day", "comment": "\xa9cmt"}
+VORBIS_KEYS = {"title": "TITLE", "artist": "ARTIST", "album_artist": "ALBUMARTIST", "album": "ALBUM",
+               "genre": "GENRE", "year": "DATE", "track": "TRACKNUMBER", "tracks": "TRACKTOTAL",
+               "disc": "DISCNUMBER", "discs": "DISCTOTAL", "comment": "COMMENT"}   # numbers alone
+APE_KEYS = {"title": "Title", "artist": "Artist", "album_artist": "Album Artist", "album": "Album",
+            "genre": "Genre", "year": "Year", "track": "Track", "disc": "Disc", "comment": "Comment"}
+ASF_KEYS = {"title": "Title", "artist": "Author", "album_artist": "WM/AlbumArtist",
+            "album": "WM/AlbumTitle", "genre": "WM/Genre", "year": "WM/Year",
+            "track": "WM/TrackNumber", "disc": "WM/PartOfSet", "comment": "Description"}
+FFMPEG_KEYS = {"title": "title", "artist": "artist", "album_artist": "album_artist", "album": "album",
+               "genre": "genre", "year": "date", "track": "track", "disc": "disc", "comment": "comment"}
+
+
 def id3_frames(tags, v, cover, mime):
-    tags.add(TIT2(encoding=3, text=v["title"]))
-    tags.add(TPE1(encoding=3, text=v["artist"]))
-    tags.add(TPE2(encoding=3, text=v["album_artist"]))
-    tags.add(TALB(encoding=3, text=v["album"]))
-    tags.add(TCON(encoding=3, text=v["genre"]))
-    tags.add(TDRC(encoding=3, text=str(v["year"])))
-    tags.add(TRCK(encoding=3, text=f"{v['track']}/{v['tracks']}"))
-    tags.add(TPOS(encoding=3, text=f"{v['disc']}/{v['discs']}"))
+    text = text_values(v)
+    for field, frame in ID3_FRAMES.items():
+        tags.add(frame(encoding=3, text=text[field]))
     tags.add(COMM(encoding=3, lang="eng", desc="", text=v["comment"]))
     tags.add(APIC(encoding=3, mime=mime, type=3, desc="Front cover", data=cover))
-
 
 def tag_mp3(path, v, version, cover, mime):
     tags = ID3()
@@ -119,15 +138,11 @@ def tag_m4a(path, v, cover, image_format):
     if f.tags is None:
         f.add_tags()
     f.tags.clear()
-    f.tags["\xa9nam"] = [v["title"]]
-    f.tags["\xa9ART"] = [v["artist"]]
-    f.tags["aART"] = [v["album_artist"]]
-    f.tags["\xa9alb"] = [v["album"]]
-    f.tags["\xa9gen"] = [v["genre"]]
-    f.tags["\xa9day"] = [str(v["year"])]
+    text = text_values(v)
+    for field, key in MP4_KEYS.items():
+        f.tags[key] = [text[field]]
     f.tags["trkn"] = [(v["track"], v["tracks"])]
     f.tags["disk"] = [(v["disc"], v["discs"])]
-    f.tags["\xa9cmt"] = [v["comment"]]
     f.tags["covr"] = [MP4Cover(cover, imageformat=image_format)]
     f.save()
 
@@ -153,18 +168,8 @@ def picture(cover, mime):
 
 
 def vorbis_comment(tags, v):
-    tags["TITLE"] = [v["title"]]
-    tags["ARTIST"] = [v["artist"]]
-    tags["ALBUMARTIST"] = [v["album_artist"]]
-    tags["ALBUM"] = [v["album"]]
-    tags["GENRE"] = [v["genre"]]
-    tags["DATE"] = [str(v["year"])]
-    tags["TRACKNUMBER"] = [str(v["track"])]
-    tags["TRACKTOTAL"] = [str(v["tracks"])]
-    tags["DISCNUMBER"] = [str(v["disc"])]
-    tags["DISCTOTAL"] = [str(v["discs"])]
-    tags["COMMENT"] = [v["comment"]]
-
+    for field, key in VORBIS_KEYS.items():
+        tags[key] = [str(v[field])]
 
 def tag_flac(path, v, cover, mime):
     f = FLAC(path)
@@ -192,15 +197,9 @@ def tag_ape(path, v, cover, cover_name, cls):
     if f.tags is None:
         f.add_tags()
     f.tags.clear()
-    f.tags["Title"] = v["title"]
-    f.tags["Artist"] = v["artist"]
-    f.tags["Album Artist"] = v["album_artist"]
-    f.tags["Album"] = v["album"]
-    f.tags["Genre"] = v["genre"]
-    f.tags["Year"] = str(v["year"])
-    f.tags["Track"] = f"{v['track']}/{v['tracks']}"
-    f.tags["Disc"] = f"{v['disc']}/{v['discs']}"
-    f.tags["Comment"] = v["comment"]
+    text = text_values(v)
+    for field, key in APE_KEYS.items():
+        f.tags[key] = text[field]
     f.tags["Cover Art (Front)"] = APEValue(cover_name.encode("ascii") + b"\0" + cover, BINARY)
     f.save()
 
@@ -216,15 +215,9 @@ def tag_wma(path, v, cover, mime):
     from mutagen.asf import ASF, ASFByteArrayAttribute
     f = ASF(path)
     f.tags.clear()
-    f.tags["Title"] = [v["title"]]
-    f.tags["Author"] = [v["artist"]]
-    f.tags["WM/AlbumArtist"] = [v["album_artist"]]
-    f.tags["WM/AlbumTitle"] = [v["album"]]
-    f.tags["WM/Genre"] = [v["genre"]]
-    f.tags["WM/Year"] = [str(v["year"])]
-    f.tags["WM/TrackNumber"] = [str(v["track"])]
-    f.tags["WM/PartOfSet"] = [f"{v['disc']}/{v['discs']}"]
-    f.tags["Description"] = [v["comment"]]
+    text = dict(text_values(v), track=str(v["track"]))   # WM/TrackNumber holds the number alone
+    for field, key in ASF_KEYS.items():
+        f.tags[key] = [text[field]]
     # WM/Picture: picture type (1 byte), data length (DWORD LE), MIME and description
     # (UTF-16LE, NUL-terminated), then the data.
     blob = (struct.pack("<bI", 3, len(cover)) + (mime + "\0").encode("utf-16-le")
@@ -247,10 +240,8 @@ def tag_mka(source_dir, path, v, cover_path):
     """Matroska: ffmpeg writes the tags (SimpleTags) and attaches the cover."""
     import subprocess
     os.remove(path)
-    meta = {"title": v["title"], "artist": v["artist"], "album_artist": v["album_artist"],
-            "album": v["album"], "genre": v["genre"], "date": str(v["year"]),
-            "track": f"{v['track']}/{v['tracks']}", "disc": f"{v['disc']}/{v['discs']}",
-            "comment": v["comment"]}
+    text = text_values(v)
+    meta = {key: text[field] for field, key in FFMPEG_KEYS.items()}
     args = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
             "-i", os.path.join(source_dir, "audio.mka"), "-map_metadata", "-1", "-c", "copy",
             "-attach", cover_path, "-metadata:s:t", "mimetype=image/png",

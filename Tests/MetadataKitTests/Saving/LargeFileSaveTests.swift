@@ -91,7 +91,7 @@ struct LargeFileSaveTests {
 
     /// `mdkit write` paused (test hook) before `step` and killed there.
     @Test(
-        .enabled(if: InsertionEditorTests.canInsert && TestSupport.mdkitExecutable != nil, "needs ext4 and the mdkit binary"),
+        .enabled(if: InsertionEditorTests.canInsert && Capabilities.mdkit, "needs ext4 and the mdkit binary"),
         arguments: ["insert", "patchWrite"])
     func aSaveKilledAroundTheInsertLeavesTheOldFile(step: String) async throws {
         let directory = try TestSupport.makeTemporaryDirectory()
@@ -99,25 +99,7 @@ struct LargeFileSaveTests {
         let url = try makeMovie(in: directory)
         let md5 = try MediaChecks.decodedMD5(url)
         let size = try FileSource(url: url).size
-        guard let executable = TestSupport.mdkitExecutable else { return }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["write", url.path, "--set", "title=" + String(repeating: "killed ", count: 2000)]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": step]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait for the journal (before the insert) or the inserted space (before the write).
-        let journal = EditJournal.url(for: url).path
-        var reached = false
-        for _ in 0..<4800 where !reached { // 2 minutes: slow on a loaded machine
-            try await Task.sleep(nanoseconds: 25_000_000)
-            let grown = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int64) ?? size) > size
-            reached = step == "insert" ? FileManager.default.fileExists(atPath: journal) : grown
-        }
-        try await Task.sleep(nanoseconds: 100_000_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let reached = try await PausedSave.killWrite(of: url, title: String(repeating: "killed ", count: 2000), before: step)
         #expect(reached, "the save never reached step \(step)")
         let item = try await MediaItem.loaded(url) // recovers
         #expect(item.metadata.title == "original")

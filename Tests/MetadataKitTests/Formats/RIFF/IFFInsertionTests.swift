@@ -121,24 +121,7 @@ struct IFFInsertionTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try makeFile(name, in: directory)
         let original = try Data(contentsOf: url)
-        let executable = try #require(TestSupport.mdkitExecutable)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["write", url.path, "--set", "title=" + String(repeating: "killed ", count: 900)]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": step]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let journal = EditJournal.url(for: url).path
-        var reached = false
-        for _ in 0..<4800 where !reached { // 2 minutes: slow on a loaded machine
-            try await Task.sleep(nanoseconds: 25_000_000)
-            let grown = ((try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? original.count) > original.count
-            reached = step == "insert" ? FileManager.default.fileExists(atPath: journal) : grown
-        }
-        try await Task.sleep(nanoseconds: 100_000_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let reached = try await PausedSave.killWrite(of: url, title: String(repeating: "killed ", count: 900), before: step)
         #expect(reached, "the save never reached step \(step)")
         let item = try await MediaItem.loaded(url) // recovers
         #expect(item.metadata.title == "original")
