@@ -14,7 +14,8 @@
 #   TMPFS_GB=N      size of the files on tmpfs (default 1: they and a copy live in RAM)
 #   DISK=DIR        the ext4 folder (default Benchmarks/work/bigfile)
 #   TMPFS=DIR       the tmpfs folder (default /dev/shm/mdkit-bigfile; empty: skip)
-#   MDKIT=PATH      the mdkit binary (default .build/release/mdkit, else .build/debug/mdkit)
+#   MDKIT=PATH      the mdkit binary (default: a release build with the Swift libraries linked
+#                   statically, as the other benchmarks ship it, made by build.sh)
 #   KEEP=1          keep the generated files (they are deleted at the end by default)
 #   CACHE=MODE      the copy's page cache when a tool starts, the same for every tool (each copy is
 #                   synced first): cold (default: evicted, as a file on disk not touched lately),
@@ -38,10 +39,16 @@ MDKIT=${MDKIT:-}
 CACHE=${CACHE:-cold}
 SYSCALLS=${SYSCALLS:-0}
 [[ $CACHE == cold || $CACHE == warm || $CACHE == written ]] || { echo "CACHE must be cold, warm or written" >&2; exit 1; }
+die() { printf 'bigfile-benchmark: %s\n' "$*" >&2; exit 1; }
+note() { printf '==> %s\n' "$*" >&2; }
 if [[ -z $MDKIT ]]; then
-    if [[ -x .build/release/mdkit ]]; then MDKIT=$ROOT/.build/release/mdkit; else MDKIT=$ROOT/.build/debug/mdkit; fi
+    # shellcheck source=build.sh
+    source "$ROOT/Benchmarks/build.sh"
+    mkdir -p "$BIN"
+    build_mdkit "$ROOT/Benchmarks/work/build-mdkit.log"
+    MDKIT=$BIN/mdkit
 fi
-[[ -x $MDKIT ]] || { echo "no mdkit binary at $MDKIT: run swift build -c release" >&2; exit 1; }
+[[ -x $MDKIT ]] || die "MDKIT=$MDKIT is not an executable file"
 for tool in ffmpeg ffprobe python3 g++ pkg-config; do
     command -v $tool >/dev/null || { echo "needs $tool" >&2; exit 1; }
 done
