@@ -62,7 +62,7 @@ enum VorbisChapters {
     /// without them); `duration` ends the last chapter.
     static func tables(from items: [MetadataItem], duration: Double?) -> [ChapterTable] {
         // The common case, no chapter field, costs one prefix check per item.
-        guard items.contains(where: { $0.keySpace == .vorbis && $0.key.utf8.starts(with: "CHAPTER".utf8) }) else { return [] }
+        guard items.contains(where: { $0.key.utf8.starts(with: "CHAPTER".utf8) && $0.keySpace == .vorbis }) else { return [] }
         struct Found {
             var digits: String
             var start: Double?

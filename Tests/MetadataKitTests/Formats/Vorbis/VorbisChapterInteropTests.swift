@@ -172,4 +172,28 @@ struct VorbisChapterInteropTests {
         await #expect(throws: MediaError.self) { try await item.save() }
         #expect(try Data(contentsOf: url) == before)
     }
+
+    /// Every prefix of a FLAC and an Opus file with chapters (up to the end
+    /// of the comment) loads or fails with a ``MediaError``, never traps;
+    /// a prefix that loads has no chapter ending before it starts.
+    @Test func everyPrefixOfAFileWithChaptersLoadsOrFails() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, codec) in [("p.flac", "flac"), ("p.opus", "libopus")] {
+            let url = try make(name, codec: codec)
+            var item = try await MediaItem.loaded(url)
+            item.chapters = (0..<12).map { Chapter(start: Double($0) * 2.5, titles: [.init("Chapter \($0) ✓")], url: "u\($0)") }
+            try await item.save()
+            let bytes = try Data(contentsOf: url)
+            let prefix = directory.appendingPathComponent("prefix-" + name)
+            for count in stride(from: 0, through: min(bytes.count, 4096), by: 7) {
+                try bytes.prefix(count).write(to: prefix)
+                do {
+                    let loaded = try await MediaItem.loaded(prefix)
+                    #expect(loaded.chapters.allSatisfy { ($0.end ?? $0.start) >= $0.start }, "\(name) prefix \(count)")
+                } catch {
+                    #expect(error is MediaError, "\(name) prefix \(count): \(error)")
+                }
+            }
+        }
+    }
 }
