@@ -16,6 +16,7 @@ struct WriteCommand {
         usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
                                    [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
                                    [--remove-artwork] [--lyrics FILE.lrc]
+                                   [--chapters F | --remove-chapters]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
                                    [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run] [--verbose]
                                    [--quiet]
@@ -37,6 +38,7 @@ struct WriteCommand {
           --remove-artwork    remove every picture
           --lyrics FILE.lrc   set timed lyrics from an LRC file: an ID3 SYLT frame (and the text
                               in USLT) for MP3, WAV, AIFF; the LRC text as the lyrics elsewhere
+        \(chapterUsage)
           --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
           --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
           --remove-all-tags   remove every tag (--set and --remove are not applied); the
@@ -67,6 +69,7 @@ struct WriteCommand {
     var artwork: [(path: String, type: Artwork.PictureType, mimeType: String?)] = []
     var removesArtwork = false
     var lyrics: LRCLyrics?
+    var chapterEdit: ChapterEdit?
     var options = SaveOptions()
     var output: String?
     var dryRun = false
@@ -103,6 +106,8 @@ struct WriteCommand {
                 artwork[artwork.count - 1].mimeType = type
             case "--remove-artwork": removesArtwork = true
             case "--lyrics": lyrics = try Self.lyrics(file: try value(argument))
+            case "--chapters": chapterEdit = try Self.chapterEdit(file: try value(argument))
+            case "--remove-chapters": chapterEdit = .remove
             case "--id3v2-version":
                 switch try value(argument) {
                 case "3": options.id3v2Version = .v2_3
@@ -292,8 +297,9 @@ struct WriteCommand {
         if !pictures.isEmpty { item.metadata.artwork = pictures }
         if removesArtwork { item.metadata.artwork = [] }
         if let lyrics { try item.setTimedLyrics(lyrics) }
+        let chapterChanges = Self.apply(chapterEdit, to: &item)
         // Removing every tag removes everything, edits included (SaveOptions.removesAllTags).
-        return (item, Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata))
+        return (item, Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata) + chapterChanges)
     }
 
     /// How many times a save that found its file changed by another program

@@ -17,10 +17,12 @@ extension TimedCommand: Command {}
 extension FieldsCommand: Command {}
 extension ScanCommand: Command {}
 extension QueryCommand: Command {}
+extension ChaptersCommand: Command {}
 
 let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("read", ReadCommand.self, "print metadata and properties"),
     ("write", WriteCommand.self, "change metadata, safely"),
+    ("chapters", ChaptersCommand.self, "print the chapters"),
     ("tracks", TracksCommand.self, "list the tracks of MP4/MOV/M4A and Matroska/WebM files"),
     ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
     ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),

@@ -28,7 +28,9 @@ enum FLACParser {
                     dataType: FLACPicture.dataType(of: artwork)))
         }
         let properties = info.properties(audioBytes: source.size - layout.audioStart)
-        return ParsedFile(fileType: .flac, items: items, properties: properties, isEditable: true, warnings: tags.warnings)
+        return ParsedFile(
+            fileType: .flac, items: items, properties: properties, isEditable: true, warnings: tags.warnings,
+            chapterTables: VorbisChapters.tables(from: items, duration: properties.duration))
     }
 
     /// Items of the same text key (from several comment blocks) joined into one.

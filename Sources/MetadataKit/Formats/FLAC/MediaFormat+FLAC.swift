@@ -13,5 +13,6 @@ extension MediaFormat {
         identifier: FileType.flac.identifier, name: "FLAC", extensions: ["flac"], mimeTypes: [FileType.flac.mimeType],
         keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis], keyMapRows: MetadataKeyMap.vorbisKeys,
         recognizes: { probe in probe.starts(with: "fLaC") || (probe.starts(with: "ID3") && FLACLayout.hasMarkerAfterID3(probe.source)) },
-        parse: FLACParser.parse, planEdit: FLACEditPlanner.plan)
+        parse: FLACParser.parse, planEdit: FLACEditPlanner.plan,
+        chapterWriting: .asItems(VorbisChapters.storing))
 }

@@ -13,5 +13,6 @@ extension MediaFormat {
         mimeTypes: [FileType.ogg.mimeType], keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis],
         keyMapRows: MetadataKeyMap.vorbisKeys,
         recognizes: { probe in probe.starts(with: "OggS") },
-        parse: OggParser.parse, planEdit: OggEditPlanner.plan)
+        parse: OggParser.parse, planEdit: OggEditPlanner.plan,
+        chapterWriting: .asItems(VorbisChapters.storing))
 }

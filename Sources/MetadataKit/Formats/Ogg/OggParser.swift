@@ -42,7 +42,9 @@ enum OggParser {
         // start on a fresh page (see OggEditPlanner); junk between pages is kept.
         let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
         let warnings = (scan.warnings + damage).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: .ogg, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
+        return ParsedFile(
+            fileType: .ogg, items: items, properties: properties, isEditable: isEditable, warnings: warnings,
+            chapterTables: VorbisChapters.tables(from: items, duration: properties.duration))
     }
 
     /// Where the comment is: the packet index, the bytes before and after the
