@@ -225,6 +225,20 @@ private typealias B = ID3Builder
         #expect(bare.chapterTables.isEmpty && bare.item("CHAP") == nil && bare.item("CTOC") == nil)
     }
 
+    /// A last chapter without an end ends at the file's `TLEN`, else where it starts.
+    @Test(arguments: [true, false])
+    func lastChapterEndsAtTheLength(withLength: Bool) async throws {
+        var frames = [Self.text("TIT2", "Book", version: 4)]
+        if withLength { frames.append(Self.text("TLEN", "5250", version: 4)) }
+        let url = try Self.makeFile(frames, version: 4)
+        defer { Self.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        item.chapters = [Chapter(start: 0, titles: [.init("A")]), Chapter(start: 1.5, titles: [.init("B")])]
+        try await item.save(options: Self.fast)
+        let chapters = try await MediaItem.loaded(url).chapters
+        #expect(chapters.map(\.end) == [1.5, withLength ? 5.25 : 1.5])
+    }
+
     @Test func nestedChaptersAndSeveralTablesRoundTrip() async throws {
         let url = try Self.makeFile([Self.text("TIT2", "Book", version: 4)], version: 4)
         defer { Self.remove(url) }
