@@ -61,6 +61,6 @@ enum AIFFParser {
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
             fileType: .aiff, items: items, properties: properties, isEditable: !aiff.structure.isTruncated,
-            warnings: warnings)
+            warnings: warnings, chapterTables: id3?.chapterTables ?? [])
     }
 }

@@ -13,5 +13,6 @@ extension MediaFormat {
         mimeTypes: [FileType.aiff.mimeType], keySpaces: AIFFEditPlanner.keySpaces, reshapedKeys: MetadataKeyMap.id3DateKeys,
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.aiffKeys),
         recognizes: { probe in probe.starts(with: "FORM") && (probe.fourCC(at: 8) == "AIFF" || probe.fourCC(at: 8) == "AIFC") },
-        parse: AIFFParser.parse, planEdit: AIFFEditPlanner.plan)
+        parse: AIFFParser.parse, planEdit: AIFFEditPlanner.plan,
+        chapterWriting: .asItems(ID3ChapterWriter.store))
 }

@@ -13,6 +13,7 @@ enum DSDIFFParser {
         let dff = try DSDIFFStructure(parsing: source)
         var warnings = dff.warnings
         var items: [MetadataItem] = []
+        var chapterTables: [ChapterTable] = []
         if let diin = dff.first("DIIN") {
             let master = try DSDIFFEditedMaster(parsing: diin, source: source)
             items += master.items
@@ -21,8 +22,11 @@ enum DSDIFFParser {
         if let chunk = dff.first("ID3 "), let tag = try DSDID3Tag.read(in: chunk.dataOffset..<chunk.dataEnd, source: source, url: url) {
             items += tag.items
             warnings += tag.warnings
+            chapterTables = tag.chapterTables
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: .dsdiff, items: items, properties: dff.properties, isEditable: !dff.isTruncated, warnings: warnings)
+        return ParsedFile(
+            fileType: .dsdiff, items: items, properties: dff.properties, isEditable: !dff.isTruncated, warnings: warnings,
+            chapterTables: chapterTables)
     }
 }

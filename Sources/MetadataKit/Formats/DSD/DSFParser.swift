@@ -13,10 +13,12 @@ enum DSFParser {
         let dsf = try DSFStructure(parsing: source)
         var warnings = dsf.warnings
         var items: [MetadataItem] = []
+        var chapterTables: [ChapterTable] = []
         if let region = dsf.tagRegion {
             if let tag = try DSDID3Tag.read(in: region, source: source, url: url) {
                 items = tag.items
                 warnings += tag.warnings
+                chapterTables = tag.chapterTables
             } else {
                 warnings.append(
                     MediaWarning(
@@ -25,6 +27,8 @@ enum DSFParser {
             }
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
-        return ParsedFile(fileType: .dsf, items: items, properties: dsf.properties, isEditable: !dsf.isTruncated, warnings: warnings)
+        return ParsedFile(
+            fileType: .dsf, items: items, properties: dsf.properties, isEditable: !dsf.isTruncated, warnings: warnings,
+            chapterTables: chapterTables)
     }
 }

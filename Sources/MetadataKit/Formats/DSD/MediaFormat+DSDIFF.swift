@@ -17,5 +17,6 @@ extension MediaFormat {
             guard probe.starts(with: "FRM8"), probe.source.size >= 16 else { return false }
             return try probe.source.getBytes(at: 12, count: 4).elementsEqual("DSD ".utf8)
         },
-        parse: DSDIFFParser.parse, planEdit: DSDIFFEditPlanner.plan)
+        parse: DSDIFFParser.parse, planEdit: DSDIFFEditPlanner.plan,
+        chapterWriting: .asItems(ID3ChapterWriter.store))
 }

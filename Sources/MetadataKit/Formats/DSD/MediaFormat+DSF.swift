@@ -15,5 +15,6 @@ extension MediaFormat {
         recognizes: { probe in
             probe.starts(with: "DSD ") && probe.head.count >= 12 && probe.head[4] == 28 && probe.head[5..<12].allSatisfy { $0 == 0 }
         },
-        parse: DSFParser.parse, planEdit: DSFEditPlanner.plan)
+        parse: DSFParser.parse, planEdit: DSFEditPlanner.plan,
+        chapterWriting: .asItems(ID3ChapterWriter.store))
 }

@@ -66,6 +66,9 @@ enum ID3v2FrameEncoder {
             // UTF-8 lyrics (as SynchronizedLyrics builds them for v2.4) re-encoded for v2.3, which lacks UTF-8.
             guard let lyrics = SynchronizedLyrics(parsing: [UInt8](data)) else { return [UInt8](data) }
             return lyrics.payload(version: version)
+        case .data(let data) where id == "CHAP" || id == "CTOC":
+            // Embedded frames' sizes follow the tag's version (syncsafe in v2.4).
+            return ID3EmbeddedFrame.adapt([UInt8](data), chapter: id == "CHAP", to: version)
         case .data(let data) where !(["PRIV", "UFID", "GEOB"].contains(id) && key.description != nil):
             return [UInt8](data) // unknown or undecodable frames: the payload as read
         case .picture(let artwork):

@@ -88,6 +88,15 @@ struct ID3v2TagWriter {
                 output += bytes
                 continue
             }
+            if entry.record == nil, entry.id == "POPM", let counter = try playCounter(for: entry.original),
+                case .integer(let rating) = entry.item.value, (0...255).contains(rating)
+            {
+                // A changed rating keeps the frame's play counter.
+                let email = ID3v2FrameEncoder.split(entry.item.key).description ?? ""
+                output += try ID3v2FrameEncoder.frame(
+                    id: "POPM", payload: ID3v2FrameEncoder.latin1(email) + [0, UInt8(rating)] + counter, version: version)
+                continue
+            }
             // An unchanged frame converted to another version keeps its encoding where it can.
             output += try ID3v2FrameEncoder.frame(id: entry.id, item: entry.item, version: version, keepingEncoding: entry.record != nil)
         }
@@ -163,6 +172,20 @@ struct ID3v2TagWriter {
                 version: version)
         }
         return nil
+    }
+
+    /// The play counter (ID3v2.4.0 frames §4.17: the bytes after the rating)
+    /// of the file's `POPM` frame with the e-mail of `item`; nil when there
+    /// is none or it has no counter.
+    private func playCounter(for item: MetadataItem) throws -> [UInt8]? {
+        guard
+            let record = existing.first(where: {
+                ($0.id == "POPM" || $0.id == "POP") && !$0.isRaw && $0.plainPayload != nil && $0.item?.key == item.key
+            }), let range = record.plainPayload
+        else { return nil }
+        let payload = try source.getBytes(at: range.lowerBound, count: Int(range.count))
+        guard let zero = payload.firstIndex(of: 0), zero + 2 < payload.count else { return nil }
+        return Array(payload[(zero + 2)...])
     }
 
     /// Whether `existing` (decoded from a frame) is the item `desired`.

@@ -34,6 +34,8 @@ enum IFFID3Chunk {
         /// then keeps the chunk as it is.
         var isWritable: Bool
         var warnings: [MediaWarning]
+        /// The tag's chapters (``ID3Chapters``).
+        var chapterTables: [ChapterTable] = []
     }
 
     /// The first chunk of `chunks` that holds an ID3v2 tag ("ID3" at the
@@ -98,7 +100,10 @@ enum IFFID3Chunk {
                             + "a save keeps the chunk as it is", offset: framesEnd))
             }
         }
-        return Tag(chunk: chunk, header: header, items: records.compactMap(\.item), isWritable: isWritable, warnings: warnings)
+        let chapters = ID3Chapters.read(records)
+        return Tag(
+            chunk: chunk, header: header, items: records.compactMap(\.item), isWritable: isWritable,
+            warnings: warnings + chapters.warnings, chapterTables: chapters.tables)
     }
 
     /// True when every byte in `start..<end` is zero.

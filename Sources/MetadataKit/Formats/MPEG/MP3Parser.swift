@@ -22,8 +22,9 @@ enum MP3Parser {
             throw MediaError(.unsupportedFormat, "no ID3 tag and no MPEG audio frame found", offset: layout.audioStart)
         }
         let isEditable = layout.obstacle(version: layout.version(for: .keep), source: source) == nil
+        let chapters = ID3Chapters.read(layout.frames)
         return ParsedFile(
             fileType: .mp3, items: items, properties: properties ?? MediaProperties(), isEditable: isEditable,
-            warnings: layout.warnings)
+            warnings: layout.warnings + chapters.warnings, chapterTables: chapters.tables)
     }
 }

@@ -15,5 +15,6 @@ extension MediaFormat {
         recognizes: { probe in
             (probe.starts(with: "RIFF") || probe.starts(with: "RF64") || probe.starts(with: "BW64")) && probe.fourCC(at: 8) == "WAVE"
         },
-        parse: WAVParser.parse, planEdit: WAVEditPlanner.plan)
+        parse: WAVParser.parse, planEdit: WAVEditPlanner.plan,
+        chapterWriting: .asItems(ID3ChapterWriter.store))
 }

@@ -62,7 +62,7 @@ enum WAVParser {
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
             fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated,
-            warnings: warnings)
+            warnings: warnings, chapterTables: id3?.chapterTables ?? [])
     }
 
     /// The sample count of the `fact` chunk (the `ds64` one when `fact` holds 0xFFFFFFFF).
