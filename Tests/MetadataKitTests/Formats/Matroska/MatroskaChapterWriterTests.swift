@@ -133,4 +133,29 @@ private typealias ID = MatroskaID
         #expect(try MatroskaLayout(parsing: FileSource(url: url)).first(ID.attachments) == nil)
         #expect(try await MediaItem.loaded(url).metadata.artwork.isEmpty)
     }
+
+    @Test func damagedOrRepeatedElementsRefuseTheirSaveBeforeAnythingIsWritten() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // An Attachments element whose AttachedFile claims more than its parent holds.
+        let file = B.element(ID.attachedFile, B.string(ID.fileName, "font.ttf") + B.element(ID.fileData, [1, 2, 3]))
+        let damaged = B.element(ID.attachments, file + EBML.idBytes(ID.attachedFile) + [0x90])
+        let two = B.element(ID.chapters, Self.edition(uid: 1, titles: ["a"]))
+        let urls = [
+            try B.write(B.file([B.info(title: "T"), B.tracks(), damaged, B.cluster()]), "damaged.mkv", in: directory),
+            try B.write(B.file([B.info(title: "T"), B.tracks(), two, two, B.cluster()]), "two.mkv", in: directory),
+        ]
+        let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 9, count: 60) + [0xFF, 0xD9])
+        for url in urls {
+            let before = try Data(contentsOf: url)
+            var item = try await MediaItem.loaded(url)
+            if url.lastPathComponent == "damaged.mkv" {
+                item.metadata.artwork = [Artwork(data: jpeg, mimeType: "image/jpeg")]
+            } else {
+                item.chapters = [Chapter(start: 0, titles: [.init("b")])]
+            }
+            let error = await #expect(throws: MediaError.self, "\(url.lastPathComponent)") { try await item.save() }
+            #expect(error?.code == .unsupportedFeature)
+            #expect(try Data(contentsOf: url) == before)
+        }
+    }
 }
