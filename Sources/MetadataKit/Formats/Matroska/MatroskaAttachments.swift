@@ -14,6 +14,9 @@ struct MatroskaAttachment: Sendable, Hashable {
     var uid: UInt64?
     var dataOffset: Int64 = 0
     var dataSize: Int64 = 0
+    /// Where the whole AttachedFile element is, header included.
+    var elementOffset: Int64 = 0
+    var elementEnd: Int64 = 0
 
     /// The names of the cover-art convention, without extension.
     static let coverNames: Set<String> = ["cover", "small_cover", "cover_land", "small_cover_land"]
@@ -64,7 +67,7 @@ struct MatroskaAttachment: Sendable, Hashable {
             }
             position = fileEnd
             guard file.id == MatroskaID.attachedFile else { continue }
-            var attachment = MatroskaAttachment()
+            var attachment = MatroskaAttachment(elementOffset: file.offset, elementEnd: fileEnd)
             var child = file.dataOffset
             var hasData = false
             while child < fileEnd {

@@ -1,14 +1,18 @@
 import Foundation
 
-/// Writes the tags and the Segment title of a Matroska or WebM file in
-/// place, the way mkvpropedit does: Clusters and Cues never move.
+/// Writes the tags, the Segment title, the chapters and the cover-art
+/// attachments of a Matroska or WebM file in place, the way mkvpropedit
+/// does: Clusters and Cues never move.
 ///
 /// - The Tags element is rebuilt from the `matroska` tag items: a Tag whose
 ///   items are all unchanged is copied byte for byte (with its TagDefault
 ///   flags and any CRC-32); changed targets get one new Tag each. The Info
 ///   element is rebuilt with the new Title, its other children copied byte
 ///   for byte. A CRC-32 element at the start of a rebuilt master is
-///   recomputed (RFC 8794 §11.3.1).
+///   recomputed (RFC 8794 §11.3.1). Changed chapter tables
+///   (``SaveOptions/chapterTables``) rebuild the Chapters element (see
+///   ``MatroskaChapterWriter``), changed `Attachment/…` items the
+///   Attachments element (see ``MatroskaAttachmentWriter``).
 /// - A rebuilt element goes back where it was when it fits; the difference
 ///   becomes an EBMLVoid (a Void takes at least 2 bytes; a 1-byte difference
 ///   is absorbed by a size field 1 byte wider). A Void right after the old
@@ -19,8 +23,8 @@ import Foundation
 ///   pointed at them (new ones in the first SeekHead), rebuilt in its place
 ///   and the Void after it; a Segment of known size gets its new size
 ///   (an unknown size stays unknown).
-/// - Refused before anything is written (`unsupportedFeature`): changed
-///   attachments, several Tags or Info elements, a Segment followed by other
+/// - Refused before anything is written (`unsupportedFeature`): several
+///   Tags or Info elements (or Chapters, Attachments when they change), a Segment followed by other
 ///   data when something must go at its end, a SeekHead without room.
 enum MatroskaEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
@@ -44,10 +48,6 @@ enum MatroskaEditPlanner {
                 throw MediaError(.invalidValue, "'\(item.key)' is not a Matroska tag key (TARGET/NAME, see MatroskaTarget)")
             }
         }
-        let oldAttachments = file.attachments.map { $0.item(source: source, url: url) }
-        guard attachmentItems.isStoredLike(oldAttachments) else {
-            throw MediaError(.unsupportedFeature, "writing Matroska attachments (cover art) is not supported yet")
-        }
         if options.removesAllTags {
             title = nil
             tagItems = []
@@ -61,12 +61,42 @@ enum MatroskaEditPlanner {
                 try layout.add(id: MatroskaID.tags, data: data)
             }
         }
-        // After the Tags: an Info that must move can take the old Tags' place.
+        if let tables = options.chapterTables {
+            let elements = file.layout.all(MatroskaID.chapters)
+            guard elements.count <= 1 else {
+                throw MediaError(.unsupportedFeature, "this Matroska file has several Chapters elements; its chapters can't be written")
+            }
+            let data = try MatroskaChapterWriter.data(tables, old: file.chapters, element: elements.first, source: source)
+            try put(data, id: MatroskaID.chapters, old: elements.first, in: &layout)
+        }
+        // Attachments stay when every tag is removed (they are files, not tags).
+        if !options.removesAllTags {
+            let elements = file.layout.all(MatroskaID.attachments)
+            if let data = try MatroskaAttachmentWriter.data(
+                attachmentItems, old: file.attachments, element: elements.first, source: source, url: url)
+            {
+                guard elements.count <= 1 else {
+                    throw MediaError(
+                        .unsupportedFeature, "this Matroska file has several Attachments elements; its attachments can't be written")
+                }
+                try put(data, id: MatroskaID.attachments, old: elements.first, in: &layout)
+            }
+        }
+        // After the others: an Info that must move can take an old element's place.
         if title != file.info?.title {
             let data = try newInfo(source, element: infoElement, title: title)
             try layout.replace(infoElement, id: MatroskaID.info, data: data)
         }
         return try layout.plan()
+    }
+
+    /// Replaces `old` by element `id` with `data`, adds it, or (empty data) removes `old`.
+    private static func put(_ data: [UInt8], id: UInt32, old: EBMLElement?, in layout: inout MatroskaSpaceLayout) throws {
+        if let old {
+            if data.isEmpty { try layout.remove(old) } else { try layout.replace(old, id: id, data: data) }
+        } else if !data.isEmpty {
+            try layout.add(id: id, data: data)
+        }
     }
 
     /// The Info element's new data: every child as it was but Title (and

@@ -55,7 +55,35 @@ struct MatroskaSpaceLayout {
             patch(element.offset, bytes)
             return
         }
+        // A free Void just before: the element grows backwards into it (as
+        // mkvpropedit does), the rest of the Void stays in front.
+        if let index = voids.firstIndex(where: { $0.offset + $0.size == element.offset }),
+            let target = fill(index, id, data, span: voids[index].size + total)
+        {
+            moves.append((id, element.offset, target))
+            return
+        }
         try place(id, data, replacing: element)
+    }
+
+    /// Puts element `id` at the end of the first `span` bytes from the free
+    /// Void at `index`, the rest of them staying a free Void in front (its
+    /// header and the element are separate patches, so a later element can
+    /// take the rest); nil when it doesn't fit. Returns the element's offset.
+    private mutating func fill(_ index: Int, _ id: UInt32, _ data: [UInt8], span: Int64) -> Int64? {
+        let void = voids[index]
+        let natural = EBML.element(id, data)
+        let rest = span - Int64(natural.count)
+        if rest >= 2 {
+            voids[index].size = rest
+            patch(void.offset, EBML.voidHeader(count: rest))
+            patch(void.offset + rest, natural)
+            return void.offset + rest
+        }
+        guard let bytes = Self.fit(id, data, span: span) else { return nil }
+        voids.remove(at: index)
+        patch(void.offset, bytes)
+        return void.offset
     }
 
     /// Turns `element` into a Void.
@@ -88,17 +116,7 @@ struct MatroskaSpaceLayout {
         let size = Int64(EBML.element(id, data).count)
         var target: Int64
         if let index = voids.firstIndex(where: { $0.size == size || $0.size == size + 1 || $0.size >= size + 2 }) {
-            let void = voids[index]
-            let bytes = Self.fit(id, data, span: void.size, voidFirst: true)!
-            let rest = void.size - size
-            if rest >= 2 {
-                voids[index].size = rest
-                target = void.offset + rest
-            } else {
-                voids.remove(at: index)
-                target = void.offset
-            }
-            patch(void.offset, bytes)
+            target = fill(index, id, data, span: voids[index].size)!
         } else {
             target = source.size + Int64(appended.count)
             appended += EBML.element(id, data)

@@ -14,14 +14,14 @@ extension MediaFormat {
         identifier: FileType.matroska.identifier, name: "Matroska", extensions: ["mkv", "mka", "mks", "mk3d"],
         mimeTypes: [FileType.matroska.mimeType, "audio/x-matroska"], keySpaces: [.matroska], keyMapRows: MetadataKeyMap.matroskaKeys,
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) != "webm" },
-        parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan)
+        parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 
     /// WebM: an EBML header whose DocType is `webm` (read and written like Matroska).
     static let webm = MediaFormat(
         identifier: FileType.webm.identifier, name: "WebM", extensions: ["webm"],
         mimeTypes: [FileType.webm.mimeType, "audio/webm"], keySpaces: [.matroska], keyMapRows: MetadataKeyMap.matroskaKeys,
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) == "webm" },
-        parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan)
+        parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 
     private static func isEBML(_ probe: FormatProbe) -> Bool {
         probe.head.starts(with: [0x1A, 0x45, 0xDF, 0xA3])

@@ -116,4 +116,75 @@ enum MatroskaInterop {
         let output = try TestSupport.runChecked("mkvinfo", ["-a", "-v", url.path])
         return output.text
     }
+
+    /// `mkvextract chapters` as XML text (empty when the file has none).
+    static func extractedChapters(_ url: URL) throws -> String {
+        try TestSupport.runChecked("mkvextract", [url.path, "chapters", "-"]).text
+    }
+
+    /// The attachments mkvmerge lists (`mkvmerge -J`): ID, name, media type, size.
+    static func attachments(_ url: URL) throws -> [(id: Int, name: String, type: String, size: Int)] {
+        let output = try TestSupport.runChecked("mkvmerge", ["-J", url.path])
+        let json = try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: Any] ?? [:]
+        return (json["attachments"] as? [[String: Any]] ?? []).map {
+            ($0["id"] as? Int ?? -1, $0["file_name"] as? String ?? "", $0["content_type"] as? String ?? "", $0["size"] as? Int ?? -1)
+        }
+    }
+
+    /// The bytes of attachment `id` as `mkvextract attachments` writes them.
+    static func extractedAttachment(_ url: URL, id: Int, in directory: URL) throws -> Data {
+        let out = directory.appendingPathComponent("extracted-\(id).bin")
+        defer { try? FileManager.default.removeItem(at: out) }
+        try TestSupport.runChecked("mkvextract", [url.path, "attachments", "\(id):\(out.path)"])
+        return try Data(contentsOf: out)
+    }
+
+    /// ffmpeg's hash of the packets of every track: video (not attached
+    /// pictures, which ffmpeg makes streams of cover attachments), audio
+    /// and subtitles.
+    static func trackHash(_ url: URL) throws -> String {
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-i", url.path, "-map", "0:V?", "-map", "0:a?", "-map", "0:s?", "-c", "copy", "-f", "streamhash",
+                "-",
+            ]
+        ).text
+    }
+
+    /// The checks after a write: mkvinfo reads the whole file without an
+    /// error, the packets (``trackHash(_:)``) and the first Cluster are where
+    /// they were, and the size grew by at most `growth`.
+    static func checkWrite(_ file: URL, hash: String, cluster: Int64?, size: Int64, growth: Int64) throws {
+        let info = try mkvinfo(file)
+        #expect(
+            !info.localizedCaseInsensitiveContains("error"),
+            "mkvinfo: \(info.split(separator: "\n").filter { $0.lowercased().contains("error") }.prefix(3))")
+        #expect(try trackHash(file) == hash)
+        #expect(try firstCluster(file) == cluster)
+        let newSize = try FileSource(url: file).size
+        #expect(newSize >= size && newSize - size <= growth, "size \(size) → \(newSize)")
+    }
+
+    /// Makes one of the interop test files by its name: `ffmpeg.mkv` (video,
+    /// CRC-32 elements), `mkvmerge.mka` (tags, nested chapters, a cover),
+    /// `nocues.mka`, `live.mka` (a Segment of unknown size, written to a pipe).
+    static func make(_ name: String, in directory: URL) throws -> URL {
+        let file = directory.appendingPathComponent(name), audio = directory.appendingPathComponent("in.mka")
+        switch name {
+        case "ffmpeg.mkv": try ffmpegVideo(file)
+        case "mkvmerge.mka":
+            try ffmpegAudio(audio)
+            try mkvmerge(audio, file, in: directory)
+        case "nocues.mka":
+            try ffmpegAudio(audio)
+            try mkvmerge(audio, file, in: directory, options: ["--no-cues"])
+        default:
+            try ffmpegAudio(audio)
+            let output = try TestSupport.runChecked(
+                "ffmpeg", ["-nostdin", "-v", "error", "-i", audio.path, "-c", "copy", "-metadata", "artist=Live", "-f", "matroska", "-"])
+            try output.standardOutput.write(to: file)
+        }
+        return file
+    }
 }

@@ -109,12 +109,17 @@ private typealias B = MatroskaBuilder
         #expect(try Data(contentsOf: url) == before)
     }
 
-    @Test func changedAttachmentsAreRefused() async throws {
+    /// Cover art is written (MatroskaChapterWriterTests); an attachment that
+    /// isn't a picture can only be kept or removed.
+    @Test func changedNonPictureAttachmentsAreRefused() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let url = try B.write(B.typical(), "a.mkv", in: directory)
+        let before = try Data(contentsOf: url)
         var item = try await MediaItem.loaded(url)
-        item.metadata.artwork = [Artwork(data: Data([0xFF, 0xD8, 0xFF, 0xE0]), mimeType: "image/jpeg")]
+        item.metadata.items.append(
+            MetadataItem(keySpace: .matroska, key: "Attachment/font.ttf", value: .string("font/ttf"), dataType: .binary))
         let error = await #expect(throws: MediaError.self) { try await item.save() }
         #expect(error?.code == .unsupportedFeature)
+        #expect(try Data(contentsOf: url) == before)
     }
 }

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+@testable import MetadataKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+private typealias I = MatroskaInterop
+
+/// Chapter and cover-art saves of Matroska files that fail at any step of
+/// the save layer, or whose process is killed with SIGKILL in the middle,
+/// leave the old file or the new one, never a mixture, and no journal.
+@Suite(
+    .enabled(
+        if: TestSupport.hasTool("ffmpeg") && Capabilities.mkvtoolnix,
+        "needs ffmpeg and mkvtoolnix (mkvmerge, mkvinfo, mkvextract)"))
+struct MatroskaSaveSafetyTests {
+    /// Chapters too long for the old Chapters element: it moves to the end of the Segment.
+    static let chapters = (0..<12).map {
+        Chapter(start: Double($0) * 0.25, titles: [Chapter.Title("Kapitel \($0) " + String(repeating: "·", count: 40))])
+    }
+
+    @Test(arguments: FileEditor.Step.allCases)
+    func aFailingStepOfAChapterOrCoverSaveLeavesTheFileAsItWasOrSaved(step: FileEditor.Step) async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try I.make("mkvmerge.mka", in: directory)
+        let jpeg = directory.appendingPathComponent("new.jpg")
+        try I.picture(jpeg)
+        let picture = try Data(contentsOf: jpeg)
+        let original = try Data(contentsOf: file)
+        let hash = try I.trackHash(file)
+        for change in ["chapters", "cover"] {
+            try original.write(to: file)
+            var item = try await MediaItem.loaded(file)
+            let oldChapters = item.chapterTables
+            if change == "chapters" {
+                item.chapters = Self.chapters
+            } else {
+                item.metadata.artwork = [Artwork(data: picture, mimeType: "image/jpeg")]
+            }
+            let save = try item.prepareSave(options: SaveOptions())
+            var editor = FileEditor()
+            editor.failingStep = step
+            var failed = false
+            do {
+                try editor.apply(save.plan, to: file, expecting: save.snapshot, verify: save.verify)
+            } catch {
+                failed = true
+            }
+            let reread = try await MediaItem.loaded(file)
+            let saved =
+                change == "chapters"
+                ? ChapterComparison.difference(expected: [ChapterTable(chapters: Self.chapters)], actual: reread.chapterTables) == nil
+                : (try reread.metadata.artwork.first?.data()) == picture
+            if failed && step != .dataSync && step != .directorySync {
+                #expect(try Data(contentsOf: file) == original, "\(change) save failed at \(step) but changed the file")
+            } else if !failed {
+                #expect(saved, "\(change) save at \(step) succeeded but reads back differently")
+            } else {
+                let old =
+                    change == "chapters" ? reread.chapterTables == oldChapters : reread.metadata.artwork.first?.mimeType == "image/png"
+                #expect(saved || old, "\(change) save failed at \(step) and left neither the old nor the new file")
+            }
+            #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: file).path), "a journal was left after \(step)")
+            #expect(try I.trackHash(file) == hash)
+        }
+    }
+
+    /// `mdkit write --artwork` stopped before a step of the save and killed
+    /// there: the next load gives the old cover or the new one.
+    @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
+    func aKilledCoverSaveLeavesTheOldOrTheNewCover(pausedStep: String) async throws {
+        try #require(Capabilities.mdkit)
+        let executable = try #require(TestSupport.mdkitExecutable)
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try I.make("mkvmerge.mka", in: directory)
+        let jpeg = directory.appendingPathComponent("new.jpg")
+        try I.picture(jpeg)
+        let hash = try I.trackHash(file)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["write", file.path, "--artwork", jpeg.path, "--set", "title=killed"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait for the pause (the journal appears) or the end of the save.
+        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var item = MediaItem(url: file)
+        try await item.load() // recovers an interrupted in-place save
+        let cover = try #require(item.metadata.artwork.first, "the cover was lost (paused before \(pausedStep))")
+        let isNew = try cover.data() == Data(contentsOf: jpeg)
+        #expect(isNew || cover.mimeType == "image/png", "a cover never written")
+        #expect(isNew == (item.metadata.title == "killed"), "the cover and the title were saved together or not at all")
+        #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: file).path))
+        #expect(try I.trackHash(file) == hash)
+        #expect(!(try I.mkvinfo(file)).localizedCaseInsensitiveContains("error"))
+    }
+}
