@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads raw AC-3 and E-AC-3 streams (`.ac3`, `.eac3`, `.ec3`).
 ///
-/// - Tags: ID3v2 at the start, ID3v1 (and APEv2, kept out of the audio) at
-///   the end, as in MP3 files (``RawStreamParser``).
+/// - Tags: ID3v2 at the start, APEv2 and ID3v1 at the end, as in MP3 files
+///   (``RawStreamParser``).
 /// - Properties (``AC3FrameHeader``, ``ElementaryStreamScanner``): codec,
 ///   rate and channels (`acmod` + `lfeon`) from the first frame; the duration
 ///   from every frame (1536 samples per AC-3 frame, 256 per E-AC-3 audio

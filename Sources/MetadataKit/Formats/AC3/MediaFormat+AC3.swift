@@ -8,18 +8,19 @@ extension FileType {
 }
 
 extension MediaFormat {
-    /// Raw AC-3 and E-AC-3 streams with ID3 tags as in MP3 files: read by
-    /// ``AC3Parser``; edits planned by ``MP3EditPlanner`` (a leading ID3v2
-    /// tag, ID3v1 at the end, the audio copied untouched).
+    /// Raw AC-3 and E-AC-3 streams with ID3 tags (and an APEv2 tag at the end) as
+    /// in MP3 files: read by ``AC3Parser``; edits planned by ``MP3EditPlanner``
+    /// (a leading ID3v2 tag, an APEv2 tag the file has, ID3v1 at the end, the
+    /// audio copied untouched).
     ///
     /// The sync word 0x0B77 is a weak signature, so a file is recognised only
     /// when three frames follow one another (or fewer reach its end) right at
     /// its start or right after a leading ID3v2 tag.
     static let ac3 = MediaFormat(
         identifier: FileType.ac3.identifier, name: "AC-3 / E-AC-3", extensions: ["ac3", "eac3", "ec3"],
-        mimeTypes: [FileType.ac3.mimeType, FileType.eac3.mimeType], keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1],
-        reshapedKeys: MetadataKeyMap.id3DateKeys,
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        mimeTypes: [FileType.ac3.mimeType, FileType.eac3.mimeType], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
+        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: AC3Parser.startsStream(in:at:)) },
         parse: AC3Parser.parse, planEdit: MP3EditPlanner.plan)
 }

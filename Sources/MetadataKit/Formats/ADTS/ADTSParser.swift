@@ -2,9 +2,10 @@ import Foundation
 
 /// Reads raw AAC streams in ADTS framing (`.aac`).
 ///
-/// - Tags: the leading ID3v2 tags, an appended ID3v2 tag and ID3v1 are found
-///   and read exactly as in MP3 files (``MP3Layout``, ``MP3Trailer``; APEv2
-///   and Lyrics3 blocks at the end are kept out of the audio).
+/// - Tags: the leading ID3v2 tags, an appended ID3v2 tag, the APEv2 tag
+///   nearest the end and ID3v1 are found and read exactly as in MP3 files
+///   (``MP3Layout``, ``MP3Trailer``; further APE tags and Lyrics3 blocks at
+///   the end are kept out of the audio).
 /// - Properties (``ADTSFrameHeader``, ``ElementaryStreamScanner``): rate,
 ///   channels and codec ("AAC LC", …) from the first frame; the duration from
 ///   every frame's 1024 samples per raw data block; the bit rate is the
@@ -36,9 +37,10 @@ enum ADTSParser {
     }
 }
 
-/// What ADTS and AC-3 streams share: ID3 tags as in MP3 (``MP3Layout``), so
-/// their edits are planned by ``MP3EditPlanner``, and properties from a
-/// stream scan.
+/// What ADTS and AC-3 streams share: ID3 and APEv2 tags as in MP3
+/// (``MP3Layout``), so their edits are planned by ``MP3EditPlanner`` (an APE
+/// tag the file has is rewritten when its items change; none is added, see
+/// ``MP3APETagUpdate``), and properties from a stream scan.
 enum RawStreamParser {
     /// The properties of the audio in `start..<end` and the scan they come
     /// from; nil when there is no stream there.
@@ -48,7 +50,8 @@ enum RawStreamParser {
         let layout = try MP3Layout(parsing: source, url: url)
         var items = layout.frames.compactMap(\.item)
         if let v1 = layout.trailer.id3v1Items { items += v1 }
-        let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil
+        if let ape = layout.trailer.apeTag { items += try ape.metadataItems(source: source, url: url) }
+        let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil || layout.trailer.apeTag != nil
         var warnings = layout.warnings
         var properties = MediaProperties()
         if let result = try read(source, layout.audioStart, layout.trailer.audioEnd) {

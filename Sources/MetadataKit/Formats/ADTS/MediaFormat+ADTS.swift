@@ -6,9 +6,10 @@ extension FileType {
 }
 
 extension MediaFormat {
-    /// Raw AAC streams (ADTS) with ID3 tags as in MP3 files: read by
-    /// ``ADTSParser``; edits planned by ``MP3EditPlanner`` (a leading ID3v2
-    /// tag, ID3v1 at the end, the audio copied untouched).
+    /// Raw AAC streams (ADTS) with ID3 tags (and an APEv2 tag at the end) as
+    /// in MP3 files: read by ``ADTSParser``; edits planned by ``MP3EditPlanner``
+    /// (a leading ID3v2 tag, an APEv2 tag the file has, ID3v1 at the end, the
+    /// audio copied untouched).
     ///
     /// An ADTS sync word is a weak signature, so a file is recognised only
     /// when three frames follow one another (or fewer reach its end) right at
@@ -17,9 +18,9 @@ extension MediaFormat {
     /// ADTS header also matches).
     static let aac = MediaFormat(
         identifier: FileType.aac.identifier, name: "AAC (ADTS)", extensions: ["aac", "adts"],
-        mimeTypes: [FileType.aac.mimeType, "audio/aacp", "audio/x-aac"], keySpaces: [.id3, .id3v1], derivedKeySpaces: [.id3v1],
-        reshapedKeys: MetadataKeyMap.id3DateKeys,
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        mimeTypes: [FileType.aac.mimeType, "audio/aacp", "audio/x-aac"], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
+        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: ADTSParser.startsStream(in:at:)) },
         parse: ADTSParser.parse, planEdit: MP3EditPlanner.plan)
 }

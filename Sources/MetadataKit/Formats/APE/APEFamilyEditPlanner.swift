@@ -8,7 +8,8 @@ import Foundation
 ///   (``APETagWriter``), in its old place; a file without one gets it right
 ///   after the audio, before any Lyrics3 block and ID3v1 tag. No tag is
 ///   written when no `.ape` item is left (or ``SaveOptions/removesAllTags``).
-/// - Leading ID3v2 tags, the audio and a Lyrics3 block are kept byte for byte.
+/// - Leading ID3v2 tags, the audio and a Lyrics3 block are kept byte for byte
+///   (TrueAudio's ID3v2 tag is written by ``TrueAudioEditPlanner``).
 /// - ID3v1 follows ``SaveOptions/id3v1`` as for MP3: an existing tag gets the
 ///   changed fields (``ID3v1Writer``), `.add` adds one, `.remove` removes it.
 /// - Only the file's tail changes: a same-size tail is patched in place,
@@ -18,6 +19,20 @@ import Foundation
 /// the save is refused (`unsupportedFeature`) before anything is written.
 enum APEFamilyEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
+        let tail = try self.tail(source, items, options)
+        if Int64(tail.bytes.count) == source.size - tail.offset {
+            return .inPlace(try FileEditPlan.changedPatch(of: tail.bytes, at: tail.offset, in: source).map { [$0] } ?? [])
+        }
+        return .tail(offset: tail.offset, bytes: tail.bytes)
+    }
+
+    /// The file's new tail (from the end of the audio: the APE tag, a
+    /// Lyrics3 block and ID3v1) and where it starts. `loaded` are items the
+    /// file holds besides its APE and ID3v1 tags (a TrueAudio file's ID3v2
+    /// frames), for ID3v1's changed fields.
+    static func tail(
+        _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions, loaded other: [MetadataItem] = []
+    ) throws -> (offset: Int64, bytes: [UInt8], layout: APEFileLayout) {
         let layout = try APEFileLayout(parsing: source)
         if let tag = layout.tag, tag.isDamaged {
             throw MediaError(
@@ -30,7 +45,7 @@ enum APEFamilyEditPlanner {
         if !options.removesAllTags, options.id3v1 != .remove, v1Range != nil || options.id3v1 == .add {
             let existing = try v1Range.map { try source.getBytes(at: $0.lowerBound, count: ID3v1Parser.length) }
             let url = URL(fileURLWithPath: source.path, isDirectory: false)
-            let loaded = try (layout.tag?.metadataItems(source: source, url: url) ?? []) + (layout.id3v1Items ?? [])
+            let loaded = try other + (layout.tag?.metadataItems(source: source, url: url) ?? []) + (layout.id3v1Items ?? [])
             v1 = ID3v1Writer.update(existing, loaded: loaded, items: items).bytes
         }
 
@@ -47,10 +62,6 @@ enum APEFamilyEditPlanner {
             tail += try source.getBytes(at: tailStart, count: Int(trailingEnd - tailStart))
         }
         if let v1 { tail += v1 }
-
-        if Int64(tail.count) == source.size - tailStart {
-            return .inPlace(try FileEditPlan.changedPatch(of: tail, at: tailStart, in: source).map { [$0] } ?? [])
-        }
-        return .tail(offset: tailStart, bytes: tail)
+        return (tailStart, tail, layout)
     }
 }

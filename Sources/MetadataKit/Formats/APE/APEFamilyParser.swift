@@ -6,6 +6,10 @@ import Foundation
 /// ID3v1 as ``MetadataKeySpace/id3v1`` items); the properties from the
 /// codec's header at the start of the stream.
 ///
+/// With `readsID3v2` (TrueAudio, as TagLib and mutagen read it), the
+/// leading ID3v2 tags are read too (merged as in MP3 files, ``MP3Layout``),
+/// their ``MetadataKeySpace/id3`` items first; otherwise they are skipped.
+///
 /// Forgiving: a damaged APE tag is read as far as it goes (the file is then
 /// not editable, see ``APEFamilyEditPlanner``); a codec header that can't be
 /// read is a warning and leaves the properties it could not give empty.
@@ -15,7 +19,9 @@ enum APEFamilyParser {
     /// this codec's.
     typealias HeaderParser = (_ source: FileSource, _ start: Int64, _ end: Int64) throws -> MediaProperties
 
-    static func parse(_ source: FileSource, url: URL, fileType: FileType, codec: String, header: HeaderParser) throws -> ParsedFile {
+    static func parse(
+        _ source: FileSource, url: URL, fileType: FileType, codec: String, readsID3v2: Bool = false, header: HeaderParser
+    ) throws -> ParsedFile {
         let layout = try APEFileLayout(parsing: source)
         var warnings = layout.warnings
         var properties = MediaProperties()
@@ -27,7 +33,18 @@ enum APEFamilyParser {
         }
         var items = try layout.tag?.metadataItems(source: source, url: url) ?? []
         items += layout.id3v1Items ?? []
-        let isEditable = layout.tag?.isDamaged != true
+        var isEditable = layout.tag?.isDamaged != true
+        if readsID3v2, layout.audioStart > 0 {
+            do {
+                let id3 = try MP3Layout(parsing: source, url: url)
+                items = id3.frames.compactMap(\.item) + items
+                warnings = id3.warnings + warnings
+                isEditable = isEditable && id3.obstacle(version: id3.version(for: .keep), source: source) == nil
+            } catch let error as MediaError {
+                warnings.insert(MediaWarning(error), at: 0)
+                isEditable = false
+            }
+        }
         return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
     }
 

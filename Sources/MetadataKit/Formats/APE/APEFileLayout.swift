@@ -5,8 +5,8 @@ import Foundation
 ///     [ID3v2 tags] audio [APE tag] [Lyrics3 v2] [ID3v1]
 ///
 /// Leading ID3v2 tags (which some taggers put before Musepack, TrueAudio and
-/// Monkey's Audio streams) are skipped, not read, and kept by a save. From the
-/// end: an ID3v1 tag (the last 128 bytes, "TAG"), then an APE tag and a
+/// Monkey's Audio streams) are skipped here and kept by a save (TrueAudio's
+/// are read and written through ``MP3Layout``). From the end: an ID3v1 tag (the last 128 bytes, "TAG"), then an APE tag and a
 /// Lyrics3 v2 block in either order (mutagen looks for an APE tag behind a
 /// Lyrics3 block as well). Detection reads the first bytes and at most the
 /// last few hundred.
@@ -37,7 +37,11 @@ extension APEFileLayout {
         var layout = APEFileLayout(audioStart: start, audioEnd: source.size)
         var end = source.size
         let v1Length = Int64(ID3v1Parser.length)
-        if end - start >= v1Length, let items = ID3v1Parser.items(try source.getBytes(at: end - v1Length, count: ID3v1Parser.length)) {
+        // "TAG" 128 bytes from the end may be the middle of an APE tag's
+        // "APETAGEX" (a 131-byte tag): a file that ends with an APE footer has no ID3v1.
+        if end - start >= v1Length, try !Self.endsWithAPEFooter(source, floor: start),
+            let items = ID3v1Parser.items(try source.getBytes(at: end - v1Length, count: ID3v1Parser.length))
+        {
             layout.id3v1Items = items
             end -= v1Length
         }
@@ -54,6 +58,12 @@ extension APEFileLayout {
         }
         layout.audioEnd = end
         self = layout
+    }
+
+    /// Whether the file's last 32 bytes are an APE tag footer.
+    static func endsWithAPEFooter(_ source: FileSource, floor: Int64) throws -> Bool {
+        guard source.size - floor >= 32 else { return false }
+        return try source.getBytes(at: source.size - 32, count: 8).elementsEqual("APETAGEX".utf8)
     }
 
     /// The first byte after the ID3v2 tags at the start of the file (0 when there are none).

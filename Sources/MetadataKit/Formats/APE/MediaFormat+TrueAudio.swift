@@ -6,15 +6,24 @@ extension FileType {
 }
 
 extension MediaFormat {
-    /// TrueAudio with an APEv2 tag (and ID3v1) at the end; properties from
-    /// ``TrueAudioHeader``. Recognised by `TTA1` at the start or after leading ID3v2 tags.
+    /// TrueAudio with a leading ID3v2 tag, an APEv2 tag and ID3v1 at the end;
+    /// properties from ``TrueAudioHeader``. Recognised by `TTA1` at the start
+    /// or after leading ID3v2 tags.
+    ///
+    /// A field held by both tags is read from ID3v2 (TagLib's
+    /// `TrueAudio::File` prefers ID3v2, then ID3v1; mutagen reads only ID3),
+    /// then APEv2, then ID3v1; a new field is written to the APE tag, the
+    /// primary key space of the APE family (``TrueAudioEditPlanner``).
     static let trueAudio = MediaFormat(
         identifier: FileType.trueAudio.identifier, name: "TrueAudio", extensions: ["tta"], mimeTypes: ["audio/x-tta"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1],
+        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["TTA1"]) },
         parse: { source, url in
-            try APEFamilyParser.parse(source, url: url, fileType: .trueAudio, codec: "TrueAudio", header: TrueAudioHeader.properties)
+            try APEFamilyParser.parse(
+                source, url: url, fileType: .trueAudio, codec: "TrueAudio", readsID3v2: true,
+                header: TrueAudioHeader.properties)
         },
-        planEdit: APEFamilyEditPlanner.plan)
+        planEdit: TrueAudioEditPlanner.plan)
 }

@@ -6,11 +6,13 @@ extension FileType {
 }
 
 extension MediaFormat {
-    /// Ogg Vorbis, Opus, Speex and Ogg FLAC, with their Vorbis comment.
+    /// Ogg Vorbis, Opus, Speex, Ogg FLAC and Ogg Theora, with their Vorbis
+    /// comment (a Theora stream's only when there is no audio stream).
     /// Recognised by the `OggS` capture pattern at the start.
     static let ogg = MediaFormat(
-        identifier: FileType.ogg.identifier, name: "Ogg (Vorbis, Opus, Speex, FLAC)", extensions: ["ogg", "oga", "opus", "spx"],
-        mimeTypes: [FileType.ogg.mimeType], keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis],
+        identifier: FileType.ogg.identifier, name: "Ogg (Vorbis, Opus, Speex, FLAC, Theora)",
+        extensions: ["ogg", "oga", "opus", "spx", "ogv"], mimeTypes: [FileType.ogg.mimeType, "video/ogg"], keySpaces: [.vorbis],
+        uppercasedKeySpaces: [.vorbis],
         keyMapRows: MetadataKeyMap.vorbisKeys,
         recognizes: { probe in probe.starts(with: "OggS") },
         parse: OggParser.parse, planEdit: OggEditPlanner.plan,

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Writes the tags of the first Vorbis, Opus, Speex or FLAC stream of an Ogg file.
+/// Writes the tags of the first Vorbis, Opus, Speex or FLAC stream of an Ogg file
+/// (of its first Theora stream when it has none of those, see ``OggHeaderScan``).
 ///
 /// - The comment packet is updated from the `.vorbis` items with the file's
 ///   vendor string (and, for Opus and Speex, any bytes that followed the
@@ -206,7 +207,7 @@ enum OggEditPlanner {
             throw MediaError(.malformed, "the header packets are damaged (\(first.message)); not rewriting them", offset: first.offset)
         }
         switch scan.codec {
-        case .vorbis, .opus, .speex:
+        case .vorbis, .opus, .speex, .theora:
             guard let location = found else { throw MediaError(.malformed, "no comment packet") }
             let comment = try location.comment.updated(for: items, picturesAsFields: true).comment
             var packets = scan.packets

@@ -1,8 +1,16 @@
 import Foundation
 
 /// Reads Ogg files (RFC 3533): the tags and properties of the first Vorbis,
-/// Opus, Speex or FLAC logical stream (others, e.g. a Theora video stream or
-/// a second audio stream, are skipped).
+/// Opus, Speex or FLAC logical stream (others, e.g. a second audio stream,
+/// are skipped); in a file without one, of its first Theora stream.
+///
+/// - Theora (``TheoraIdentification``): the comment header "\x81theora" +
+///   comment without framing bit (Theora I §6.3); picture size and nominal
+///   bit rate from the identification header; the duration from the last
+///   granule position (frames) over the frame rate. Beside an audio stream
+///   the Theora stream adds the picture size and both streams to
+///   ``MediaProperties/streams``; the audio stream's comment stays the
+///   file's tags (see ``OggHeaderScan``).
 ///
 /// - Tags: the stream's Vorbis comment (``VorbisComment``) from its comment
 ///   packet — Vorbis "\x03vorbis" + comment + framing bit (Vorbis I §5.2),
@@ -32,6 +40,7 @@ enum OggParser {
         let scan = try OggHeaderScan.read(source)
         let (items, location, damage) = try comment(of: scan)
         var properties = try properties(of: scan)
+        if let video = scan.video { OggTheora.addVideo(video, to: &properties) }
         if let granule = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end) {
             properties.duration = duration(granule: granule, scan: scan, properties: properties)
         }
@@ -75,13 +84,14 @@ enum OggParser {
             for warning in comment.warnings { warn(warning.code, warning.message, packet: packet, position: warning.offset ?? 0) }
         }
         switch scan.codec {
-        case .vorbis, .opus, .speex:
+        case .vorbis, .opus, .speex, .theora:
             guard scan.packets.count > 1 else { return ([], nil, []) } // the scan warned
             let packet = scan.packets[1]
             let prefix: [UInt8] =
                 switch scan.codec {
                 case .vorbis: [3] + Array("vorbis".utf8)
                 case .opus: Array("OpusTags".utf8)
+                case .theora: [0x81] + Array("theora".utf8)
                 default: []
                 }
             guard packet.starts(with: prefix) else {
@@ -186,6 +196,8 @@ enum OggParser {
             var body = try reader.readReader(count: 34)
             let info = try FLACStreamInfo(parsing: &body)
             properties = info.properties(audioBytes: nil)
+        case .theora:
+            properties = try OggTheora.properties(idHeader: scan.packets[0])
         }
         if let rate = properties.sampleRate, rate <= 0 { properties.sampleRate = nil }
         return properties
@@ -199,6 +211,7 @@ enum OggParser {
             return Double(granule > preSkip ? granule - preSkip : 0) / 48000
         }
         if scan.codec == .flac, let duration = properties.duration { return duration }
+        if scan.codec == .theora { return try? TheoraIdentification(parsing: scan.packets[0]).duration(granule: granule) }
         guard let rate = properties.sampleRate, rate > 0 else { return nil }
         return Double(granule) / Double(rate)
     }

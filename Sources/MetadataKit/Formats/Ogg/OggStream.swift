@@ -11,6 +11,8 @@ enum OggCodec: String, Sendable {
     case speex = "Speex"
     /// "\x7FFLAC" (FLAC-in-Ogg mapping, RFC 9639 §10.1).
     case flac = "FLAC"
+    /// "\x80theora" (Theora I specification §6.2), a whole 42-byte header.
+    case theora = "Theora"
 
     init?(firstPacket packet: [UInt8]) {
         if packet.starts(with: [1] + Array("vorbis".utf8)) {
@@ -21,6 +23,8 @@ enum OggCodec: String, Sendable {
             self = .speex
         } else if packet.starts(with: [0x7F] + Array("FLAC".utf8)) {
             self = .flac
+        } else if packet.starts(with: TheoraIdentification.magic), packet.count >= TheoraIdentification.length {
+            self = .theora
         } else {
             return nil
         }
@@ -30,6 +34,13 @@ enum OggCodec: String, Sendable {
 /// The start of an Ogg file, read page by page until the header packets of
 /// its first Vorbis, Opus, Speex or FLAC stream are complete (RFC 3533 §4:
 /// all first pages come first, then the streams' further header pages).
+///
+/// A Theora stream is the file's main stream only when the file has none of
+/// those audio streams (the file is then read again for it, `video: true`);
+/// beside an audio stream its identification header is kept in ``video``:
+/// the audio stream's comment stays the file's tags (what the files ffmpeg
+/// makes with `-metadata:s:a` hold; mutagen's `OggTheora` reads the Theora
+/// stream's).
 ///
 /// Forgiving: junk or a damaged page (wrong CRC, a header cut short) between
 /// pages is skipped up to the next good page (``OggResync``) and reported in
@@ -57,6 +68,8 @@ struct OggHeaderScan: Sendable {
     var gaps: [OggResync.Gap] = []
     /// What was read around.
     var warnings: [MediaWarning] = []
+    /// The first Theora stream's identification header, when the main stream is an audio stream.
+    var video: OggVideoHeader?
 
     /// Largest total size of the header packets read (pictures live in the comment).
     static let maximumHeaderBytes = 128 << 20
@@ -76,7 +89,7 @@ struct OggHeaderScan: Sendable {
         return left == 0 ? packetSpans[packet].last.map { $0.offset + Int64($0.count) } : nil
     }
 
-    static func read(_ source: FileSource) throws -> OggHeaderScan {
+    static func read(_ source: FileSource, video: Bool = false) throws -> OggHeaderScan {
         var pages: [OggPage] = []
         var gaps: [OggResync.Gap] = []
         var warnings: [MediaWarning] = []
@@ -91,6 +104,14 @@ struct OggHeaderScan: Sendable {
         var lastSequence: UInt32 = 0
         var needed = 2
         var total = 0
+        var videoHeader: OggVideoHeader?
+        /// No audio stream: read again with the video stream as the main one.
+        func noStream(at position: Int64) throws -> OggHeaderScan {
+            guard !video, videoHeader != nil else {
+                throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex, FLAC or Theora stream in this Ogg file", offset: position)
+            }
+            return try read(source, video: true)
+        }
         func early(_ why: String, at position: Int64) -> OggHeaderScan {
             let codec = chosen!.codec
             if !partial.isEmpty {
@@ -107,13 +128,11 @@ struct OggHeaderScan: Sendable {
             return OggHeaderScan(
                 pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
-                gaps: gaps, warnings: warnings)
+                gaps: gaps, warnings: warnings, video: videoHeader)
         }
         while true {
             guard offset < source.size else {
-                guard chosen != nil else {
-                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: 0)
-                }
+                guard chosen != nil else { return try noStream(at: 0) }
                 return early("the file ends", at: offset)
             }
             var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
@@ -138,23 +157,23 @@ struct OggHeaderScan: Sendable {
                             + (found == nil ? " (to the end of the file)" : ", read on at the next page"), offset: gap.offset))
             }
             guard let page = found else {
-                guard chosen != nil else {
-                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: 0)
-                }
+                guard chosen != nil else { return try noStream(at: 0) }
                 return early("the file ends", at: source.size)
             }
             pages.append(page)
             offset = page.end
             if chosen == nil {
-                guard page.isBeginning else {
-                    throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex or FLAC stream in this Ogg file", offset: page.offset)
-                }
+                guard page.isBeginning else { return try noStream(at: page.offset) }
                 guard pages.count <= maximumStreams else {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
                 let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
+                if codec == .theora, !video {
+                    if videoHeader == nil { videoHeader = OggVideoHeader(serial: page.serial, packet: Array(body[..<length])) }
+                    continue
+                }
                 guard first == page.segments.count - 1 else {
                     throw MediaError(
                         .malformed, "the first page of a \(codec.rawValue) stream holds more than its first packet", offset: page.offset)
@@ -207,7 +226,7 @@ struct OggHeaderScan: Sendable {
                     return OggHeaderScan(
                         pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
                         headerPages: headerPages, packetOffsets: packetOffsets, packetSpans: spans,
-                        endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings)
+                        endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings, video: videoHeader)
                 }
             }
         }
@@ -216,7 +235,7 @@ struct OggHeaderScan: Sendable {
     /// How many header packets `codec` has; 0 for a FLAC stream that doesn't say.
     private static func neededPackets(codec: OggCodec, firstPacket: [UInt8]) throws -> Int {
         switch codec {
-        case .vorbis: return 3 // id, comment, setup (Vorbis I §4.2.1)
+        case .vorbis, .theora: return 3 // id, comment, setup (Vorbis I §4.2.1, Theora I §6.1)
         case .opus: return 2 // OpusHead, OpusTags (RFC 7845 §3)
         case .speex:
             // Header packet, comment packet, then `extra_headers` more (field at byte 68, LE).
