@@ -30,6 +30,9 @@ public protocol Catalog: AnyObject {
     var host: String { get }
     /// The row of `path` on this host.
     func entry(path: String) throws(CatalogError) -> CatalogEntry?
+    /// The first `limit` rows of this host whose path is `path` or after it,
+    /// in byte order (a scan looks its files up a run at a time: ``EntryLookup``).
+    func entries(from path: String, limit: Int) throws(CatalogError) -> [CatalogEntry]
     /// The rows of this host whose file had `identity` (a rename keeps it).
     func entries(identity: FileStatus.Identity) throws(CatalogError) -> [CatalogEntry]
     /// Calls `body` with every row of this host at `root` or below it.

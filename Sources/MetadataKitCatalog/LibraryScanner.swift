@@ -53,7 +53,12 @@ public struct LibraryScanner: Sendable {
         var status: FileStatus
         /// The row the file keeps, when the catalog has one for it.
         var id: Int64?
+        /// Its place among the files read, in walk order (for ``scan(_:events:inWalkOrder:write:)``).
+        var sequence = 0
     }
+
+    /// Files read out of order that an ordered scan holds at most (besides those being read).
+    var orderWindow: Int { max(256, options.workers * 64) }
 
     /// Scans `roots` (folders or files; relative paths are taken from the
     /// working directory and stored absolute). `events` is called from the
@@ -61,6 +66,31 @@ public struct LibraryScanner: Sendable {
     public func scan(_ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void = { _ in }) async throws(CatalogError)
         -> ScanSummary
     {
+        try await scan(roots, events: events, ordered: nil, render: nil)
+    }
+
+    /// Scans as ``scan(_:events:)`` and also renders each file read (or that
+    /// failed) with `render`, on the reading workers' threads, in parallel;
+    /// `write` gets the rendered bytes in walk order, a run at a time, one call
+    /// at a time. What was read out of order waits in a buffer of a few
+    /// hundred files at most (the walk waits for room), so memory stays flat.
+    public func scan(
+        _ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void = { _ in },
+        inWalkOrder render: @escaping @Sendable (ScanEvent) -> [UInt8]?, write: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws(CatalogError) -> ScanSummary {
+        let ordered = ReorderBuffer<[UInt8]>(window: orderWindow) { runs in
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(runs.reduce(0) { $0 + $1.count })
+            for run in runs { bytes += run }
+            write(bytes)
+        }
+        return try await scan(roots, events: events, ordered: ordered, render: render)
+    }
+
+    private func scan(
+        _ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void, ordered: ReorderBuffer<[UInt8]>?,
+        render: (@Sendable (ScanEvent) -> [UInt8]?)?
+    ) async throws(CatalogError) -> ScanSummary {
         let roots = roots.map(Self.absolutePath)
         let state = ScanState()
         // One thread at a time uses it: this task, the writer thread, this task again.
@@ -70,14 +100,18 @@ public struct LibraryScanner: Sendable {
         let jobs = BlockingQueue<Job>(capacity: options.workers * 16)
         let changes = BlockingQueue<CatalogChange>(capacity: options.batchSize * 2)
 
-        async let walked: Void = Self.onThread { walk(roots, into: jobs, changes: changes, state: state, events: events) }
+        async let walked: Void = Self.onThread {
+            walk(roots, into: jobs, changes: changes, state: state, ordered: ordered, events: events)
+        }
         async let written: Void = Self.onThread {
             if let writerHandOff { write(changes, to: writerHandOff.value, state: state) }
         }
         let storing = writerHandOff != nil
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<max(1, options.workers) {
-                group.addTask { await read(jobs, into: changes, storing: storing, state: state, events: events) }
+                group.addTask {
+                    await read(jobs, into: changes, storing: storing, state: state, ordered: ordered, render: render, events: events)
+                }
             }
         }
         await walked
@@ -96,7 +130,7 @@ public struct LibraryScanner: Sendable {
 
     private func walk(
         _ roots: [String], into jobs: BlockingQueue<Job>, changes: BlockingQueue<CatalogChange>, state: ScanState,
-        events: @Sendable (ScanEvent) -> Void
+        ordered: ReorderBuffer<[UInt8]>?, events: @Sendable (ScanEvent) -> Void
     ) {
         defer {
             jobs.close()
@@ -109,6 +143,16 @@ public struct LibraryScanner: Sendable {
             return state.fail(error)
         }
         var claimed: Set<Int64> = [] // rows a renamed file took in this walk
+        let lookup = catalog.map { EntryLookup(catalog: $0) }
+        var sequence = 0
+        /// Hands `job` to the readers, numbered in walk order.
+        func enqueue(_ job: Job) {
+            var job = job
+            job.sequence = sequence
+            ordered?.waitForRoom(sequence)
+            sequence += 1
+            jobs.put(job)
+        }
         let walker = FolderWalker(options: options.walker)
         for root in roots {
             walker.walk(root) { entry in
@@ -120,15 +164,15 @@ public struct LibraryScanner: Sendable {
                 case .file(let path, let status):
                     state.count { $0.seen += 1 }
                     progress.update { $0.found += 1 }
-                    guard let catalog else { return jobs.put(Job(path: path, status: status)) }
+                    guard let catalog else { return enqueue(Job(path: path, status: status)) }
                     do throws(CatalogError) {
-                        if let known = try catalog.entry(path: path) {
+                        if let known = try lookup?.entry(path: path) {
                             guard options.full || status.differs(from: known.status) else {
                                 state.count { $0.unchanged += 1 }
                                 progress.update { $0.done += 1 }
                                 return
                             }
-                            jobs.put(Job(path: path, status: status, id: known.id))
+                            enqueue(Job(path: path, status: status, id: known.id))
                         } else if let renamed = try catalog.entries(identity: status.identity).first(where: { row in
                             row.status.size == status.size && !claimed.contains(row.id)
                                 && FileStatus(path: row.path, followingLinks: false) == nil
@@ -139,10 +183,10 @@ public struct LibraryScanner: Sendable {
                                 progress.update { $0.done += 1 }
                                 changes.put(.move(id: renamed.id, path: path, status: status))
                             } else {
-                                jobs.put(Job(path: path, status: status, id: renamed.id))
+                                enqueue(Job(path: path, status: status, id: renamed.id))
                             }
                         } else {
-                            jobs.put(Job(path: path, status: status))
+                            enqueue(Job(path: path, status: status))
                         }
                     } catch {
                         state.fail(error)
@@ -154,10 +198,14 @@ public struct LibraryScanner: Sendable {
 
     private func read(
         _ jobs: BlockingQueue<Job>, into changes: BlockingQueue<CatalogChange>, storing: Bool, state: ScanState,
-        events: @Sendable (ScanEvent) -> Void
+        ordered: ReorderBuffer<[UInt8]>?, render: (@Sendable (ScanEvent) -> [UInt8]?)?, events: @Sendable (ScanEvent) -> Void
     ) async {
         while let job = jobs.take() {
-            guard state.failure == nil else { continue } // drain: the walker may wait for room
+            guard state.failure == nil else {
+                // Drain: the walker may wait for room.
+                ordered?.put(job.sequence, nil)
+                continue
+            }
             var item = MediaItem(url: URL(filePath: job.path, directoryHint: .notDirectory))
             let result: Result<MediaItem, any Error>
             do {
@@ -168,6 +216,7 @@ public struct LibraryScanner: Sendable {
                     state.count { $0.vanished += 1 }
                     progress.update { $0.done += 1 }
                     events(.vanished(path: job.path))
+                    ordered?.put(job.sequence, nil)
                     continue
                 }
                 result = .failure(error)
@@ -182,7 +231,9 @@ public struct LibraryScanner: Sendable {
                 $0.bytes += job.status.size
                 if result.isFailure { $0.errors += 1 }
             }
-            events(.read(path: job.path, result: result))
+            let event = ScanEvent.read(path: job.path, result: result)
+            events(event)
+            ordered?.put(job.sequence, render?(event))
         }
     }
 

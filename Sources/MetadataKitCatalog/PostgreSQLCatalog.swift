@@ -5,6 +5,8 @@ import Foundation
 /// machines into one place: the same tables as ``SQLiteCatalog`` (64-bit
 /// integers, `path` in byte order with `COLLATE "C"`), rows keyed by host
 /// and path so concurrent scans upsert without losing or duplicating rows.
+/// A batch of files goes in with `COPY` into a staging table and one upsert
+/// from it, in the batch's transaction (``copyStores(_:)``).
 /// The schema version is kept in the table `catalog_schema`; a migration
 /// holds a transaction-scoped advisory lock, so concurrent first opens
 /// migrate once. Text values lose NUL characters (PostgreSQL text can't hold them).
@@ -13,7 +15,27 @@ public final class PostgreSQLCatalog: SQLCatalog {
     /// (`postgresql://user@host:port/database` or `host=… dbname=…`).
     public init(connection: String, host: String = CatalogLocation.hostName) throws(CatalogError) {
         let database = try PostgreSQLDatabase(connection)
+        self.postgres = database
         try super.init(database: database, location: connection, host: host)
+    }
+
+    /// The connection, as its own type (for `COPY`).
+    let postgres: PostgreSQLDatabase
+
+    /// Stores go in with `COPY` a run at a time (``copyStores(_:)``); moves
+    /// and deletes, rare, one statement each, in their place.
+    override func applyInTransaction(_ changes: [CatalogChange]) throws(CatalogError) {
+        var stores: [(id: Int64?, record: CatalogRecord)] = []
+        for change in changes {
+            if case .store(let id, let record) = change {
+                stores.append((id, record))
+                continue
+            }
+            try copyStores(stores)
+            stores.removeAll()
+            try applyChange(change)
+        }
+        try copyStores(stores)
     }
 
     /// Whether `location` names a PostgreSQL database rather than an SQLite file.
@@ -25,7 +47,7 @@ public final class PostgreSQLCatalog: SQLCatalog {
 /// ``SQLDatabase`` over one libpq connection: statements prepared once
 /// (named `s1`, `s2`, …), parameters and results as text.
 final class PostgreSQLDatabase: SQLDatabase {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     private var prepared: [String: String] = [:]
 
     init(_ info: String) throws(CatalogError) {
@@ -42,7 +64,7 @@ final class PostgreSQLDatabase: SQLDatabase {
 
     deinit { PQfinish(connection) }
 
-    private var lastError: String {
+    var lastError: String {
         String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -22,22 +22,49 @@ struct SHA256 {
         0x748f_82ee, 0x78a5_636f, 0x84c8_7814, 0x8cc7_0208, 0x90be_fffa, 0xa450_6ceb, 0xbef9_a3f7, 0xc671_78f2,
     ]
 
-    /// The lowercase hex digest of `bytes`.
+    /// The lowercase hex digest of `bytes`: by the system's libcrypto when it
+    /// loads (``SystemSHA256``: about ten times faster, with the CPU's SHA
+    /// instructions), else by this type.
     static func hex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        if let digest = SystemSHA256.digest(bytes) { return hexString(digest) }
+        return swiftHex(bytes)
+    }
+
+    /// The lowercase hex digest of `bytes`, computed by this type.
+    static func swiftHex<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var hash = SHA256()
         hash.update(bytes)
-        return hash.finish().map { String(format: "%02x", $0) }.joined()
+        return hexString(hash.finish())
+    }
+
+    static func hexString(_ digest: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
     }
 
     mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {
         length &+= UInt64(bytes.count)
-        pending.append(contentsOf: bytes)
-        var start = 0
-        while pending.count - start >= 64 {
-            compress(pending[start..<start + 64])
-            start += 64
+        // Whole blocks straight from the caller's storage (Data, arrays): no copy, no slices.
+        if bytes.withContiguousStorageIfAvailable({ absorb(UnsafeRawBufferPointer($0)) }) == nil {
+            Array(bytes).withUnsafeBytes { absorb($0) }
         }
-        pending.removeFirst(start)
+    }
+
+    /// Hashes the whole blocks of `pending` + `buffer`; keeps the rest in `pending`.
+    private mutating func absorb(_ buffer: UnsafeRawBufferPointer) {
+        var offset = 0
+        if !pending.isEmpty {
+            offset = min(64 - pending.count, buffer.count)
+            pending.append(contentsOf: buffer[0..<offset])
+            guard pending.count == 64 else { return }
+            pending.withUnsafeBytes { compress($0) }
+            pending.removeAll(keepingCapacity: true)
+        }
+        while buffer.count - offset >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + 64]))
+            offset += 64
+        }
+        pending.append(contentsOf: buffer[offset...])
     }
 
     /// The digest (section 5.1.1 padding: a 1 bit, zeros, the bit length).
@@ -46,44 +73,46 @@ struct SHA256 {
         pending.append(0x80)
         while pending.count % 64 != 56 { pending.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { pending.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        for start in stride(from: 0, to: pending.count, by: 64) { compress(pending[start..<start + 64]) }
+        let padded = pending
+        padded.withUnsafeBytes { buffer in
+            for start in stride(from: 0, to: buffer.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: buffer[start..<start + 64]))
+            }
+        }
         pending = []
         return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        // The message schedule on the stack: an array per 64-byte block made
-        // hashing a cover cost more than reading its file.
+    /// One 64-byte block (section 6.2.2), read as big-endian words; the
+    /// message schedule on the stack, no bounds checks in the rounds.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
         let (a, b, c, d, e, f, g, h) = withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-            let base = block.startIndex
-            for t in 0..<16 {
-                w[t] =
-                    UInt32(block[base + 4 * t]) << 24 | UInt32(block[base + 4 * t + 1]) << 16
-                    | UInt32(block[base + 4 * t + 2]) << 8 | UInt32(block[base + 4 * t + 3])
-            }
+            for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: 4 * t, as: UInt32.self)) }
             for t in 16..<64 {
                 let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
                 let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
                 w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
             }
-            var a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7]
-            for t in 0..<64 {
-                let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ Self.k[t] &+ w[t]
-                let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                h = g
-                g = f
-                f = e
-                e = d &+ t1
-                d = c
-                c = b
-                b = a
-                a = t1 &+ t2
+            return Self.k.withUnsafeBufferPointer { k in
+                var a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6], h = state[7]
+                for t in 0..<64 {
+                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let t1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ majority
+                    h = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
+                }
+                return (a, b, c, d, e, f, g, h)
             }
-            return (a, b, c, d, e, f, g, h)
         }
         state[0] &+= a
         state[1] &+= b
@@ -98,4 +127,33 @@ struct SHA256 {
 
 extension UInt32 {
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
+}
+
+/// OpenSSL's one-shot `SHA256()` from the system's libcrypto, loaded with
+/// `dlopen` when first used (no link-time dependency: without the library,
+/// or with `MDKIT_SHA256=swift`, ``SHA256`` hashes). Hashing the artwork of
+/// every file was a third of a scan's processor time in Swift.
+enum SystemSHA256 {
+    typealias Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
+
+    static let function: Function? = {
+        if ProcessInfo.processInfo.environment["MDKIT_SHA256"] == "swift" { return nil }
+        for name in ["libcrypto.so.3", "libcrypto.so"] {
+            guard let library = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
+            if let symbol = dlsym(library, "SHA256") { return unsafeBitCast(symbol, to: Function.self) }
+            dlclose(library)
+        }
+        return nil
+    }()
+
+    /// The digest of `bytes`, or nil when the library is not there (or the bytes are not contiguous, or empty).
+    static func digest<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> [UInt8]? {
+        guard let function else { return nil }
+        return bytes.withContiguousStorageIfAvailable { buffer -> [UInt8]? in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
+            var digest = [UInt8](repeating: 0, count: 32)
+            let done = digest.withUnsafeMutableBufferPointer { function(base, buffer.count, $0.baseAddress) != nil }
+            return done ? digest : nil
+        } ?? nil
+    }
 }

@@ -65,6 +65,15 @@ public class SQLCatalog: Catalog {
         return found
     }
 
+    public func entries(from path: String, limit: Int) throws(CatalogError) -> [CatalogEntry] {
+        var found: [CatalogEntry] = []
+        try entries(
+            "SELECT \(Self.entryColumns) FROM files WHERE host = ? AND path >= ? ORDER BY path LIMIT ?",
+            [.text(host), .text(path), .int(limit)]
+        ) { found.append($0) }
+        return found
+    }
+
     public func entries(identity: FileStatus.Identity) throws(CatalogError) -> [CatalogEntry] {
         var found: [CatalogEntry] = []
         try entries(
@@ -86,37 +95,49 @@ public class SQLCatalog: Catalog {
 
     public func apply(_ changes: [CatalogChange]) throws(CatalogError) {
         guard !changes.isEmpty else { return }
-        try database.transaction { () throws(CatalogError) in
-            for change in changes {
-                switch change {
-                case .store(let id, let record): try store(record, id: id)
-                case .move(let id, let path, let status):
-                    try database.run("DELETE FROM files WHERE host = ? AND path = ? AND id <> ?", [.text(host), .text(path), .integer(id)])
-                    try database.run(
-                        "UPDATE files SET path = ?, size = ?, mtime = ?, mtime_ns = ?, device = ?, inode = ? WHERE id = ?",
-                        [.text(path)] + Self.statusValues(status) + [.integer(id)])
-                case .delete(let id):
-                    try database.run("DELETE FROM files WHERE id = ?", [.integer(id)])
-                }
+        try database.transaction { () throws(CatalogError) in try applyInTransaction(changes) }
+    }
+
+    /// Applies `changes` in the open transaction, one statement per row; a
+    /// back end may batch them its own way (``PostgreSQLCatalog``: `COPY`).
+    func applyInTransaction(_ changes: [CatalogChange]) throws(CatalogError) {
+        for change in changes {
+            switch change {
+            case .store(let id, let record): try store(record, id: id)
+            case .move, .delete: try applyChange(change)
             }
         }
     }
 
-    private static func statusValues(_ status: FileStatus) -> [SQLValue] {
+    /// Applies a move or a delete (a store: ``store(_:id:)``).
+    func applyChange(_ change: CatalogChange) throws(CatalogError) {
+        switch change {
+        case .store(let id, let record): try store(record, id: id)
+        case .move(let id, let path, let status):
+            try database.run("DELETE FROM files WHERE host = ? AND path = ? AND id <> ?", [.text(host), .text(path), .integer(id)])
+            try database.run(
+                "UPDATE files SET path = ?, size = ?, mtime = ?, mtime_ns = ?, device = ?, inode = ? WHERE id = ?",
+                [.text(path)] + Self.statusValues(status) + [.integer(id)])
+        case .delete(let id):
+            try database.run("DELETE FROM files WHERE id = ?", [.integer(id)])
+        }
+    }
+
+    static func statusValues(_ status: FileStatus) -> [SQLValue] {
         [
             .integer(status.size), .real(status.modificationTime), .integer(status.modificationTimeNanoseconds),
             .integer(Int64(bitPattern: status.device)), .integer(Int64(bitPattern: status.inode)),
         ]
     }
 
-    private static let fileColumns = [
+    static let fileColumns = [
         "path", "size", "mtime", "mtime_ns", "device", "inode", "format", "mime_type", "editable", "title", "artist", "album",
         "album_artist", "genre", "year", "track_number", "disc_number", "duration", "bitrate", "sample_rate", "channels",
         "bits_per_sample", "codec", "width", "height", "artwork_count", "warning_count", "error", "error_code", "error_offset",
         "scanned_at",
     ]
 
-    private static func fileValues(_ record: CatalogRecord) -> [SQLValue] {
+    static func fileValues(_ record: CatalogRecord) -> [SQLValue] {
         let p = record.properties
         return [.text(record.path)] + statusValues(record.status) + [
             .string(record.format), .string(record.mimeType), .int(record.editable.map { $0 ? 1 : 0 }),
@@ -130,7 +151,7 @@ public class SQLCatalog: Catalog {
         ]
     }
 
-    private func store(_ record: CatalogRecord, id existing: Int64?) throws(CatalogError) {
+    func store(_ record: CatalogRecord, id existing: Int64?) throws(CatalogError) {
         let values = Self.fileValues(record)
         var id: Int64
         if let existing {
@@ -147,51 +168,56 @@ public class SQLCatalog: Catalog {
         for table in CatalogSchema.childTables {
             try database.run("DELETE FROM \(table) WHERE file_id = ?", [.integer(id)])
         }
-        let fieldInsert = "INSERT INTO fields (file_id, field, value) VALUES (?, ?, ?)"
-        for (field, value) in record.fields { try database.run(fieldInsert, [.integer(id), .text(field), .text(value)]) }
-        let itemInsert =
-            "INSERT INTO items (file_id, position, value_index, key_space, key, value, byte_count, type, language) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        for (table, rows) in Self.childRows(record, id: id) {
+            let columns = Self.childColumns[table] ?? []
+            let insert =
+                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
+            for row in rows { try database.run(insert, row) }
+        }
+    }
+
+    /// The columns of each table of ``CatalogSchema/childTables`` that a store writes.
+    static let childColumns: [String: [String]] = [
+        "fields": ["file_id", "field", "value"],
+        "items": ["file_id", "position", "value_index", "key_space", "key", "value", "byte_count", "type", "language"],
+        "streams": ["file_id", "position", "kind", "track_id", "codec", "bitrate", "sample_rate", "channels", "width", "height"],
+        "artwork": ["file_id", "position", "picture_type", "mime_type", "description", "byte_count", "width", "height", "sha256"],
+        "warnings": ["file_id", "position", "code", "byte_offset", "message"],
+    ]
+
+    /// The rows of the child tables for `record`, stored as the file `id`
+    /// (values in ``childColumns`` order), table by table in ``CatalogSchema/childTables`` order.
+    static func childRows(_ record: CatalogRecord, id: Int64) -> [(table: String, rows: [[SQLValue]])] {
+        let fields: [[SQLValue]] = record.fields.map { field, value in [.integer(id), .text(field), .text(value)] }
+        var items: [[SQLValue]] = []
         for (position, item) in record.items.enumerated() {
             for (index, value) in item.values.enumerated() {
-                try database.run(
-                    itemInsert,
-                    [
-                        .integer(id), .int(position), .int(index), .text(item.keySpace), .text(item.key), .string(value),
-                        .int(item.byteCount),
-                        .text(item.type), .string(item.language),
-                    ])
+                items.append([
+                    .integer(id), .int(position), .int(index), .text(item.keySpace), .text(item.key), .string(value), .int(item.byteCount),
+                    .text(item.type), .string(item.language),
+                ])
             }
         }
-        let streamInsert =
-            "INSERT INTO streams (file_id, position, kind, track_id, codec, bitrate, sample_rate, channels, width, height) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        for (position, stream) in record.properties.streams.enumerated() {
-            try database.run(
-                streamInsert,
-                [
-                    .integer(id), .int(position), .text(stream.kind.rawValue), .int(stream.trackID), .string(stream.codec),
-                    .int(stream.bitrate),
-                    .int(stream.sampleRate), .int(stream.channels), .int(stream.width), .int(stream.height),
-                ])
+        let streams: [[SQLValue]] = record.properties.streams.enumerated().map { position, stream in
+            [
+                .integer(id), .int(position), .text(stream.kind.rawValue), .int(stream.trackID), .string(stream.codec),
+                .int(stream.bitrate),
+                .int(stream.sampleRate), .int(stream.channels), .int(stream.width), .int(stream.height),
+            ]
         }
-        let artworkInsert =
-            "INSERT INTO artwork (file_id, position, picture_type, mime_type, description, byte_count, width, height, sha256) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-        for (position, picture) in record.pictures.enumerated() {
-            try database.run(
-                artworkInsert,
-                [
-                    .integer(id), .int(position), .text(picture.pictureType), .text(picture.mimeType), .text(picture.description),
-                    .int(picture.byteCount), .int(picture.width), .int(picture.height), .string(picture.sha256),
-                ])
+        let artwork: [[SQLValue]] = record.pictures.enumerated().map { position, picture in
+            [
+                .integer(id), .int(position), .text(picture.pictureType), .text(picture.mimeType), .text(picture.description),
+                .int(picture.byteCount), .int(picture.width), .int(picture.height), .string(picture.sha256),
+            ]
         }
-        let warningInsert = "INSERT INTO warnings (file_id, position, code, byte_offset, message) VALUES (?, ?, ?, ?, ?)"
-        for (position, warning) in record.warnings.enumerated() {
-            try database.run(
-                warningInsert,
-                [
-                    .integer(id), .int(position), .text(warning.code.rawValue), warning.offset.map(SQLValue.integer) ?? .null,
-                    .text(warning.message),
-                ])
+        let warnings: [[SQLValue]] = record.warnings.enumerated().map { position, warning in
+            [
+                .integer(id), .int(position), .text(warning.code.rawValue), warning.offset.map(SQLValue.integer) ?? .null,
+                .text(warning.message),
+            ]
         }
+        return [("fields", fields), ("items", items), ("streams", streams), ("artwork", artwork), ("warnings", warnings)]
     }
 
     /// Inserts the row of `values` (``fileColumns`` order) or updates the

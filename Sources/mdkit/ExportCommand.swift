@@ -1,5 +1,6 @@
 import Foundation
 import MetadataKit
+import MetadataKitCatalog
 
 /// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y] [--quiet]`
 struct ExportCommand {
@@ -19,6 +20,7 @@ struct ExportCommand {
           -q, --quiet         draw no progress line
         A progress line (media bytes copied of the tracks' total) is drawn on standard error
         when it is a terminal. On failure OUT is removed and IN is untouched.
+        IN is one file: a folder or a path list (-, --files-from) is refused (one export makes one OUT).
         Exit status: 0 when exported, 1 when the export failed, 2 on a usage error.
         """
 
@@ -70,6 +72,8 @@ struct ExportCommand {
             case "-q", "--quiet": quiet = true
             case "--set":
                 edits.append(try WriteCommand.edit(setting: try value(argument)))
+            case "--files-from", "-0", "--include", "--exclude", "--all-files", "--follow":
+                throw UsageError("export takes one IN file and makes one OUT: \(argument) (for folders and path lists) is not taken")
             case _ where argument.hasPrefix("-") && argument != "-":
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
@@ -79,6 +83,15 @@ struct ExportCommand {
         }
         guard paths.count == 2 else { throw UsageError("export needs IN and OUT\n\n\(Self.usage)") }
         (input, output) = (paths[0], paths[1])
+        // One movie in, one out: no folders or path lists (see the usage).
+        if input == "-" || output == "-" {
+            throw UsageError("export takes one IN file and one OUT file; '-' (a path list on stdin) is not taken")
+        }
+        if FileStatus(path: input, followingLinks: true)?.isDirectory == true {
+            throw UsageError(
+                "export takes one IN file and makes one OUT, and \(input) is a folder: export its files one at a time"
+            )
+        }
         if let start, let end, end <= start { throw UsageError("--end must be after --start") }
         var seen = Set<String>()
         for edit in edits where !seen.insert(edit.target).inserted {

@@ -15,7 +15,10 @@ import Foundation
 /// (and when done). Safe to call from several tasks at once.
 ///
 /// Used by `mdkit write` (files saved of the files given) and
-/// `mdkit export` (bytes written of the input's size).
+/// `mdkit export` (bytes written of the input's size). `mdkit scan` gives it
+/// a line of its own (``init(shown:write:line:)``: files done of found, files
+/// per second, MB/s, errors, ETA — ``rateLine(_:elapsed:)``), which
+/// ``start()`` redraws four times a second from a thread of its own.
 final class Progress: @unchecked Sendable {
     enum Unit: Sendable { case files, bytes }
 
@@ -29,6 +32,10 @@ final class Progress: @unchecked Sendable {
     private var lastDraw: UInt64 = 0
     private var drawn = false
     private let write: @Sendable (String) -> Void
+    /// Makes the line from the seconds since ``start()`` (instead of phase, done and total).
+    private let provider: (@Sendable (Double) -> String)?
+    private var started = DispatchTime.now().uptimeNanoseconds
+    private var ticking = false
 
     /// `shown` decides whether anything is drawn (``shouldShow(quiet:)``);
     /// `write` receives what would go to standard error (tests pass their own).
@@ -41,6 +48,82 @@ final class Progress: @unchecked Sendable {
         self.unit = unit
         self.isShown = shown
         self.write = write
+        self.provider = nil
+    }
+
+    /// A line made by `line` (from the seconds since ``start()``), redrawn by
+    /// ``start()``'s thread until ``finish()`` or ``interrupt()``.
+    init(
+        shown: Bool, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+        line: @escaping @Sendable (_ elapsed: Double) -> String
+    ) {
+        self.phase = ""
+        self.total = 0
+        self.unit = .files
+        self.isShown = shown
+        self.write = write
+        self.provider = line
+    }
+
+    /// What a line of progress for files read shows.
+    struct Rates: Sendable {
+        /// Files done (read, or found unchanged).
+        var done: Int
+        /// Files found so far; the total once ``totalKnown``.
+        var total: Int
+        var totalKnown: Bool
+        /// Bytes of the files read.
+        var bytes: Int64
+        var errors: Int
+    }
+
+    /// `120/4000+ files  850 files/s  12.3 MB/s  2 errors  ETA 0:04`: a `+`
+    /// while the total is still counted, errors only when there are some,
+    /// the ETA once the total is known.
+    static func rateLine(_ rates: Rates, elapsed: Double) -> String {
+        let seconds = max(elapsed, 0.001)
+        let rate = Double(rates.done) / seconds
+        var text = "\(rates.done)/\(rates.total)\(rates.totalKnown ? "" : "+") files"
+        text += String(format: "  %.0f files/s  %.1f MB/s", rate, Double(rates.bytes) / seconds / 1e6)
+        if rates.errors > 0 { text += "  \(rates.errors) error\(rates.errors == 1 ? "" : "s")" }
+        if rates.totalKnown && rate > 0 {
+            let left = Int(Double(max(0, rates.total - rates.done)) / rate)
+            text += String(format: "  ETA %d:%02d", left / 60, left % 60)
+        }
+        return text
+    }
+
+    /// For a line of ``init(shown:write:line:)``: draws it now and then four
+    /// times a second, from a thread of its own, until ``finish()`` or ``interrupt()``.
+    func start() {
+        guard isShown, provider != nil else { return }
+        lock.withLock {
+            started = DispatchTime.now().uptimeNanoseconds
+            ticking = true
+        }
+        let thread = Thread { [self] in
+            while lock.withLock({ () -> Bool in
+                guard ticking else { return false }
+                lastDraw = 0
+                drawIfDue()
+                return true
+            }) {
+                Thread.sleep(forTimeInterval: 0.25)
+            }
+        }
+        thread.start()
+    }
+
+    /// Writes `text` (whole lines) on standard error through the drawer: the
+    /// progress line is cleared first and drawn again after.
+    func message(_ text: String) {
+        guard isShown else { return write(text) }
+        lock.withLock {
+            write((drawn ? "\r\u{1B}[K" : "") + text)
+            drawn = false
+            lastDraw = 0
+            if provider != nil && ticking { drawIfDue() }
+        }
     }
 
     /// Progress is drawn when standard error is a terminal and `--quiet`
@@ -80,8 +163,9 @@ final class Progress: @unchecked Sendable {
     func finish() {
         guard isShown else { return }
         lock.withLock {
+            ticking = false
             guard drawn else { return }
-            write("\r" + line() + "\n")
+            write("\r" + line() + "\u{1B}[K\n")
             drawn = false
         }
     }
@@ -90,6 +174,7 @@ final class Progress: @unchecked Sendable {
     func interrupt() {
         guard isShown else { return }
         lock.withLock {
+            ticking = false
             if drawn { write("\n") }
             drawn = false
         }
@@ -97,6 +182,7 @@ final class Progress: @unchecked Sendable {
 
     /// The text of the line, e.g. `saving   12/40 files [######----------] 30%`.
     func line() -> String {
+        if let provider { return provider(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
         let fraction = total > 0 ? Double(done) / Double(total) : 1
         let width = 24
         let filled = min(width, Int(fraction * Double(width)))
@@ -116,7 +202,7 @@ final class Progress: @unchecked Sendable {
     /// Redraws when the last draw is 0.1 s old, or when everything is done.
     private func drawIfDue() {
         let now = DispatchTime.now().uptimeNanoseconds
-        guard now - lastDraw >= 100_000_000 || done == total else { return }
+        guard now - lastDraw >= 100_000_000 || (done == total && provider == nil) else { return }
         lastDraw = now
         // "\u{1B}[K" clears what a longer earlier line left.
         write("\r" + line() + "\u{1B}[K")

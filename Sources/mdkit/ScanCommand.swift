@@ -17,8 +17,8 @@ struct ScanCommand {
                        database: --db postgresql://user@host/database (rows are
                        keyed by host and path: several machines may scan into it)
           --jsonl      also print each file read as a JSON line (as `read --jsonl`,
-                       in the order the files finish); without --db, no catalog
-                       is used and every file is read
+                       in walk order); without --db, no catalog is used and
+                       every file is read
           --full       reread every file, changed or not
           --prune      remove the rows of files that are gone
           --workers N  reading workers (default: one per processor)
@@ -86,33 +86,50 @@ struct ScanCommand {
             openCatalog = { () throws(CatalogError) -> any Catalog in try SQLiteCatalog(path: catalogPath) }
         }
         let scanner = LibraryScanner(options: options, openCatalog: openCatalog)
-        let output = OutputLines()
         let jsonLines = jsonLines, quiet = quiet
-        let progress = quiet ? nil : ScanProgressLine(scanner.progress)
-        progress?.start()
+        let counters = scanner.progress
+        let progress = Progress(shown: Progress.shouldShow(quiet: quiet)) { elapsed in
+            let snapshot = counters.snapshot
+            return Progress.rateLine(
+                Progress.Rates(
+                    done: snapshot.done, total: snapshot.found, totalKnown: snapshot.walkFinished, bytes: snapshot.bytes,
+                    errors: snapshot.errors), elapsed: elapsed)
+        }
+        let output = OutputLines(progress: progress)
+        progress.start()
         let summary: ScanSummary
         do {
-            summary = try await scanner.scan(roots.filter { $0.problem == nil }.map(\.path)) { event in
+            let events: @Sendable (ScanEvent) -> Void = { event in
+                guard !quiet else { return }
                 switch event {
-                case .problem(let path, let message):
-                    if !quiet { output.error("\(path): error: \(message)") }
-                case .vanished(let path):
-                    if !quiet { output.error("\(path): vanished before it was read") }
+                case .problem(let path, let message): output.error("\(path): error: \(message)")
+                case .vanished(let path): output.error("\(path): vanished before it was read")
                 case .read(let path, let result):
-                    if jsonLines {
-                        var writer = JSONWriter()
-                        Report.json(path: path, result: result, includeItems: true, to: &writer)
-                        output.line(writer.bytes)
-                    }
-                    if !quiet, case .failure(let error) = result { output.error("\(path): error: \(Report.errorMessage(error))") }
+                    if case .failure(let error) = result { output.error("\(path): error: \(Report.errorMessage(error))") }
                 }
             }
+            let walkable = roots.filter { $0.problem == nil }.map(\.path)
+            if jsonLines {
+                // Rendered by the reading workers, written in walk order.
+                summary = try await scanner.scan(walkable, events: events) { event in
+                    guard case .read(let path, let result) = event else { return nil }
+                    var writer = JSONWriter()
+                    Report.json(path: path, result: result, includeItems: true, to: &writer)
+                    var line = writer.bytes
+                    line.append(0x0A)
+                    return line
+                } write: { bytes in
+                    output.write(bytes)
+                }
+            } else {
+                summary = try await scanner.scan(walkable, events: events)
+            }
         } catch {
-            progress?.stop()
+            progress.interrupt()
             FileHandle.standardError.write(Data("mdkit: the catalog failed: \(error.message)\n".utf8))
             return 3
         }
-        progress?.stop()
+        progress.finish()
         if !quiet {
             var text = "scanned \(summary.seen) files: \(summary.read) read, \(summary.unchanged) unchanged, \(summary.moved) moved"
             text += ", \(summary.errors) errors"
@@ -129,76 +146,20 @@ struct ScanCommand {
     }
 }
 
-/// Lines to stdout and stderr from the scan's threads, one whole line at a time.
+/// Lines to stdout and stderr from the scan's threads, whole lines at a
+/// time; stderr's through the progress drawer (which clears its line first).
 final class OutputLines: @unchecked Sendable {
     private let lock = NSLock()
+    private let progress: Progress
 
-    func line(_ bytes: [UInt8]) {
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardOutput.write(Data(bytes + [0x0A]))
+    init(progress: Progress) { self.progress = progress }
+
+    /// Writes `bytes` (whole lines) to standard output.
+    func write(_ bytes: [UInt8]) {
+        lock.withLock { FileHandle.standardOutput.write(Data(bytes)) }
     }
 
     func error(_ text: String) {
-        lock.lock()
-        defer { lock.unlock() }
-        // Clear a progress line first (on a terminal it is redrawn after).
-        FileHandle.standardError.write(Data(((isatty(2) == 1 ? "\r\u{1B}[K" : "") + text + "\n").utf8))
-    }
-}
-
-/// The scan's progress line on a terminal's stderr: files done of found
-/// (the walk counts ahead), files/s, MB/s, errors, ETA once the walk is done;
-/// redrawn in place a few times a second; nothing when stderr is not a TTY.
-/// (A scan-only stand-in for the shared progress type.)
-final class ScanProgressLine: @unchecked Sendable {
-    private let progress: ScanProgress
-    private let lock = NSLock()
-    private var running = false
-    private var thread: Thread?
-    private let started = Date()
-
-    init(_ progress: ScanProgress) { self.progress = progress }
-
-    func start() {
-        guard isatty(2) == 1 else { return }
-        lock.lock()
-        running = true
-        lock.unlock()
-        let thread = Thread { [self] in
-            while draw() { Thread.sleep(forTimeInterval: 0.25) }
-        }
-        self.thread = thread
-        thread.start()
-    }
-
-    /// Clears the line; nothing is drawn after.
-    func stop() {
-        lock.lock()
-        defer { lock.unlock() }
-        if running { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-        running = false
-    }
-
-    static func line(_ snapshot: ScanProgress.Snapshot, elapsed: Double) -> String {
-        let seconds = max(elapsed, 0.001)
-        let rate = Double(snapshot.done) / seconds
-        var text = "\(snapshot.done)/\(snapshot.found)\(snapshot.walkFinished ? "" : "+") files"
-        text += String(format: "  %.0f files/s  %.1f MB/s", rate, Double(snapshot.bytes) / seconds / 1e6)
-        if snapshot.errors > 0 { text += "  \(snapshot.errors) errors" }
-        if snapshot.walkFinished && rate > 0 {
-            let left = Int(Double(snapshot.found - snapshot.done) / rate)
-            text += String(format: "  ETA %d:%02d", left / 60, left % 60)
-        }
-        return text
-    }
-
-    /// Draws the line unless stopped; returns whether it is still running.
-    private func draw() -> Bool {
-        let text = Self.line(progress.snapshot, elapsed: -started.timeIntervalSinceNow)
-        lock.lock()
-        defer { lock.unlock() }
-        if running { FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8)) }
-        return running
+        progress.message(text + "\n")
     }
 }

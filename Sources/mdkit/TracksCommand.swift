@@ -4,7 +4,7 @@ import MetadataKit
 /// `mdkit tracks [--json] FILE...`
 struct TracksCommand {
     static let usage = """
-        usage: mdkit tracks [--json] FILE...
+        usage: mdkit tracks [--json] [path options] FILE|FOLDER...
 
         Lists the tracks of each MP4/MOV/M4A, Matroska or WebM FILE, one row per track.
           --json    one JSON array with one object per FILE:
@@ -36,29 +36,45 @@ struct TracksCommand {
                     language, name, default, forced, width, height, sampleRate, channels,
                     bitsPerSample, each when the file has it.
         Exit status: 0 when every file was read, 1 when any failed, 2 on a usage error.
+
+        Path options (a FOLDER gives its media files, walked in name order):
+        \(PathArguments.usage)
         """
 
     var json = false
-    var paths: [String] = []
+    var pathArguments = PathArguments()
 
     init(arguments: [String]) throws(UsageError) {
-        for argument in arguments {
+        var remaining = arguments[...]
+        var onlyPaths = false
+        while let argument = remaining.popFirst() {
+            if onlyPaths {
+                pathArguments.operands.append(argument)
+                continue
+            }
             switch argument {
             case "--json": json = true
-            case _ where argument.hasPrefix("-") && argument != "-":
-                throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
-            default: paths.append(argument)
+            case "--": onlyPaths = true
+            default:
+                let taken = try pathArguments.parse(argument) { () throws(UsageError) -> String in
+                    guard let value = remaining.popFirst() else { throw UsageError("\(argument) needs a value\n\n\(Self.usage)") }
+                    return value
+                }
+                if !taken { throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)") }
             }
         }
-        if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
     }
 
     func run() async -> Int32 {
         var failed = false
         var objects: [JSON] = []
         var text = ""
-        for path in paths {
+        for entry in pathArguments.entries() {
+            let path = entry.path
             do {
+                // A folder that could not be walked, a path list that could not be read: reported in its place.
+                if let problem = entry.problem { throw MediaError(.io, problem) }
                 let asset: Asset
                 do {
                     asset = try await Asset.load(url: URL(fileURLWithPath: path))

@@ -1,5 +1,6 @@
 import Foundation
 import MetadataKit
+import MetadataKitCatalog
 
 /// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
@@ -54,6 +55,9 @@ struct WriteCommand {
         A file another program changes while it is written is loaded again and the
         edit retried (a few times; then it fails, asking to run the command again).
         Exit status: 0 when every file was written, 1 when any failed, 2 on a usage error.
+
+        FILE may also be a folder (its media files, walked in name order) or a path list:
+        \(PathArguments.usage)
         """
     }
 
@@ -64,7 +68,11 @@ struct WriteCommand {
         case removeRaw(MetadataKeySpace, String)
     }
 
+    /// The files to write: the FILE arguments with folders walked and path lists read (``PathArguments``).
     var paths: [String] = []
+    var pathArguments = PathArguments()
+    /// Paths that could not be walked, with the reason, reported in their place.
+    var problems: [String: String] = [:]
     var edits: [Edit] = []
     var artwork: [(path: String, type: Artwork.PictureType, mimeType: String?)] = []
     var removesArtwork = false
@@ -127,15 +135,24 @@ struct WriteCommand {
             case "--dry-run": dryRun = true
             case "--verbose", "-v": verbose = true
             case "--quiet", "-q": quiet = true
-            case _ where argument.hasPrefix("-") && argument != "-":
-                throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
-                paths.append(argument)
+                // FILE arguments: files, folders, path lists (PathArguments).
+                guard try pathArguments.parse(argument, value: { () throws(UsageError) -> String in try value(argument) }) else {
+                    throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
+                }
             }
             index += 1
         }
-        if paths.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
-        if output != nil && paths.count != 1 { throw UsageError("--output takes exactly one FILE") }
+        if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if output != nil {
+            // One file, named: not a folder or a list (it would be walked into one OUT).
+            guard pathArguments.listFiles.isEmpty, pathArguments.operands.count == 1, pathArguments.operands[0] != "-",
+                FileStatus(path: pathArguments.operands[0], followingLinks: true)?.isDirectory != true
+            else { throw UsageError("--output takes exactly one FILE (not a folder or a path list)") }
+        }
+        let entries = pathArguments.entries()
+        paths = entries.map(\.path)
+        problems = ReadCommand.problems(entries)
         if !artwork.isEmpty && removesArtwork { throw UsageError("--artwork and --remove-artwork exclude each other") }
         var seen = Set<String>()
         for edit in edits where !seen.insert(edit.target).inserted {
@@ -206,6 +223,7 @@ struct WriteCommand {
             // Files are written in parallel (one task per core); reports keep argument order.
             reports = await ReadCommand.forEach(paths) { path, url in
                 defer { progress.advance() }
+                if let problem = command.problems[path] { return ("\(path): error: \(problem)\n", true) }
                 do {
                     return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
                 } catch {
@@ -230,8 +248,9 @@ struct WriteCommand {
     private func saveInBatches(pictures: [Artwork], progress: Progress) async -> [(text: String, failed: Bool)] {
         let command = self
         progress.update(done: 0, phase: "loading")
-        let loaded = await ReadCommand.forEach(paths) { _, url -> Result<(MediaItem, Int), MediaError> in
+        let loaded = await ReadCommand.forEach(paths) { path, url -> Result<(MediaItem, Int), MediaError> in
             defer { progress.advance() }
+            if let problem = command.problems[path] { return .failure(MediaError(.io, problem)) }
             do {
                 let (item, changes) = try await command.edited(url: url, pictures: pictures)
                 return .success((item, changes.count))
