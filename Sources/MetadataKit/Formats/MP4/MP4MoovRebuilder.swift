@@ -33,6 +33,8 @@ struct MP4MoovRebuilder {
     var padding: Int?
     /// Chunk offsets at or after `from` move by `by`.
     var shift: (from: Int64, by: Int64)?
+    /// New chapters (`chpl` and the chapter track); nil keeps the file's.
+    var chapters: MP4ChapterEdit?
 
     init(source: FileSource, url: URL, items: [MetadataItem]) {
         self.source = source
@@ -53,6 +55,7 @@ struct MP4MoovRebuilder {
         // Where the udta must go at the latest: before the first QuickTime-layout meta.
         var firstPlainMeta: Int?
         var userDataIndex: Int?
+        var lastTrack: Int?
         for child in moov.children {
             if child.type == "meta", firstPlainMeta == nil, try isPlainMeta(child) { firstPlainMeta = children.count }
             switch child.type {
@@ -62,8 +65,13 @@ struct MP4MoovRebuilder {
                 children.append(try userDataBox(child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime))
             case "meta" where try isQuickTimeMeta(child):
                 if let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime) { children.append(node) }
+            case "trak" where chapters != nil:
+                if let node = try chapterAwareTrack(child) { children.append(node) }
+                lastTrack = children.count
             case "trak" where shift != nil:
                 children.append(try shifted(child))
+            case "mvhd" where chapters != nil:
+                children.append(try chapters!.movieHeader(child.header, source: source))
             default:
                 children.append(.original(child.header))
             }
@@ -71,6 +79,7 @@ struct MP4MoovRebuilder {
         if !sawUserData {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
+            if let list = chapters?.list { udta.append(.bytes(list.box)) }
             if !udta.isEmpty {
                 userDataIndex = children.count
                 children.append(.container("udta", prefix: [], children: udta))
@@ -80,6 +89,12 @@ struct MP4MoovRebuilder {
             let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
             children.append(
                 .container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
+        }
+        if let trak = chapters?.trak {
+            let position = lastTrack ?? children.count
+            children.insert(.bytes(trak), at: position)
+            if let index = userDataIndex, index >= position { userDataIndex = index + 1 }
+            if let index = firstPlainMeta, index >= position { firstPlainMeta = index + 1 }
         }
         if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
         if let from = userDataIndex, let to = firstPlainMeta, from > to {
@@ -156,6 +171,10 @@ struct MP4MoovRebuilder {
                 }
                 continue
             }
+            if child.type == "chpl", chapters != nil {
+                changed = true // replaced below
+                continue
+            }
             let loaded = child.type.rawValue >> 24 == 0xA9 ? reader.userDataItems(child.header, depth: 2) : []
             if loaded.isEmpty {
                 children.append(.original(child.header)) // not a text atom we understand: kept
@@ -180,6 +199,10 @@ struct MP4MoovRebuilder {
         if !wroteITunes && !iTunes.isEmpty {
             children.append(try newITunesMeta())
             iTunesIndex = children.count - 1
+            changed = true
+        }
+        if let list = chapters?.list {
+            children.append(.bytes(list.box))
             changed = true
         }
         guard changed else { return .original(udta.header) }
@@ -311,7 +334,7 @@ struct MP4MoovRebuilder {
 
     // MARK: Chunk offsets
 
-    private func shifted(_ box: MP4Box) throws -> MP4Node {
+    func shifted(_ box: MP4Box) throws -> MP4Node {
         switch box.type {
         case "trak", "mdia", "minf", "stbl":
             return .container(box.type, prefix: [], children: try box.children.map(shifted))

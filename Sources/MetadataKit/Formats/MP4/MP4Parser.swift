@@ -26,9 +26,10 @@ enum MP4Parser {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))
         }
         let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: movie.layout.brands, hasVideo: hasVideo))
+        let chapterTables = MP4Chapters.tables(in: movie.moov, source: source, warnings: &warnings)
         return ParsedFile(
             fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
-            warnings: MP4Movie.inFileOrder(warnings))
+            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables)
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:
