@@ -23,7 +23,7 @@ import Foundation
 /// read (unless a new item of its type replaces it), and the unreadable rest
 /// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
 enum MP4EditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)

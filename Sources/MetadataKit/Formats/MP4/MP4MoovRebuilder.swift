@@ -28,6 +28,8 @@ struct MP4MoovRebuilder {
     let iTunes: [MetadataItem]
     let quickTime: [MetadataItem]
     let userData: [MetadataItem]
+    /// 3GPP asset box items (``MP4AssetBoxes``).
+    let assets: [MetadataItem]
     /// Size of the `free` box to leave after `ilst` when the iTunes `meta` is
     /// written (nil: keep or resize the existing one, add none).
     var padding: Int?
@@ -42,6 +44,7 @@ struct MP4MoovRebuilder {
         iTunes = items.filter { $0.keySpace == .iTunes }
         quickTime = items.filter { $0.keySpace == .quickTimeMetadata }
         userData = items.filter { $0.keySpace == .quickTimeUserData }
+        assets = items.filter { $0.keySpace == .threeGPP }
     }
 
     // MARK: moov
@@ -80,6 +83,7 @@ struct MP4MoovRebuilder {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
             if let list = chapters?.list { udta.append(.bytes(list.box)) }
+            udta += try assets.map { .bytes(try MP4AssetBoxes.box($0)) }
             if !udta.isEmpty {
                 userDataIndex = children.count
                 children.append(.container("udta", prefix: [], children: udta))
@@ -153,6 +157,8 @@ struct MP4MoovRebuilder {
         var wroteITunes = false
         var firstMeta: Int?
         var iTunesIndex: Int?
+        // 3GPP asset boxes: each box of a key takes the next item of that key.
+        var wantedAssets: [String: [MetadataItem]] = Dictionary(grouping: assets, by: \.key)
         for child in udta.children {
             if child.type == "meta" {
                 if firstMeta == nil { firstMeta = children.count }
@@ -168,6 +174,22 @@ struct MP4MoovRebuilder {
                     children.append(node)
                 } else {
                     children.append(.original(child.header))
+                }
+                continue
+            }
+            if MP4AssetBoxes.types.contains(child.type), let loaded = MP4AssetBoxes.item(child.header, source: source) {
+                guard var queue = wantedAssets[loaded.key], !queue.isEmpty else {
+                    changed = true // removed
+                    continue
+                }
+                let item = queue.removeFirst()
+                wantedAssets[loaded.key] = queue
+                if loaded.isStoredLike(item) {
+                    children.append(.original(child.header))
+                } else {
+                    let trailer = MP4AssetBoxes.trailer(child.header, source: source)
+                    children.append(.bytes(try MP4AssetBoxes.box(item, trailer: trailer)))
+                    changed = true
                 }
                 continue
             }
@@ -203,6 +225,10 @@ struct MP4MoovRebuilder {
         }
         if let list = chapters?.list {
             children.append(.bytes(list.box))
+            changed = true
+        }
+        for item in assets where wantedAssets[item.key]?.contains(item) == true {
+            children.append(.bytes(try MP4AssetBoxes.box(item)))
             changed = true
         }
         guard changed else { return .original(udta.header) }

@@ -20,7 +20,9 @@ enum MP4Parser {
         var warnings = movie.warnings
         let (properties, hasVideo) = try MP4PropertiesParser(source: source)
             .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
-        let items = try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+        let items =
+            try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+            + MP4AssetBoxes.items(in: movie.moov, source: source)
         let refusal = try movie.saveRefusal()
         if let refusal {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))
