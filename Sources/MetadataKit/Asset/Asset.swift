@@ -63,6 +63,11 @@ public struct Asset: Sendable {
 
     /// The normalized metadata derived from ``metadataItems``.
     public var metadata: Metadata { Metadata(items: metadataItems) }
+    /// The movie's chapters (QuickTime chapter track or Nero `chpl`; see
+    /// ``MediaItem/chapterTables``).
+    public private(set) var chapterTables: [ChapterTable] = []
+    /// The IDs of the text tracks that hold chapters (named by a `tref/chap`).
+    public private(set) var chapterTrackIDs: Set<UInt32> = []
 
     /// The track with `id`.
     public func track(id: UInt32) -> AssetTrack? { tracks.first { $0.id == id } }
@@ -95,6 +100,10 @@ public struct Asset: Sendable {
             }
             tracks = try moov.children("trak").map { try AssetTrack(parsing: $0, in: source) }
             metadataItems = try MP4MetadataParser(source: source, url: url).items(in: moov)
+            var chapterWarnings: [MediaWarning] = []
+            chapterTables = MP4Chapters.tables(in: moov, source: source, warnings: &chapterWarnings)
+            movieWarnings += chapterWarnings
+            chapterTrackIDs = MP4ChapterTrack.textTrackIDs(in: moov, source: source)
             isFragmented = try moov.child("mvex") != nil || MP4Movie.topLevelTypes(in: source).contains("moof")
             isMovieHeaderFirst = try MP4Movie.isMovieHeaderFirst(in: source)
             isLoaded = true

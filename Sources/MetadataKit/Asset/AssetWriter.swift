@@ -42,6 +42,8 @@ public actor AssetWriter {
     /// Movie metadata items written to `moov/udta/meta/ilst` (iTunes),
     /// `moov/meta` (QuickTime `mdta`) and `moov/udta` (©-atoms).
     public private(set) var metadata: [MetadataItem] = []
+    /// Chapters written as `moov/udta/chpl` (see ``setChapters(_:)``).
+    public private(set) var chapters: [Chapter] = []
 
     public enum Status: Sendable { case unknown, writing, completed, failed, cancelled }
     public private(set) var status: Status = .unknown
@@ -164,6 +166,10 @@ public actor AssetWriter {
     /// ``startWriting()`` when `moov` is written first from a planned layout,
     /// as an ``ExportSession`` with fast start does).
     public func setMetadata(_ items: [MetadataItem]) { metadata = items }
+
+    /// Chapters written as a Nero `moov/udta/chpl` list (at most 255; times
+    /// on the output's timeline); set them like ``setMetadata(_:)``.
+    public func setChapters(_ chapters: [Chapter]) { self.chapters = chapters }
 
     /// Adds an input; inputs must be added before ``startWriting()``.
     public func add(_ input: AssetWriterInput) throws {
@@ -375,10 +381,12 @@ public actor AssetWriter {
     // MARK: Movie
 
     private func builder(tables: [WrittenTrackTables]) -> MP4MovieBuilder {
-        MP4MovieBuilder(
+        var builder = MP4MovieBuilder(
             fileType: fileType, movieTimescale: movieTimescale,
             tracks: zip(tracks, tables).map { MP4MovieBuilder.Track(id: $0.id, input: $0.input, tables: $1) },
             metadata: metadata, offsetLimit: sizeLimit)
+        builder.chapters = chapters
+        return builder
     }
 
     /// `moov` and the `mdat` header of a fast-start file: they follow `ftyp`,

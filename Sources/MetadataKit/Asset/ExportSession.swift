@@ -158,6 +158,7 @@ public final class ExportSession {
             outputs.append(output)
         }
         await writer.setMetadata(items)
+        await writer.setChapters(exportedChapters())
         var timedInputs: [(AssetWriterInput, [Sample])] = []
         let firstVideo = plans.first { $0.track.mediaType == .video }?.track.id
         for (document, layout) in timed {
@@ -221,9 +222,11 @@ public final class ExportSession {
 
     private func chosenTracks() throws -> [AssetTrack] {
         guard let trackIDs else {
-            let tracks = asset.tracks.filter { $0.sampleCount > 0 }
+            // Text chapter tracks are left out: the chapters are written as
+            // `chpl`, cut to the time range (see exportedChapters()).
+            let tracks = asset.tracks.filter { $0.sampleCount > 0 && !asset.chapterTrackIDs.contains($0.id) }
             guard (outputFileType ?? outputURL.flatMap { AssetFileType(pathExtension: $0.pathExtension) }) == .m4a else { return tracks }
-            // An audio file: the audio tracks and the tracks they refer to (chapter text).
+            // An audio file: the audio tracks and the tracks they refer to (chapter pictures).
             let audio = tracks.filter { $0.mediaType == .audio }
             let referenced = Set(audio.flatMap { $0.references.flatMap(\.trackIDs) })
             return tracks.filter { $0.mediaType == .audio || referenced.contains($0.id) }
@@ -234,6 +237,26 @@ public final class ExportSession {
             }
             return track
         }
+    }
+
+    /// The source's default chapters within ``timeRange``, cut to it and
+    /// moved to the output's timeline (a chapter ends where the next starts
+    /// when the source doesn't say).
+    func exportedChapters() -> [Chapter] {
+        let chapters = asset.chapterTables.defaultChapters
+        let start = timeRange?.start ?? 0
+        let end = timeRange?.end ?? asset.durationSeconds
+        var result: [Chapter] = []
+        for (index, chapter) in chapters.enumerated() {
+            let chapterEnd = chapter.end ?? (index + 1 < chapters.count ? chapters[index + 1].start : end)
+            guard chapterEnd > start, chapter.start < end else { continue }
+            var moved = chapter
+            moved.start = max(chapter.start, start) - start
+            moved.end = min(chapterEnd, end) - start
+            moved.chapters = []
+            result.append(moved)
+        }
+        return result
     }
 
     /// The samples, edit list and timescale of a timed metadata track.

@@ -23,7 +23,7 @@ import Foundation
 /// read (unless a new item of its type replaces it), and the unreadable rest
 /// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
 enum MP4EditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData]
+    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
@@ -40,16 +40,26 @@ enum MP4EditPlanner {
             ? items.filter { !keySpaces.contains($0.keySpace) }
             : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov)
         var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
+        // New chapters: a chapter track's samples go in a new 'mdat' (see the type).
+        if let tables = options.chapterTables {
+            var edit = try MP4ChapterEdit(tables: tables, moov: moov, source: source)
+            edit.usesLargeOffsets = source.size + 2 * moovHeader.size + edit.mediaDataSize + (1 << 20) > Int64(UInt32.max)
+            edit.dataOffset = moovHeader.offset + 8
+            rebuilder.chapters = edit
+        }
+        let chapterData = rebuilder.chapters?.mediaData ?? []
 
         // 1–2: in place.
         let compact = try rebuilder.moov(moov)
         if compact.isOriginal { return .inPlace([]) }
         let delta = compact.size - moovHeader.size
-        if delta == 0 {
+        if !chapterData.isEmpty {
+            // New sample data can't be patched in: on to 3–4.
+        } else if delta == 0 {
             return .inPlace(try FileEditPlan.patches(writing: compact.segments, at: moovHeader.offset, source: source))
         }
         let after = topLevel[(moovIndex + 1)...]
-        if let next = after.first, next.type == "free" || next.type == "skip", next.headerSize == 8 {
+        if chapterData.isEmpty, let next = after.first, next.type == "free" || next.type == "skip", next.headerSize == 8 {
             let remaining = next.size - delta
             if remaining == 0 || (remaining >= 8 && remaining <= Int64(UInt32.max)) {
                 var segments = compact.segments
@@ -72,7 +82,8 @@ enum MP4EditPlanner {
                 [.original(offset: $0.offset, length: source.size - $0.offset)]
             } ?? []
         if damagedTail.isEmpty, after.allSatisfy({ $0.type == "free" || $0.type == "skip" }) {
-            return .tail(offset: moovHeader.offset, bytes: try FileEditPlan.materialize(padded.segments, source: source))
+            // The chapter samples go before the movie box, which stays last.
+            return .tail(offset: moovHeader.offset, bytes: chapterData + (try FileEditPlan.materialize(padded.segments, source: source)))
         }
         // 4 on a large file: more padding, up to a whole number of file system
         // blocks, so the save can insert blocks instead of moving the data.
@@ -86,7 +97,13 @@ enum MP4EditPlanner {
         }
         let shift = padded.size - moovHeader.size
         rebuilder.shift = (from: moovHeader.offset, by: shift)
-        let moved = try rebuilder.moov(moov)
+        var moved = try rebuilder.moov(moov)
+        if !chapterData.isEmpty {
+            // The chapter samples go in a new 'mdat' at the end of the file.
+            let rest = after.reduce(Int64(0)) { $0 + $1.size } + damagedTail.reduce(Int64(0)) { $0 + $1.length }
+            rebuilder.chapters?.dataOffset = moovHeader.offset + moved.size + rest + 8
+            moved = try rebuilder.moov(moov)
+        }
         var segments: [FileEditPlan.Segment] = [.original(offset: 0, length: moovHeader.offset)] + moved.segments
         for box in after {
             if box.type == "moof", shift != 0 {
@@ -96,6 +113,7 @@ enum MP4EditPlanner {
             }
         }
         segments += damagedTail
+        if !chapterData.isEmpty { segments.append(.bytes(chapterData)) }
         return .rewrite(FileEditPlan.coalesced(segments))
     }
 

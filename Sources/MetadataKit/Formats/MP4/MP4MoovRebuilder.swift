@@ -28,11 +28,15 @@ struct MP4MoovRebuilder {
     let iTunes: [MetadataItem]
     let quickTime: [MetadataItem]
     let userData: [MetadataItem]
+    /// 3GPP asset box items (``MP4AssetBoxes``).
+    let assets: [MetadataItem]
     /// Size of the `free` box to leave after `ilst` when the iTunes `meta` is
     /// written (nil: keep or resize the existing one, add none).
     var padding: Int?
     /// Chunk offsets at or after `from` move by `by`.
     var shift: (from: Int64, by: Int64)?
+    /// New chapters (`chpl` and the chapter track); nil keeps the file's.
+    var chapters: MP4ChapterEdit?
 
     init(source: FileSource, url: URL, items: [MetadataItem]) {
         self.source = source
@@ -40,6 +44,7 @@ struct MP4MoovRebuilder {
         iTunes = items.filter { $0.keySpace == .iTunes }
         quickTime = items.filter { $0.keySpace == .quickTimeMetadata }
         userData = items.filter { $0.keySpace == .quickTimeUserData }
+        assets = items.filter { $0.keySpace == .threeGPP }
     }
 
     // MARK: moov
@@ -53,6 +58,7 @@ struct MP4MoovRebuilder {
         // Where the udta must go at the latest: before the first QuickTime-layout meta.
         var firstPlainMeta: Int?
         var userDataIndex: Int?
+        var lastTrack: Int?
         for child in moov.children {
             if child.type == "meta", firstPlainMeta == nil, try isPlainMeta(child) { firstPlainMeta = children.count }
             switch child.type {
@@ -62,8 +68,13 @@ struct MP4MoovRebuilder {
                 children.append(try userDataBox(child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime))
             case "meta" where try isQuickTimeMeta(child):
                 if let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime) { children.append(node) }
+            case "trak" where chapters != nil:
+                if let node = try chapterAwareTrack(child) { children.append(node) }
+                lastTrack = children.count
             case "trak" where shift != nil:
                 children.append(try shifted(child))
+            case "mvhd" where chapters != nil:
+                children.append(try chapters!.movieHeader(child.header, source: source))
             default:
                 children.append(.original(child.header))
             }
@@ -71,6 +82,8 @@ struct MP4MoovRebuilder {
         if !sawUserData {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
+            if let list = chapters?.list { udta.append(.bytes(list.box)) }
+            udta += try assets.map { .bytes(try MP4AssetBoxes.box($0)) }
             if !udta.isEmpty {
                 userDataIndex = children.count
                 children.append(.container("udta", prefix: [], children: udta))
@@ -80,6 +93,12 @@ struct MP4MoovRebuilder {
             let (keys, ilst) = try MP4MetadataEncoder.quickTimeBoxes(quickTime)
             children.append(
                 .container("meta", prefix: [], children: [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)]))
+        }
+        if let trak = chapters?.trak {
+            let position = lastTrack ?? children.count
+            children.insert(.bytes(trak), at: position)
+            if let index = userDataIndex, index >= position { userDataIndex = index + 1 }
+            if let index = firstPlainMeta, index >= position { firstPlainMeta = index + 1 }
         }
         if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
         if let from = userDataIndex, let to = firstPlainMeta, from > to {
@@ -138,6 +157,8 @@ struct MP4MoovRebuilder {
         var wroteITunes = false
         var firstMeta: Int?
         var iTunesIndex: Int?
+        // 3GPP asset boxes: each box of a key takes the next item of that key.
+        var wantedAssets: [String: [MetadataItem]] = Dictionary(grouping: assets, by: \.key)
         for child in udta.children {
             if child.type == "meta" {
                 if firstMeta == nil { firstMeta = children.count }
@@ -154,6 +175,26 @@ struct MP4MoovRebuilder {
                 } else {
                     children.append(.original(child.header))
                 }
+                continue
+            }
+            if MP4AssetBoxes.types.contains(child.type), let loaded = MP4AssetBoxes.item(child.header, source: source) {
+                guard var queue = wantedAssets[loaded.key], !queue.isEmpty else {
+                    changed = true // removed
+                    continue
+                }
+                let item = queue.removeFirst()
+                wantedAssets[loaded.key] = queue
+                if loaded.isStoredLike(item) {
+                    children.append(.original(child.header))
+                } else {
+                    let trailer = MP4AssetBoxes.trailer(child.header, source: source)
+                    children.append(.bytes(try MP4AssetBoxes.box(item, trailer: trailer)))
+                    changed = true
+                }
+                continue
+            }
+            if child.type == "chpl", chapters != nil {
+                changed = true // replaced below
                 continue
             }
             let loaded = child.type.rawValue >> 24 == 0xA9 ? reader.userDataItems(child.header, depth: 2) : []
@@ -180,6 +221,14 @@ struct MP4MoovRebuilder {
         if !wroteITunes && !iTunes.isEmpty {
             children.append(try newITunesMeta())
             iTunesIndex = children.count - 1
+            changed = true
+        }
+        if let list = chapters?.list {
+            children.append(.bytes(list.box))
+            changed = true
+        }
+        for item in assets where wantedAssets[item.key]?.contains(item) == true {
+            children.append(.bytes(try MP4AssetBoxes.box(item)))
             changed = true
         }
         guard changed else { return .original(udta.header) }
@@ -311,7 +360,7 @@ struct MP4MoovRebuilder {
 
     // MARK: Chunk offsets
 
-    private func shifted(_ box: MP4Box) throws -> MP4Node {
+    func shifted(_ box: MP4Box) throws -> MP4Node {
         switch box.type {
         case "trak", "mdia", "minf", "stbl":
             return .container(box.type, prefix: [], children: try box.children.map(shifted))

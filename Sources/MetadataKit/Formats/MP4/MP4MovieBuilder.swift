@@ -15,6 +15,8 @@ struct MP4MovieBuilder {
     var metadata: [MetadataItem]
     /// Chunk offsets above this need `co64`.
     var offsetLimit = Int64(UInt32.max)
+    /// Chapters written as a Nero `udta/chpl` list (see ``MP4ChapterList``).
+    var chapters: [Chapter] = []
 
     typealias Box = MP4MetadataEncoder
 
@@ -310,6 +312,7 @@ struct MP4MovieBuilder {
             for key in order { ilst += try Box.iTunesAtom(key: key, items: groups[key]!) }
             udta += Box.box("meta", [0, 0, 0, 0] + Box.handler("mdir") + Box.box("ilst", ilst))
         }
+        if !chapters.isEmpty { udta += MP4ChapterList(chapters: chapters).box }
         var result = udta.isEmpty ? [] : Box.box("udta", udta)
         let quickTime = metadata.filter { $0.keySpace == .quickTimeMetadata }
         if !quickTime.isEmpty {

@@ -20,15 +20,18 @@ enum MP4Parser {
         var warnings = movie.warnings
         let (properties, hasVideo) = try MP4PropertiesParser(source: source)
             .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
-        let items = try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+        let items =
+            try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+            + MP4AssetBoxes.items(in: movie.moov, source: source)
         let refusal = try movie.saveRefusal()
         if let refusal {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))
         }
         let fileType = FileType(identifier: "mp4", mimeType: mimeType(brands: movie.layout.brands, hasVideo: hasVideo))
+        let chapterTables = MP4Chapters.tables(in: movie.moov, source: source, warnings: &warnings)
         return ParsedFile(
             fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
-            warnings: MP4Movie.inFileOrder(warnings))
+            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables)
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:

@@ -10,5 +10,5 @@ extension MediaFormat {
         mimeTypes: ["video/mp4", "audio/mp4", "video/quicktime", "video/3gpp", "video/3gpp2"],
         keySpaces: MP4EditPlanner.keySpaces, keyMapRows: MetadataKeyMap.mp4Keys,
         recognizes: { probe in probe.fourCC(at: 4).map(MP4Parser.topLevelTypes.contains) ?? false },
-        parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan)
+        parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan, chapterWriting: .byPlanner)
 }
