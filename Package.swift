@@ -24,11 +24,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        // libpq from the system (Debian: libpq-dev), for catalogs in PostgreSQL.
-        .systemLibrary(
-            name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite", "CLibPQ"]),
+        // libpq (Debian: libpq5) is loaded at run time, when a PostgreSQL catalog is
+        // opened (MetadataKitCatalog/LibPQ.swift): nothing to link.
+        .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit", "MetadataKitCatalog"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite"]),
     ],

@@ -1,4 +1,3 @@
-import CLibPQ
 import Foundation
 
 extension PostgreSQLCatalog {

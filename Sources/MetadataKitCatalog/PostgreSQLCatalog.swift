@@ -1,4 +1,3 @@
-import CLibPQ
 import Foundation
 
 /// A catalog in a PostgreSQL database, for libraries scanned from several
@@ -51,6 +50,7 @@ final class PostgreSQLDatabase: SQLDatabase {
     private var prepared: [String: String] = [:]
 
     init(_ info: String) throws(CatalogError) {
+        _ = try LibPQ.shared.get() // loaded on first use: see LibPQ
         guard let connection = PQconnectdb(info) else { throw CatalogError("PostgreSQL: out of memory") }
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection)).trimmingCharacters(in: .whitespacesAndNewlines)

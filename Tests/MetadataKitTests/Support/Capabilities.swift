@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitCatalog
 
 /// What a test needs beyond the Swift toolchain and the interop tools
 /// (``TestSupport/hasTool(_:)``): use each in `.enabled(if:_:)` with a
@@ -34,6 +35,11 @@ enum Capabilities {
     }
 
     // MARK: Tools
+
+    /// libpq, loaded at run time for PostgreSQL catalogs. CI installs it on Linux.
+    static var libpq: Bool {
+        check("libpq (Debian: libpq5)", present: (try? LibPQ.shared.get()) != nil, providedByCI: [.linux])
+    }
 
     /// `chromium` on the PATH (the player page test). CI installs it on Linux.
     static var chromium: Bool {
