@@ -47,6 +47,19 @@ import Testing
         #expect(reread.properties.duration == item.properties.duration)
     }
 
+    /// A 131-byte APE tag at the very end puts the "TAG" of its "APETAGEX"
+    /// header 128 bytes from the end: that is no ID3v1 tag (the same holds
+    /// for AAC and AC-3 streams, which share this trailer scan).
+    @Test func anAPETagOf131BytesIsNoID3v1() async throws {
+        let tag = APEBuilder.tag([APEBuilder.text("Title", String(repeating: "t", count: 53))])
+        #expect(tag.count == 131)
+        let url = directory.appendingPathComponent("short-ape.mp3")
+        try Data(ID3Builder.mpegFrames(8) + tag).write(to: url)
+        let item = try await MediaItem.loaded(url)
+        #expect(!item.metadata.items.contains { $0.keySpace == .id3v1 })
+        #expect(item.metadata.title == String(repeating: "t", count: 53) && item.warnings.isEmpty)
+    }
+
     @Test func anUnchangedAPETagIsCopiedAsItIs() async throws {
         let (url, _, _) = try file()
         let before = [UInt8](try Data(contentsOf: url))
