@@ -45,7 +45,7 @@ import Testing
         var owner: [MetadataKeyMap.RawKey: MetadataField] = [:]
         let shared: Set<String> = [
             "TRCK", "TRK", "TPOS", "TPA", "MVIN", "MVI", "trkn", "disk", "track", "disc", "TRACKNUMBER", "DISCNUMBER", "ITRK", "IPRT",
-            "TIPL", "IPLS", "IPL", "WM/TrackNumber", "WM/PartOfSet", "TRACK", "DISC",
+            "TIPL", "IPLS", "IPL", "WM/TrackNumber", "WM/PartOfSet", "TRACK", "DISC", "PART_NUMBER",
         ]
         for field in MetadataField.allCases {
             for key in keys[field] ?? [] where !shared.contains(key.key) && !(key.key.hasPrefix("com.apple.quicktime.")) {

@@ -22,9 +22,13 @@
 /// | year | 50/DATE_RELEASED, DATE_RELEASED, 30/DATE_RELEASED, DATE, 50/DATE_RECORDED, 30/DATE_RECORDED |
 /// | bpm | 30/BPM, BPM |
 /// | track number | 30/PART_NUMBER, PART_NUMBER (ffmpeg: "n/N") |
+/// | track count | 50/TOTAL_PARTS, TOTAL_PARTS, PART_NUMBER's "/N" |
 /// | disc number | 50/PART_NUMBER, DISC |
+/// | disc count | 60/TOTAL_PARTS, DISC's "/N" |
 ///
-/// Track and disc counts (TOTAL_PARTS) are raw items only for now. A new
+/// `TOTAL_PARTS` counts the parts of the level below (TagLib 2.2 maps
+/// `50/TOTAL_PARTS` to TRACKTOTAL and `60/TOTAL_PARTS` to DISCTOTAL); a count
+/// is written there unless the file keeps it in ffmpeg's "n/N". A new
 /// field goes to the first key (the track or album level); a title set on a
 /// file that has only a Segment title changes the Segment title, as
 /// mkvpropedit's `--edit info --set title` does.
@@ -47,7 +51,9 @@ extension MetadataKeyMap {
             .year: keys("50/DATE_RELEASED", "DATE_RELEASED", "30/DATE_RELEASED", "DATE", "50/DATE_RECORDED", "30/DATE_RECORDED"),
             .bpm: keys("30/BPM", "BPM"),
             .trackNumber: keys("30/PART_NUMBER", "PART_NUMBER"),
+            .trackCount: keys("50/TOTAL_PARTS", "TOTAL_PARTS", "PART_NUMBER"),
             .discNumber: keys("50/PART_NUMBER", "DISC"),
+            .discCount: keys("60/TOTAL_PARTS", "DISC"),
         ]
     }()
 }

@@ -23,8 +23,20 @@ public struct PositionMetadataConverter: MetadataConverter {
     /// Vorbis comment fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``).
     static let vorbisTotalKeys: Set<String> = ["TRACKTOTAL", "TOTALTRACKS", "DISCTOTAL", "TOTALDISCS"]
 
+    /// Whether the item under `key` holds only a count: Vorbis `TRACKTOTAL`
+    /// and the like, Matroska `TOTAL_PARTS` (RFC 9559 tagging: the number of
+    /// parts at the level below, so `50/TOTAL_PARTS` counts an album's tracks
+    /// and `60/TOTAL_PARTS` a set's discs).
+    static func holdsCountOnly(_ keySpace: MetadataKeySpace, _ key: String) -> Bool {
+        switch keySpace {
+        case .vorbis: return vorbisTotalKeys.contains(key)
+        case .matroska: return key.hasSuffix("TOTAL_PARTS")
+        default: return false
+        }
+    }
+
     private static func pair(of item: MetadataItem) -> (number: Int?, total: Int?)? {
-        if item.keySpace == .vorbis, vorbisTotalKeys.contains(item.key) {
+        if holdsCountOnly(item.keySpace, item.key) {
             return item.value.stringValue.flatMap(parse).flatMap { $0.number.map { (nil, $0) } }
         }
         switch item.value {
@@ -79,6 +91,8 @@ public struct PositionMetadataConverter: MetadataConverter {
             return Self.vorbisItems(
                 field: field, number: number, total: total, key: key,
                 inlineTotal: current.total != nil && !Self.vorbisTotalKeys.contains(key.key))
+        case .matroska where Self.holdsCountOnly(key.keySpace, key.key):
+            return total.map { [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(String($0)), dataType: .utf8)] } ?? []
         case .id3v1:
             guard let number, number <= 255 else {
                 throw MediaError(.invalidValue, "ID3v1 holds a track number from 1 to 255")

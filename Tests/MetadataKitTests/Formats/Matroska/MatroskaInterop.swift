@@ -40,6 +40,7 @@ enum MatroskaInterop {
             <Simple><Name>TITLE</Name><String>The Album</String></Simple>
             <Simple><Name>ARTIST</Name><String>Album Artist</String></Simple>
             <Simple><Name>DATE_RELEASED</Name><String>2019-05-01</String></Simple>
+            <Simple><Name>TOTAL_PARTS</Name><String>12</String></Simple>
           </Tag>
           <Tag><Targets><TargetTypeValue>30</TargetTypeValue></Targets>
             <Simple><Name>TITLE</Name><String>Track Title</String></Simple>

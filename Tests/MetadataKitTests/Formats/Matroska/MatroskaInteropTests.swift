@@ -79,6 +79,7 @@ struct MatroskaInteropTests {
         #expect(item.metadata.items.contains { $0.key == "ARTIST" && $0.value == .string("Album Artist") })
         #expect(item.metadata.artist == "Track Artist" && item.metadata.genre?.name == "Ambient")
         #expect(item.metadata.trackNumber == 7 && item.metadata.year == "2019-05-01")
+        #expect(item.metadata.trackCount == 12) // the album's TOTAL_PARTS
         #expect(item.metadata.items.contains { $0.key == "30/ARTIST/SORT_WITH" && $0.value == .string("Artist, Track") })
         // Every SimpleTag mkvextract lists is an item with the same value.
         let xml = try I.extractedTags(file)
@@ -93,6 +94,28 @@ struct MatroskaInteropTests {
         #expect(item.chapters[0].chapters.map(\.title) == ["Sub"] && item.chapters[0].chapters[0].start == 0.5)
         #expect(item.chapters[1].language == "de" || item.chapters[1].language == "ger")
         #expect(item.metadata.artwork.first?.mimeType == "image/png")
+    }
+
+    /// Track and disc counts go to `TOTAL_PARTS` at the album (50) and set
+    /// (60) levels, as TagLib 2.2 writes them; mkvextract lists them there.
+    @Test func countsAreWrittenAsTotalParts() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let audio = url("in.mka"), file = url("counts.mka")
+        try I.ffmpegAudio(audio)
+        try I.mkvmerge(audio, file, in: directory)
+        var item = try await MediaItem.loaded(file)
+        item.metadata.trackCount = 14
+        item.metadata.discCount = 2
+        try await item.save()
+        let reread = try await MediaItem.loaded(file)
+        #expect(reread.metadata.trackNumber == 7 && reread.metadata.trackCount == 14)
+        #expect(reread.metadata.discCount == 2)
+        #expect(reread.metadata.items.contains { $0.key == "TOTAL_PARTS" && $0.value == .string("14") })
+        #expect(reread.metadata.items.contains { $0.key == "60/TOTAL_PARTS" && $0.value == .string("2") })
+        let xml = try I.extractedTags(file)
+        #expect(xml.contains("<Name>TOTAL_PARTS</Name>") && xml.contains("<String>14</String>"))
+        #expect(xml.contains("<TargetTypeValue>60</TargetTypeValue>") && xml.contains("<String>2</String>"))
+        #expect(!xml.contains("<String>12</String>"))
     }
 
     /// The checks after a write: mkvinfo reads the whole file without an
