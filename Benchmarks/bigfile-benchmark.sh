@@ -23,6 +23,9 @@
 #                   (left as cp wrote it: cached, with the pages' write-back state). An insertion
 #                   makes the kernel drop the cached pages after the insertion point: ~0.03 s per
 #                   cached GB when warm, ~0.2 s per GB when written, nothing when cold.
+#   SETTLE=S        seconds to wait after a copy is synced and its cache set, before the tool
+#                   runs (default 5: the virtual disk may still be busy with the write-back of
+#                   a 5 GB copy, which then slows the tool's first syncs)
 #   SYSCALLS=1      run mdkit under strace (--seccomp-bpf: only the traced calls stop) and print its
 #                   fsync/fdatasync/syncfs/fallocate calls with their times
 set -euo pipefail
@@ -38,6 +41,7 @@ TMPFS=${TMPFS-/dev/shm/mdkit-bigfile}
 MDKIT=${MDKIT:-}
 CACHE=${CACHE:-cold}
 SYSCALLS=${SYSCALLS:-0}
+SETTLE=${SETTLE:-5}
 [[ $CACHE == cold || $CACHE == warm || $CACHE == written ]] || { echo "CACHE must be cold, warm or written" >&2; exit 1; }
 die() { printf 'bigfile-benchmark: %s\n' "$*" >&2; exit 1; }
 note() { printf '==> %s\n' "$*" >&2; }
@@ -142,6 +146,7 @@ run_tool() {   # TOOL FILE DIR HASH STREAMS
     cp --reflink=never "$file" "$copy"
     sync -f "$copy"
     set_cache "$copy"
+    sleep "$SETTLE"   # let the disk finish the copy's write-back before the timed run
     local inode size start end path
     inode=$(stat -c %i "$copy"); size=$(stat -c %s "$copy")
     start=$(now)
