@@ -10,6 +10,9 @@ extension MediaFormat {
         .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .mp3,
     ]
 
+    /// Each format's ``recognizes``, in the order of ``all``.
+    private static let recognizers = all.map(\.recognizes)
+
     /// The format whose ``identifier`` is `identifier`.
     public static func named(_ identifier: String) -> MediaFormat? {
         all.first { $0.identifier == identifier }
@@ -35,8 +38,9 @@ extension MediaFormat {
             throw MediaError(.unsupportedFormat, "the file is empty", offset: 0)
         }
         let probe = FormatProbe(head: try source.getAvailableBytes(at: 0, count: FormatProbe.headCount), source: source)
-        for format in all where try format.recognizes(probe) {
-            return format
+        // The closures alone: looping over `all` would copy every format's value.
+        for (index, recognizes) in recognizers.enumerated() where try recognizes(probe) {
+            return all[index]
         }
         let pathExtension = url.pathExtension.lowercased()
         if let format = all.first(where: { $0.acceptsByExtension && $0.extensions.contains(pathExtension) }) {

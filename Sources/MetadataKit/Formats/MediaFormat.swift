@@ -101,8 +101,40 @@ struct FormatProbe {
     /// Up to the first ``headCount`` bytes of the file.
     let head: [UInt8]
     let source: FileSource
+    private let found = Found()
 
     static let headCount = 12
+
+    init(head: [UInt8], source: FileSource) {
+        self.head = head
+        self.source = source
+    }
+
+    /// What one format's look past the head found, kept for the next ones.
+    private final class Found {
+        var afterID3Tags: (offset: Int64, bytes: [UInt8])??
+    }
+
+    /// Where the file's leading ID3v2 tags end (at most eight, each within
+    /// the file) and up to four bytes from there: the formats that may
+    /// follow an ID3v2 tag (FLAC, the APE family) look there. Read once,
+    /// when the head starts with "ID3"; nil otherwise.
+    var afterID3Tags: (offset: Int64, bytes: [UInt8])? {
+        if let known = found.afterID3Tags { return known }
+        var result: (offset: Int64, bytes: [UInt8])?
+        if starts(with: "ID3") {
+            var marker: Int64 = 0
+            for _ in 0..<8 {
+                guard let tag = try? ID3v2Header.read(from: source, at: marker), tag.end <= source.size else { break }
+                marker = tag.end
+            }
+            if marker > 0, let bytes = try? source.getAvailableBytes(at: marker, count: 4) {
+                result = (marker, bytes)
+            }
+        }
+        found.afterID3Tags = .some(result)
+        return result
+    }
 
     /// Whether the head starts with `text`'s bytes.
     func starts(with text: StaticString) -> Bool {

@@ -81,10 +81,7 @@ extension APEFileLayout {
     static func recognizes(_ probe: FormatProbe, _ magics: [String]) -> Bool {
         func matches(_ bytes: [UInt8]) -> Bool { magics.contains { bytes.starts(with: $0.utf8) } }
         if matches(probe.head) { return true }
-        guard probe.head.starts(with: "ID3".utf8), let start = try? Self.start(after: probe.source), start > 0,
-            let bytes = try? probe.source.getAvailableBytes(at: start, count: 4)
-        else { return false }
-        return matches(bytes)
+        return probe.afterID3Tags.map { matches($0.bytes) } ?? false
     }
 
     /// Start of a Lyrics3 v2 block ending at `end`: "LYRICSBEGIN" … a

@@ -47,16 +47,6 @@ struct FLACLayout: Sendable {
     /// Leading ID3v2 tags skipped before `fLaC` (non-standard, but written by some tools).
     static let maximumLeadingTags = 8
 
-    /// Whether `fLaC` follows the leading ID3v2 tag(s) (for the format detector).
-    static func hasMarkerAfterID3(_ source: FileSource) -> Bool {
-        var marker: Int64 = 0
-        for _ in 0..<maximumLeadingTags {
-            guard let tag = try? ID3v2Header.read(from: source, at: marker) else { break }
-            marker = tag.end
-        }
-        return marker > 0 && (try? source.getAvailableBytes(at: marker, count: 4)) == Array("fLaC".utf8)
-    }
-
 }
 
 extension FLACLayout {

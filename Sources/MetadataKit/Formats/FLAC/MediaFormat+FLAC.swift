@@ -12,7 +12,7 @@ extension MediaFormat {
     static let flac = MediaFormat(
         identifier: FileType.flac.identifier, name: "FLAC", extensions: ["flac"], mimeTypes: [FileType.flac.mimeType],
         keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis], keyMapRows: MetadataKeyMap.vorbisKeys,
-        recognizes: { probe in probe.starts(with: "fLaC") || (probe.starts(with: "ID3") && FLACLayout.hasMarkerAfterID3(probe.source)) },
+        recognizes: { probe in probe.starts(with: "fLaC") || probe.afterID3Tags?.bytes.starts(with: "fLaC".utf8) == true },
         parse: FLACParser.parse, planEdit: FLACEditPlanner.plan,
         chapterWriting: .asItems(VorbisChapters.storing))
 }
