@@ -33,24 +33,13 @@ struct ChaptersCommand {
     var pathArguments = PathArguments()
 
     init(arguments: [String]) throws(UsageError) {
-        var onlyPaths = false
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            if onlyPaths {
-                pathArguments.operands.append(argument)
-                continue
-            }
+        pathArguments = try PathArguments.parsing(arguments, usage: Self.usage) { argument throws(UsageError) -> Bool in
             switch argument {
             case "--json": json = true
             case "--jsonl": jsonLines = true
-            case "--": onlyPaths = true
-            default:
-                let taken = try pathArguments.parse(argument) { () throws(UsageError) -> String in
-                    guard let value = remaining.popFirst() else { throw UsageError("\(argument) needs a value\n\n\(Self.usage)") }
-                    return value
-                }
-                if !taken { throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)") }
+            default: return false
             }
+            return true
         }
         if json && jsonLines { throw UsageError("--json and --jsonl exclude each other") }
         if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }

@@ -36,6 +36,30 @@ struct PathArguments {
 
     var isEmpty: Bool { operands.isEmpty && listFiles.isEmpty }
 
+    /// Reads the arguments of a command whose own options are flags: `flag`
+    /// takes those (false for one the command doesn't have), the paths and
+    /// path options go here, everything after `--` is a path, and anything
+    /// else is an unknown option (with the command's `usage`).
+    static func parsing(
+        _ arguments: [String], usage: String, flag: (String) throws(UsageError) -> Bool
+    ) throws(UsageError) -> PathArguments {
+        var paths = PathArguments()
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--" {
+                paths.operands += remaining
+                break
+            }
+            if try flag(argument) { continue }
+            let taken = try paths.parse(argument) { () throws(UsageError) -> String in
+                guard let value = remaining.popFirst() else { throw UsageError("\(argument) needs a value\n\n\(usage)") }
+                return value
+            }
+            if !taken { throw UsageError("unknown option '\(argument)'\n\n\(usage)") }
+        }
+        return paths
+    }
+
     /// Takes `argument` when it is a path or one of the path options (`value`
     /// gives an option's value); false for another option.
     mutating func parse(_ argument: String, value: () throws(UsageError) -> String) throws(UsageError) -> Bool {

@@ -229,7 +229,7 @@ enum ChapterInput {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             let time = line.prefix { !$0.isWhitespace }
-            guard let start = seconds(time) else {
+            guard let start = Chapter.seconds(fromTimestamp: String(time)) else {
                 throw Failure(
                     "line \(index + 1) doesn't start with a time (HH:MM:SS.mmm): not JSON, ffmetadata (;FFMETADATA1) or "
                         + "Podlove simple chapters")
@@ -244,23 +244,5 @@ enum ChapterInput {
         }
         guard !chapters.isEmpty else { throw Failure("no chapters in it") }
         return chapters
-    }
-
-    /// Seconds of `H:MM:SS.fff`, `MM:SS.fff` or `SS.fff`.
-    static func seconds(_ text: Substring) -> Double? {
-        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(fields.count) else { return nil }
-        var total = 0.0
-        for (index, field) in fields.enumerated() {
-            let isLast = index == fields.count - 1
-            let whole = isLast ? field.prefix { $0 != "." } : field
-            let fraction = field.dropFirst(whole.count)
-            guard !whole.isEmpty, whole.count <= 12, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-                fraction.isEmpty || (fraction.count > 1 && fraction.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }),
-                let number = Double(whole + fraction)
-            else { return nil }
-            total = total * 60 + number
-        }
-        return total
     }
 }

@@ -94,6 +94,15 @@ public struct ChapterTable: Sendable, Hashable {
     }
 }
 
+extension Chapter {
+    /// The seconds of a chapter timestamp: `H:MM:SS.fff`, `MM:SS.fff` or
+    /// `SS.fff`, as Vorbis `CHAPTERxxx` comments and Podlove simple chapters
+    /// write them (surrounding spaces allowed); nil for anything else.
+    public static func seconds(fromTimestamp text: String) -> Double? {
+        VorbisChapters.seconds(text)
+    }
+}
+
 extension Array where Element == ChapterTable {
     /// The chapters players show by default: the first default table's,
     /// else the first table's.
