@@ -51,15 +51,7 @@ struct ChaptersCommand {
         let problems = ReadCommand.problems(entries)
         let json = json || jsonLines, indent: Int? = jsonLines ? nil : 2
         let rendered = await ReadCommand.forEach(entries.map(\.path)) { path, url -> (text: String, failed: Bool) in
-            var item = MediaItem(url: url)
-            let result: Result<MediaItem, any Error>
-            do {
-                if let problem = problems[path] { throw MediaError(.io, problem) }
-                try await item.load()
-                result = .success(item)
-            } catch {
-                result = .failure(error)
-            }
+            let result = await ReadCommand.load(path, url, problems: problems)
             return (Self.render(path: path, result: result, json: json, indent: indent), result.isFailure)
         }
         var output = ""

@@ -112,6 +112,19 @@ struct ReadCommand {
 }
 
 extension ReadCommand {
+    /// The file at `url`, loaded; a path in `problems` (a folder that could
+    /// not be walked) fails with that reason without being read.
+    static func load(_ path: String, _ url: URL, problems: [String: String]) async -> Result<MediaItem, any Error> {
+        var item = MediaItem(url: url)
+        do {
+            if let problem = problems[path] { throw MediaError(.io, problem) }
+            try await item.load()
+            return .success(item)
+        } catch {
+            return .failure(error)
+        }
+    }
+
     /// Renders one file: each task loads its file and renders it, so the
     /// rendering runs in parallel too; the pieces are only joined, in order.
     /// `json`: an object (indented for `--json`, one line for `--jsonl`), else
@@ -122,15 +135,7 @@ extension ReadCommand {
     {
         let includeItems = includeItems, lyrics = lyrics
         return { path, url in
-            var item = MediaItem(url: url)
-            let result: Result<MediaItem, any Error>
-            do {
-                if let problem = problems[path] { throw MediaError(.io, problem) }
-                try await item.load()
-                result = .success(item)
-            } catch {
-                result = .failure(error)
-            }
+            let result = await Self.load(path, url, problems: problems)
             var text: [UInt8] = []
             if let lyrics, case .success(let item) = result {
                 return (Array(Report.lyrics(of: item, as: lyrics, path: several ? path : nil).utf8), false)

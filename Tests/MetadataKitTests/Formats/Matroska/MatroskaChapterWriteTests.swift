@@ -10,8 +10,7 @@ private typealias I = MatroskaInterop
 /// was written, every packet is identical and no Cluster moved.
 @Suite(
     .enabled(
-        if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && Capabilities.mkvtoolnix,
-        "needs ffmpeg, ffprobe and mkvtoolnix (mkvmerge, mkvinfo, mkvextract)"))
+        if: MatroskaInterop.toolsPresent, "needs ffmpeg, ffprobe and mkvtoolnix (mkvmerge, mkvinfo, mkvextract)"))
 struct MatroskaChapterWriteTests {
     let directory: URL
 

@@ -7,6 +7,12 @@ import Testing
 /// the independent checks run after every write (mkvinfo, mkvextract,
 /// ffprobe, ffmpeg's stream hash, the first Cluster's offset).
 enum MatroskaInterop {
+    /// Whether the tools these tests make and check files with are here
+    /// (missing under `CI=true` fails: see ``Capabilities``).
+    static var toolsPresent: Bool {
+        TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && Capabilities.mkvtoolnix
+    }
+
     /// A 3-second test video (H.264 160×120 at 10 fps) with AAC audio, with
     /// `-metadata` title (the Segment title), artist and date.
     static func ffmpegVideo(_ url: URL, extra: [String] = []) throws {

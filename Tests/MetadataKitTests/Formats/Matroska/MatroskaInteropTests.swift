@@ -11,8 +11,7 @@ private typealias I = MatroskaInterop
 /// no Cluster moved.
 @Suite(
     .enabled(
-        if: TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && Capabilities.mkvtoolnix,
-        "needs ffmpeg, ffprobe and mkvtoolnix (mkvmerge, mkvinfo, mkvextract)"))
+        if: MatroskaInterop.toolsPresent, "needs ffmpeg, ffprobe and mkvtoolnix (mkvmerge, mkvinfo, mkvextract)"))
 struct MatroskaInteropTests {
     let directory: URL
 
