@@ -58,6 +58,7 @@ struct JSONWriter {
     init(indent: Int? = nil, level: Int = 0) {
         self.indent = indent
         self.baseLevel = level
+        bytes.reserveCapacity(2048) // one file's report, most of the time: no regrowth while writing it
     }
 
     mutating func beginObject() {

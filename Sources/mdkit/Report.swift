@@ -101,20 +101,19 @@ enum Report {
 
     static func metadata(_ metadata: Metadata, to json: inout JSONWriter) {
         json.beginObject()
-        for field in MetadataField.allCases {
-            switch metadata[field] {
-            case nil: continue
-            case .integer(let number)? where field.kind == .boolean: json.member(field.rawValue, number != 0)
-            case .text(let text)?: json.member(field.rawValue, text)
-            case .texts(let texts)?:
+        for (field, value) in metadata.fieldValues {
+            switch value {
+            case .integer(let number) where field.kind == .boolean: json.member(field.rawValue, number != 0)
+            case .text(let text): json.member(field.rawValue, text)
+            case .texts(let texts):
                 // Several values: an array (one value is a string).
                 json.key(field.rawValue)
                 json.beginArray()
                 for text in texts { json.string(text) }
                 json.end(array: true)
-            case .integer(let number)?: json.member(field.rawValue, number)
-            case .genre(let genre)?: json.member(field.rawValue, genre.name)
-            case .artwork(let pictures)?:
+            case .integer(let number): json.member(field.rawValue, number)
+            case .genre(let genre): json.member(field.rawValue, genre.name)
+            case .artwork(let pictures):
                 json.key(field.rawValue)
                 json.beginArray()
                 for picture in pictures { artwork(picture, to: &json) }
@@ -208,15 +207,14 @@ enum Report {
         for (index, stream) in p.streams.enumerated() {
             rows.append(("stream \(stream.trackID ?? index + 1)", streamLine(stream)))
         }
-        for field in MetadataField.allCases {
-            switch item.metadata[field] {
-            case nil: continue
-            case .artwork(let pictures)?:
+        for (field, value) in item.metadata.fieldValues {
+            switch value {
+            case .artwork(let pictures):
                 for picture in pictures {
                     let size = picture.width.flatMap { w in picture.height.map { "\(w)×\($0), " } } ?? ""
                     rows.append(("artwork", "\(picture.mimeType) \(size)\(picture.pictureType.name), \(picture.byteCount) bytes"))
                 }
-            case let value?: rows.append((field.rawValue, value.text ?? ""))
+            default: rows.append((field.rawValue, value.text ?? ""))
             }
         }
         if includeItems {

@@ -44,6 +44,19 @@ public struct Metadata: Sendable, Hashable {
         }
     }
 
+    /// Every field that has a value, in `MetadataField.allCases` order: what
+    /// `self[field]` gives for each field, without asking for every one.
+    public var fieldValues: [(field: MetadataField, value: DisplayValue)] {
+        var values: [(field: MetadataField, value: DisplayValue)] = []
+        values.reserveCapacity(MetadataField.discCount.position + 1 + extended.count)
+        for field in MetadataField.ordered[...MetadataField.discCount.position] {
+            if let value = self[field] { values.append((field, value)) }
+        }
+        let more = extended.filter { !$0.key.isCore }.sorted { $0.key.position < $1.key.position }
+        for (field, value) in more { values.append((field, value)) }
+        return values
+    }
+
     /// A normalized field as a ``DisplayValue``; nil when absent.
     public subscript(field: MetadataField) -> DisplayValue? {
         get {
@@ -68,7 +81,9 @@ public struct Metadata: Sendable, Hashable {
             default: single = nil
             }
             // A list read from the file, while the field still shows it.
-            if case .texts(let values)? = extended[field], values.joined(separator: DisplayValue.separator) == single?.text {
+            if !extended.isEmpty, case .texts(let values)? = extended[field],
+                values.joined(separator: DisplayValue.separator) == single?.text
+            {
                 return .texts(values)
             }
             return single
@@ -78,7 +93,7 @@ public struct Metadata: Sendable, Hashable {
                 extended[field] = newValue
                 return
             }
-            if case .texts? = newValue { extended[field] = newValue } else { extended[field] = nil }
+            if case .texts? = newValue { extended[field] = newValue } else if !extended.isEmpty { extended[field] = nil }
             switch field {
             case .title: title = newValue?.text
             case .artist: artist = newValue?.text

@@ -84,16 +84,23 @@ public struct MetadataKeyMap: Sendable {
     /// order, with that field's items (most preferred key first, file order
     /// within one key). No dictionary is made: this runs on every load.
     func forEachField(of items: [MetadataItem], _ body: (MetadataField, [MetadataItem]) -> Void) {
-        var ranked = [[(rank: Int, position: Int)]](repeating: [], count: MetadataField.ordered.count)
+        // Every (field, rank, item) match in one list, sorted: a file holds a
+        // few dozen items, so this beats a list per field of the hundred.
+        var matches: [(field: Int, rank: Int, position: Int)] = []
+        matches.reserveCapacity(items.count)
         for (position, item) in items.enumerated() {
             guard let entries = index[item.key] else { continue }
             for entry in entries where entry.keySpace == item.keySpace {
-                ranked[entry.field].append((entry.rank, position))
+                matches.append((entry.field, entry.rank, position))
             }
         }
-        for (field, list) in zip(MetadataField.ordered, ranked) where !list.isEmpty {
-            let ordered = list.count == 1 ? list : list.sorted { ($0.rank, $0.position) < ($1.rank, $1.position) }
-            body(field, ordered.map { items[$0.position] })
+        matches.sort { ($0.field, $0.rank, $0.position) < ($1.field, $1.rank, $1.position) }
+        var start = 0
+        while start < matches.count {
+            var end = start + 1
+            while end < matches.count && matches[end].field == matches[start].field { end += 1 }
+            body(MetadataField.ordered[matches[start].field], matches[start..<end].map { items[$0.position] })
+            start = end
         }
     }
 

@@ -110,9 +110,10 @@ struct EditJournal: Equatable {
     /// name of the journal of the file at `path` (plain string work: this
     /// runs on every load).
     static func location(for path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return ("", ".\(path).mdkit-journal") }
+        // The last "/" found in the UTF-8 bytes (searching characters from the end cost more than the lookup).
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", "." + path + ".mdkit-journal") }
         let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (directory, ".\(path[path.index(after: slash)...]).mdkit-journal")
+        return (directory, "." + String(path[path.utf8.index(after: slash)...]) + ".mdkit-journal")
     }
 
     func encoded() -> [UInt8] {

@@ -61,7 +61,7 @@ final class JournalLookup: @unchecked Sendable {
     /// or `mdkit-journal-…`). `directory` is the folder's path without the
     /// trailing slash ("" for the current folder).
     func exists(directory: String, name: String) -> Bool {
-        if let names = cachedNames(in: directory) { return names.contains(name) }
+        if let names = cachedNames(in: directory) { return !names.isEmpty && names.contains(name) }
         return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
     }
 
@@ -79,17 +79,17 @@ final class JournalLookup: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         uses += 1
-        if var listing = listings[directory] {
+        if let found = listings.index(forKey: directory) { // one hash of the path per lookup
+            let listing = listings.values[found]
             var info = stat()
             if fstat(listing.descriptor, &info) == 0, info.st_nlink > 0,
                 Self.same(info.modificationTime, listing.modified), Self.same(info.changeTime, listing.changed)
             {
-                listing.lastUse = uses
-                listings[directory] = listing
+                listings.values[found].lastUse = uses
                 return listing.journals
             }
             close(listing.descriptor)
-            listings[directory] = nil
+            listings.remove(at: found)
         }
         if let until = racyUntil[directory], Self.now() < until { return nil }
         racyUntil[directory] = nil

@@ -109,9 +109,7 @@ enum ID3Text {
         switch encoding {
         case .latin1:
             while bytes.last == 0 { bytes.removeLast() }
-            var text = String()
-            text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
-            return text
+            return TextDecoding.latin1(bytes)
         case .utf8:
             while bytes.last == 0 { bytes.removeLast() }
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
@@ -126,16 +124,10 @@ enum ID3Text {
                 bytes = bytes.dropFirst(2)
             }
             if encoding == .utf16 { byteOrder = order }
-            var units: [UInt16] = []
-            units.reserveCapacity(bytes.count / 2)
-            var index = bytes.startIndex
-            while index + 1 < bytes.endIndex {
-                let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
-                units.append(order == .big ? first << 8 | second : second << 8 | first)
-                index += 2
-            }
-            while units.last == 0 { units.removeLast() }
-            return String(decoding: units, as: UTF16.self)
+            // Whole code units only, without the zero units at the end.
+            var end = bytes.startIndex + bytes.count / 2 * 2
+            while end - 2 >= bytes.startIndex && bytes[end - 2] == 0 && bytes[end - 1] == 0 { end -= 2 }
+            return TextDecoding.utf16(bytes[bytes.startIndex..<end], bigEndian: order == .big)
         }
     }
 
@@ -148,8 +140,6 @@ enum ID3Text {
 
     /// Every byte of `bytes` as the ISO-8859-1 character it is, zeros included.
     static func latin1Scalars(_ bytes: ArraySlice<UInt8>) -> String {
-        var text = String()
-        text.unicodeScalars.append(contentsOf: bytes.map { Unicode.Scalar($0) })
-        return text
+        TextDecoding.latin1(bytes)
     }
 }

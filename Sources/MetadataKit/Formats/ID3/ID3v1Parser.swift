@@ -44,8 +44,6 @@ enum ID3v1Parser {
         var field = bytes
         if let zero = field.firstIndex(of: 0) { field = field[..<zero] }
         while let last = field.last, last == 0x20 { field = field.dropLast() }
-        var value = String()
-        value.unicodeScalars.append(contentsOf: field.map { Unicode.Scalar($0) })
-        return value
+        return TextDecoding.latin1(field)
     }
 }

@@ -86,21 +86,24 @@ struct MP4DataAtom {
     /// says whether a type-0 ("implicit") value is an integer (iTunes `tmpo`,
     /// `cpil`, `stik`, …). Returns `.data` for types it does not decode.
     func decode(_ bytes: [UInt8], implicitInteger: Bool) -> (MetadataValue, MetadataDataType) {
-        let binary: (MetadataValue, MetadataDataType) = (.data(Data(bytes)), typeSet == 0 ? .quickTime(wellKnownType: type) : .binary)
-        guard typeSet == 0 else { return binary }
+        // Made only when needed: most values are text, and copying their bytes into a `Data` cost every read.
+        func binary() -> (MetadataValue, MetadataDataType) {
+            (.data(Data(bytes)), typeSet == 0 ? .quickTime(wellKnownType: type) : .binary)
+        }
+        guard typeSet == 0 else { return binary() }
         switch type {
         case 1, 4:
             return (.string(MP4Text.utf8(bytes)), .utf8)
         case 2, 5:
             return (.string(MP4Text.utf16BigEndian(bytes)), .utf16BigEndian)
         case 3:
-            guard let text = String(bytes: MP4Text.trimmingNULs(bytes), encoding: .shiftJIS) else { return binary }
+            guard let text = String(bytes: MP4Text.trimmingNULs(bytes), encoding: .shiftJIS) else { return binary() }
             return (.string(text), .shiftJIS)
         case 21, 65, 66, 67, 74:
-            guard let number = MP4Integer.signed(bytes) else { return binary }
+            guard let number = MP4Integer.signed(bytes) else { return binary() }
             return (.integer(number), .signedInteger)
         case 22, 75, 76, 77, 78:
-            guard let number = MP4Integer.unsigned(bytes) else { return binary }
+            guard let number = MP4Integer.unsigned(bytes) else { return binary() }
             return (.integer(number), .unsignedInteger)
         case 23 where bytes.count == 4:
             let bits = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
@@ -109,10 +112,10 @@ struct MP4DataAtom {
             let bits = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
             return (.double(Double(bitPattern: bits)), .float64)
         case 0 where implicitInteger:
-            guard let number = MP4Integer.signed(bytes) else { return binary }
+            guard let number = MP4Integer.signed(bytes) else { return binary() }
             return (.integer(number), .signedInteger)
         default:
-            return binary
+            return binary()
         }
     }
 }

@@ -148,7 +148,7 @@ struct MP4MetadataParser {
             let total = bytes.count >= 6 ? Int(bytes[4]) << 8 | Int(bytes[5]) : 0
             return (.numberPair(number: number, total: total == 0 ? nil : total), .numberPair)
         }
-        var decoded = data.decode(bytes, implicitInteger: Self.implicitIntegerKeys.contains(key))
+        var decoded = data.decode(bytes, implicitInteger: data.type == 0 && Self.implicitIntegerKeys.contains(key))
         if key == "gnre", data.type == 0, case .integer = decoded.0 { decoded.1 = .unsignedInteger }
         return decoded
     }

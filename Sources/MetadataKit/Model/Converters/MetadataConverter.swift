@@ -91,6 +91,8 @@ public struct DefaultMetadataConverter: MetadataConverter {
                 // ID3 UFID (ID3v2.4.0 frames §4.1): an owner, then an identifier of up to 64 bytes (ASCII by use).
                 let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
                 if !text.isEmpty { return .text(text) }
+            case (_, .string(let text)):
+                if !text.isEmpty { return .text(text) } // most fields: one string, no list made
             default:
                 let strings = item.value.stringValues.filter { !$0.isEmpty }
                 if let value = DisplayValue.list(strings) { return value }

@@ -10,6 +10,14 @@ public struct PositionMetadataConverter: MetadataConverter {
     /// ("90000A" → 90000, "3 of 12" → 3), as TagLib and mutagen read them;
     /// the stored text is not changed.
     public static func parse(_ text: String) -> (number: Int?, total: Int?)? {
+        var utf8 = text
+        if let parsed = utf8.withUTF8(parseASCII) { return parsed.number == nil && parsed.total == nil ? nil : parsed }
+        return parseCharacters(text)
+    }
+
+    /// ``parse(_:)`` character by character (the reference the UTF-8 fast path
+    /// must agree with; tests compare them).
+    static func parseCharacters(_ text: String) -> (number: Int?, total: Int?)? {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         func number(_ part: Substring?) -> Int? {
             guard let part else { return nil }
@@ -18,6 +26,38 @@ public struct PositionMetadataConverter: MetadataConverter {
         }
         let result = (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
         return result.0 == nil && result.1 == nil ? nil : result
+    }
+
+    /// ``parse(_:)`` on the UTF-8 bytes, for text whose numbers are plain
+    /// ASCII digits (every byte after a number's digits ASCII too): nil when it
+    /// is not, and the characters must be looked at (a digit followed by a
+    /// combining mark is not a digit). Runs for every track and disc number read.
+    private static func parseASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> (number: Int?, total: Int?)? {
+        let slash = bytes.firstIndex(of: UInt8(ascii: "/"))
+        let number = leadingNumber(bytes, from: 0, to: slash ?? bytes.count)
+        guard number.plain else { return nil }
+        guard let slash else { return (number.value, nil) }
+        let total = leadingNumber(bytes, from: slash + 1, to: bytes.count)
+        return total.plain ? (number.value, total.value) : nil
+    }
+
+    /// The number the digits after any spaces and tabs in `start..<end` spell
+    /// (nil for no digits or one too large for `Int`, as `Int(_:)` gives);
+    /// `plain` is false when a byte after the digits is not ASCII.
+    private static func leadingNumber(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> (value: Int?, plain: Bool) {
+        var index = start
+        while index < end, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 }
+        let digitsStart = index
+        var value = 0
+        var overflow = false
+        while index < end, (0x30...0x39).contains(bytes[index]) {
+            let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflow2) = times.addingReportingOverflow(Int(bytes[index] - 0x30))
+            overflow = overflow || overflow1 || overflow2
+            value = sum
+            index += 1
+        }
+        return (index == digitsStart || overflow ? nil : value, index == end || bytes[index] < 0x80)
     }
 
     /// Vorbis comment fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``).
