@@ -31,11 +31,7 @@ struct APETagItem: Sendable, Hashable {
     var end: Int64 { valueOffset + Int64(valueSize) }
 
     /// The key as text (bytes outside ASCII kept as their Latin-1 characters).
-    var key: String {
-        var text = String()
-        text.unicodeScalars.append(contentsOf: keyBytes.map { Unicode.Scalar($0) })
-        return text
-    }
+    var key: String { TextDecoding.latin1(keyBytes) }
 
     /// Whether `key` is a valid APEv2 key: 2–255 characters from 0x20 to 0x7E,
     /// and not `ID3`, `TAG`, `OggS` or `MP+` (case-insensitively), which

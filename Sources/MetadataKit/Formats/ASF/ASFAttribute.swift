@@ -49,12 +49,11 @@ struct ASFAttribute: Sendable, Equatable {
 
     /// Text stored as UTF-16LE, without its terminating NULs.
     static func text(_ bytes: some Collection<UInt8>) -> String {
-        var units: [UInt16] = []
-        units.reserveCapacity(bytes.count / 2)
-        var iterator = bytes.makeIterator()
-        while let low = iterator.next(), let high = iterator.next() { units.append(UInt16(high) << 8 | UInt16(low)) }
-        while units.last == 0 { units.removeLast() }
-        return String(decoding: units, as: UTF16.self)
+        let bytes = Array(bytes)
+        // Whole code units only, without the zero units at the end.
+        var end = bytes.count / 2 * 2
+        while end >= 2 && bytes[end - 2] == 0 && bytes[end - 1] == 0 { end -= 2 }
+        return TextDecoding.utf16(bytes[..<end], bigEndian: false)
     }
 
     /// `text` as UTF-16LE with a terminating NUL.

@@ -17,7 +17,7 @@ enum ID3v2FrameDecoder {
 
     /// The v2.3/v2.4 name of the structure of frame `id` (v2.2 IDs mapped).
     static func kind(of id: String) -> String {
-        id.count == 3 ? (v22Kinds[id] ?? id) : id
+        id.utf8.count == 3 ? (v22Kinds[id] ?? id) : id
     }
 
     /// iTunes' text frames outside the T-frame IDs (grouping, movement name,
