@@ -76,7 +76,7 @@ extension MetadataKeyMap {
 
     /// The ReplayGain `RVA2` frames (``ID3RelativeVolume``) of one
     /// identification ("track", "album"), keyed `RVA2:<identification>`: the
-    /// spellings mutagen, mp3gain and foobar2000 write ("track"), upper case
+    /// spelling mutagen, QuodLibet and mp3gain write ("track"), upper case
     /// and capitalized. Read after the `TXXX` frames, which win (Picard and
     /// foobar2000 write those); see ``fallbackKeys`` and ``syncedFallbackKeys``.
     static func id3VolumeKeys(for identification: String) -> [RawKey] {
