@@ -6,8 +6,11 @@
 /// both updated, and a file that keeps its title only under an `mdta` key is
 /// updated there). When no key space holds the field yet, it is added in the
 /// format's primary key space (`id3` for MP3, `itunes` for MP4). Removing a
-/// field (nil) removes its items everywhere. Raw items edited directly
-/// through ``Metadata/items`` are kept as edited.
+/// field (nil) removes its items everywhere. A field's fallback keys
+/// (``MetadataKeyMap/fallbackKeys``) are never written to a file that lacks
+/// them; those kept in step with it (``MetadataKeyMap/syncedFallbackKeys``,
+/// ID3 `RVA2`) are rewritten by its converter or removed with it. Raw items
+/// edited directly through ``Metadata/items`` are kept as edited.
 struct MetadataChanges {
     var keyMap: MetadataKeyMap = .standard
     var registry: MetadataConverterRegistry = .standard
@@ -21,47 +24,95 @@ struct MetadataChanges {
         loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
         derived: [MetadataKeySpace] = []
     ) throws -> [MetadataItem] {
+        let change = Change(loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived)
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
-            let value = edited[field]
-            let writable = (keyMap.keys[field] ?? []).filter {
-                keySpaces.contains($0.keySpace) && !(field == .year && keyMap.fallbackKeys.contains($0))
-            }
-            let candidates = writable.filter { !derived.contains($0.keySpace) }
-            let present = candidates.filter { key in items.contains { $0.keySpace == key.keySpace && $0.key == key.key } }
-            // One key per key space: the first present one (or the primary key when adding).
-            var targets: [MetadataKeyMap.RawKey] = []
-            for key in present where !targets.contains(where: { $0.keySpace == key.keySpace }) {
-                targets.append(key)
-            }
-            if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == keySpaces.first }) {
-                targets = [primary]
-            }
-            let converter = registry.converter(for: field)
-            // What the converter wrote stays even when the field is removed (ID3 `TIPL`
-            // keeps the other roles' pairs).
-            var produced: [MetadataItem] = []
-            for target in targets {
-                let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
-                let replacement = try converter.items(for: field, value: value, key: target, existing: existing)
-                // Other keys of the same field in this key space (e.g. a v2.2 `TT2` beside `TIT2`) go.
-                let sameSpace = Set(candidates.filter { $0.keySpace == target.keySpace }.map(\.key))
-                let position = items.firstIndex { $0.keySpace == target.keySpace && sameSpace.contains($0.key) } ?? items.endIndex
-                let kept = items.enumerated().filter { !($0.element.keySpace == target.keySpace && sameSpace.contains($0.element.key)) }
-                let before = kept.filter { $0.offset < position }.map(\.element)
-                let after = kept.filter { $0.offset >= position }.map(\.element)
-                items = before + replacement + after
-                produced += replacement
-            }
-            if value == nil {
-                let keys = Set(writable)
-                items.removeAll {
-                    keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: edited)
-                        && !produced.contains($0)
-                }
-            }
+            try apply(field, value: edited[field], to: &items, change)
         }
         return items
+    }
+
+    /// What one call of ``resolvedItems(loaded:edited:keySpaces:derived:)`` works from.
+    private struct Change {
+        var loaded: Metadata
+        var edited: Metadata
+        var keySpaces: [MetadataKeySpace]
+        var derived: [MetadataKeySpace]
+    }
+
+    /// The keys `field` reads only as a last resort (see
+    /// ``MetadataKeyMap/fallbackKeys``): those of the key map's fallback keys
+    /// that follow a first key of the field, in their key space, that is not one.
+    func fallbackKeys(of field: MetadataField) -> [MetadataKeyMap.RawKey] {
+        let keys = keyMap.keys[field] ?? []
+        return keys.filter { key in
+            guard keyMap.fallbackKeys.contains(key), let first = keys.first(where: { $0.keySpace == key.keySpace }) else { return false }
+            return !keyMap.fallbackKeys.contains(first)
+        }
+    }
+
+    /// Writes `value` (nil: removes) for `field` into `items`.
+    private func apply(_ field: MetadataField, value: DisplayValue?, to items: inout [MetadataItem], _ change: Change) throws {
+        let fallbacks = fallbackKeys(of: field)
+        let writable = (keyMap.keys[field] ?? []).filter { change.keySpaces.contains($0.keySpace) && !fallbacks.contains($0) }
+        let candidates = writable.filter { !change.derived.contains($0.keySpace) }
+        let present = candidates.filter { key in items.contains { $0.keySpace == key.keySpace && $0.key == key.key } }
+        // One key per key space: the first present one (or the primary key when adding).
+        var targets: [MetadataKeyMap.RawKey] = []
+        for key in present where !targets.contains(where: { $0.keySpace == key.keySpace }) {
+            targets.append(key)
+        }
+        if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first }) {
+            targets = [primary]
+        }
+        let converter = registry.converter(for: field)
+        // What the converter wrote stays even when the field is removed (ID3 `TIPL`
+        // keeps the other roles' pairs).
+        var produced: [MetadataItem] = []
+        for target in targets {
+            let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
+            let replacement = try converter.items(for: field, value: value, key: target, existing: existing)
+            // Other keys of the same field in this key space (e.g. a v2.2 `TT2` beside `TIT2`) go.
+            let sameSpace = Set(candidates.filter { $0.keySpace == target.keySpace }.map(\.key))
+            Self.replace(in: &items, with: replacement) { $0.keySpace == target.keySpace && sameSpace.contains($0.key) }
+            produced += replacement
+        }
+        if value == nil {
+            let keys = Set(writable)
+            items.removeAll {
+                keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) && !isPartOfOtherField($0, field: field, edited: change.edited)
+                    && !produced.contains($0)
+            }
+        }
+        let synced = fallbacks.filter {
+            keyMap.syncedFallbackKeys.contains($0) && change.keySpaces.contains($0.keySpace) && !change.derived.contains($0.keySpace)
+        }
+        for key in synced {
+            let existing = items.filter { $0.keySpace == key.keySpace && $0.key == key.key }
+            guard !existing.isEmpty else { continue }
+            let replacement = value == nil ? [] : try converter.items(for: field, value: value, key: key, existing: existing)
+            Self.replace(in: &items, with: replacement) { $0.keySpace == key.keySpace && $0.key == key.key }
+            // Another field that read these items and is not changed keeps its value.
+            for other in MetadataField.allCases where other != field && (keyMap.keys[other] ?? []).contains(key) {
+                guard let kept = change.edited[other], kept == change.loaded[other], displayValue(of: other, in: items) != kept else {
+                    continue
+                }
+                try apply(other, value: kept, to: &items, change)
+            }
+        }
+    }
+
+    /// Replaces the items `matching` selects by `replacement`, placed where the first of them was (at the end when none).
+    private static func replace(in items: inout [MetadataItem], with replacement: [MetadataItem], matching: (MetadataItem) -> Bool) {
+        let position = items.firstIndex(where: matching) ?? items.endIndex
+        let kept = items.enumerated().filter { !matching($0.element) }
+        items = kept.filter { $0.offset < position }.map(\.element) + replacement + kept.filter { $0.offset >= position }.map(\.element)
+    }
+
+    /// The display value `items` give `field`.
+    private func displayValue(of field: MetadataField, in items: [MetadataItem]) -> DisplayValue? {
+        let matching = (keyMap.keys[field] ?? []).flatMap { key in items.filter { $0.keySpace == key.keySpace && $0.key == key.key } }
+        return registry.converter(for: field).displayValue(for: field, from: matching)
     }
 
     /// Fields that share an item with another field (track and disc number

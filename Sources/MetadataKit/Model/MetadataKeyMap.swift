@@ -40,11 +40,21 @@ public struct MetadataKeyMap: Sendable {
         public var description: String { "\(keySpace.rawValue):\(key)" }
     }
 
-    /// Keys read as a last resort for ``MetadataField/year`` but never written
-    /// or removed when the year changes: the ID3 release and original dates,
-    /// which mean something else than the recording date (and are the
-    /// ``MetadataField/releaseDate`` and ``MetadataField/originalDate`` keys).
-    public var fallbackKeys: Set<RawKey> = [RawKey(.id3, "TDRL"), RawKey(.id3, "TDOR"), RawKey(.id3, "TORY")]
+    /// Keys read as a last resort and never written to a file that lacks
+    /// them. A key here is a fallback of every field that lists it after a
+    /// first key (in its key space) that is not one: `TDRL`, `TDOR` and
+    /// `TORY` are the year's fallbacks but the own keys of
+    /// ``MetadataField/releaseDate`` and ``MetadataField/originalDate``,
+    /// which they start. A change of the field leaves its fallbacks as they
+    /// are, except the ``syncedFallbackKeys``.
+    public var fallbackKeys: Set<RawKey> = Set([RawKey(.id3, "TDRL"), RawKey(.id3, "TDOR"), RawKey(.id3, "TORY")] + Self.id3VolumeKeys)
+
+    /// The fallback keys kept in step with their field: when the field
+    /// changes, the file's items under them are rewritten by its converter
+    /// (which may drop them), and removing the field removes them; another
+    /// field reading the same items keeps its value (written to its own key
+    /// when the items no longer give it). The ID3 `RVA2` frames of ReplayGain.
+    public var syncedFallbackKeys: Set<RawKey> = Set(Self.id3VolumeKeys)
 
     /// Raw keys per field, most preferred first.
     public var keys: [MetadataField: [RawKey]] {

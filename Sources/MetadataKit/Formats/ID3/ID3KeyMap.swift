@@ -63,16 +63,28 @@ extension MetadataKeyMap {
             .musicBrainzTRMId: user("MusicBrainz TRM Id"),
             .musicBrainzOriginalReleaseId: user("MusicBrainz Original Album Id"),
             .acoustId: user("Acoustid Id"), .acoustIdFingerprint: user("Acoustid Fingerprint"),
-            .replayGainTrackGain: user("REPLAYGAIN_TRACK_GAIN", "replaygain_track_gain"),
-            .replayGainTrackPeak: user("REPLAYGAIN_TRACK_PEAK", "replaygain_track_peak"),
-            .replayGainAlbumGain: user("REPLAYGAIN_ALBUM_GAIN", "replaygain_album_gain"),
-            .replayGainAlbumPeak: user("REPLAYGAIN_ALBUM_PEAK", "replaygain_album_peak"),
+            .replayGainTrackGain: user("REPLAYGAIN_TRACK_GAIN", "replaygain_track_gain") + id3VolumeKeys(for: "track"),
+            .replayGainTrackPeak: user("REPLAYGAIN_TRACK_PEAK", "replaygain_track_peak") + id3VolumeKeys(for: "track"),
+            .replayGainAlbumGain: user("REPLAYGAIN_ALBUM_GAIN", "replaygain_album_gain") + id3VolumeKeys(for: "album"),
+            .replayGainAlbumPeak: user("REPLAYGAIN_ALBUM_PEAK", "replaygain_album_peak") + id3VolumeKeys(for: "album"),
             .replayGainReferenceLoudness: user("REPLAYGAIN_REFERENCE_LOUDNESS", "replaygain_reference_loudness"),
             .rating: keys(
                 "POPM:Windows Media Player 9 Series", "POPM:users@musicbrainz.org", "POPM:no@email", "POPM:MusicBee",
                 "POPM:rating@winamp.com", "POPM:", "POP:Windows Media Player 9 Series", "POP:"),
         ]
     }()
+
+    /// The ReplayGain `RVA2` frames (``ID3RelativeVolume``) of one
+    /// identification ("track", "album"), keyed `RVA2:<identification>`: the
+    /// spelling mutagen, QuodLibet and mp3gain write ("track"), upper case
+    /// and capitalized. Read after the `TXXX` frames, which win (Picard and
+    /// foobar2000 write those); see ``fallbackKeys`` and ``syncedFallbackKeys``.
+    static func id3VolumeKeys(for identification: String) -> [RawKey] {
+        [identification, identification.uppercased(), identification.capitalized].map { RawKey(.id3, "RVA2:\($0)") }
+    }
+
+    /// Every ReplayGain `RVA2` key (track, then album).
+    static let id3VolumeKeys: [RawKey] = id3VolumeKeys(for: "track") + id3VolumeKeys(for: "album")
 
     /// The recording-date frames, which a save rebuilds for the tag's version:
     /// v2.4's `TDRC` timestamp, v2.3's `TYER`/`TDAT`/`TIME` (ID3v2.3 §4.2.1,

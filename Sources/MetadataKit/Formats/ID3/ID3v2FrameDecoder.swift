@@ -6,7 +6,8 @@ import Foundation
 /// Frames that several instances may share by description get the
 /// description in the key: `TXXX:<desc>`, `WXXX:<desc>`, `COMM:<desc>`
 /// (plain `COMM` for an empty description), `USLT`, `PRIV:<owner>`,
-/// `UFID:<owner>`, `POPM:<email>`, `GEOB:<desc>`. Everything not understood
+/// `UFID:<owner>`, `POPM:<email>`, `GEOB:<desc>`, `RVA2:<identification>`
+/// (its payload as `.data`, see ``ID3RelativeVolume``). Everything not understood
 /// is kept as `.data` with the frame ID as key.
 enum ID3v2FrameDecoder {
     /// The v2.2 IDs of the structured frames, mapped to their v2.3 names.
@@ -53,6 +54,7 @@ enum ID3v2FrameDecoder {
         case "PRIV", "UFID": decoded = owned(id, payload)
         case "POPM": decoded = popularimeter(id, payload)
         case "GEOB": decoded = object(id, payload)
+        case "RVA2": decoded = ID3RelativeVolume.item(id: id, payload: payload)
         case _ where kind.hasPrefix("T") || iTunesTextFrames.contains(id) || pairFrames.contains(id): decoded = text(id, payload)
         case _ where kind.hasPrefix("W"):
             decoded = MetadataItem(keySpace: .id3, key: id, value: .string(ID3Text.latin1(payload[...])), dataType: .latin1)

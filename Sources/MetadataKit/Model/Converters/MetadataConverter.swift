@@ -41,7 +41,7 @@ public struct MetadataConverterRegistry: Sendable {
     }
 
     /// Artwork, track, disc, comments, genre, year, the flags, the movement,
-    /// the rating, the original date and people by role get their special converters; every other field uses
+    /// the rating, the original date, the ReplayGain gains and peaks and people by role get their special converters; every other field uses
     /// ``DefaultMetadataConverter``.
     public static let standard: MetadataConverterRegistry = {
         var registry = MetadataConverterRegistry()
@@ -59,6 +59,9 @@ public struct MetadataConverterRegistry: Sendable {
         registry.register(MovementMetadataConverter(), for: .movementCount)
         registry.register(RatingMetadataConverter(), for: .rating)
         registry.register(OriginalDateMetadataConverter(), for: .originalDate)
+        for field in [MetadataField.replayGainTrackGain, .replayGainTrackPeak, .replayGainAlbumGain, .replayGainAlbumPeak] {
+            registry.register(ReplayGainMetadataConverter(), for: field)
+        }
         for field in [MetadataField.arranger, .engineer, .producer, .djMixer, .mixer, .performers] {
             registry.register(InvolvedPeopleMetadataConverter(), for: field)
         }
