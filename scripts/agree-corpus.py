@@ -414,9 +414,89 @@ def make(out, rng):
     tag_id3(f.tags)
     f.save()
 
+    variants(out, work, wav, path)
     damaged(out, made, rng)
     shutil.rmtree(work)
     return made
+
+
+def variants(out, work, wav, path):
+    """Tags as other writers leave them, and odd values."""
+    if have("wavpack"):
+        run("wavpack", "-q", "-y", "-w", "Title=encoder tag", "-w", "Artist=wavpack -w", "-w", "Track=11",
+            "-w", "Genre=17", wav, "-o", path("wv-encoder-tags.wv"))
+        # APEv2 and ID3v1 both: mutagen reads the APE tag; the ID3v1 tag holds the same title.
+        target = path("wv-ape-id3v1.wv")
+        run("wavpack", "-q", "-y", wav, "-o", target)
+        tag = mutagen.apev2.APEv2()
+        tag["Title"] = "ape title"
+        tag["Artist"] = "ape artist"
+        tag.save(target)
+        with open(target, "ab") as f:
+            v1 = bytearray(b"TAG" + bytes(125))
+            v1[3:3 + 9] = b"ape title"
+            v1[33:33 + 10] = b"ape artist"
+            v1[127] = 17
+            f.write(bytes(v1))
+    if have("mpcenc"):
+        run("mpcenc", "--silent", "--overwrite", "--title", "mpcenc tïtle", "--artist", "mpcenc artist",
+            "--album", "mpcenc album", "--year", "1998", "--track", "4", "--genre", "Ambient", "--comment", "via mpcenc",
+            wav, path("mpc-encoder-tags.mpc"))
+        # A leading ID3v2 tag (some taggers put one before a Musepack stream) and an APE tag.
+        target = path("mpc-id3v2-ape.mpc")
+        run("mpcenc", "--silent", "--overwrite", wav, target)
+        tag = mutagen.apev2.APEv2()
+        tag["Title"] = "after an ID3 tag"
+        tag.save(target)
+        id3 = mutagen.id3.ID3()
+        id3.add(mutagen.id3.TIT2(encoding=3, text="id3 title"))
+        id3.save(target)
+    # Odd values: numbers as genres, spaces and zeros in track numbers, vinyl sides, several years.
+    for index, (track, disc, genre, year) in enumerate([
+            ("  3 / 12 ", "01/02", "(17)", "2001"), ("03", "1", "17", "1999-12-31T23:59"),
+            ("A1", "2/", "Rock;Pop", "  2005 "), ("0/0", "0", "", "MMXX")]):
+        target = path(f"ape-odd-{index}.ape")
+        write(target, monkeys_audio())
+        tag = mutagen.apev2.APEv2()
+        tag["Track"], tag["Disc"], tag["Year"] = track, disc, year
+        if genre:
+            tag["Genre"] = genre
+        tag["Title"] = f"odd {index}"
+        tag.save(target)
+    # TrueAudio with an ID3v2 and an APE tag: mutagen reads the ID3 tag.
+    target = path("tta-id3-and-ape.tta")
+    ffmpeg("-i", wav, "-c:a", "tta", "-f", "tta", target)
+    id3 = mutagen.id3.ID3()
+    id3.add(mutagen.id3.TIT2(encoding=3, text="id3 wins"))
+    id3.add(mutagen.id3.TRCK(encoding=3, text="2"))
+    id3.save(target)
+    append_raw_ape(target, [ape_item("Title", b"ape loses"), ape_item("Album", b"only in ape")])
+    # ADTS with an APE tag at the end (ffmpeg's adts muxer option).
+    ffmpeg("-i", wav, "-c:a", "aac", "-f", "adts", "-write_apetag", "1", "-metadata", "title=adts ape",
+           path("aac-ape.aac"))
+    # ASF: a picture too large for the Extended Content Description (mutagen puts it in the
+    # Metadata Library), year and track as WM/Year and WM/TrackNumber strings, values in every object.
+    target = path("wma-large-picture.wma")
+    ffmpeg("-i", wav, "-c:a", "wmav2", target)
+    f = mutagen.asf.ASF(target)
+    big = b"\xff\xd8\xff\xe0" + bytes(random.Random(7).randrange(256) for _ in range(80000))
+    f["WM/Picture"] = [mutagen.asf.ASFByteArrayAttribute(asf_picture(big))]
+    f["Title"] = "large picture"
+    f["WM/TrackNumber"] = "08"
+    f["WM/Year"] = [mutagen.asf.ASFUnicodeAttribute("2010", stream=1)]
+    f["WM/AlbumArtist"] = [mutagen.asf.ASFUnicodeAttribute("in the library", language=2)]
+    f.save()
+    # DSF with an ID3v2.3 tag, a TYER year and a TCON with a number and a name.
+    target = path("dsf-id3-odd.dsf")
+    write(target, dsf(blocks=1))
+    f = mutagen.dsf.DSF(target)
+    f.add_tags()
+    f.tags.add(mutagen.id3.TIT2(encoding=1, text="v2.3 tïtle"))
+    f.tags.add(mutagen.id3.TCON(encoding=0, text="(17)Rock"))
+    f.tags.add(mutagen.id3.TRCK(encoding=0, text="7"))
+    f.tags.add(mutagen.id3.TYER(encoding=0, text="1987"))
+    f.tags.add(mutagen.id3.COMM(encoding=1, lang="deu", desc="", text="Kommentar"))
+    f.save(v2_version=3)
 
 
 def damaged(out, made, rng):

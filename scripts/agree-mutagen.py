@@ -29,11 +29,12 @@ agreement of every format is at least --min (default 99) %; 1 otherwise.
 
 mutagen's side, per format: the APEv2 tag for Monkey's Audio, WavPack,
 Musepack, OptimFROG and TAK (mutagen.apev2 keys, case-insensitive); the ID3v2
-tag for DSF, DSDIFF and TrueAudio (TrueAudio falls back to an APEv2 tag where
-there is no ID3 tag); ASF attributes (Content Description, Extended Content
+tag for DSF, DSDIFF and TrueAudio; where a file has several tags, a field
+the first lacks is taken from the next (ID3v2, APEv2, ID3v1 at the end, each
+as mutagen parses it), as TagLib merges them and mdkit reads them; ASF attributes (Content Description, Extended Content
 Description, Metadata and Metadata Library objects, which mutagen merges) for
 WMA/WMV/ASF. mutagen's AAC and AC3 classes read no tags: for raw .aac/.ac3
-streams only the properties are compared, and mutagen.ac3 does not skip a
+streams the tags are read with mutagen.id3 and mutagen.apev2, and mutagen.ac3 does not skip a
 leading ID3 tag, so it is skipped here (as Benchmarks/mutagen-read.py does).
 mutagen.File takes a raw AAC/AC-3 stream behind an ID3 tag for MP3: those are
 opened with the AAC/AC3 classes by their extension.
@@ -188,6 +189,44 @@ def id3_fields(tags):
     return out
 
 
+class _Frames:
+    """An ID3v1 tag's frames (mutagen.id3._id3v1.ParseID3v1) with the ID3 methods id3_fields uses."""
+
+    def __init__(self, frames):
+        self.frames = frames
+
+    def get(self, key):
+        return self.frames.get(key)
+
+    def getall(self, key):
+        return [frame for name, frame in self.frames.items() if name.split(":")[0] == key]
+
+
+def id3v1_fields(path):
+    """Fields of an ID3v1 tag at the end of the file, as mutagen parses it ({} without one)."""
+    from mutagen.id3._id3v1 import find_id3v1  # what mutagen.id3.ID3 reads as the ID3v1 tag
+    with open(path, "rb") as fileobj:
+        frames, _ = find_id3v1(fileobj)
+    fields = id3_fields(_Frames(frames)) if frames else {}
+    fields.pop("artwork", None)
+    return fields
+
+
+def ape_file_fields(path):
+    try:
+        return ape_fields(mutagen.apev2.APEv2(path))
+    except mutagen.apev2.APENoHeaderError:
+        return {}
+
+
+def fill(fields, more):
+    """Fields of `more` where `fields` has none: the next tag of the file, as TagLib merges them."""
+    for field, value in more.items():
+        if not has_value(fields.get(field)):
+            fields[field] = value
+    return fields
+
+
 def ac3_behind_id3(path):
     try:
         offset = mutagen.id3.ID3(path).size
@@ -206,7 +245,8 @@ def mutagen_read(path, kind):
             try:
                 fields = id3_fields(mutagen.id3.ID3(path))
             except mutagen.id3.ID3NoHeaderError:
-                fields = {}
+                fields = id3v1_fields(path)
+            fill(fields, ape_file_fields(path))
         else:
             f = mutagen.File(path)
             if f is None:
@@ -216,15 +256,13 @@ def mutagen_read(path, kind):
                 fields = asf_fields(f.tags or {})
             elif kind in ("dsf", "dsdiff", "tta"):
                 fields = id3_fields(f.tags) if f.tags is not None else {}
-                if kind == "tta" and f.tags is None:
-                    try:
-                        fields = ape_fields(mutagen.apev2.APEv2(path))
-                    except mutagen.apev2.APENoHeaderError:
-                        pass
+                if kind == "tta":
+                    fill(fields, ape_file_fields(path))
+                    fill(fields, id3v1_fields(path))
             elif isinstance(f.tags, mutagen.apev2.APEv2):
-                fields = ape_fields(f.tags)
+                fields = fill(ape_fields(f.tags), id3v1_fields(path))
             else:
-                fields = {}
+                fields = id3v1_fields(path)
     except Exception as error:  # noqa: BLE001 - a file mutagen refuses is counted, not fatal
         return None, f"mutagen: {type(error).__name__}: {error}"
     fields["duration"] = getattr(info, "length", None)

@@ -73,6 +73,43 @@ struct DamagedLikeMutagenTests {
         #expect(bytes.count > whole.count && bytes.suffix(chunk.count) == chunk[...], "the old chunk's bytes are kept")
     }
 
+    /// A DSF or DSDIFF ID3 tag with a damaged frame after good ones (a frame
+    /// size past the tag): the frames before it are read, as mutagen reads
+    /// them, with a warning at the damage; a save keeps the tag byte for
+    /// byte and refuses ID3 changes (it could not keep the damaged bytes
+    /// beside new frames).
+    @Test(arguments: ["dsf", "dff"])
+    func anID3TagWithADamagedFrameIsReadAround(kind: String) async throws {
+        var tag = DSDBuilder.id3([("TIT2", "Tïtle"), ("TPE1", "Ärtist")], padding: 40)
+        let damage = tag.count - 40
+        tag.replaceSubrange(damage..<damage + 10, with: Array("TALB".utf8) + [0x7F, 0x7F, 0x7F, 0x7F, 0, 0])
+        let bytes = kind == "dsf" ? DSDBuilder.dsf(tag: tag) : DSDBuilder.dff(after: [DSDBuilder.chunk("ID3 ", tag)])
+        let tagOffset = kind == "dsf" ? bytes.count - tag.count : bytes.count - tag.count - (tag.count & 1)
+        let url = try Self.write(bytes, "damaged.\(kind)")
+        defer { DSDBuilder.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        #expect(item.metadata.title == "Tïtle" && item.metadata.artist == "Ärtist", "\(kind)")
+        #expect(item.warnings.contains { $0.offset == Int64(tagOffset + damage) }, "\(kind): \(item.warnings)")
+        #expect(item.warnings.contains { $0.offset == Int64(tagOffset) && $0.message.contains("refuses ID3 changes") }, "\(kind)")
+        item.metadata.title = "new"
+        await #expect(throws: MediaError.self, "\(kind)") { try await item.save() }
+        #expect([UInt8](try Data(contentsOf: url)) == bytes, "\(kind): the file is unchanged")
+    }
+
+    /// Cut 'ID3 ' and 'PROP' chunks whose sizes are near 2^64: no overflow.
+    @Test(arguments: [UInt64.max, UInt64(Int64.max), UInt64(Int64.max) - 11, 1 << 62])
+    func hugeSizesOfCutChunksDontOverflow(size: UInt64) throws {
+        var id3 = DSDBuilder.chunk("ID3 ", DSDBuilder.id3([("TIT2", "T")]))
+        id3.replaceSubrange(4..<12, with: DSDBuilder.be64(size))
+        let tagged = try DSDBuilder.parse(DSDBuilder.dff(after: [id3]), name: "huge.dff")
+        #expect(tagged.items.count == 1 && tagged.properties.sampleRate == 2_822_400, "\(size)")
+        var bytes = DSDBuilder.dff()
+        let prop = try #require(bytes.indices.first { Array(bytes[$0..<$0 + 4]) == Array("PROP".utf8) })
+        bytes.replaceSubrange(prop + 4..<prop + 12, with: DSDBuilder.be64(size))
+        let parsed = try DSDBuilder.parse(bytes, name: "huge.dff")
+        #expect(parsed.properties.sampleRate == 2_822_400 && !parsed.warnings.isEmpty, "\(size)")
+    }
+
     /// A DSDIFF file cut inside 'PROP': mutagen reads the rate from 'FS  '.
     @Test func aDSDIFFFileCutInsidePROPGivesWhatItHolds() throws {
         let whole = DSDBuilder.dff()

@@ -73,6 +73,10 @@ struct MutagenAgreementTests {
         // may appear once): mutagen and TagLib read the last, mdkit the first
         // (both are kept as raw items).
         if name.hasPrefix("ape-mono8"), field == "title" { return "case-variant duplicate APE keys" }
+        // A file cut one byte short of its ID3v1 tag: mutagen's find_id3v1
+        // takes "TAG" anywhere in the last 131 bytes (a 127-byte tag); mdkit
+        // and TagLib read an ID3v1 tag only in the last 128 bytes.
+        if name.hasPrefix("wv-ape-id3v1-trunc-less1") { return "an ID3v1 tag cut short" }
         return nil
     }
 

@@ -6,7 +6,9 @@ import Foundation
 /// (``DSDID3Tag``, ``MetadataKeySpace/id3`` items), in chunk order. Where
 /// both hold a field, ID3 wins (``MetadataKeyMap``).
 ///
-/// A file that ends inside its sound data is read-only; other damage is read
+/// An ID3 tag with damaged frames is read around them
+/// (``DSDID3Tag/readAround(in:source:url:)``). A file that ends inside its
+/// sound data is read-only; other damage is read
 /// around and reported in ``ParsedFile/warnings`` (an 'ID3 ' chunk cut by
 /// the end of the file is read as far as it goes; a save keeps its bytes
 /// after the form and writes the items in a new chunk).
@@ -24,7 +26,7 @@ enum DSDIFFParser {
         // An 'ID3 ' chunk cut by the end of the file is read as far as it goes (as mutagen reads it).
         let id3Chunk = dff.first("ID3 ") ?? dff.cut.flatMap { $0.id == "ID3 " ? $0 : nil }
         if let chunk = id3Chunk,
-            let tag = try DSDID3Tag.read(in: chunk.dataOffset..<min(chunk.dataEnd, source.size), source: source, url: url)
+            let tag = try DSDID3Tag.readAround(in: chunk.dataOffset..<chunk.dataEnd(atMost: source.size), source: source, url: url)
         {
             items += tag.items
             warnings += tag.warnings

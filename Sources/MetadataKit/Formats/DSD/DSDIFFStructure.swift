@@ -99,7 +99,7 @@ extension DSDIFFStructure {
             warnings.append(MediaWarning(.malformed, "the 'PROP' chunk is not of type 'SND '", offset: prop.dataOffset))
             return
         }
-        let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: min(prop.dataEnd, source.size), in: "PROP")
+        let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: prop.dataEnd(atMost: source.size), in: "PROP")
         warnings += local.warnings
         for chunk in local.chunks {
             switch chunk.id {
