@@ -24,7 +24,11 @@ Two kinds of difference are listed apart and left out of the agreement:
   - on a file mdkit reports damage in, a field mdkit reads past the damage
     where mutagen has no value (an APE tag whose item count is smaller than
     its items: mutagen and TagLib stop at the count, mdkit reads the items).
-Exit status: 0 when nothing was refused, nothing crashed or hung and the
+With --write, every file mdkit calls editable is copied, its title set with
+`mdkit write`, and the copy read by mutagen: the new title must be there and
+every other field as mutagen or mdkit read it before ("WRITE" lines
+otherwise; a save mdkit refuses, writing nothing, is listed apart).
+Exit status: 0 when nothing was refused, no write lost anything, nothing crashed or hung and the
 agreement of every format is at least --min (default 99) %; 1 otherwise.
 
 mutagen's side, per format: the APEv2 tag for Monkey's Audio, WavPack,
@@ -41,6 +45,7 @@ opened with the AAC/AC3 classes by their extension.
 """
 
 import argparse
+import io
 import json
 import os
 import re
@@ -203,10 +208,14 @@ class _Frames:
 
 
 def id3v1_fields(path):
-    """Fields of an ID3v1 tag at the end of the file, as mutagen parses it ({} without one)."""
-    from mutagen.id3._id3v1 import find_id3v1  # what mutagen.id3.ID3 reads as the ID3v1 tag
+    """Fields of an ID3v1 tag that is the file's last 128 bytes, as mutagen parses it ({} without one)."""
+    from mutagen.id3._id3v1 import find_id3v1  # mutagen's ID3v1 parser
     with open(path, "rb") as fileobj:
-        frames, _ = find_id3v1(fileobj)
+        frames, offset = find_id3v1(fileobj)
+    # find_id3v1 takes "TAG" anywhere in the last 131 bytes (short tags some old writer left);
+    # TagLib's merge, which this stands for, reads only a tag that is the last 128 bytes.
+    if offset != -128:
+        return {}
     fields = id3_fields(_Frames(frames)) if frames else {}
     fields.pop("artwork", None)
     return fields
@@ -234,7 +243,8 @@ def ac3_behind_id3(path):
         offset = 0
     with open(path, "rb") as fileobj:
         fileobj.seek(offset)
-        return mutagen.ac3.AC3Info(fileobj)
+        # AC3Info seeks to byte 2 of the file object: hand it the bytes after the tag.
+        return mutagen.ac3.AC3Info(io.BytesIO(fileobj.read()))
 
 
 def mutagen_read(path, kind):
@@ -367,6 +377,41 @@ def run_mdkit(mdkit, paths, timeout):
     return results
 
 
+WRITE_TITLE = "agree ✓ written"
+
+
+def write_check(mdkit, path, kind, before, ours, timeout):
+    """Copies the file, sets its title with `mdkit write`, and reads the copy with mutagen:
+    [] when the title is the new one and every other field is as mutagen or mdkit read it
+    before (a damaged tag mdkit read more of is written whole), else the differences
+    (field, before, after); [("write", "refused", reason)] when mdkit refused the save."""
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="agree-write-") as folder:
+        copy = os.path.join(folder, "copy" + os.path.splitext(path)[1])
+        shutil.copyfile(path, copy)
+        try:
+            process = subprocess.run([mdkit, "write", copy, "--set", "title=" + WRITE_TITLE, "--quiet"],
+                                     capture_output=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return [("write", "hang", None)]
+        if process.returncode != 0:
+            return [("write", "refused", process.stderr.decode(errors="replace").strip()[-200:])]
+        after, error = mutagen_read(copy, kind)
+    if after is None:
+        return [("read after write", None, error)]
+    changes = []
+    for field in FIELDS:
+        if field == "title":
+            if not agree("title", [WRITE_TITLE], after.get("title")):
+                changes.append((field, WRITE_TITLE, after.get("title")))
+        elif field != "duration" and not agree(field, before.get(field), after.get(field)) and not (
+                field not in PROPERTY_FIELDS and agree(field, ours.get(field), after.get(field))):
+            changes.append((field, before.get(field), after.get(field)))
+    if before.get("duration") and not agree("duration", before.get("duration"), after.get("duration")):
+        changes.append(("duration", before.get("duration"), after.get("duration")))
+    return changes
+
+
 def collect(directories, all_files):
     paths = []
     for directory in directories:
@@ -388,13 +433,17 @@ def main():
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per file before a hang (10)")
     parser.add_argument("--all-files", action="store_true")
     parser.add_argument("--quiet", action="store_true", help="only the summary, not each disagreement")
+    parser.add_argument("--write", action="store_true",
+                        help="also write a title into a copy of every file mdkit calls editable and check with "
+                             "mutagen that it is there and every other field is unchanged")
     args = parser.parse_args()
 
     paths = collect(args.directories, args.all_files)
     ours_by_path = run_mdkit(args.mdkit, paths, args.timeout)
     formats = {}
     problems = {"refused": [], "crashed": [], "disagreements": [], "mutagenRefused": [], "ffprobeSidesWithMdkit": [],
-                "mdkitReadsMore": []}
+                "mdkitReadsMore": [], "writeProblems": [],
+                "writeRefused": []}
 
     for path in paths:
         kind = EXTENSIONS.get(os.path.splitext(path)[1].lower(), "other")
@@ -419,6 +468,15 @@ def main():
             problems["refused"].append({"path": path, "error": ours["error"]})
             continue
         mine = ours_fields(ours)
+        if args.write and ours.get("editable"):
+            stats["written"] = stats.get("written", 0) + 1
+            for field, was, now in write_check(args.mdkit, path, kind, theirs, mine, args.timeout):
+                if was == "refused":  # a save refused (nothing written) is safe: listed, not a failure
+                    stats["writeRefused"] = stats.get("writeRefused", 0) + 1
+                    problems["writeRefused"].append({"path": path, "error": now})
+                    continue
+                stats["writeProblems"] = stats.get("writeProblems", 0) + 1
+                problems["writeProblems"].append({"path": path, "field": field, "before": was, "after": now})
         probe = None
         for field in FIELDS:
             a, b = mine.get(field), theirs.get(field)
@@ -452,7 +510,7 @@ def main():
             else:
                 problems["disagreements"].append({"path": path, "field": field, "mdkit": a, "mutagen": b})
 
-    ok = not problems["refused"] and not problems["crashed"]
+    ok = not problems["refused"] and not problems["crashed"] and not problems["writeProblems"]
     print("%-10s %6s %8s %8s %8s %9s" % ("format", "files", "mutagen", "refused", "crashed", "agree %"))
     for kind, stats in sorted(formats.items()):
         percent = 100.0 * stats["agreed"] / stats["compared"] if stats["compared"] else 100.0
@@ -463,6 +521,9 @@ def main():
         weak = ["%s %d/%d" % (field, a, n) for field, (a, n) in sorted(stats["fields"].items()) if a < n]
         if weak:
             print("           fields below 100 %%: %s" % ", ".join(weak))
+        if args.write:
+            print("           written: %d, refused: %d, with a problem: %d" % (
+                stats.get("written", 0), stats.get("writeRefused", 0), stats.get("writeProblems", 0)))
     if not args.quiet:
         for item in problems["refused"]:
             print("REFUSED  %s: %s" % (item["path"], item["error"]))
@@ -471,6 +532,10 @@ def main():
         for item in problems["disagreements"]:
             print("DIFFERS  %s: %s: mdkit %r, mutagen %r" % (item["path"], item["field"], item["mdkit"],
                                                             item["mutagen"]))
+        for item in problems["writeProblems"]:
+            print("WRITE    %s: %s: before %r, after %r" % (item["path"], item["field"], item["before"], item["after"]))
+        for item in problems["writeRefused"]:
+            print("(write refused, nothing written) %s: %s" % (item["path"], item["error"]))
         for item in problems["ffprobeSidesWithMdkit"]:
             print("(mutagen differs, ffprobe reads as mdkit) %s: %s: mdkit %r, mutagen %r, ffprobe %r"
                   % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["ffprobe"]))

@@ -111,12 +111,20 @@ struct DamagedLikeMutagenTests {
     }
 
     /// A DSDIFF file cut inside 'PROP': mutagen reads the rate from 'FS  '.
-    @Test func aDSDIFFFileCutInsidePROPGivesWhatItHolds() throws {
+    /// A save is refused (a rewrite would leave 'PROP' outside the form) and
+    /// the file is unchanged.
+    @Test func aDSDIFFFileCutInsidePROPGivesWhatItHolds() async throws {
         let whole = DSDBuilder.dff()
         let fs = try #require(whole.indices.first { Array(whole[$0..<$0 + 4]) == Array("FS  ".utf8) })
-        let parsed = try DSDBuilder.parse(Array(whole.prefix(fs + 16)), name: "cut.dff")
-        #expect(parsed.properties.sampleRate == 2_822_400)
-        #expect(!parsed.warnings.isEmpty)
+        let cut = Array(whole.prefix(fs + 16))
+        let url = try Self.write(cut, "cut.dff")
+        defer { DSDBuilder.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        #expect(item.properties.sampleRate == 2_822_400)
+        #expect(!item.warnings.isEmpty)
+        item.metadata.title = "T"
+        await #expect(throws: MediaError.self) { try await item.save() }
+        #expect([UInt8](try Data(contentsOf: url)) == cut)
     }
 
     /// An AC-3 or E-AC-3 file cut inside its first frame (mutagen reads its
