@@ -360,7 +360,9 @@ def run_mdkit(mdkit, paths, timeout):
             return None, "hang (no answer within %gs)" % seconds
         if process.returncode not in (0, 1):
             return None, "exit status %d: %s" % (process.returncode, process.stderr.decode(errors="replace")[-300:])
-        lines = [line for line in process.stdout.decode(errors="replace").splitlines() if line.strip()]
+        # One JSON object a line; split on "\n" only (splitlines also splits at U+0085 and U+2028,
+        # which a key read from a damaged tag may hold, unescaped as JSON allows).
+        lines = [line for line in process.stdout.decode(errors="replace").split("\n") if line.strip()]
         if len(lines) != len(group):
             return None, "%d answers for %d files" % (len(lines), len(group))
         return [json.loads(line) for line in lines], None

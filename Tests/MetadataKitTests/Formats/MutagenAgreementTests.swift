@@ -121,7 +121,7 @@ struct MutagenAgreementTests {
             #!/usr/bin/env python3
             import json, subprocess, sys
             out = subprocess.run(["\(mdkit.path)"] + sys.argv[1:], input=sys.stdin.buffer.read(), capture_output=True).stdout
-            for line in out.decode().splitlines():
+            for line in filter(None, out.decode().split("\\n")):
                 e = json.loads(line)
                 \(change)
                 print(json.dumps(e))
