@@ -20,7 +20,10 @@ struct ElementaryStreamFrame: Equatable, Sendable {
 /// - The first frame is the first header in the first ``searchLimit`` bytes
 ///   that is followed by another header of the same stream where its length
 ///   says (or whose frame ends exactly at the end of the audio): a stray
-///   sync word in junk is not taken for audio.
+///   sync word in junk is not taken for audio. A frame right at the start
+///   of the audio that the end of the file cuts (a file cut inside its first
+///   frame, which mutagen reads) is taken too, its duration estimated from
+///   the bytes there are, with a warning.
 /// - The frames are then walked to the end of the audio, at most
 ///   ``maximumFrames`` or ``walkLimit`` bytes (reading a few bytes per frame
 ///   of a long file would read all of it); the duration is the sum of their
@@ -52,7 +55,7 @@ enum ElementaryStreamScanner {
     }
 
     /// Whether a stream starts exactly at `offset`: `count` frames follow one
-    /// another there, or fewer that end exactly at `end`.
+    /// another there, or fewer that end exactly at `end`, or one that `end` cuts.
     static func startsStream(
         in source: FileSource, at offset: Int64, to end: Int64, count: Int, headerLength: Int, parse: HeaderParser
     ) throws -> Bool {
@@ -62,8 +65,9 @@ enum ElementaryStreamScanner {
             if position == end, key != nil { return true }
             guard end - position >= Int64(headerLength) else { return false }
             guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
-                key == nil || key == frame.streamKey, Int64(frame.length) <= end - position
+                key == nil || key == frame.streamKey
             else { return false }
+            if Int64(frame.length) > end - position { return key == nil }
             key = frame.streamKey
             position += Int64(frame.length)
         }
@@ -94,6 +98,17 @@ enum ElementaryStreamScanner {
         // One stream has one rate (it is part of the stream key).
         scan.duration = Double(scan.samples) / Double(scan.first.sampleRate)
         let rest = end - position
+        if scan.frames == 0, rest > 0 {
+            // The first frame is cut: its samples in proportion to the bytes there are.
+            let share = Double(rest) / Double(max(scan.first.length, 1))
+            scan.duration = share * Double(scan.first.samples) / Double(scan.first.sampleRate)
+            scan.bytes = rest
+            scan.warnings.append(
+                MediaWarning(
+                    .truncated, "the first frame (\(scan.first.length) bytes) runs past the end of the audio (\(rest) bytes left)",
+                    offset: position))
+            return scan
+        }
         if rest > 0, scan.bytes > 0, scan.duration > 0 {
             // Count what was not walked at the rate of what was.
             scan.duration += Double(rest) * scan.duration / Double(scan.bytes)
@@ -122,7 +137,7 @@ enum ElementaryStreamScanner {
             guard window[index] == syncByte, let frame = parse(window[index..<index + headerLength]) else { continue }
             let offset = start + Int64(index)
             let next = offset + Int64(frame.length)
-            if next == end { return Scan(firstOffset: offset, first: frame) }
+            if next == end || (index == 0 && next > end) { return Scan(firstOffset: offset, first: frame) }
             guard end - next >= Int64(headerLength),
                 let following = parse(try source.getBytes(at: next, count: headerLength)[...]),
                 following.streamKey == frame.streamKey

@@ -27,6 +27,9 @@ enum APEFamilyParser {
         var properties = MediaProperties()
         do {
             properties = try header(source, layout.audioStart, layout.audioEnd)
+        } catch let partial as PartialHeader {
+            properties = partial.properties
+            warnings.append(partial.warning)
         } catch let error as MediaError where error.code != .unsupportedFormat {
             warnings.append(MediaWarning(error))
             properties.codec = codec
@@ -46,6 +49,13 @@ enum APEFamilyParser {
             }
         }
         return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
+    }
+
+    /// Thrown by a ``HeaderParser`` that read a damaged header as far as it
+    /// goes: the properties it could give, and the warning for the damage.
+    struct PartialHeader: Error {
+        var properties: MediaProperties
+        var warning: MediaWarning
     }
 
     /// Properties from a header's numbers: the duration from `samples` (per

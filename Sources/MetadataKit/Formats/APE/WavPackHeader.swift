@@ -35,8 +35,10 @@ struct WavPackBlockHeader: Sendable, Hashable {
 
 extension WavPackBlockHeader {
     /// Reads the header at `offset`; throws `unsupportedFormat` without the
-    /// `wvpk` marker, and when the block would run past `end`.
-    init(parsing source: FileSource, at offset: Int64, end: Int64) throws {
+    /// `wvpk` marker, and `sizeOutOfRange` when the block would run past
+    /// `end` (unless `allowingCut`: the header of a block cut by the end of
+    /// the file, whose numbers mutagen and TagLib still read).
+    init(parsing source: FileSource, at offset: Int64, end: Int64, allowingCut: Bool = false) throws {
         guard end - offset >= Int64(Self.length) else {
             throw MediaError(.truncated, "a WavPack block header runs past the end of the stream", offset: offset)
         }
@@ -53,7 +55,7 @@ extension WavPackBlockHeader {
         blockIndex = UInt64(try reader.readUInt32(.little)) + indexHigh << 32
         blockSamples = try reader.readUInt32(.little)
         flags = try reader.readUInt32(.little)
-        guard blockSize >= Int64(Self.length - 8), blockSize <= end - offset - 8 else {
+        guard blockSize >= Int64(Self.length - 8), allowingCut || blockSize <= end - offset - 8 else {
             throw MediaError(
                 .sizeOutOfRange, "a WavPack block declares \(blockSize + 8) bytes, more than the stream holds", offset: offset + 4)
         }
@@ -69,14 +71,19 @@ enum WavPackHeader {
     /// Most blocks counted when the first block gives no total.
     static let maximumBlocks = 1 << 20
 
+    ///
+    /// A first block cut by the end of the stream still gives its numbers
+    /// (as mutagen reads them); they come with a warning
+    /// (``APEFamilyParser/PartialHeader``).
     static func properties(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> MediaProperties {
-        let first = try WavPackBlockHeader(parsing: source, at: start, end: end)
+        let first = try WavPackBlockHeader(parsing: source, at: start, end: end, allowingCut: true)
+        let isCut = first.blockSize > end - start - 8
         var rate =
             WavPackBlockHeader.sampleRates.indices.contains(Int(first.flags >> 23 & 0xF))
             ? WavPackBlockHeader.sampleRates[Int(first.flags >> 23 & 0xF)] : 0
         var channels = first.flags & WavPackBlockHeader.monoFlag != 0 ? 1 : 2
         var bits = Int(first.flags & 3 + 1) * 8
-        let subBlocks = try self.subBlocks(source, in: first, at: start)
+        let subBlocks = try self.subBlocks(source, in: first, at: start, end: end)
         if let info = subBlocks.channels { channels = info }
         if rate == 0, let custom = subBlocks.sampleRate { rate = custom }
         if first.flags & WavPackBlockHeader.dsdFlag != 0 {
@@ -89,20 +96,27 @@ enum WavPackHeader {
         }
         var codec = "WavPack"
         if first.flags & WavPackBlockHeader.hybridFlag != 0 { codec += " (hybrid)" }
-        return APEFamilyParser.properties(
+        let properties = APEFamilyParser.properties(
             codec: codec, sampleRate: rate, channels: channels, bitsPerSample: bits, samples: samples, streamBytes: end - start)
+        guard !isCut else {
+            let warning = MediaWarning(
+                .truncated, "the first WavPack block (\(first.length) bytes) runs past the end of the stream; its header is read",
+                offset: start + 4)
+            throw APEFamilyParser.PartialHeader(properties: properties, warning: warning)
+        }
+        return properties
     }
 
     /// The channel count and sample rate sub-blocks of the first block
     /// (WavPack file format, "Metadata Sub-blocks": an id byte, with 0x80
     /// a 3-byte size, else a 1-byte size, in 16-bit words; 0x40: the data
     /// is one byte shorter).
-    private static func subBlocks(_ source: FileSource, in block: WavPackBlockHeader, at offset: Int64) throws -> (
-        channels: Int?, sampleRate: Int?
-    ) {
+    private static func subBlocks(_ source: FileSource, in block: WavPackBlockHeader, at offset: Int64, end streamEnd: Int64) throws
+        -> (channels: Int?, sampleRate: Int?)
+    {
         var result: (channels: Int?, sampleRate: Int?) = (nil, nil)
         var position = offset + Int64(WavPackBlockHeader.length)
-        let end = offset + block.length
+        let end = min(offset + block.length, streamEnd)
         for _ in 0..<64 where end - position >= 2 {
             let head = try source.getBytes(at: position, count: 2)
             let large = head[0] & 0x80 != 0

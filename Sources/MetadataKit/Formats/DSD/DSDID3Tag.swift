@@ -19,6 +19,27 @@ enum DSDID3Tag {
         return try IFFID3Chunk.read(in: [chunk], source: source, url: url)
     }
 
+    /// The tag in `region` for reading: ``read(in:source:url:)``, and where
+    /// it holds bytes that are no frames (a damaged frame), the frames read
+    /// around them as mutagen reads them (``ID3v2TagParser/tag()``), with
+    /// its warnings. A save keeps such a tag as it is and refuses ID3
+    /// changes (``edit(_:items:source:options:audioBytes:)``).
+    static func readAround(in region: Range<Int64>, source: FileSource, url: URL) throws -> IFFID3Chunk.Tag? {
+        guard var tag = try read(in: region, source: source, url: url) else { return nil }
+        guard tag.items.isEmpty, !tag.isWritable, let header = tag.header, header.isSupportedVersion else { return tag }
+        let whole = try ID3v2TagParser(source: source, url: url, header: header, limit: region.upperBound).tag()
+        guard !whole.items.isEmpty else { return tag }
+        tag.items = whole.items
+        tag.warnings =
+            whole.warnings + [
+                MediaWarning(
+                    .unsupportedFeature,
+                    "the ID3v2 tag is read around its damage; a save keeps it as it is and refuses ID3 changes",
+                    offset: header.offset)
+            ]
+        return tag
+    }
+
     /// The bytes the tag takes: its declared size, at most its region.
     static func length(of tag: IFFID3Chunk.Tag) -> Int64 {
         guard let header = tag.header, tag.isWritable else { return tag.chunk.size }

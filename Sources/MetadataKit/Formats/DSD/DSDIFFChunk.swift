@@ -19,6 +19,9 @@ struct DSDIFFChunk: Sendable, Equatable {
 
     var dataOffset: Int64 { offset + Self.headerLength }
     var dataEnd: Int64 { dataOffset + size }
+    /// The end of the data, at most `limit` (the end of the file for a chunk
+    /// the file cuts; its size may be near 2^63, so `dataEnd` may not be formed).
+    func dataEnd(atMost limit: Int64) -> Int64 { size > limit - dataOffset ? max(limit, dataOffset) : dataEnd }
     /// The end of the chunk, pad byte included.
     var end: Int64 { dataEnd + (size & 1 == 1 && hasPadByte ? 1 : 0) }
 }

@@ -14,7 +14,8 @@ import Foundation
 ///   present; bytes after the form are kept after it.
 /// - A tag that keeps its space is patched in place; tags after the sound
 ///   data are replaced with a journaled tail edit; otherwise the file is
-///   rewritten (``IFFEditPlanner``). A file cut inside its sound data is refused.
+///   rewritten (``IFFEditPlanner``). A file cut inside its sound data or its
+///   'PROP' chunk is refused.
 enum DSDIFFEditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.id3, .dsdiff]
 
@@ -22,6 +23,11 @@ enum DSDIFFEditPlanner {
         let dff = try DSDIFFStructure(parsing: source)
         guard !dff.isTruncated else {
             throw MediaError(.truncated, "the file ends inside its sound data; MetadataKit doesn't write truncated files")
+        }
+        // A rewrite would leave the cut 'PROP' outside the form, where no reader finds it.
+        if let cut = dff.cut, cut.id == "PROP" {
+            throw MediaError(
+                .truncated, "the file ends inside its 'PROP' chunk; MetadataKit doesn't write truncated files", offset: cut.offset)
         }
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let kept = options.removesAllTags ? items.filter { !keySpaces.contains($0.keySpace) } : items

@@ -6,8 +6,12 @@ import Foundation
 /// (``DSDID3Tag``, ``MetadataKeySpace/id3`` items), in chunk order. Where
 /// both hold a field, ID3 wins (``MetadataKeyMap``).
 ///
-/// A file that ends inside its sound data is read-only; other damage is read
-/// around and reported in ``ParsedFile/warnings``.
+/// An ID3 tag with damaged frames is read around them
+/// (``DSDID3Tag/readAround(in:source:url:)``). A file that ends inside its
+/// sound data is read-only; other damage is read
+/// around and reported in ``ParsedFile/warnings`` (an 'ID3 ' chunk cut by
+/// the end of the file is read as far as it goes; a save keeps its bytes
+/// after the form and writes the items in a new chunk).
 enum DSDIFFParser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let dff = try DSDIFFStructure(parsing: source)
@@ -19,7 +23,11 @@ enum DSDIFFParser {
             items += master.items
             warnings += master.warnings
         }
-        if let chunk = dff.first("ID3 "), let tag = try DSDID3Tag.read(in: chunk.dataOffset..<chunk.dataEnd, source: source, url: url) {
+        // An 'ID3 ' chunk cut by the end of the file is read as far as it goes (as mutagen reads it).
+        let id3Chunk = dff.first("ID3 ") ?? dff.cut.flatMap { $0.id == "ID3 " ? $0 : nil }
+        if let chunk = id3Chunk,
+            let tag = try DSDID3Tag.readAround(in: chunk.dataOffset..<chunk.dataEnd(atMost: source.size), source: source, url: url)
+        {
             items += tag.items
             warnings += tag.warnings
             chapterTables = tag.chapterTables

@@ -30,6 +30,11 @@ struct DSDIFFStructure {
     var isTruncated: Bool
     var sampleRate: UInt32?
     var channelCount: Int?
+    /// A chunk other than the sound data whose header is whole but whose
+    /// data the end of the file cuts ('PROP' or 'ID3 ' of a cut file; a tag
+    /// chunk whose size lies): read as far as the file goes, as mutagen
+    /// reads it. Writers keep its bytes (they are after ``containerEnd``).
+    var cut: DSDIFFChunk?
     /// 'DSD ' or 'DST ' from 'CMPR'.
     var compression: FourCC?
     /// DST frame count and rate from 'FRTE'.
@@ -64,16 +69,19 @@ extension DSDIFFStructure {
         var chunks = walk.chunks
         var isTruncated = false
         var containerEnd = declaredEnd
+        var cutChunk: DSDIFFChunk?
         if let cut = walk.cut {
             if cut.id == "DSD " || cut.id == "DST " {
                 isTruncated = true
                 chunks.append(cut)
+            } else {
+                cutChunk = cut
             }
             containerEnd = walk.end
         }
         var structure = DSDIFFStructure(
             chunks: chunks, containerEnd: containerEnd, sound: chunks.first { $0.id == "DSD " || $0.id == "DST " },
-            isTruncated: isTruncated, warnings: warnings)
+            isTruncated: isTruncated, cut: cutChunk, warnings: warnings)
         try structure.readProperties(source)
         structure.warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         self = structure
@@ -81,7 +89,9 @@ extension DSDIFFStructure {
 
     /// Reads 'PROP' ('FS  ', 'CHNL', 'CMPR') and a DST chunk's 'FRTE'.
     private mutating func readProperties(_ source: FileSource) throws {
-        guard let prop = first("PROP"), prop.size >= 4 else {
+        guard let prop = first("PROP") ?? cut.flatMap({ $0.id == "PROP" ? $0 : nil }), prop.size >= 4,
+            source.size - prop.dataOffset >= 4
+        else {
             warnings.append(MediaWarning(.malformed, "the DSDIFF file has no 'PROP' chunk; its properties are unknown", offset: 16))
             return
         }
@@ -89,7 +99,7 @@ extension DSDIFFStructure {
             warnings.append(MediaWarning(.malformed, "the 'PROP' chunk is not of type 'SND '", offset: prop.dataOffset))
             return
         }
-        let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: prop.dataEnd, in: "PROP")
+        let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: prop.dataEnd(atMost: source.size), in: "PROP")
         warnings += local.warnings
         for chunk in local.chunks {
             switch chunk.id {

@@ -6,8 +6,9 @@ import Foundation
 ///
 /// A pointer that leads nowhere useful (into the sample data, past the end,
 /// to bytes that are no ID3 tag) is a warning and the file reads as untagged;
-/// a save then writes a new tag after the sample data. A file that ends
-/// inside its data chunk is read-only.
+/// a save then writes a new tag after the sample data. A tag with damaged
+/// frames is read around them (``DSDID3Tag/readAround(in:source:url:)``).
+/// A file that ends inside its data chunk is read-only.
 enum DSFParser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let dsf = try DSFStructure(parsing: source)
@@ -15,7 +16,7 @@ enum DSFParser {
         var items: [MetadataItem] = []
         var chapterTables: [ChapterTable] = []
         if let region = dsf.tagRegion {
-            if let tag = try DSDID3Tag.read(in: region, source: source, url: url) {
+            if let tag = try DSDID3Tag.readAround(in: region, source: source, url: url) {
                 items = tag.items
                 warnings += tag.warnings
                 chapterTables = tag.chapterTables
