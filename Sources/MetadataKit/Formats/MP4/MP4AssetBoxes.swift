@@ -3,8 +3,10 @@ import Foundation
 extension MetadataKeySpace {
     /// 3GPP asset information boxes in `moov/udta` (3GPP TS 26.244 §8),
     /// keyed by their box type: `titl`, `perf`, `auth`, `gnre`, `dscp`,
-    /// `cprt`, `albm`, `yrrc`, `kywd`; and `clsf`, `rtng`, `loci` with the
-    /// box's other fields as `<type>:<part>` items (see ``MP4AssetBoxes``).
+    /// `cprt`, `albm`, `yrrc`, `kywd`; and `clsf`, `rtng`, `loci`, whose
+    /// other fields are `<type>:<part>` items (`clsf:entity`, `clsf:table`,
+    /// `rtng:entity`, `rtng:criteria`, `loci:role`, `loci:longitude`,
+    /// `loci:latitude`, `loci:altitude`, `loci:body`, `loci:notes`).
     public static let threeGPP = MetadataKeySpace(rawValue: "3gpp")
 }
 
