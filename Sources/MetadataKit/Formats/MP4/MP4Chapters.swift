@@ -6,15 +6,26 @@ import Foundation
 /// Files from ffmpeg, iTunes and audiobook tools usually hold both with the
 /// same chapters; one table is made (default), from the chapter track when
 /// it holds any — it keeps each chapter's end and titles longer than 255
-/// bytes — else from `chpl`. Damage in either is read around with a warning.
+/// bytes — else from `chpl`. A picture track named by `tref/chap` gives the
+/// chapters their pictures (``MP4ChapterImages``). Damage in any of them is
+/// read around with a warning.
 enum MP4Chapters {
     static func tables(in moov: MP4Box, source: FileSource, warnings: inout [MediaWarning]) -> [ChapterTable] {
-        let duration = movieTiming(moov, source: source)?.seconds
         let ids = MP4ChapterTrack.referencedIDs(in: moov, source: source)
+        var chapters = chapterList(in: moov, ids: ids, source: source, warnings: &warnings)
+        if !ids.isEmpty, let trak = MP4ChapterImages.imageTrack(in: moov, ids: ids, source: source) {
+            MP4ChapterImages.attach(to: &chapters, from: trak, source: source, warnings: &warnings)
+        }
+        return chapters.isEmpty ? [] : [ChapterTable(isDefault: true, chapters: chapters)]
+    }
+
+    /// The chapters of the text chapter track among `ids`, else of `chpl`.
+    private static func chapterList(in moov: MP4Box, ids: [UInt32], source: FileSource, warnings: inout [MediaWarning]) -> [Chapter] {
+        let duration = movieTiming(moov, source: source)?.seconds
         if !ids.isEmpty, let trak = MP4ChapterTrack.textTrack(in: moov, ids: ids, source: source) {
             do {
                 let chapters = try MP4ChapterTrack.chapters(of: trak, source: source, warnings: &warnings)
-                if !chapters.isEmpty { return [ChapterTable(isDefault: true, chapters: chapters)] }
+                if !chapters.isEmpty { return chapters }
             } catch let error as MediaError {
                 warnings.append(MediaWarning(error.code, "chapter track: \(error.reason)", offset: error.offset ?? trak.header.offset))
             } catch {}
@@ -26,8 +37,7 @@ enum MP4Chapters {
                 warnings.append(
                     MediaWarning(.truncated, "'chpl' box ends inside its chapter list: the rest is not read", offset: chpl.header.offset))
             }
-            let chapters = list.chapters(duration: duration)
-            return chapters.isEmpty ? [] : [ChapterTable(isDefault: true, chapters: chapters)]
+            return list.chapters(duration: duration)
         } catch let error as MediaError {
             warnings.append(MediaWarning(error.code, "'chpl' box: \(error.reason)", offset: error.offset ?? chpl.header.offset))
             return []

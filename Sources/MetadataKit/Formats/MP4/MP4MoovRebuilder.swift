@@ -83,7 +83,7 @@ struct MP4MoovRebuilder {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
             if let list = chapters?.list { udta.append(.bytes(list.box)) }
-            udta += try assets.map { .bytes(try MP4AssetBoxes.box($0)) }
+            udta += try MP4AssetBoxQueue(assets).remainingBoxes().map { .bytes($0) }
             if !udta.isEmpty {
                 userDataIndex = children.count
                 children.append(.container("udta", prefix: [], children: udta))
@@ -157,8 +157,8 @@ struct MP4MoovRebuilder {
         var wroteITunes = false
         var firstMeta: Int?
         var iTunesIndex: Int?
-        // 3GPP asset boxes: each box of a key takes the next item of that key.
-        var wantedAssets: [String: [MetadataItem]] = Dictionary(grouping: assets, by: \.key)
+        // 3GPP asset boxes: each box of a type takes the next group of items of that type.
+        var wantedAssets = MP4AssetBoxQueue(assets)
         for child in udta.children {
             if child.type == "meta" {
                 if firstMeta == nil { firstMeta = children.count }
@@ -177,20 +177,9 @@ struct MP4MoovRebuilder {
                 }
                 continue
             }
-            if MP4AssetBoxes.types.contains(child.type), let loaded = MP4AssetBoxes.item(child.header, source: source) {
-                guard var queue = wantedAssets[loaded.key], !queue.isEmpty else {
-                    changed = true // removed
-                    continue
-                }
-                let item = queue.removeFirst()
-                wantedAssets[loaded.key] = queue
-                if loaded.isStoredLike(item) {
-                    children.append(.original(child.header))
-                } else {
-                    let trailer = MP4AssetBoxes.trailer(child.header, source: source)
-                    children.append(.bytes(try MP4AssetBoxes.box(item, trailer: trailer)))
-                    changed = true
-                }
+            if let node = try wantedAssets.node(for: child.header, source: source) {
+                if let node { children.append(node) }
+                changed = changed || !(node?.isOriginal ?? false)
                 continue
             }
             if child.type == "chpl", chapters != nil {
@@ -227,8 +216,8 @@ struct MP4MoovRebuilder {
             children.append(.bytes(list.box))
             changed = true
         }
-        for item in assets where wantedAssets[item.key]?.contains(item) == true {
-            children.append(.bytes(try MP4AssetBoxes.box(item)))
+        for box in try wantedAssets.remainingBoxes() {
+            children.append(.bytes(box))
             changed = true
         }
         guard changed else { return .original(udta.header) }
