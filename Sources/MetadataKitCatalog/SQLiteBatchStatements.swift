@@ -125,9 +125,7 @@ extension SQLiteCatalog {
     /// an id may have left (a row deleted with foreign keys off, e.g. by
     /// the `sqlite3` shell), instead of five per file.
     ///
-    /// The first batch on a connection also gives it a page cache of
-    /// 32 MiB (SQLite's default is 2 MiB; bounded whatever the catalog's
-    /// size) and, when the catalog has no file yet, drops the indexes of
+    /// The first batch on a connection, when the catalog has no file yet, drops the indexes of
     /// ``CatalogSchema/bulkLoadIndexes``: the rows go in in id order, so a
     /// batch dirties (and the WAL receives) a few pages at the end of each
     /// table instead of pages all over those indexes; ``finishScan(_:summary:)``
@@ -138,7 +136,6 @@ extension SQLiteCatalog {
         if let prepared = batchStatements {
             statements = prepared
         } else {
-            try sqlite.exec("PRAGMA cache_size = -32768")
             if try sqlite.value("SELECT NOT EXISTS (SELECT 1 FROM files)") == "1" {
                 for index in CatalogSchema.bulkLoadIndexes { try sqlite.exec("DROP INDEX IF EXISTS \(index.name)") }
                 droppedIndexes = true
