@@ -69,14 +69,15 @@ PY
     echo "$count $mode" > "$dir/COUNT"
 }
 
-# timed NAME COMMAND...: runs COMMAND, prints its wall time and peak memory; BEST[NAME] keeps
-# the shortest wall time of the rounds.
+# timed NAME COMMAND...: runs COMMAND, prints its wall time, processor time (user + system: the
+# steadier measure on a loaded machine) and peak memory; BEST[NAME] keeps the shortest wall time
+# of the rounds.
 declare -A BEST
 timed() {
     local name=$1; shift
-    /usr/bin/time -f "%e %M" -o "$WORK/time.txt" "$@" > /dev/null 2>&1 || true
-    read -r seconds kib < "$WORK/time.txt"
-    printf '%-34s %8.2f s %8d KiB\n' "$name" "$seconds" "$kib"
+    /usr/bin/time -f "%e %M %U %S" -o "$WORK/time.txt" "$@" > /dev/null 2>&1 || true
+    read -r seconds kib user system < "$WORK/time.txt"
+    printf '%-34s %8.2f s %8.2f s CPU %8d KiB\n' "$name" "$seconds" "$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')" "$kib"
     LAST=$seconds
     if [[ -z ${BEST[$name]:-} ]] || awk -v a="$seconds" -v b="${BEST[$name]}" 'BEGIN { exit !(a < b) }'; then
         BEST[$name]=$seconds

@@ -124,6 +124,19 @@ enum CatalogSchema {
         );
         """
 
+    /// The indexes whose keys are spread over the whole index (by artist,
+    /// field value, item key, picture hash), each with its definition as in
+    /// ``version1``: a new SQLite catalog's first scan makes them after its
+    /// rows are in (``SQLiteCatalog/applyBatched(_:)``), instead of updating
+    /// pages all over them, and written again, in every batch.
+    static let bulkLoadIndexes: [(name: String, definition: String)] = [
+        ("files_artist", "CREATE INDEX files_artist ON files (artist)"),
+        ("files_album", "CREATE INDEX files_album ON files (album_artist, album)"),
+        ("fields_value", "CREATE INDEX fields_value ON fields (field, value)"),
+        ("items_key", "CREATE INDEX items_key ON items (key_space, key)"),
+        ("artwork_sha256", "CREATE INDEX artwork_sha256 ON artwork (sha256)"),
+    ]
+
     /// The tables holding a file's lists, deleted and written again when it is reread.
     static let childTables = ["fields", "items", "streams", "artwork", "warnings"]
 }

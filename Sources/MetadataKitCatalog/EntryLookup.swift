@@ -52,6 +52,6 @@ final class EntryLookup {
 
     /// Byte order (the catalog's `ORDER BY path`).
     static func precedes(_ a: String, _ b: String) -> Bool {
-        a.utf8.lexicographicallyPrecedes(b.utf8)
+        FolderWalker.bytesPrecede(a, b)
     }
 }

@@ -43,6 +43,18 @@ public struct FileStatus: Sendable, Hashable {
     public init?(path: String, followingLinks: Bool) {
         var info = stat()
         guard (followingLinks ? stat(path, &info) : lstat(path, &info)) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The `lstat` status of the entry `name` of the open folder `folder`
+    /// (`fstatat` with `AT_SYMLINK_NOFOLLOW`); nil with `errno` set when it fails.
+    init?(in folder: Int32, name: String) {
+        var info = stat()
+        guard fstatat(folder, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
         size = Int64(info.st_size)
         #if canImport(Darwin)
             let time = info.st_mtimespec

@@ -78,10 +78,15 @@ public struct FolderWalker: Sendable {
             try body(.problem(path: path, message: "can't open the folder: " + String(cString: strerror(errno))))
             return
         }
+        // Entries are looked at relative to the folder (`fstatat`: the kernel does not walk the
+        // folder's path again for each); by path when it can't be opened again (no descriptor left).
+        let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if folder >= 0 { close(folder) } }
         for name in names {
             let child = path == "/" ? "/" + name : path + "/" + name
             let childRelative = relative.isEmpty ? name : relative + "/" + name
-            guard var status = FileStatus(path: child, followingLinks: false) else {
+            let found = folder >= 0 ? FileStatus(in: folder, name: name) : FileStatus(path: child, followingLinks: false)
+            guard var status = found else {
                 // Listed a moment ago, gone now (or its folder was).
                 try body(.problem(path: child, message: "vanished during the walk: " + String(cString: strerror(errno))))
                 continue
@@ -137,7 +142,23 @@ public struct FolderWalker: Sendable {
             if name == "." || name == ".." { continue }
             names.append(name)
         }
-        names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        names.sort(by: bytesPrecede)
         return names
+    }
+
+    /// Whether `a`'s UTF-8 bytes come before `b`'s (`memcmp` order, a prefix first).
+    static func bytesPrecede(_ a: String, _ b: String) -> Bool {
+        var a = a
+        var b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let common = min(x.count, y.count)
+                if common > 0, let p = x.baseAddress, let q = y.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return order < 0 }
+                }
+                return x.count < y.count
+            }
+        }
     }
 }

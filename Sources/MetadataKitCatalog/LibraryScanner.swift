@@ -30,7 +30,7 @@ public struct LibraryScanner: Sendable {
         /// Reading workers; defaults to the number of processors.
         public var workers = max(1, ProcessInfo.processInfo.activeProcessorCount)
         /// Changes per transaction at most.
-        public var batchSize = 256
+        public var batchSize = 512
 
         public init() {}
     }
@@ -144,6 +144,16 @@ public struct LibraryScanner: Sendable {
         }
         var claimed: Set<Int64> = [] // rows a renamed file took in this walk
         let lookup = catalog.map { EntryLookup(catalog: $0) }
+        // A catalog with no row of this host (a first scan) has no row a renamed file could take:
+        // no lookup by identity per new file.
+        var mayHaveMoved = false
+        if let catalog {
+            do throws(CatalogError) {
+                mayHaveMoved = try !catalog.entries(from: "", limit: 1).isEmpty
+            } catch {
+                return state.fail(error)
+            }
+        }
         var sequence = 0
         /// Hands `job` to the readers, numbered in walk order.
         func enqueue(_ job: Job) {
@@ -173,10 +183,12 @@ public struct LibraryScanner: Sendable {
                                 return
                             }
                             enqueue(Job(path: path, status: status, id: known.id))
-                        } else if let renamed = try catalog.entries(identity: status.identity).first(where: { row in
-                            row.status.size == status.size && !claimed.contains(row.id)
-                                && FileStatus(path: row.path, followingLinks: false) == nil
-                        }) {
+                        } else if mayHaveMoved,
+                            let renamed = try catalog.entries(identity: status.identity).first(where: { row in
+                                row.status.size == status.size && !claimed.contains(row.id)
+                                    && FileStatus(path: row.path, followingLinks: false) == nil
+                            })
+                        {
                             claimed.insert(renamed.id)
                             if !options.full && renamed.status.modificationTimeNanoseconds == status.modificationTimeNanoseconds {
                                 state.count { $0.moved += 1 }

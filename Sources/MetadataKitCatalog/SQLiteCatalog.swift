@@ -4,7 +4,8 @@ import Foundation
 /// A catalog in an SQLite database, the default back end: WAL mode, so
 /// readers never wait for the writer and a killed writer loses at most its
 /// open transaction; `synchronous=NORMAL`; statements prepared once per
-/// connection. The schema version is `PRAGMA user_version`.
+/// connection; a batch's child rows go in with multi-row `INSERT`s
+/// (``applyBatched(_:)``). The schema version is `PRAGMA user_version`.
 public final class SQLiteCatalog: SQLCatalog {
     /// The database file.
     public var path: String { location }
@@ -21,7 +22,52 @@ public final class SQLiteCatalog: SQLCatalog {
         }
         let connection = try SQLiteConnection(path: path)
         try connection.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
-        try super.init(database: SQLiteDatabase(connection), location: path, host: host)
+        let database = SQLiteDatabase(connection)
+        sqlite = database
+        try super.init(database: database, location: path, host: host)
+        try restoreBulkLoadIndexes()
+    }
+
+    /// Whether this connection dropped ``CatalogSchema/bulkLoadIndexes`` (the
+    /// first batch into a new catalog): ``finishScan(_:summary:)`` makes them again.
+    var droppedIndexes = false
+
+    /// Makes the indexes of ``CatalogSchema/bulkLoadIndexes`` that are
+    /// missing: a first scan that was interrupted (or is running in another
+    /// process, whose later batches then update them) left them out. Reads
+    /// only (no write lock) when none is missing.
+    func restoreBulkLoadIndexes() throws(CatalogError) {
+        var present: Set<String> = []
+        try sqlite.query("SELECT name FROM sqlite_master WHERE type = 'index'", []) { row in
+            if let name = row[0] { present.insert(name) }
+        }
+        let missing = CatalogSchema.bulkLoadIndexes.filter { !present.contains($0.name) }
+        guard !missing.isEmpty else { return }
+        try sqlite.transaction { () throws(CatalogError) in
+            for index in missing {
+                try sqlite.exec(index.definition.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+            }
+        }
+    }
+
+    /// Records the end of a scan, after making the indexes its first batch
+    /// dropped (a new catalog's: ``applyBatched(_:)``).
+    public override func finishScan(_ id: Int64, summary: ScanSummary) throws(CatalogError) {
+        if droppedIndexes {
+            try restoreBulkLoadIndexes()
+            droppedIndexes = false
+        }
+        try super.finishScan(id, summary: summary)
+    }
+
+    /// The connection, as its own type (for the batched store).
+    let sqlite: SQLiteDatabase
+    /// The statements of the batched store, prepared on the first batch.
+    var batchStatements: SQLiteBatchStatements?
+
+    /// Stores a batch with a few statements per file (``applyBatched(_:)``).
+    override func applyInTransaction(_ changes: [CatalogChange]) throws(CatalogError) {
+        try applyBatched(changes)
     }
 }
 

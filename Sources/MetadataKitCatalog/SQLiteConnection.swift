@@ -102,9 +102,13 @@ final class SQLiteStatement {
     func bindNull(_ index: Int32) { sqlite3_bind_null(statement, index) }
 
     /// Binds `values` to the parameters 1, 2, … in order.
-    func bind(_ values: [SQLValue]) {
+    func bind(_ values: [SQLValue]) { bind(values, from: 1) }
+
+    /// Binds `values` to the parameters `first`, `first + 1`, … in order
+    /// (a multi-row `INSERT` binds its rows one after another).
+    func bind(_ values: [SQLValue], from first: Int32) {
         for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
+            let index = first + Int32(offset)
             switch value {
             case .null: bindNull(index)
             case .integer(let number): bind(index, number)
@@ -129,6 +133,17 @@ final class SQLiteStatement {
         defer { reset() }
         bind(values)
         try step()
+    }
+
+    /// Binds `values`, steps and returns the first column of the first row
+    /// as an integer (nil when no row), runs to the end and resets.
+    func integerResult(_ values: [SQLValue]) throws(CatalogError) -> Int64? {
+        defer { reset() }
+        bind(values)
+        guard try step() else { return nil }
+        let first = integer(0)
+        while try step() {}
+        return first
     }
 
     func reset() {
