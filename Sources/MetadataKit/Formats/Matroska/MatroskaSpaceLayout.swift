@@ -105,6 +105,12 @@ struct MatroskaSpaceLayout {
         patches.append((offset, bytes))
     }
 
+    /// A same-size change of the EBML header (its DocTypeVersion).
+    mutating func patchHeader(_ offset: Int64, _ bytes: [UInt8]) {
+        precondition(offset + Int64(bytes.count) <= file.layout.header.element.end ?? 0, "a header patch stays in the header")
+        patch(offset, bytes)
+    }
+
     /// Adds a new element `id` with `data`.
     mutating func add(id: UInt32, data: [UInt8]) throws {
         try place(id, data, replacing: nil)
