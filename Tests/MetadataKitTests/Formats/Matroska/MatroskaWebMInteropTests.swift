@@ -98,6 +98,25 @@ struct MatroskaWebMInteropTests {
         #expect(try Data(contentsOf: file) == before)
     }
 
+    @Test func anEditionNameMkvmergeWroteIsRead() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let audio = directory.appendingPathComponent("in.mka"), file = directory.appendingPathComponent("named.mka")
+        let xml = directory.appendingPathComponent("chapters.xml")
+        try I.ffmpegAudio(audio)
+        try """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <Chapters><EditionEntry>
+          <EditionDisplay><EditionString>Kinofassung</EditionString><EditionLanguageIETF>de</EditionLanguageIETF></EditionDisplay>
+          <ChapterAtom><ChapterTimeStart>00:00:00.000</ChapterTimeStart>
+            <ChapterDisplay><ChapterString>Eins</ChapterString></ChapterDisplay></ChapterAtom>
+        </EditionEntry></Chapters>
+        """.write(to: xml, atomically: true, encoding: .utf8)
+        try TestSupport.runChecked("mkvmerge", ["-q", "-o", file.path, "--chapters", xml.path, audio.path])
+        #expect(try I.mkvinfo(file).contains("Edition string: Kinofassung"))
+        let item = try await MediaItem.loaded(file)
+        #expect(item.chapterTables.map(\.title) == ["Kinofassung"] && item.chapters.map(\.title) == ["Eins"])
+    }
+
     @Test func anEditionNameIsWrittenAndMkvextractListsIt() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try I.make("mkvmerge.mka", in: directory)
