@@ -29,7 +29,7 @@ import Foundation
 ///   DocTypeVersion in place.
 /// - Refused before anything is written (`unsupportedFeature`): several
 ///   Tags or Info elements (or Chapters, Attachments when they change), a Segment followed by other
-///   data when something must go at its end, a SeekHead without room.
+///   data or whose last element is cut short when something must go at its end, a SeekHead without room.
 enum MatroskaEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let file = try MatroskaFile(parsing: source)

@@ -143,6 +143,12 @@ struct MatroskaSpaceLayout {
                     "the tags don't fit in place and the Segment doesn't end the file; the save would have to rewrite it",
                     offset: segment.offset)
             }
+            guard file.layout.elementsEndWithSegment(source) else {
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the Segment's last element is cut short (a recording that stopped mid-Cluster?): what doesn't fit in place can't go after it without changing the last packet",
+                    offset: segment.offset)
+            }
             if let size = segment.dataSize {
                 guard let bytes = EBML.sizeBytes(size + Int64(appended.count), length: segment.sizeLength) else {
                     throw MediaError(.unsupportedFeature, "the Segment's size field can't hold its new size", offset: segment.offset)

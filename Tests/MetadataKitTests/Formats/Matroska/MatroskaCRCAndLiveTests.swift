@@ -147,4 +147,24 @@ struct MatroskaCRCAndLiveTests {
         #expect(try await MediaItem.loaded(file).metadata.title == "Short")
         #expect(try I.ffprobeTags(file)["TITLE"] == "Short")
     }
+
+    /// A live recording cut off mid-Cluster: an element appended after its
+    /// last, cut-short block would become that block's data (ffmpeg would
+    /// read a different last packet), so such a save is refused before
+    /// writing.
+    @Test func aCutLiveRecordingRefusesWhatWouldGoAfterItsLastBlock() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let live = try liveFile()
+        let file = directory.appendingPathComponent("cut.mka")
+        let bytes = try Data(contentsOf: live)
+        try bytes.prefix(bytes.count - 100).write(to: file)
+        let hash = try I.trackHash(file)
+        let before = try Data(contentsOf: file)
+        var item = try await MediaItem.loaded(file)
+        item.metadata.title = String(repeating: "long title ", count: 60)
+        let error = await #expect(throws: MediaError.self) { try await item.save() }
+        #expect(error?.code == .unsupportedFeature)
+        #expect(try Data(contentsOf: file) == before)
+        #expect(try I.trackHash(file) == hash)
+    }
 }
