@@ -2,7 +2,7 @@ import Foundation
 
 /// The EBML header that starts every Matroska and WebM file (RFC 8794 §11.2,
 /// RFC 9559 §4): the document type and its versions.
-struct EBMLHeader: Sendable, Hashable {
+struct EBMLHeader: Sendable {
     /// The header element itself.
     var element: EBMLElement
     /// `matroska` or `webm` (the default is `matroska`).
@@ -11,6 +11,9 @@ struct EBMLHeader: Sendable, Hashable {
     var docTypeReadVersion: UInt64 = 1
     var maxIDLength: UInt64 = 4
     var maxSizeLength: UInt64 = 8
+    /// Where the DocTypeVersion value is (its data: offset and size), for
+    /// a save that raises it (see ``MatroskaWriteRules``).
+    var docTypeVersionData: (offset: Int64, size: Int)?
 
     /// A header larger than this is damage (real ones are about 40 bytes).
     static let maximumSize: Int64 = 64 * 1024
@@ -33,7 +36,9 @@ extension EBMLHeader {
         for (child, data) in EBMLChildren.list(reader, warnings: &warnings) {
             switch child.id {
             case MatroskaID.docType: docType = EBMLChildren.string(data)
-            case MatroskaID.docTypeVersion: docTypeVersion = EBMLChildren.unsigned(data) ?? docTypeVersion
+            case MatroskaID.docTypeVersion:
+                docTypeVersion = EBMLChildren.unsigned(data) ?? docTypeVersion
+                docTypeVersionData = (child.dataOffset, data.remaining)
             case MatroskaID.docTypeReadVersion: docTypeReadVersion = EBMLChildren.unsigned(data) ?? docTypeReadVersion
             case MatroskaID.ebmlMaxIDLength: maxIDLength = EBMLChildren.unsigned(data) ?? maxIDLength
             case MatroskaID.ebmlMaxSizeLength: maxSizeLength = EBMLChildren.unsigned(data) ?? maxSizeLength

@@ -17,12 +17,22 @@ import Foundation
 ///   when that is a number other than 0 not used yet (a Tag's
 ///   TagChapterUID keeps pointing at it), else a number derived from the
 ///   chapters themselves (the same chapters get the same UIDs).
+/// - A table's name (``ChapterTable/title``) is an EditionDisplay with its
+///   EditionString (Matroska v5; no EditionLanguageIETF, since the model
+///   holds no language for it) where ``MatroskaWriteRules`` allow it; in a
+///   file whose DocTypeVersion can't be raised it is left out.
+/// - WebM (see ``MatroskaWriteRules``): no EditionUID, flags or name, and
+///   no ChapLanguageBCP47; a hidden or ordered table, a hidden chapter, a
+///   default table other than the first, or a language that isn't ISO 639-2
+///   is refused. Copied tables stay as they were.
 /// - A table without chapters is left out (an EditionEntry needs at least
 ///   one ChapterAtom); no table left: the Chapters element goes.
 enum MatroskaChapterWriter {
     /// The Chapters element's new data for `tables`; empty when there is
     /// no chapter to write. `old` are the tables read from `element`.
-    static func data(_ tables: [ChapterTable], old: [ChapterTable], element: EBMLElement?, source: FileSource) throws -> [UInt8] {
+    static func data(
+        _ tables: [ChapterTable], old: [ChapterTable], element: EBMLElement?, source: FileSource, rules: inout MatroskaWriteRules
+    ) throws -> [UInt8] {
         var oldEntries: [[UInt8]] = []
         var hasCRC = false
         if let element {
@@ -50,42 +60,53 @@ enum MatroskaChapterWriter {
             uids.reserve(table)
         }
         var data: [UInt8] = []
+        var written = 0
         for (index, table) in tables.enumerated() where !table.chapters.isEmpty {
-            data += kept.contains(index) ? oldEntries[index] : try edition(table, uids: &uids)
+            data += kept.contains(index) ? oldEntries[index] : try edition(table, first: written == 0, uids: &uids, rules: &rules)
+            written += 1
         }
         guard !data.isEmpty else { return [] }
         return hasCRC ? EBMLCRC32.prefixed(data) : data
     }
 
-    private static func edition(_ table: ChapterTable, uids: inout UIDs) throws -> [UInt8] {
-        var data = EBML.element(MatroskaID.editionUID, unsigned: uids.take(table.id))
-        if table.isHidden { data += EBML.element(MatroskaID.editionFlagHidden, unsigned: 1) }
-        if table.isDefault { data += EBML.element(MatroskaID.editionFlagDefault, unsigned: 1) }
-        if table.isOrdered { data += EBML.element(MatroskaID.editionFlagOrdered, unsigned: 1) }
-        for chapter in table.chapters { data += try atom(chapter, depth: 1, uids: &uids) }
+    private static func edition(_ table: ChapterTable, first: Bool, uids: inout UIDs, rules: inout MatroskaWriteRules) throws -> [UInt8] {
+        var data: [UInt8] = []
+        if rules.isWebM {
+            guard !table.isHidden, !table.isOrdered, !table.isDefault || first else {
+                throw MediaError(
+                    .unsupportedFeature, "WebM chapters can't be hidden or ordered, and only the first table can be the default one")
+            }
+        } else {
+            data += EBML.element(MatroskaID.editionUID, unsigned: uids.take(table.id))
+            if table.isHidden { data += EBML.element(MatroskaID.editionFlagHidden, unsigned: 1) }
+            if table.isDefault { data += EBML.element(MatroskaID.editionFlagDefault, unsigned: 1) }
+            if table.isOrdered { data += EBML.element(MatroskaID.editionFlagOrdered, unsigned: 1) }
+            if let title = table.title, rules.allows(minver: 5) {
+                data += EBML.element(MatroskaID.editionDisplay, EBML.element(MatroskaID.editionString, string: title))
+                rules.use(minver: 5)
+            }
+        }
+        for chapter in table.chapters { data += try atom(chapter, depth: 1, uids: &uids, rules: &rules) }
         return EBML.element(MatroskaID.editionEntry, data)
     }
 
-    private static func atom(_ chapter: Chapter, depth: Int, uids: inout UIDs) throws -> [UInt8] {
+    private static func atom(_ chapter: Chapter, depth: Int, uids: inout UIDs, rules: inout MatroskaWriteRules) throws -> [UInt8] {
         guard depth <= EBMLChildren.maximumDepth else {
             throw MediaError(.invalidValue, "chapters nested more than \(EBMLChildren.maximumDepth) deep can't be written")
         }
         var data = EBML.element(MatroskaID.chapterUID, unsigned: uids.take(chapter.id))
         data += EBML.element(MatroskaID.chapterTimeStart, unsigned: try nanoseconds(chapter.start))
         if let end = chapter.end { data += EBML.element(MatroskaID.chapterTimeEnd, unsigned: try nanoseconds(end)) }
-        if chapter.isHidden { data += EBML.element(MatroskaID.chapterFlagHidden, unsigned: 1) }
-        for title in chapter.titles {
-            var display = EBML.element(MatroskaID.chapString, string: title.text)
-            let language = title.language ?? "und"
-            if language.count == 3, language.allSatisfy({ $0.isASCII && $0.isLetter }) {
-                display += EBML.element(MatroskaID.chapLanguage, string: language)
-            } else {
-                display += EBML.element(MatroskaID.chapLanguage, string: "und")
-                display += EBML.element(MatroskaID.chapLanguageBCP47, string: language)
-            }
-            data += EBML.element(MatroskaID.chapterDisplay, display)
+        if chapter.isHidden {
+            guard !rules.isWebM else { throw MediaError(.unsupportedFeature, "WebM chapters can't be hidden") }
+            data += EBML.element(MatroskaID.chapterFlagHidden, unsigned: 1)
         }
-        for nested in chapter.chapters { data += try atom(nested, depth: depth + 1, uids: &uids) }
+        for title in chapter.titles {
+            let language = try rules.language(
+                title.language, plain: MatroskaID.chapLanguage, bcp47: MatroskaID.chapLanguageBCP47, what: "chapter titles")
+            data += EBML.element(MatroskaID.chapterDisplay, EBML.element(MatroskaID.chapString, string: title.text) + language)
+        }
+        for nested in chapter.chapters { data += try atom(nested, depth: depth + 1, uids: &uids, rules: &rules) }
         return EBML.element(MatroskaID.chapterAtom, data)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 /// atoms nested), times from ChapterTimeStart/End in nanoseconds, titles
 /// from every ChapterDisplay (ChapString with ChapLanguageBCP47, else
 /// ChapLanguage, default `eng`). A chapter with ChapterFlagHidden set or
-/// ChapterFlagEnabled cleared is hidden.
+/// ChapterFlagEnabled cleared is hidden. An edition's name is the
+/// EditionString of its first EditionDisplay (Matroska v5).
 enum MatroskaChapters {
     /// A Chapters element larger than this is not read.
     static let maximumSize: Int64 = 16 << 20
@@ -22,6 +23,9 @@ enum MatroskaChapters {
                 case MatroskaID.editionFlagDefault: table.isDefault = EBMLChildren.unsigned(value) ?? 0 != 0
                 case MatroskaID.editionFlagOrdered: table.isOrdered = EBMLChildren.unsigned(value) ?? 0 != 0
                 case MatroskaID.editionFlagHidden: table.isHidden = EBMLChildren.unsigned(value) ?? 0 != 0
+                case MatroskaID.editionDisplay where table.title == nil:
+                    table.title = EBMLChildren.list(value, warnings: &warnings).first { $0.0.id == MatroskaID.editionString }
+                        .map { EBMLChildren.string($0.1) }
                 case MatroskaID.chapterAtom:
                     if let chapter = atom(value, depth: 1, warnings: &warnings, offset: field.offset) { table.chapters.append(chapter) }
                 default: break

@@ -23,9 +23,13 @@ import Foundation
 ///   pointed at them (new ones in the first SeekHead), rebuilt in its place
 ///   and the Void after it; a Segment of known size gets its new size
 ///   (an unknown size stays unknown).
+/// - What the file's DocType and DocTypeVersion allow is written (see
+///   ``MatroskaWriteRules``): WebM gets no attachments and only WebM's
+///   chapter and tag elements; a newer Matroska element raises the header's
+///   DocTypeVersion in place.
 /// - Refused before anything is written (`unsupportedFeature`): several
 ///   Tags or Info elements (or Chapters, Attachments when they change), a Segment followed by other
-///   data when something must go at its end, a SeekHead without room.
+///   data or whose last element is cut short when something must go at its end, a SeekHead without room.
 enum MatroskaEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let file = try MatroskaFile(parsing: source)
@@ -53,8 +57,9 @@ enum MatroskaEditPlanner {
             tagItems = []
         }
         var layout = MatroskaSpaceLayout(file: file, source: source)
+        var rules = MatroskaWriteRules(header: file.layout.header)
         let oldTags = file.tags.first
-        if let data = try newTags(source, old: oldTags, element: file.layout.first(MatroskaID.tags), items: tagItems) {
+        if let data = try newTags(source, old: oldTags, element: file.layout.first(MatroskaID.tags), items: tagItems, rules: &rules) {
             if let element = file.layout.first(MatroskaID.tags) {
                 if data.isEmpty { try layout.remove(element) } else { try layout.replace(element, id: MatroskaID.tags, data: data) }
             } else if !data.isEmpty {
@@ -66,7 +71,7 @@ enum MatroskaEditPlanner {
             guard elements.count <= 1 else {
                 throw MediaError(.unsupportedFeature, "this Matroska file has several Chapters elements; its chapters can't be written")
             }
-            let data = try MatroskaChapterWriter.data(tables, old: file.chapters, element: elements.first, source: source)
+            let data = try MatroskaChapterWriter.data(tables, old: file.chapters, element: elements.first, source: source, rules: &rules)
             try put(data, id: MatroskaID.chapters, old: elements.first, in: &layout)
         }
         // Attachments stay when every tag is removed (they are files, not tags).
@@ -75,6 +80,9 @@ enum MatroskaEditPlanner {
             if let data = try MatroskaAttachmentWriter.data(
                 attachmentItems, old: file.attachments, element: elements.first, source: source, url: url)
             {
+                guard !rules.isWebM || data.isEmpty else {
+                    throw MediaError(.unsupportedFeature, "WebM files can't hold attachments (cover art): only Matroska files can")
+                }
                 guard elements.count <= 1 else {
                     throw MediaError(
                         .unsupportedFeature, "this Matroska file has several Attachments elements; its attachments can't be written")
@@ -87,6 +95,7 @@ enum MatroskaEditPlanner {
             let data = try newInfo(source, element: infoElement, title: title)
             try layout.replace(infoElement, id: MatroskaID.info, data: data)
         }
+        if let patch = rules.versionPatch(file.layout.header) { layout.patchHeader(patch.offset, patch.bytes) }
         return try layout.plan()
     }
 
@@ -135,7 +144,7 @@ enum MatroskaEditPlanner {
     /// The Tags element's new data (empty: no Tags); nil when nothing changed.
     static func newTags(
         _ source: FileSource, old: MatroskaTags?, element: EBMLElement?,
-        items: [(target: MatroskaTarget, path: [String], item: MetadataItem)]
+        items: [(target: MatroskaTarget, path: [String], item: MetadataItem)], rules: inout MatroskaWriteRules
     ) throws -> [UInt8]? {
         let groups = old?.groups ?? []
         var order: [MatroskaTarget] = []
@@ -149,7 +158,9 @@ enum MatroskaEditPlanner {
                 for group in oldGroups { data += try source.getBytes(at: group.offset, count: group.size) }
             } else {
                 changed = true
-                if !newItems.isEmpty { data += try MatroskaTags.tagElement(target: target, items: newItems.map { ($0.path, $0.item) }) }
+                if !newItems.isEmpty {
+                    data += try MatroskaTags.tagElement(target: target, items: newItems.map { ($0.path, $0.item) }, rules: &rules)
+                }
             }
         }
         guard changed || (element == nil && !data.isEmpty) else { return nil }

@@ -76,6 +76,9 @@ enum MatroskaID {
     static let editionFlagHidden: UInt32 = 0x45BD
     static let editionFlagDefault: UInt32 = 0x45DB
     static let editionFlagOrdered: UInt32 = 0x45DD
+    static let editionDisplay: UInt32 = 0x4520
+    static let editionString: UInt32 = 0x4521
+    static let editionLanguageIETF: UInt32 = 0x45E4
     static let chapterAtom: UInt32 = 0xB6
     static let chapterUID: UInt32 = 0x73C4
     static let chapterStringUID: UInt32 = 0x5654

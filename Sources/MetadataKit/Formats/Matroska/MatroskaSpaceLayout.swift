@@ -105,6 +105,12 @@ struct MatroskaSpaceLayout {
         patches.append((offset, bytes))
     }
 
+    /// A same-size change of the EBML header (its DocTypeVersion).
+    mutating func patchHeader(_ offset: Int64, _ bytes: [UInt8]) {
+        precondition(offset + Int64(bytes.count) <= file.layout.header.element.end ?? 0, "a header patch stays in the header")
+        patch(offset, bytes)
+    }
+
     /// Adds a new element `id` with `data`.
     mutating func add(id: UInt32, data: [UInt8]) throws {
         try place(id, data, replacing: nil)
@@ -135,6 +141,12 @@ struct MatroskaSpaceLayout {
                 throw MediaError(
                     .unsupportedFeature,
                     "the tags don't fit in place and the Segment doesn't end the file; the save would have to rewrite it",
+                    offset: segment.offset)
+            }
+            guard file.layout.elementsEndWithSegment(source) else {
+                throw MediaError(
+                    .unsupportedFeature,
+                    "the Segment's last element is cut short (a recording that stopped mid-Cluster?): what doesn't fit in place can't go after it without changing the last packet",
                     offset: segment.offset)
             }
             if let size = segment.dataSize {

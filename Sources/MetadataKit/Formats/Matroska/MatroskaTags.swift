@@ -119,7 +119,11 @@ extension MatroskaTags {
 extension MatroskaTags {
     /// A Tag element holding `items` (all of one target), nested SimpleTags
     /// under the last SimpleTag of their parent's name.
-    static func tagElement(target: MatroskaTarget, items: [(path: [String], item: MetadataItem)]) throws -> [UInt8] {
+    /// A language that isn't ISO 639-2 goes to TagLanguageBCP47 where
+    /// `rules` allow it (not in WebM: refused there).
+    static func tagElement(
+        target: MatroskaTarget, items: [(path: [String], item: MetadataItem)], rules: inout MatroskaWriteRules
+    ) throws -> [UInt8] {
         final class Node {
             let name: String
             var item: MetadataItem?
@@ -149,14 +153,9 @@ extension MatroskaTags {
         func serialize(_ node: Node) throws -> [UInt8] {
             var data = EBML.element(MatroskaID.tagName, string: node.name)
             if let item = node.item {
-                let language = item.language ?? "und"
                 // TagLanguage holds ISO 639-2 (3 letters); other tags go to TagLanguageBCP47.
-                if language.count == 3, language.allSatisfy({ $0.isASCII && $0.isLetter }) {
-                    data += EBML.element(MatroskaID.tagLanguage, string: language)
-                } else {
-                    data += EBML.element(MatroskaID.tagLanguage, string: "und")
-                    data += EBML.element(MatroskaID.tagLanguageBCP47, string: language)
-                }
+                data += try rules.language(
+                    item.language, plain: MatroskaID.tagLanguage, bcp47: MatroskaID.tagLanguageBCP47, what: "tags")
                 data += EBML.element(MatroskaID.tagDefault, unsigned: 1)
                 switch item.value {
                 case .data(let bytes): data += EBML.element(MatroskaID.tagBinary, [UInt8](bytes))

@@ -135,6 +135,43 @@ struct MatroskaChapterWriteTests {
         #expect(try await MediaItem.loaded(file).metadata.artwork.isEmpty)
     }
 
+    /// A smaller cover replacing ffmpeg's `cover.jpg` attachment is written
+    /// where the old Attachments element was, the rest a Void: in place,
+    /// the file the same size.
+    @Test func aReplacedCoverThatFitsStaysWhereTheOldOneWas() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let plain = try I.make("ffmpeg.mkv", in: directory)
+        let pictures = directory.appendingPathComponent("pictures"), file = directory.appendingPathComponent("attached.mkv")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        let large = pictures.appendingPathComponent("cover.jpg"), small = directory.appendingPathComponent("small.png")
+        try TestSupport.runChecked(
+            "ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240", "-frames:v", "1", large.path])
+        try I.picture(small)
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-nostdin", "-v", "error", "-y", "-i", plain.path, "-map", "0", "-c", "copy", "-attach", large.path, "-metadata:s:t",
+                "mimetype=image/jpeg", file.path,
+            ])
+        let old = try #require(try MatroskaLayout(parsing: FileSource(url: file)).first(MatroskaID.attachments))
+        let hash = try I.trackHash(file), cluster = try I.firstCluster(file), size = try FileSource(url: file).size
+        let picture = try Data(contentsOf: small)
+        #expect(picture.count + 200 < (try Data(contentsOf: large)).count)
+        var item = try await MediaItem.loaded(file)
+        #expect(try item.metadata.artwork.map { try $0.data() } == [try Data(contentsOf: large)])
+        item.metadata.artwork = [Artwork(data: picture, mimeType: "image/png")]
+        try await item.save()
+        #expect(item.lastSavePath == .inPlace)
+        try I.checkWrite(file, hash: hash, cluster: cluster, size: size, growth: 0)
+        let layout = try MatroskaLayout(parsing: FileSource(url: file))
+        let new = try #require(layout.first(MatroskaID.attachments))
+        #expect(new.offset == old.offset && layout.all(MatroskaID.attachments).count == 1)
+        #expect(layout.elements.contains { $0.id == MatroskaID.void && $0.offset == new.end && $0.end == old.end })
+        let listed = try I.attachments(file)
+        #expect(listed.map(\.name) == ["cover.png"])
+        #expect(try I.extractedAttachment(file, id: listed[0].id, in: directory) == picture)
+    }
+
     @Test func aPNGGetsItsExtensionAndSeveralPicturesTheConventionsNames() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try I.make("ffmpeg.mkv", in: directory)

@@ -105,4 +105,45 @@ struct MatroskaSaveSafetyTests {
         #expect(try I.trackHash(file) == hash)
         #expect(!(try I.mkvinfo(file)).localizedCaseInsensitiveContains("error"))
     }
+
+    /// `mdkit write --chapters` (chapters that fit where the old ones are,
+    /// saved in place with a journal) paused before a step and killed
+    /// there: the next load gives the old chapters and title or the new ones.
+    @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
+    func aKilledChapterSaveLeavesTheOldOrTheNewChapters(pausedStep: String) async throws {
+        try #require(Capabilities.mdkit)
+        let executable = try #require(TestSupport.mdkitExecutable)
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = try I.make("mkvmerge.mka", in: directory)
+        let chapters = directory.appendingPathComponent("chapters.txt")
+        try
+            ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=A\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=1000\nEND=2000\ntitle=B\n"
+            .write(to: chapters, atomically: true, encoding: .utf8)
+        let hash = try I.trackHash(file)
+        let old = try await MediaItem.loaded(file).chapterTables
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        // Still running: the save reached the step and waits there (an in-place save with a journal).
+        #expect(process.isRunning, "the save never paused before \(pausedStep)")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var item = MediaItem(url: file)
+        try await item.load() // recovers an interrupted in-place save
+        let isNew = item.chapters.map(\.title) == ["A", "B"]
+        #expect(isNew || item.chapterTables == old, "chapters neither old nor new: \(item.chapters.map(\.title))")
+        #expect(isNew == (item.metadata.title == "killed"), "the chapters and the title were saved together or not at all")
+        #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: file).path))
+        #expect(try I.trackHash(file) == hash)
+        #expect(!(try I.mkvinfo(file)).localizedCaseInsensitiveContains("error"))
+    }
 }
