@@ -7,17 +7,30 @@ struct ASFObject: Sendable {
     let guid: ASFGUID
     /// File offset of the object's first byte.
     let offset: Int64
-    /// The whole object, header included.
-    let bytes: [UInt8]
+    /// The whole object, header included, over the bytes of the header it
+    /// was read from (shared, not copied: a header holds pictures).
+    private let reader: ByteReader
 
     /// Bytes of the object header (GUID and size).
     static let headerSize = 24
 
+    init(guid: ASFGUID, offset: Int64, reader: ByteReader) {
+        self.guid = guid
+        self.offset = offset
+        self.reader = reader
+    }
+
+    /// The whole object, header included (a copy).
+    var bytes: [UInt8] {
+        var copy = reader
+        return copy.readRemainingBytes()
+    }
+
     /// The object's data (after the GUID and size), with its file offsets.
     var dataReader: ByteReader {
-        var reader = ByteReader(bytes, fileOffset: offset)
-        try? reader.skip(Self.headerSize)
-        return reader
+        var data = reader
+        try? data.skip(Self.headerSize)
+        return data
     }
 
     /// The objects in `reader`, one after another to its end. An object whose
@@ -45,8 +58,8 @@ struct ASFObject: Sendable {
                         offset: offset)
                 )
             }
-            guard let bytes = try? reader.readBytes(Int(size)) else { break }
-            objects.append(ASFObject(guid: guid, offset: offset, bytes: bytes))
+            guard let object = try? reader.readReader(count: Int(size)) else { break }
+            objects.append(ASFObject(guid: guid, offset: offset, reader: object))
         }
         return (objects, nil)
     }
