@@ -42,6 +42,7 @@ enum MP4EditPlanner {
         var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
         // New chapters: a chapter track's samples go in a new 'mdat' (see the type).
         if let tables = options.chapterTables {
+            try Self.refuseNewChapterPictures(tables, url: url)
             var edit = try MP4ChapterEdit(tables: tables, moov: moov, source: source)
             edit.usesLargeOffsets = source.size + 2 * moovHeader.size + edit.mediaDataSize + (1 << 20) > Int64(UInt32.max)
             edit.dataOffset = moovHeader.offset + 8
@@ -150,5 +151,31 @@ enum MP4EditPlanner {
             }
         }
         return bytes
+    }
+
+    /// Chapter pictures are not written to MP4 (a file's own picture track is
+    /// kept as it is): a chapter picture that is not one of this file's would
+    /// be dropped, so the save is refused before anything is written.
+    static func refuseNewChapterPictures(_ tables: [ChapterTable], url: URL) throws {
+        func check(_ chapters: [Chapter]) throws {
+            for chapter in chapters {
+                if let artwork = chapter.artwork {
+                    let fromThisFile: Bool
+                    if case .file(let pictureURL, _) = artwork.storage {
+                        fromThisFile = pictureURL.standardizedFileURL.path == url.standardizedFileURL.path
+                    } else {
+                        fromThisFile = false
+                    }
+                    guard fromThisFile else {
+                        throw MediaError(
+                            .unsupportedFeature,
+                            "MP4 chapter pictures are not written: remove the picture of chapter '\(chapter.titles.first?.text ?? "")' (or keep the file's own)"
+                        )
+                    }
+                }
+                try check(chapter.chapters)
+            }
+        }
+        for table in tables { try check(table.chapters) }
     }
 }

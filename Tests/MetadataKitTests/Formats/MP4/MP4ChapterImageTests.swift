@@ -105,6 +105,32 @@ private typealias B = MP4Builder
     static let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xC0, 0, 11, 8, 0, 24, 0, 32, 1, 1, 0x11, 0, 0xFF, 0xD9]
 
     /// Pictures read lazily from where they lie; which sample plays at a chapter's start.
+    /// A picture set on a chapter can't be written to MP4: the save is
+    /// refused with the file unchanged; the file's own pictures, kept on
+    /// retitled chapters, save as before.
+    @Test func newChapterPicturesAreRefusedNotDropped() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 0x11, count: 60) + [0xFF, 0xD9]
+        let url = directory.appendingPathComponent("book.m4b")
+        let original = Self.movie(images: [jpeg, jpeg], imageDurations: [3000, 7000])
+        try Data(original).write(to: url)
+
+        var item = try await MediaItem.loaded(url)
+        item.chapters = item.chapters.map {
+            Chapter(start: $0.start, end: $0.end, titles: $0.titles, artwork: Artwork(data: Data(jpeg + [0]), mimeType: "image/jpeg"))
+        }
+        await #expect(throws: MediaError.self) { try await item.save() }
+        #expect(try [UInt8](Data(contentsOf: url)) == original)
+
+        var kept = try await MediaItem.loaded(url)
+        kept.chapters = kept.chapters.map { Chapter(start: $0.start, end: $0.end, titles: [.init("New")], artwork: $0.artwork) }
+        try await kept.save()
+        let reread = try await MediaItem.loaded(url)
+        #expect(reread.chapters.map(\.title) == ["New", "New", "New"])
+        #expect(try reread.chapters.map { try $0.artwork?.data() } == Array(repeating: Data(jpeg), count: 3))
+    }
+
     @Test func eachChapterGetsThePictureAtItsStart() throws {
         let png = B.png(width: 32, height: 24)
         // Pictures at 0–1 s, 1–6 s, 6–10 s: chapters at 0, 3, 6 s.
