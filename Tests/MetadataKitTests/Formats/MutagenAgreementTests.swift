@@ -82,6 +82,12 @@ struct MutagenAgreementTests {
         // may appear once): mutagen and TagLib read the last, mdkit the first
         // (both are kept as raw items).
         if name.hasPrefix("ape-mono8"), field == "title" { return "case-variant duplicate APE keys" }
+        // A raw stream (AAC, AC-3) cut short: both estimate the duration of
+        // the cut frame from its bytes and the bitrate, mutagen from a
+        // different starting byte (a millisecond or two apart).
+        if path.contains("/damaged/"), name.contains("-trunc-"), field == "duration", ["ac3", "aac"].contains(format(of: path)) {
+            return "estimated duration of a cut raw stream"
+        }
         return nil
     }
 

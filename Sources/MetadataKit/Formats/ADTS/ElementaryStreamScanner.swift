@@ -55,7 +55,8 @@ enum ElementaryStreamScanner {
     }
 
     /// Whether a stream starts exactly at `offset`: `count` frames follow one
-    /// another there, or fewer that end exactly at `end`, or one that `end` cuts.
+    /// another there, or fewer that end exactly at `end`, or fewer followed by
+    /// one that `end` cuts (in its header or its data): a cut file.
     static func startsStream(
         in source: FileSource, at offset: Int64, to end: Int64, count: Int, headerLength: Int, parse: HeaderParser
     ) throws -> Bool {
@@ -63,11 +64,12 @@ enum ElementaryStreamScanner {
         var key: UInt32?
         for _ in 0..<count {
             if position == end, key != nil { return true }
-            guard end - position >= Int64(headerLength) else { return false }
+            // Whole frames, then a file cut inside the next header: a cut stream, as one cut inside a frame below.
+            guard end - position >= Int64(headerLength) else { return key != nil }
             guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
                 key == nil || key == frame.streamKey
             else { return false }
-            if Int64(frame.length) > end - position { return key == nil }
+            if Int64(frame.length) > end - position { return true } // cut inside this frame
             key = frame.streamKey
             position += Int64(frame.length)
         }
@@ -137,7 +139,8 @@ enum ElementaryStreamScanner {
             guard window[index] == syncByte, let frame = parse(window[index..<index + headerLength]) else { continue }
             let offset = start + Int64(index)
             let next = offset + Int64(frame.length)
-            if next == end || (index == 0 && next > end) { return Scan(firstOffset: offset, first: frame) }
+            // A frame right at the start that the end of the file cuts, or follows with less than a header: a cut stream.
+            if next == end || (index == 0 && end - next < Int64(headerLength)) { return Scan(firstOffset: offset, first: frame) }
             guard end - next >= Int64(headerLength),
                 let following = parse(try source.getBytes(at: next, count: headerLength)[...]),
                 following.streamKey == frame.streamKey

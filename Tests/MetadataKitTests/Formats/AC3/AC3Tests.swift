@@ -43,6 +43,19 @@ private typealias S = StreamBuilder
         }
     }
 
+    /// A file cut anywhere after its first whole frame (inside the next
+    /// frame's header or its data) is still a cut AC-3 stream, as mutagen
+    /// and ffprobe read it: it was refused when the cut fell in the third frame.
+    @Test func everyCutAfterTheFirstFrameIsStillAC3() throws {
+        let frame = S.ac3Frame()
+        let whole = (0..<4).flatMap { _ in frame }
+        for length in stride(from: frame.count + 1, to: whole.count, by: 5) {
+            let parsed = try S.parse(Array(whole.prefix(length)), name: "cut.ac3")
+            #expect(parsed.fileType == .ac3, "cut at \(length) bytes")
+            #expect(parsed.properties.channels == 6, "cut at \(length) bytes")
+        }
+    }
+
     @Test func seededRandomDamage() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SplitMix64(state: seed)
