@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Text keys (ID3 `TXXX:REPLAYGAIN_*`, Vorbis, MP4, APE) are read and
 /// written as ``DefaultMetadataConverter`` does. ID3v2.4 `RVA2` frames
-/// (``ID3RelativeVolume``, ID3v2.4.0 frames §4.11) are read after them, as
+/// (ID3v2.4.0 frames §4.11) are read after them, as
 /// ``MetadataKeyMap/fallbackKeys``: the master volume entry of `RVA2:track`
 /// or `RVA2:album` gives the gain ("%+.2f dB" of its 1/512 dB steps) and the
 /// peak (six decimals; none when the entry stores no peak bits).
