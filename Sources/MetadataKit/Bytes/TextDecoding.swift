@@ -26,6 +26,14 @@ enum TextDecoding {
         }
     }
 
+    /// ``utf16(_:bigEndian:)`` of `bytes` without the zero code units at its
+    /// end (terminators and padding that ID3 and ASF writers leave).
+    static func utf16DroppingTrailingZeros(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
+        var end = bytes.startIndex + bytes.count / 2 * 2
+        while end - 2 >= bytes.startIndex && bytes[end - 2] == 0 && bytes[end - 1] == 0 { end -= 2 }
+        return utf16(bytes[bytes.startIndex..<end], bigEndian: bigEndian)
+    }
+
     /// The UTF-16 text of `bytes` (pairs of bytes in `bigEndian` or little-endian
     /// order; an odd last byte is ignored). Unpaired surrogates become U+FFFD.
     static func utf16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {

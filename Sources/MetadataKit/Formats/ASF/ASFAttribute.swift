@@ -49,11 +49,7 @@ struct ASFAttribute: Sendable, Equatable {
 
     /// Text stored as UTF-16LE, without its terminating NULs.
     static func text(_ bytes: some Collection<UInt8>) -> String {
-        let bytes = Array(bytes)
-        // Whole code units only, without the zero units at the end.
-        var end = bytes.count / 2 * 2
-        while end >= 2 && bytes[end - 2] == 0 && bytes[end - 1] == 0 { end -= 2 }
-        return TextDecoding.utf16(bytes[..<end], bigEndian: false)
+        TextDecoding.utf16DroppingTrailingZeros(Array(bytes)[...], bigEndian: false)
     }
 
     /// `text` as UTF-16LE with a terminating NUL.

@@ -124,10 +124,7 @@ enum ID3Text {
                 bytes = bytes.dropFirst(2)
             }
             if encoding == .utf16 { byteOrder = order }
-            // Whole code units only, without the zero units at the end.
-            var end = bytes.startIndex + bytes.count / 2 * 2
-            while end - 2 >= bytes.startIndex && bytes[end - 2] == 0 && bytes[end - 1] == 0 { end -= 2 }
-            return TextDecoding.utf16(bytes[bytes.startIndex..<end], bigEndian: order == .big)
+            return TextDecoding.utf16DroppingTrailingZeros(bytes, bigEndian: order == .big)
         }
     }
 
