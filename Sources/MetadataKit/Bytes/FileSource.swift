@@ -21,18 +21,19 @@ public final class FileSource {
     let snapshot: FileSnapshot
 
     private let descriptor: Int32
-    /// Two windows, each holding bytes `start ..< start + count` of the file:
-    /// parsers often alternate between two regions (the frames before and
-    /// after a picture, the two ends of a movie box), and two windows keep
-    /// both without reading either again.
+    /// Three windows, each holding bytes `start ..< start + count` of the
+    /// file: parsers often alternate between regions (the start of the file,
+    /// a tag at its end and the item after a picture; the two ends of a movie
+    /// box), and three windows keep them without reading any again.
     private var windows: [UInt8]
-    private var windowStarts: (Int64, Int64) = (0, 0)
-    private var windowCounts: (Int, Int) = (0, 0)
-    /// The window to refill next (the least recently used).
-    private var nextWindow = 0
+    private var slots = WindowSlots()
     /// Small on purpose: most reads are box, frame and chunk headers close to
     /// each other, and a bigger window only copies bytes nobody asked for.
     static let windowSize = 4 * 1024
+    /// How many windows there are.
+    static let windowCount = WindowSlots.count
+    /// How many times a window was filled from the file (for tests).
+    private(set) var windowFills = 0
     /// Bytes before a missed read that a refilled window also holds.
     static let lookBehind = windowSize / 2
 
@@ -73,7 +74,9 @@ public final class FileSource {
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
         // Not zeroed: a window's bytes are only read after a read filled them.
-        windows = [UInt8](unsafeUninitializedCapacity: 2 * Self.windowSize) { _, count in count = 2 * Self.windowSize }
+        windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
+            count = Self.windowCount * Self.windowSize
+        }
     }
 
     deinit { close(descriptor) }
@@ -110,21 +113,13 @@ public final class FileSource {
 
     /// Where bytes `offset..<offset+count` start in `windows` if a window holds them.
     private func windowIndex(of offset: Int64, count: Int) -> Int? {
-        let end = offset + Int64(count)
-        if offset >= windowStarts.0, end <= windowStarts.0 + Int64(windowCounts.0) {
-            nextWindow = 1
-            return Int(offset - windowStarts.0)
-        }
-        if offset >= windowStarts.1, end <= windowStarts.1 + Int64(windowCounts.1) {
-            nextWindow = 0
-            return Self.windowSize + Int(offset - windowStarts.1)
-        }
-        return nil
+        guard let window = slots.window(holding: offset, count: count) else { return nil }
+        return window * Self.windowSize + Int(offset - slots.start(of: window))
     }
 
     /// The index in `windows` of the byte at `offset`, filling the least
-    /// recently used window from `offset` when neither holds the `count`
-    /// bytes (`count` ≤ one window, and known to be in the file).
+    /// recently used window from `offset` when none holds the `count` bytes
+    /// (`count` ≤ one window, and known to be in the file).
     private func windowed(_ offset: Int64, _ count: Int) throws -> Int {
         if let start = windowIndex(of: offset, count: count) { return start }
         // The window starts a little before `offset` (parsers often step back
@@ -132,18 +127,13 @@ public final class FileSource {
         // looked at first) and never wastes room past the end of the file.
         let start = max(0, min(offset - min(offset, Int64(Self.lookBehind)), size - Int64(Self.windowSize)))
         let length = Int(min(Int64(Self.windowSize), size - start))
-        let base = nextWindow * Self.windowSize
+        let window = slots.leastRecentlyUsed
+        let base = window * Self.windowSize
         try windows.withUnsafeMutableBytes { raw in
             try fill(raw.baseAddress! + base, count: length, at: start)
         }
-        if nextWindow == 0 {
-            windowStarts.0 = start
-            windowCounts.0 = length
-        } else {
-            windowStarts.1 = start
-            windowCounts.1 = length
-        }
-        nextWindow = 1 - nextWindow
+        windowFills += 1
+        slots.set(window, start: start, count: length)
         return base + Int(offset - start)
     }
 
@@ -169,6 +159,66 @@ public final class FileSource {
     private func fill(_ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
         try readFully(descriptor, into: destination, count: count, at: offset, path: path) { [path] end in
             MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: end, path: path)
+        }
+    }
+}
+
+/// Which bytes of the file each of ``FileSource``'s windows holds, and which
+/// was used least recently (inline: no allocation per file).
+struct WindowSlots {
+    static let count = 3
+    private var starts: (Int64, Int64, Int64) = (0, 0, 0)
+    private var counts: (Int, Int, Int) = (0, 0, 0)
+    private var lastUse: (UInt32, UInt32, UInt32) = (0, 0, 0)
+    private var clock: UInt32 = 0
+
+    func start(of window: Int) -> Int64 {
+        switch window {
+        case 0: starts.0
+        case 1: starts.1
+        default: starts.2
+        }
+    }
+
+    /// The window holding all of `offset..<offset+count`, marked as just used.
+    mutating func window(holding offset: Int64, count: Int) -> Int? {
+        let end = offset + Int64(count)
+        let window: Int
+        if offset >= starts.0, end <= starts.0 + Int64(counts.0) {
+            window = 0
+        } else if offset >= starts.1, end <= starts.1 + Int64(counts.1) {
+            window = 1
+        } else if offset >= starts.2, end <= starts.2 + Int64(counts.2) {
+            window = 2
+        } else {
+            return nil
+        }
+        touch(window)
+        return window
+    }
+
+    /// The window to refill next: one never filled, else the least recently used.
+    var leastRecentlyUsed: Int {
+        if lastUse.0 <= lastUse.1 && lastUse.0 <= lastUse.2 { return 0 }
+        return lastUse.1 <= lastUse.2 ? 1 : 2
+    }
+
+    /// Records that `window` now holds `count` bytes from `start`.
+    mutating func set(_ window: Int, start: Int64, count: Int) {
+        switch window {
+        case 0: (starts.0, counts.0) = (start, count)
+        case 1: (starts.1, counts.1) = (start, count)
+        default: (starts.2, counts.2) = (start, count)
+        }
+        touch(window)
+    }
+
+    private mutating func touch(_ window: Int) {
+        clock &+= 1
+        switch window {
+        case 0: lastUse.0 = clock
+        case 1: lastUse.1 = clock
+        default: lastUse.2 = clock
         }
     }
 }

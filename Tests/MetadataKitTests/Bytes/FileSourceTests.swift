@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import MetadataKit
+
+/// `FileSource` reads through three reused windows: every read gives the
+/// file's bytes, and a region read again while it is still in a window costs
+/// no read from the file.
+@Suite struct FileSourceTests {
+    /// A file of `count` seeded random bytes in a new temporary folder.
+    private func randomFile(_ count: Int, seed: UInt64) throws -> (URL, [UInt8]) {
+        var generator = SplitMix64(state: seed)
+        let bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+        let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("random.bin")
+        try Data(bytes).write(to: url)
+        return (url, bytes)
+    }
+
+    @Test func randomReadsGiveTheFileBytes() throws {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var generator = SplitMix64(state: seed)
+        let (url, bytes) = try randomFile(50_000, seed: seed)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let source = try FileSource(url: url)
+        for round in 0..<3000 {
+            // Mostly small reads near a few hot spots (as parsers read), some large.
+            let spots: [Int] = [0, 20_000, bytes.count - 10]
+            let large = generator.next() % 10 == 0
+            let count = Int(generator.next() % (large ? 9000 : 600)) + 1
+            let near = spots[Int(generator.next() % 3)] + Int(generator.next() % 5000) - 2500
+            let offset = max(0, min(bytes.count - count, near))
+            let read = try source.getBytes(at: Int64(offset), count: count)
+            #expect(read[...] == bytes[offset..<offset + count], "seed \(seed), round \(round): \(count) bytes at \(offset)")
+            if count <= FileSource.windowSize / 2 {
+                let viewed = try source.withBytes(at: Int64(offset), count: count) { Array($0) }
+                #expect(viewed == read, "seed \(seed), round \(round)")
+            }
+        }
+        #expect(throws: MediaError.self) { try source.getBytes(at: Int64(bytes.count - 3), count: 4) }
+    }
+
+    @Test func threeRegionsStayInTheWindows() throws {
+        let (url, _) = try randomFile(200_000, seed: 7)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let source = try FileSource(url: url)
+        // The start, the end and a middle region, as an APE tag read walks
+        // them (header, footer, items), then the start again for the codec
+        // header: three fills, not four.
+        _ = try source.getBytes(at: 0, count: 32)
+        _ = try source.getBytes(at: 199_968, count: 32)
+        _ = try source.getBytes(at: 150_000, count: 64)
+        _ = try source.getBytes(at: 16, count: 64)
+        _ = try source.getBytes(at: 199_990, count: 10)
+        #expect(source.windowFills == 3)
+        // A fourth region replaces the least recently used one (the middle).
+        _ = try source.getBytes(at: 100_000, count: 8)
+        #expect(source.windowFills == 4)
+        _ = try source.getBytes(at: 0, count: 8)
+        _ = try source.getBytes(at: 199_999, count: 1)
+        #expect(source.windowFills == 4)
+        _ = try source.getBytes(at: 150_010, count: 8)
+        #expect(source.windowFills == 5)
+    }
+}
