@@ -129,6 +129,13 @@ public struct ByteReader: Sendable {
         return Array(storage[position..<position + count])
     }
 
+    /// Reads `count` bytes as a slice of the reader's storage (no copy).
+    @inlinable public mutating func readSlice(_ count: Int) throws -> ArraySlice<UInt8> {
+        try require(count, "byte run")
+        defer { position += count }
+        return storage[position..<position + count]
+    }
+
     /// Reads every byte left.
     public mutating func readRemainingBytes() -> [UInt8] {
         defer { position = end }

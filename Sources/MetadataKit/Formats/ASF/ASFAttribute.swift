@@ -26,8 +26,10 @@ struct ASFAttribute: Sendable, Equatable {
     /// The stored type code (values other than ``Kind``'s are kept as bytes).
     var type: UInt16
     /// The value's bytes as stored (a BOOL is 4 bytes in the Extended Content
-    /// Description, 2 in the Metadata and Metadata Library objects).
-    var data: [UInt8]
+    /// Description, 2 in the Metadata and Metadata Library objects). Read
+    /// from a file, a slice of the header's bytes (not a copy: a value can be
+    /// a picture).
+    var data: ArraySlice<UInt8>
     var place: Place
     /// Stream number (Metadata, Metadata Library); 0 for the whole file.
     var stream: UInt16 = 0
@@ -48,8 +50,8 @@ struct ASFAttribute: Sendable, Equatable {
     // MARK: Reading
 
     /// Text stored as UTF-16LE, without its terminating NULs.
-    static func text(_ bytes: some Collection<UInt8>) -> String {
-        TextDecoding.utf16DroppingTrailingZeros(Array(bytes)[...], bigEndian: false)
+    static func text(_ bytes: ArraySlice<UInt8>) -> String {
+        TextDecoding.utf16DroppingTrailingZeros(bytes, bigEndian: false)
     }
 
     /// `text` as UTF-16LE with a terminating NUL.
@@ -61,7 +63,7 @@ struct ASFAttribute: Sendable, Equatable {
     }
 
     /// Little-endian unsigned integer of `data` (at most 8 bytes).
-    private static func integer(_ data: [UInt8]) -> UInt64 {
+    private static func integer(_ data: ArraySlice<UInt8>) -> UInt64 {
         data.prefix(8).reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 
@@ -91,8 +93,7 @@ struct ASFAttribute: Sendable, Equatable {
             return make(.data(Data(data)), .asfGUID)
         case .bytes?:
             if name == Self.pictureName, let valueOffset {
-                var reader = ByteReader(data, fileOffset: valueOffset)
-                if let picture = try? ASFPicture(parsing: &reader) {
+                if let picture = try? ASFPicture(parsing: data, fileOffset: valueOffset) {
                     let artwork = picture.artwork(source: source, url: url)
                     return make(.picture(artwork), ASFPicture.dataType(of: artwork.mimeType))
                 }
@@ -161,7 +162,7 @@ struct ASFAttribute: Sendable, Equatable {
     /// The value bytes as the attribute's ``place`` stores them: a BOOL is 4
     /// bytes in the Extended Content Description, 2 elsewhere (§3.11, §4.7).
     var dataForPlace: [UInt8] {
-        guard kind == .bool else { return data }
+        guard kind == .bool else { return Array(data) }
         let isTrue = data.contains { $0 != 0 }
         let count = place == .extendedContentDescription ? 4 : 2
         return [isTrue ? 1 : 0] + [UInt8](repeating: 0, count: count - 1)

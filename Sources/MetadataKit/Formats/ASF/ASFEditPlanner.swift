@@ -126,7 +126,7 @@ enum ASFEditPlanner {
             guard item.key.utf16.count < 0x7FFF else {
                 throw MediaError(.invalidValue, "an ASF attribute name holds at most 32766 UTF-16 units")
             }
-            var attribute = ASFAttribute(name: item.key, type: type, data: data, place: .extendedContentDescription)
+            var attribute = ASFAttribute(name: item.key, type: type, data: data[...], place: .extendedContentDescription)
             let replaced = byName[item.key]?.first { !used[$0] }
             if let replaced { used[replaced] = true }
             if let language = item.language {

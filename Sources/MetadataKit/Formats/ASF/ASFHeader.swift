@@ -119,7 +119,7 @@ struct ASFHeader: Sendable {
                 let count = try data.readUInt16(.little)
                 for _ in 0..<count {
                     let length = Int(try data.readUInt8())
-                    languages.append(ASFAttribute.text(try data.readBytes(length)))
+                    languages.append(ASFAttribute.text(try data.readSlice(length)))
                 }
             } catch {
                 warnings.append(ASFObject.warning(error))
@@ -158,7 +158,7 @@ struct ASFHeader: Sendable {
             for _ in 0..<5 { lengths.append(Int(try data.readUInt16(.little))) }
             for (name, length) in zip(ASFAttribute.contentDescriptionNames, lengths) {
                 let offset = data.offset
-                let bytes = try data.readBytes(length)
+                let bytes = try data.readSlice(length)
                 if length > 0 {
                     attributes.append(ASFAttribute(name: name, type: 0, data: bytes, place: .contentDescription, valueOffset: offset))
                 }
@@ -167,13 +167,13 @@ struct ASFHeader: Sendable {
             // §3.11: count, then name length, name, type, value length, value.
             let count = try data.readUInt16(.little)
             for _ in 0..<count {
-                let name = ASFAttribute.text(try data.readBytes(Int(try data.readUInt16(.little))))
+                let name = ASFAttribute.text(try data.readSlice(Int(try data.readUInt16(.little))))
                 let type = try data.readUInt16(.little)
                 let length = Int(try data.readUInt16(.little))
                 let offset = data.offset
                 attributes.append(
                     ASFAttribute(
-                        name: name, type: type, data: try data.readBytes(length), place: .extendedContentDescription, valueOffset: offset))
+                        name: name, type: type, data: try data.readSlice(length), place: .extendedContentDescription, valueOffset: offset))
             }
         default:
             // §4.7, §4.8: count, then language index (reserved in Metadata), stream,
@@ -186,12 +186,12 @@ struct ASFHeader: Sendable {
                 let nameLength = Int(try data.readUInt16(.little))
                 let type = try data.readUInt16(.little)
                 let length = try data.readUInt32(.little)
-                let name = ASFAttribute.text(try data.readBytes(nameLength))
+                let name = ASFAttribute.text(try data.readSlice(nameLength))
                 try data.require(Int(length), "attribute value")
                 let offset = data.offset
                 attributes.append(
                     ASFAttribute(
-                        name: name, type: type, data: try data.readBytes(Int(length)), place: isLibrary ? .metadataLibrary : .metadata,
+                        name: name, type: type, data: try data.readSlice(Int(length)), place: isLibrary ? .metadataLibrary : .metadata,
                         stream: stream, languageIndex: isLibrary ? language : 0, valueOffset: offset))
             }
         }

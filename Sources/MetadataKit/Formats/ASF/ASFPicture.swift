@@ -14,17 +14,37 @@ struct ASFPicture: Sendable {
     /// The image bytes, for a picture being written.
     var image: [UInt8] = []
 
-    /// Reads a `WM/Picture` value; throws when its parts don't fit in it.
-    init(parsing reader: inout ByteReader) throws {
+    /// Reads a `WM/Picture` value whose first byte is at `fileOffset`;
+    /// throws when its parts don't fit in it. Only the head before the image
+    /// is looked at (the image is not copied).
+    init(parsing value: ArraySlice<UInt8>, fileOffset: Int64) throws {
+        var reader = ByteReader(Array(value.prefix(Self.headLength(value))), fileOffset: fileOffset)
         pictureType = try reader.readUInt8()
         let count = try reader.readUInt32(.little)
         mimeType = ASFAttribute.text(try Self.readText(&reader))
         description = ASFAttribute.text(try Self.readText(&reader))
-        guard UInt64(count) <= UInt64(reader.remaining) else {
-            throw reader.error(.sizeOutOfRange, "WM/Picture declares \(count) image bytes; \(reader.remaining) are left")
+        let remaining = value.count - (Int(reader.offset - fileOffset))
+        guard UInt64(count) <= UInt64(remaining) else {
+            throw reader.error(.sizeOutOfRange, "WM/Picture declares \(count) image bytes; \(remaining) are left")
         }
         imageOffset = reader.offset
         imageCount = Int(count)
+    }
+
+    /// Bytes of `value` up to the end of its second NUL-terminated text (the
+    /// description), or all of it when the texts run to its end.
+    private static func headLength(_ value: ArraySlice<UInt8>) -> Int {
+        var index = value.startIndex + 5
+        var texts = 0
+        while index + 1 < value.endIndex {
+            let isNUL = value[index] == 0 && value[index + 1] == 0
+            index += 2
+            if isNUL {
+                texts += 1
+                if texts == 2 { return index - value.startIndex }
+            }
+        }
+        return value.count
     }
 
     /// A picture to be written.
@@ -39,14 +59,17 @@ struct ASFPicture: Sendable {
         }
     }
 
-    /// UTF-16LE code units up to and including a NUL unit; all that is left
-    /// when there is none.
-    private static func readText(_ reader: inout ByteReader) throws -> [UInt8] {
-        var bytes: [UInt8] = []
-        while reader.remaining >= 2 {
-            let pair = try reader.readBytes(2)
-            if pair == [0, 0] { return bytes }
-            bytes += pair
+    /// UTF-16LE code units up to and including a NUL unit (the NUL is not
+    /// returned); throws when there is none.
+    private static func readText(_ reader: inout ByteReader) throws -> ArraySlice<UInt8> {
+        var length = 0
+        while let low = reader.peekUInt8(at: length), let high = reader.peekUInt8(at: length + 1) {
+            if low == 0 && high == 0 {
+                let text = try reader.readSlice(length)
+                try reader.skip(2)
+                return text
+            }
+            length += 2
         }
         throw reader.error(.truncated, "WM/Picture text without its terminating NUL")
     }
