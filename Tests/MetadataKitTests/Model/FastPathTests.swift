@@ -79,3 +79,21 @@ import Testing
         }
     }
 }
+
+/// APE keys are uppercased byte by byte when they are ASCII.
+@Suite struct APEKeyFastPathTests {
+    @Test func asciiUppercasingMatchesTheStandardLibrary() {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var generator = SplitMix64(state: seed)
+        for round in 0..<3000 {
+            let count = Int(generator.next() % 12) + 1
+            // Mostly printable ASCII; some Latin-1 bytes (invalid keys, read
+            // as their Latin-1 characters) take the Unicode path.
+            let bytes = (0..<count).map { _ in
+                generator.next() % 8 == 0 ? UInt8(0x80 + generator.next() % 128) : UInt8(0x20 + generator.next() % 95)
+            }
+            let item = APETagItem(offset: 0, keyBytes: bytes, flags: 0, valueOffset: 0, valueSize: 0)
+            #expect(item.uppercasedKey == item.key.uppercased(), "seed \(seed), round \(round), key bytes \(bytes)")
+        }
+    }
+}

@@ -13,7 +13,7 @@ extension APETagItem {
     ///   the file name before the first zero byte; its image stays in the file;
     /// - other binary (and the reserved kind 3): `.data`.
     func metadataItem(source: FileSource, url: URL) throws -> MetadataItem {
-        let key = String(self.key.uppercased())
+        let key = uppercasedKey
         switch kind {
         case .text, .locator:
             let bytes = try source.getBytes(at: valueOffset, count: valueSize)
@@ -21,7 +21,12 @@ extension APETagItem {
             let value: MetadataValue = values.count == 1 ? .string(values[0]) : .strings(values)
             return MetadataItem(keySpace: .ape, key: key, value: value, dataType: kind == .text ? .utf8 : .apeLocator)
         case .binary where APEPictureKeys.pictureType(ofKey: key) != nil:
-            let window = try source.getBytes(at: valueOffset, count: min(valueSize, Self.pictureNameLimit))
+            // The name is short: look in the first bytes (most likely in the
+            // window that read the item's key) before reading further.
+            var window = try source.getBytes(at: valueOffset, count: min(valueSize, 256))
+            if window.firstIndex(of: 0) == nil && window.count < min(valueSize, Self.pictureNameLimit) {
+                window = try source.getBytes(at: valueOffset, count: min(valueSize, Self.pictureNameLimit))
+            }
             let zero = window.firstIndex(of: 0)
             let name = zero.map { String(decoding: window[..<$0], as: UTF8.self) } ?? ""
             let imageOffset = valueOffset + Int64(zero.map { $0 + 1 } ?? 0)

@@ -33,11 +33,23 @@ struct APETagItem: Sendable, Hashable {
     /// The key as text (bytes outside ASCII kept as their Latin-1 characters).
     var key: String { TextDecoding.latin1(keyBytes) }
 
+    /// The key uppercased, as the model holds it (APE keys are
+    /// case-insensitive); an ASCII key, as valid keys are, without the
+    /// Unicode case tables.
+    var uppercasedKey: String {
+        guard keyBytes.allSatisfy({ $0 < 0x80 }) else { return key.uppercased() }
+        return String(unsafeUninitializedCapacity: keyBytes.count) { buffer in
+            for (index, byte) in keyBytes.enumerated() { buffer[index] = (0x61...0x7A).contains(byte) ? byte - 0x20 : byte }
+            return keyBytes.count
+        }
+    }
+
     /// Whether `key` is a valid APEv2 key: 2–255 characters from 0x20 to 0x7E,
     /// and not `ID3`, `TAG`, `OggS` or `MP+` (case-insensitively), which
     /// other tags start with.
     static func isValidKey(_ key: some Collection<UInt8>) -> Bool {
         guard (2...255).contains(key.count), key.allSatisfy({ (0x20...0x7E).contains($0) }) else { return false }
+        guard key.count <= 4 else { return true }
         let upper = String(decoding: key, as: UTF8.self).uppercased()
         return !["ID3", "TAG", "OGGS", "MP+"].contains(upper)
     }
