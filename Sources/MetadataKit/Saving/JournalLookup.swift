@@ -28,6 +28,12 @@ import Foundation
 /// directly with `access(2)`, or listed anew.
 ///
 /// Speed only: the journal check every load makes costs an `fstat` of a cached folder instead of an `access(2)`.
+///
+/// Loads run on several threads at once and nearly all lookups hit a valid
+/// listing, so that path takes a shared (read) lock: two threads checking
+/// their folders never wait for each other's `fstat`. Listing, replacing and
+/// closing take the exclusive lock. The folder closed when the cache is full
+/// is the one listed first.
 final class JournalLookup: @unchecked Sendable {
     static let shared = JournalLookup()
 
@@ -45,10 +51,17 @@ final class JournalLookup: @unchecked Sendable {
         var modified: timespec
         var changed: timespec
         var journals: Set<String>
-        var lastUse: Int
+        /// When it was listed (the value of `uses` then).
+        var listedAt: Int
     }
 
-    private let lock = NSLock()
+    /// Shared for lookups of valid listings, exclusive for every change.
+    private let lock: UnsafeMutablePointer<pthread_rwlock_t> = {
+        let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
+        lock.initialize(to: pthread_rwlock_t())
+        pthread_rwlock_init(lock, nil)
+        return lock
+    }()
     private var listings: [String: Listing] = [:]
     /// Folders found changed too recently to list, with the time (seconds
     /// since 1970) before which they are not tried again: lookups there go
@@ -76,18 +89,20 @@ final class JournalLookup: @unchecked Sendable {
     /// The cached listing of `directory` if it is (or can now be made) valid;
     /// nil when the folder changed too recently to trust a listing.
     private func cachedNames(in directory: String) -> Set<String>? {
-        lock.lock()
-        defer { lock.unlock() }
+        // Nearly always: a valid listing, checked under the shared lock (no
+        // listing is closed while it is held).
+        pthread_rwlock_rdlock(lock)
+        if let listing = listings[directory], isValid(listing) {
+            pthread_rwlock_unlock(lock)
+            return listing.journals
+        }
+        pthread_rwlock_unlock(lock)
+        pthread_rwlock_wrlock(lock)
+        defer { pthread_rwlock_unlock(lock) }
         uses += 1
-        if let found = listings.index(forKey: directory) { // one hash of the path per lookup
+        if let found = listings.index(forKey: directory) { // another thread may have listed it meanwhile
             let listing = listings.values[found]
-            var info = stat()
-            if fstat(listing.descriptor, &info) == 0, info.st_nlink > 0,
-                Self.same(info.modificationTime, listing.modified), Self.same(info.changeTime, listing.changed)
-            {
-                listings.values[found].lastUse = uses
-                return listing.journals
-            }
+            if isValid(listing) { return listing.journals }
             close(listing.descriptor)
             listings.remove(at: found)
         }
@@ -95,7 +110,7 @@ final class JournalLookup: @unchecked Sendable {
         racyUntil[directory] = nil
         guard let listing = list(directory) else { return nil }
         listings[directory] = listing
-        if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+        if listings.count > Self.capacity, let oldest = listings.min(by: { $0.value.listedAt < $1.value.listedAt }) {
             close(oldest.value.descriptor)
             listings[oldest.key] = nil
         }
@@ -126,7 +141,16 @@ final class JournalLookup: @unchecked Sendable {
         }
         // A change between the fstat and the listing is caught next time: the
         // times kept are the ones from before the listing.
-        return Listing(descriptor: descriptor, modified: info.modificationTime, changed: info.changeTime, journals: journals, lastUse: uses)
+        return Listing(
+            descriptor: descriptor, modified: info.modificationTime, changed: info.changeTime, journals: journals, listedAt: uses)
+    }
+
+    /// Whether `listing` still describes its folder: the folder exists and its
+    /// modification and change times are the ones it was listed with.
+    private func isValid(_ listing: Listing) -> Bool {
+        var info = stat()
+        return fstat(listing.descriptor, &info) == 0 && info.st_nlink > 0 && Self.same(info.modificationTime, listing.modified)
+            && Self.same(info.changeTime, listing.changed)
     }
 
     private static func journalNames(in path: String) -> Set<String>? {

@@ -172,6 +172,36 @@ import Testing
         #expect(!lookup.exists(directory: directory.path, name: name), "and its removal")
     }
 
+    /// Lookups from several threads at once, over more folders than the cache
+    /// keeps (so listings are closed while others are read): every answer is
+    /// right. Seeded; the seed is in every failure message.
+    @Test func concurrentJournalLookupsOverManyFoldersAreRight() throws {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        let root = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let name = ".song.mp3.mdkit-journal"
+        let folders = try (0..<(JournalLookup.capacity + 8)).map { index in
+            let folder = root.appendingPathComponent("f\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false)
+            if index % 5 == 0 { try Data([1]).write(to: folder.appendingPathComponent(name)) }
+            return folder.path
+        }
+        Thread.sleep(forTimeInterval: JournalLookup.racyInterval + 0.2) // old enough to be listed
+        let lookup = JournalLookup()
+        let wrong = NSLock()
+        nonisolated(unsafe) var mistakes: [String] = []
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var generator = SplitMix64(state: seed &+ UInt64(thread))
+            for _ in 0..<3000 {
+                let index = Int(generator.next() % UInt64(folders.count))
+                if lookup.exists(directory: folders[index], name: name) != (index % 5 == 0) {
+                    wrong.withLock { mistakes.append("thread \(thread), folder \(index)") }
+                }
+            }
+        }
+        #expect(mistakes.isEmpty, "seed \(seed): \(mistakes.prefix(5))")
+    }
+
     // MARK: RAM journal slots
 
     /// Writes a slot as a process that then died would have left it.
