@@ -60,23 +60,23 @@ struct ReadCommand {
         if jsonLines { return await runJSONLines(entries) }
         let paths = entries.map(\.path)
         let rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json, several: paths.count > 1))
-        var output: [UInt8] = []
-        output.reserveCapacity(rendered.reduce(16) { $0 + $1.text.count + 4 })
+        var output = StandardOutput()
         if json {
-            output.append(contentsOf: "[".utf8)
+            output.append("[")
             for (index, piece) in rendered.enumerated() {
-                output.append(contentsOf: (index == 0 ? "\n  " : ",\n  ").utf8)
-                output += piece.text
+                output.append(index == 0 ? "\n  " : ",\n  ")
+                output.append(piece.text)
             }
-            output.append(contentsOf: (rendered.isEmpty ? "]\n" : "\n]\n").utf8)
+            output.append(rendered.isEmpty ? "]\n" : "\n]\n")
         } else {
             var errors: [UInt8] = []
             for piece in rendered {
-                if piece.failed { errors += piece.text } else { output += piece.text }
+                if piece.failed { errors += piece.text } else { output.append(piece.text) }
             }
+            output.flush()
             if !errors.isEmpty { FileHandle.standardError.write(Data(errors)) }
         }
-        FileHandle.standardOutput.write(Data(output))
+        output.flush()
         return rendered.contains { $0.failed } ? 1 : 0
     }
 
@@ -165,15 +165,15 @@ extension ReadCommand {
     func runJSONLines(_ entries: [PathArguments.Entry]) async -> Int32 {
         let renderer = render(problems: Self.problems(entries), json: true, indent: nil)
         var failed = false
+        var output = StandardOutput()
         for start in stride(from: 0, to: entries.count, by: 512) {
             let paths = entries[start..<min(entries.count, start + 512)].map(\.path)
-            var output: [UInt8] = []
             for piece in await Self.forEach(paths, renderer) {
-                output += piece.text
-                output.append(0x0A)
+                output.append(piece.text)
+                output.append([0x0A])
                 failed = failed || piece.failed
             }
-            FileHandle.standardOutput.write(Data(output))
+            output.flush()
         }
         return failed ? 1 : 0
     }

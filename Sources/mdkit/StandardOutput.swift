@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Standard output, buffered in one reused array and written with `write(2)`:
+/// long outputs (`read --json` of a library) are written as they are
+/// assembled, without joining the pieces into one array or copying them into
+/// a `Data` first.
+struct StandardOutput {
+    private var buffer: [UInt8] = []
+    /// Bytes gathered before a write.
+    static let chunkSize = 64 * 1024
+    /// False once a write failed (a closed pipe, a full disk): later bytes are dropped.
+    private(set) var isWritable = true
+
+    init() { buffer.reserveCapacity(Self.chunkSize) }
+
+    /// Appends `bytes`, writing out what was gathered when the buffer is full.
+    mutating func append(_ bytes: [UInt8]) {
+        if buffer.count + bytes.count > Self.chunkSize { flush() }
+        if bytes.count >= Self.chunkSize {
+            Self.writeAll(bytes, &isWritable)
+        } else {
+            buffer += bytes
+        }
+    }
+
+    /// Appends the UTF-8 bytes of `text`.
+    mutating func append(_ text: String) { append(Array(text.utf8)) }
+
+    /// Writes out what was gathered.
+    mutating func flush() {
+        Self.writeAll(buffer, &isWritable)
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes all of `bytes` to file descriptor 1 (retrying short and
+    /// interrupted writes); clears `isWritable` when a write fails.
+    private static func writeAll(_ bytes: [UInt8], _ isWritable: inout Bool) {
+        guard isWritable else { return }
+        bytes.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let count = write(1, raw.baseAddress! + done, raw.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else {
+                    isWritable = false
+                    return
+                }
+                done += count
+            }
+        }
+    }
+}
