@@ -89,7 +89,13 @@ struct OggHeaderScan: Sendable {
         return left == 0 ? packetSpans[packet].last.map { $0.offset + Int64($0.count) } : nil
     }
 
-    static func read(_ source: FileSource, video: Bool = false) throws -> OggHeaderScan {
+    /// Reads the header packets of the file's main stream (see the type's
+    /// documentation), or with `serial` those of that logical stream of the
+    /// first link, whatever its codec, giving up (as headers that end early)
+    /// after `pageLimit` pages.
+    static func read(_ source: FileSource, video: Bool = false, serial wanted: UInt32? = nil, pageLimit: Int = .max) throws
+        -> OggHeaderScan
+    {
         var pages: [OggPage] = []
         var gaps: [OggResync.Gap] = []
         var warnings: [MediaWarning] = []
@@ -107,7 +113,7 @@ struct OggHeaderScan: Sendable {
         var videoHeader: OggVideoHeader?
         /// No audio stream: read again with the video stream as the main one.
         func noStream(at position: Int64) throws -> OggHeaderScan {
-            guard !video, videoHeader != nil else {
+            guard !video, wanted == nil, videoHeader != nil else {
                 throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex, FLAC or Theora stream in this Ogg file", offset: position)
             }
             return try read(source, video: true)
@@ -131,9 +137,10 @@ struct OggHeaderScan: Sendable {
                 gaps: gaps, warnings: warnings, video: videoHeader)
         }
         while true {
-            guard offset < source.size else {
+            guard offset < source.size, pages.count < pageLimit else {
                 guard chosen != nil else { return try noStream(at: 0) }
-                return early("the file ends", at: offset)
+                guard offset < source.size else { return early("the file ends", at: offset) }
+                return early("no more than \(pageLimit) pages are read for it", at: offset)
             }
             var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
             if pages.isEmpty {
@@ -168,9 +175,10 @@ struct OggHeaderScan: Sendable {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
                 let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+                if let wanted, page.serial != wanted { continue }
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
-                if codec == .theora, !video {
+                if codec == .theora, !video, wanted == nil {
                     if videoHeader == nil { videoHeader = OggVideoHeader(serial: page.serial, packet: Array(body[..<length])) }
                     continue
                 }
