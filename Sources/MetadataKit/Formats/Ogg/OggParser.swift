@@ -19,7 +19,8 @@ import Foundation
 ///   (``MetadataKeySpace/oggStream``), read only.
 /// - Chained files (links one after another, RFC 3533 §4): the first link's
 ///   streams give the tags and properties; the duration comes from the last
-///   page in the file's last MiB with the main stream's serial number — the
+///   page in the file's last MiB with the main stream's serial number (else
+///   the last such page of the whole file, walking the page headers) — the
 ///   first link's end when later links have other serial numbers, the last
 ///   link's when it reuses the number (the page mutagen reads too); links
 ///   are not summed.
@@ -60,7 +61,16 @@ enum OggParser {
             properties.width = video.width
             properties.height = video.height
         }
-        if let granule = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end) {
+        var last = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end)
+        // Not in the last MiB: when the file ends with another stream's page
+        // (a later link of a chained file, a longer video), walk the pages.
+        if last == nil, source.size - scan.end > 1 << 20,
+            let end = try OggHeaderScan.lastPage(in: source, after: scan.end, limit: 64 * 1024, maximumChecks: 16),
+            end.serial != scan.serial
+        {
+            last = try OggHeaderScan.lastGranuleWalking(of: scan.serial, in: source, from: scan.end)
+        }
+        if let granule = last {
             properties.duration = duration(granule: granule, scan: scan, properties: properties)
         }
         if properties.bitrate == nil, let duration = properties.duration, duration > 0 {

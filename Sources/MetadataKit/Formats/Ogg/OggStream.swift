@@ -270,6 +270,17 @@ struct OggHeaderScan: Sendable {
         of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
         maximumChecks: Int = 64
     ) throws -> UInt64? {
+        try lastPage(in: source, after: floor, limit: limit, maximumChecks: maximumChecks) {
+            $0.serial == serial && $0.granulePosition != OggPage.noGranule
+        }?.granulePosition
+    }
+
+    /// The last page that `matches` and whose CRC is right, searched
+    /// backwards from the end of the file, at most `limit` bytes back (not
+    /// before `floor`), computing at most `maximumChecks` CRCs.
+    static func lastPage(
+        in source: FileSource, after floor: Int64, limit: Int64, maximumChecks: Int, where matches: (OggPage) -> Bool = { _ in true }
+    ) throws -> OggPage? {
         let window: Int64 = 64 * 1024
         var checks = 0
         var windowEnd = source.size
@@ -284,16 +295,43 @@ struct OggHeaderScan: Sendable {
                     bytes[index + 3] == 0x53
                 else { continue }
                 let offset = start + Int64(index)
-                guard let page = try? OggPage.read(from: source, at: offset), page.serial == serial,
-                    page.granulePosition != OggPage.noGranule
-                else { continue }
+                guard let page = try? OggPage.read(from: source, at: offset), matches(page) else { continue }
                 checks += 1
                 guard checks <= maximumChecks else { return nil }
                 guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
-                return page.granulePosition
+                return page
             }
             windowEnd = start
         }
         return nil
+    }
+
+    /// The granule position of the last page of `serial` that has one,
+    /// walking the page headers forward from `offset` to the end of the file
+    /// (other streams' pages by their headers only; a page of the stream
+    /// counts when its CRC is right; after bytes that are not a page the walk
+    /// goes on at the next good page, ``OggResync``), as mutagen does when the end
+    /// of the file holds no page of the stream: the first link of a chained
+    /// file followed by long links, an audio stream that ends long before the
+    /// video. At most `maximumPages` pages; nil when none is found.
+    static func lastGranuleWalking(of serial: UInt32, in source: FileSource, from offset: Int64, maximumPages: Int = 1 << 20) throws
+        -> UInt64?
+    {
+        var position = offset
+        var last: UInt64?
+        var count = 0
+        while position < source.size, count < maximumPages {
+            count += 1
+            var found = try? OggPage.read(from: source, at: position)
+            if found == nil { found = try OggResync.nextPage(after: position, in: source) }
+            guard let page = found else { break }
+            if page.serial == serial, page.granulePosition != OggPage.noGranule,
+                (try? OggCRC.checksum(of: page, in: source)) == page.checksum
+            {
+                last = page.granulePosition
+            }
+            position = page.end
+        }
+        return last
     }
 }

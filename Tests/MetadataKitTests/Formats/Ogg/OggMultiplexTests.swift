@@ -230,4 +230,36 @@ private typealias T = OggTheoraTests
         #expect(try await MediaItem.loaded(url).metadata.title == "Saved")
         #expect(try B.pages(url).contains { $0.serial == 0xDEAD } && (try B.pages(url)).contains { $0.serial == 0xF00D })
     }
+
+    /// The main stream's last page more than a MiB before the end of the
+    /// file (a chained file's first link before a long one; an audio stream
+    /// that ends long before the video): its duration still comes from it.
+    @Test func lastPageFarFromTheEnd() async throws {
+        func vorbisLink(serial: UInt32, title: String, granules: [UInt64], payload: Int) -> [[UInt8]] {
+            var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
+            pages += OggPage.paginate([B.vorbisComment(["TITLE=" + title]), B.vorbisSetup()], serial: serial, firstSequence: 1)
+            for (index, granule) in granules.enumerated() {
+                var page = OggPage.paginate([B.fakeAudio(payload)], serial: serial, firstSequence: UInt32(2 + index), granule: granule)
+                if index == granules.count - 1 { page = B.setEOS(page) }
+                pages += page
+            }
+            return pages
+        }
+        let first = vorbisLink(serial: 1, title: "First", granules: [44100, 132_300], payload: 500)
+        let long = vorbisLink(serial: 2, title: "Long", granules: (1...300).map { UInt64($0) * 4410 }, payload: 4000)
+        let chained = try await MediaItem.loaded(try write((first + long).flatMap { $0 }, "chained.ogg"))
+        #expect(chained.warnings.isEmpty && chained.metadata.title == "First" && chained.properties.duration == 3)
+
+        var pages = OggPage.paginate([T.identification()], serial: Self.video, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([B.vorbisID()], serial: Self.audio, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([T.comment(["TITLE=V"]), T.setup()], serial: Self.video, firstSequence: 1)
+        pages += OggPage.paginate([B.vorbisComment(["TITLE=A"]), B.vorbisSetup()], serial: Self.audio, firstSequence: 1)
+        pages += B.setEOS(OggPage.paginate([B.fakeAudio(300)], serial: Self.audio, firstSequence: 2, granule: 66150))
+        for index in 0..<300 {
+            pages += OggPage.paginate(
+                [B.fakeAudio(4000)], serial: Self.video, firstSequence: UInt32(2 + index), granule: UInt64(index) << 6)
+        }
+        let tail = try await MediaItem.loaded(try write(pages.flatMap { $0 }, "tail.ogv"))
+        #expect(tail.warnings.isEmpty && tail.metadata.title == "A" && tail.properties.duration == 1.5)
+    }
 }
