@@ -35,8 +35,8 @@ struct OggLogicalStreams: Sendable {
     var items: [MetadataItem] = []
     var warnings: [MediaWarning] = []
 
-    static let maximumReadStreams = 8
-    static let pageLimit = 4096
+    static let maximumReadStreams = 4
+    static let pageLimit = 1024
 
     /// The streams of the link that begins the file; `scan` is the main
     /// stream's (its pages hold every BOS page), `main` its properties.

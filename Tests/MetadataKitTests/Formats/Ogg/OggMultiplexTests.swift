@@ -262,4 +262,28 @@ private typealias T = OggTheoraTests
         let tail = try await MediaItem.loaded(try write(pages.flatMap { $0 }, "tail.ogv"))
         #expect(tail.warnings.isEmpty && tail.metadata.title == "A" && tail.properties.duration == 1.5)
     }
+
+    /// Ten Theora streams whose headers never go past their first page, then
+    /// 8 MB of audio pages: only the first few are looked for, over a bounded
+    /// number of pages; all ten are listed and the read stays quick.
+    @Test func manyUnfinishedStreamsAreReadBounded() async throws {
+        var pages: [[UInt8]] = []
+        for serial in UInt32(100)..<110 {
+            pages += OggPage.paginate([T.identification()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
+        }
+        pages += OggPage.paginate([B.vorbisID()], serial: Self.audio, firstSequence: 0, firstFlags: OggPage.beginning)
+        pages += OggPage.paginate([B.vorbisComment(["TITLE=Many"]), B.vorbisSetup()], serial: Self.audio, firstSequence: 1)
+        for index in 0..<2000 {
+            pages += OggPage.paginate(
+                [B.fakeAudio(4000)], serial: Self.audio, firstSequence: UInt32(2 + index), granule: UInt64(index + 1) * 441)
+        }
+        let url = try write(pages.flatMap { $0 }, "many.ogv")
+        let clock = ContinuousClock()
+        let start = clock.now
+        let item = try await MediaItem.loaded(url)
+        #expect(clock.now - start < .seconds(10))
+        #expect(item.metadata.title == "Many" && item.properties.duration == 20 && item.properties.streams.count == 11)
+        let truncated = item.warnings.filter { $0.code == .truncated && $0.message.contains("Theora") }
+        #expect(truncated.count == OggLogicalStreams.maximumReadStreams && truncated.allSatisfy { $0.offset != nil }, "\(item.warnings)")
+    }
 }
