@@ -28,7 +28,8 @@ extension MetadataKeySpace {
 ///
 /// Bounded: at most ``maximumReadStreams`` other streams are read, each over
 /// at most ``pageLimit`` pages; a stream whose headers don't read (damage,
-/// the file ends) is listed with what its first packet says and a warning.
+/// the file ends) is listed with what its first packet says and a warning,
+/// streams past the limit with their codec only.
 struct OggLogicalStreams: Sendable {
     var streams: [MediaStream] = []
     /// The other streams' comments, in ``MetadataKeySpace/oggStream``.
