@@ -70,6 +70,7 @@ struct OggMultiplexInteropTests {
 
     @Test(arguments: [("libvorbis", "Vorbis"), ("libopus", "Opus"), ("flac", "FLAC"), ("libspeex", "Speex")])
     func theoraWithEachAudioCodec(encoder: String, codec: String) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         for audioFirst in [false, true] {
             let url = try make(encoder, audioFirst: audioFirst, name: "\(codec)-\(audioFirst).ogv")
             let item = try await MediaItem.loaded(url)
@@ -105,6 +106,7 @@ struct OggMultiplexInteropTests {
 
     @Test(arguments: ["libvorbis", "libopus"])
     func savingRewritesOnlyTheAudioComment(encoder: String) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let url = try make(encoder, name: "save-\(encoder).ogv")
         let loaded = try await MediaItem.loaded(url)
         let serial = try #require(loaded.properties.streams.first { $0.kind == .video }?.uid.map { UInt32($0) })
@@ -130,6 +132,7 @@ struct OggMultiplexInteropTests {
     /// ogginfo (vorbis-tools) checks the page interleaving of the saved file.
     @Test(.enabled(if: ToolCheck.has("ogginfo"), "needs ogginfo (Debian: vorbis-tools)"))
     func ogginfoFindsTheSavedFileValid() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let url = try make("libvorbis", name: "ogginfo.ogv")
         var item = try await MediaItem.loaded(url)
         item.metadata.title = String(repeating: "Lönger ", count: 2000)
@@ -145,6 +148,7 @@ struct OggMultiplexInteropTests {
     /// without refusal or warning, the first link's tags and mutagen's length;
     /// a save keeps the later link byte for byte.
     @Test func chainedFiles() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         func sine(_ name: String, _ seconds: String, _ title: String, source: String = "sine=frequency=440", quality: [String] = []) throws
             -> [UInt8]
         {

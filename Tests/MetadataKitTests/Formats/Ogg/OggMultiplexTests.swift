@@ -51,6 +51,7 @@ private typealias T = OggTheoraTests
     func write(_ bytes: [UInt8], _ name: String = "m.ogv") throws -> URL { try B.write(bytes, name, in: directory) }
 
     @Test func everyStreamIsListedAndTheOtherCommentRead() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let url = try write(Self.muxed(videoHeaders: Self.theora(["TITLE=Vidéo", "CUSTOM=v1", "CUSTOM=v2"])))
         let item = try await MediaItem.loaded(url)
         #expect(item.warnings.isEmpty && item.isEditable, "\(item.warnings)")
@@ -68,6 +69,7 @@ private typealias T = OggTheoraTests
     /// The comment that grows renumbers the audio stream's later pages; every
     /// page of the video stream is the same bytes, and its comment reads back.
     @Test func savingTheMainCommentKeepsTheOtherStreamByteForByte() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let url = try write(Self.muxed(videoHeaders: Self.theora(["TITLE=Vidéo"])))
         let videoPages = try Self.pageBytes(of: Self.video, in: url)
         let audioData = try B.pages(url).filter { $0.serial == Self.audio && $0.granulePosition > 0 }.count
@@ -87,6 +89,7 @@ private typealias T = OggTheoraTests
     /// Changing, removing or adding another stream's comment item is refused
     /// before anything is written.
     @Test func otherCommentChangesAreRefusedBeforeWriting() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let url = try write(Self.muxed(videoHeaders: Self.theora(["TITLE=Vidéo", "KEEP=k"])))
         let before = try Data(contentsOf: url)
         let loaded = try await MediaItem.loaded(url)
@@ -112,6 +115,7 @@ private typealias T = OggTheoraTests
     /// A Skeleton stream and two Vorbis streams: the first Vorbis stream
     /// gives the tags, the second's comment is `Vorbis#2/…`.
     @Test func skeletonAndTwoAudioStreams() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let skeleton: UInt32 = 0x5E, second: UInt32 = 0xB0B
         var fishead = Array("fishead\0".utf8) + [0, 3, 0, 0]
         fishead += [UInt8](repeating: 0, count: 64 - fishead.count)
@@ -146,6 +150,7 @@ private typealias T = OggTheoraTests
     /// offset inside the file) or fails with a MediaError; plans of those that
     /// read are made or refused with a MediaError.
     @Test func everyPrefixReadsOrFailsCleanly() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let full = Self.muxed(videoHeaders: Self.theora(["TITLE=Vidéo", "ARTIST=V"]), dataPages: 2)
         let url = directory.appendingPathComponent("cut.ogv")
         var read = 0
@@ -174,6 +179,7 @@ private typealias T = OggTheoraTests
     /// A damaged video page between the interleaved data pages: read around
     /// with a warning at its offset, and a save keeps its bytes.
     @Test func damagedPageBetweenInterleavedPages() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         var bytes = Self.muxed(videoHeaders: Self.theora(["TITLE=Vidéo"]))
         let url = try write(bytes, "clean.ogv")
         let page = try #require(
@@ -201,6 +207,7 @@ private typealias T = OggTheoraTests
     /// that claims a huge field, headers that never end; a page of a stream
     /// that starts mid-file. The main stream reads; the rest is warned about.
     @Test func hostileSecondStreams() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         let big = String(repeating: "b", count: 300_000)
         let large = try await MediaItem.loaded(try write(Self.muxed(videoHeaders: Self.theora(["TITLE=V", "BIG=" + big])), "large.ogv"))
         #expect(large.warnings.isEmpty && large.metadata.items.first { $0.key == "Theora/BIG" }?.value == .string(big))
@@ -235,6 +242,7 @@ private typealias T = OggTheoraTests
     /// file (a chained file's first link before a long one; an audio stream
     /// that ends long before the video): its duration still comes from it.
     @Test func lastPageFarFromTheEnd() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         func vorbisLink(serial: UInt32, title: String, granules: [UInt64], payload: Int) -> [[UInt8]] {
             var pages = OggPage.paginate([B.vorbisID()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
             pages += OggPage.paginate([B.vorbisComment(["TITLE=" + title]), B.vorbisSetup()], serial: serial, firstSequence: 1)
@@ -267,6 +275,7 @@ private typealias T = OggTheoraTests
     /// 8 MB of audio pages: only the first few are looked for, over a bounded
     /// number of pages; all ten are listed and the read stays quick.
     @Test func manyUnfinishedStreamsAreReadBounded() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) } // made by init for this test only
         var pages: [[UInt8]] = []
         for serial in UInt32(100)..<110 {
             pages += OggPage.paginate([T.identification()], serial: serial, firstSequence: 0, firstFlags: OggPage.beginning)
