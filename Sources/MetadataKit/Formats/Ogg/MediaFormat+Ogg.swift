@@ -7,7 +7,8 @@ extension FileType {
 
 extension MediaFormat {
     /// Ogg Vorbis, Opus, Speex, Ogg FLAC and Ogg Theora, with their Vorbis
-    /// comment (a Theora stream's only when there is no audio stream).
+    /// comment (a Theora stream's only when there is no audio stream); the
+    /// other logical streams' comments are read-only `ogg-stream` items.
     /// Recognised by the `OggS` capture pattern at the start.
     static let ogg = MediaFormat(
         identifier: FileType.ogg.identifier, name: "Ogg (Vorbis, Opus, Speex, FLAC, Theora)",

@@ -41,6 +41,11 @@ import Foundation
 ///   a FLAC-in-Ogg or Speex comment that grows (no padding is kept there),
 ///   other streams' pages between ours.
 ///
+/// Only that stream's comment is written: other streams' pages are copied as
+/// they are, and a change to their comments (``MetadataKeySpace/oggStream``
+/// items) is refused before anything is written; removing all tags empties
+/// the main stream's comment and keeps theirs.
+///
 /// The last header packet must end its page (Vorbis I §A.2, RFC 7845 §3);
 /// other files are refused with `unsupportedFeature`. Damage: junk and
 /// damaged pages between pages are kept byte for byte where they were;
@@ -57,6 +62,8 @@ enum OggEditPlanner {
         guard scan.endsOnPageBoundary else {
             throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
         }
+        // Other streams' comments are kept as they are (also when all tags are removed).
+        if !options.removesAllTags { try OggLogicalStreams.refuseChanges(in: items, source: source, main: scan) }
         let kept = options.removesAllTags ? [] : items
         let (packets, paddable) = try newPackets(scan, items: kept)
 

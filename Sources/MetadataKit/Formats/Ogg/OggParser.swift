@@ -11,6 +11,19 @@ import Foundation
 ///   the Theora stream adds the picture size and both streams to
 ///   ``MediaProperties/streams``; the audio stream's comment stays the
 ///   file's tags (see ``OggHeaderScan``).
+/// - Other logical streams (``OggLogicalStreams``): a file of more than one
+///   stream lists them all in ``MediaProperties/streams`` (codec, sample
+///   rate, channels, picture size; the serial number as the uid), in the
+///   order of their first pages; the comments of streams other than the one
+///   that gives the tags are items in the `ogg-stream` key space
+///   (``MetadataKeySpace/oggStream``), read only.
+/// - Chained files (links one after another, RFC 3533 §4): the first link's
+///   streams give the tags and properties; the duration comes from the last
+///   page in the file's last MiB with the main stream's serial number (else
+///   the last such page of the whole file, walking the page headers) — the
+///   first link's end when later links have other serial numbers, the last
+///   link's when it reuses the number (the page mutagen reads too); links
+///   are not summed.
 ///
 /// - Tags: the stream's Vorbis comment (``VorbisComment``) from its comment
 ///   packet — Vorbis "\x03vorbis" + comment + framing bit (Vorbis I §5.2),
@@ -40,8 +53,24 @@ enum OggParser {
         let scan = try OggHeaderScan.read(source)
         let (items, location, damage) = try comment(of: scan)
         var properties = try properties(of: scan)
+        let link = OggLogicalStreams.read(source, main: scan, properties: properties)
         if let video = scan.video { OggTheora.addVideo(video, to: &properties) }
-        if let granule = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end) {
+        if link.streams.count > 1 { properties.streams = link.streams }
+        // A video stream whose first page follows the audio stream's (the scan stops looking at first pages then).
+        if properties.width == nil, let video = link.streams.first(where: { $0.kind == .video }) {
+            properties.width = video.width
+            properties.height = video.height
+        }
+        var last = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end)
+        // Not in the last MiB: when the file ends with another stream's page
+        // (a later link of a chained file, a longer video), walk the pages.
+        if last == nil, source.size - scan.end > 1 << 20,
+            let end = try OggHeaderScan.lastPage(in: source, after: scan.end, limit: 64 * 1024, maximumChecks: 16),
+            end.serial != scan.serial
+        {
+            last = try OggHeaderScan.lastGranuleWalking(of: scan.serial, in: source, from: scan.end)
+        }
+        if let granule = last {
             properties.duration = duration(granule: granule, scan: scan, properties: properties)
         }
         if properties.bitrate == nil, let duration = properties.duration, duration > 0 {
@@ -50,9 +79,9 @@ enum OggParser {
         // The writer needs whole, undamaged header packets and the audio to
         // start on a fresh page (see OggEditPlanner); junk between pages is kept.
         let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
-        let warnings = (scan.warnings + damage).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        let warnings = (scan.warnings + damage + link.warnings).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
-            fileType: .ogg, items: items, properties: properties, isEditable: isEditable, warnings: warnings,
+            fileType: .ogg, items: items + link.items, properties: properties, isEditable: isEditable, warnings: warnings,
             chapterTables: VorbisChapters.tables(from: items, duration: properties.duration))
     }
 

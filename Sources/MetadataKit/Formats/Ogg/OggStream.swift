@@ -89,7 +89,13 @@ struct OggHeaderScan: Sendable {
         return left == 0 ? packetSpans[packet].last.map { $0.offset + Int64($0.count) } : nil
     }
 
-    static func read(_ source: FileSource, video: Bool = false) throws -> OggHeaderScan {
+    /// Reads the header packets of the file's main stream (see the type's
+    /// documentation), or with `serial` those of that logical stream of the
+    /// first link, whatever its codec, giving up (as headers that end early)
+    /// after `pageLimit` pages.
+    static func read(_ source: FileSource, video: Bool = false, serial wanted: UInt32? = nil, pageLimit: Int = .max) throws
+        -> OggHeaderScan
+    {
         var pages: [OggPage] = []
         var gaps: [OggResync.Gap] = []
         var warnings: [MediaWarning] = []
@@ -107,7 +113,7 @@ struct OggHeaderScan: Sendable {
         var videoHeader: OggVideoHeader?
         /// No audio stream: read again with the video stream as the main one.
         func noStream(at position: Int64) throws -> OggHeaderScan {
-            guard !video, videoHeader != nil else {
+            guard !video, wanted == nil, videoHeader != nil else {
                 throw MediaError(.unsupportedFormat, "no Vorbis, Opus, Speex, FLAC or Theora stream in this Ogg file", offset: position)
             }
             return try read(source, video: true)
@@ -131,9 +137,10 @@ struct OggHeaderScan: Sendable {
                 gaps: gaps, warnings: warnings, video: videoHeader)
         }
         while true {
-            guard offset < source.size else {
+            guard offset < source.size, pages.count < pageLimit else {
                 guard chosen != nil else { return try noStream(at: 0) }
-                return early("the file ends", at: offset)
+                guard offset < source.size else { return early("the file ends", at: offset) }
+                return early("no more than \(pageLimit) pages are read for it", at: offset)
             }
             var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
             if pages.isEmpty {
@@ -168,9 +175,10 @@ struct OggHeaderScan: Sendable {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
                 let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+                if let wanted, page.serial != wanted { continue }
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
-                if codec == .theora, !video {
+                if codec == .theora, !video, wanted == nil {
                     if videoHeader == nil { videoHeader = OggVideoHeader(serial: page.serial, packet: Array(body[..<length])) }
                     continue
                 }
@@ -262,6 +270,17 @@ struct OggHeaderScan: Sendable {
         of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
         maximumChecks: Int = 64
     ) throws -> UInt64? {
+        try lastPage(in: source, after: floor, limit: limit, maximumChecks: maximumChecks) {
+            $0.serial == serial && $0.granulePosition != OggPage.noGranule
+        }?.granulePosition
+    }
+
+    /// The last page that `matches` and whose CRC is right, searched
+    /// backwards from the end of the file, at most `limit` bytes back (not
+    /// before `floor`), computing at most `maximumChecks` CRCs.
+    static func lastPage(
+        in source: FileSource, after floor: Int64, limit: Int64, maximumChecks: Int, where matches: (OggPage) -> Bool = { _ in true }
+    ) throws -> OggPage? {
         let window: Int64 = 64 * 1024
         var checks = 0
         var windowEnd = source.size
@@ -276,16 +295,43 @@ struct OggHeaderScan: Sendable {
                     bytes[index + 3] == 0x53
                 else { continue }
                 let offset = start + Int64(index)
-                guard let page = try? OggPage.read(from: source, at: offset), page.serial == serial,
-                    page.granulePosition != OggPage.noGranule
-                else { continue }
+                guard let page = try? OggPage.read(from: source, at: offset), matches(page) else { continue }
                 checks += 1
                 guard checks <= maximumChecks else { return nil }
                 guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
-                return page.granulePosition
+                return page
             }
             windowEnd = start
         }
         return nil
+    }
+
+    /// The granule position of the last page of `serial` that has one,
+    /// walking the page headers forward from `offset` to the end of the file
+    /// (other streams' pages by their headers only; a page of the stream
+    /// counts when its CRC is right; after bytes that are not a page the walk
+    /// goes on at the next good page, ``OggResync``), as mutagen does when the end
+    /// of the file holds no page of the stream: the first link of a chained
+    /// file followed by long links, an audio stream that ends long before the
+    /// video. At most `maximumPages` pages; nil when none is found.
+    static func lastGranuleWalking(of serial: UInt32, in source: FileSource, from offset: Int64, maximumPages: Int = 1 << 20) throws
+        -> UInt64?
+    {
+        var position = offset
+        var last: UInt64?
+        var count = 0
+        while position < source.size, count < maximumPages {
+            count += 1
+            var found = try? OggPage.read(from: source, at: position)
+            if found == nil { found = try OggResync.nextPage(after: position, in: source) }
+            guard let page = found else { break }
+            if page.serial == serial, page.granulePosition != OggPage.noGranule,
+                (try? OggCRC.checksum(of: page, in: source)) == page.checksum
+            {
+                last = page.granulePosition
+            }
+            position = page.end
+        }
+        return last
     }
 }

@@ -40,16 +40,6 @@ struct TheoraIdentification: Sendable, Hashable {
         let delta = keyframeShift < 64 ? granule & ((1 << UInt64(keyframeShift)) - 1) : granule
         return Double(keyframe + delta) / rate
     }
-
-    /// The stream's video as a ``MediaStream``.
-    var stream: MediaStream {
-        var stream = MediaStream(kind: .video)
-        stream.codec = OggCodec.theora.rawValue
-        stream.width = width
-        stream.height = height
-        stream.bitrate = nominalBitrate > 0 ? nominalBitrate : nil
-        return stream
-    }
 }
 
 extension TheoraIdentification {
@@ -97,19 +87,13 @@ enum OggTheora {
         return properties
     }
 
-    /// Adds the video of a Theora stream beside the audio stream that gives
-    /// the tags: the picture size, and both streams in
-    /// ``MediaProperties/streams`` (video first, as Ogg files put it). A
+    /// Adds the picture size of a Theora stream beside the audio stream that
+    /// gives the tags (both streams are listed by ``OggLogicalStreams``). A
     /// header that doesn't parse adds nothing.
     static func addVideo(_ video: OggVideoHeader, to properties: inout MediaProperties) {
         guard let header = try? TheoraIdentification(parsing: video.packet) else { return }
         properties.width = header.width
         properties.height = header.height
-        var audio = MediaStream(kind: .audio)
-        audio.codec = properties.codec
-        audio.sampleRate = properties.sampleRate
-        audio.channels = properties.channels
-        properties.streams = [header.stream, audio]
     }
 }
 
