@@ -212,6 +212,7 @@ public struct LibraryScanner: Sendable {
         _ jobs: BlockingQueue<Job>, into changes: BlockingQueue<CatalogChange>, storing: Bool, state: ScanState,
         ordered: ReorderBuffer<[UInt8]>?, render: (@Sendable (ScanEvent) -> [UInt8]?)?, events: @Sendable (ScanEvent) -> Void
     ) async {
+        let hasher = PictureHasher() // this worker's
         while let job = jobs.take() {
             guard state.failure == nil else {
                 // Drain: the walker may wait for room.
@@ -233,7 +234,11 @@ public struct LibraryScanner: Sendable {
                 }
                 result = .failure(error)
             }
-            if storing { changes.put(.store(id: job.id, record: CatalogRecord(path: job.path, status: job.status, result: result))) }
+            if storing {
+                let record = CatalogRecord(
+                    path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970, hasher: hasher)
+                changes.put(.store(id: job.id, record: record))
+            }
             state.count {
                 $0.read += 1
                 if result.isFailure { $0.errors += 1 }
@@ -253,7 +258,9 @@ public struct LibraryScanner: Sendable {
         var pending: [CatalogChange] = []
         var lastCommit = Date()
         while true {
-            pending += changes.take(upTo: options.batchSize - pending.count, timeout: 0.2)
+            // A whole batch, or what came by the half second since the last commit (woken once, not per file).
+            let wait = max(0.01, 0.5 + lastCommit.timeIntervalSinceNow)
+            pending += changes.take(upTo: options.batchSize - pending.count, timeout: wait)
             let finished = changes.isFinished
             if !pending.isEmpty && (pending.count >= options.batchSize || finished || -lastCommit.timeIntervalSinceNow >= 0.5) {
                 do throws(CatalogError) {
