@@ -255,24 +255,20 @@ public struct LibraryScanner: Sendable {
     }
 
     private func write(_ changes: BlockingQueue<CatalogChange>, to catalog: any Catalog, state: ScanState) {
-        var pending: [CatalogChange] = []
-        var lastCommit = Date()
         while true {
-            // A whole batch, or what came by the half second since the last commit (woken once, not per file).
-            let wait = max(0.01, 0.5 + lastCommit.timeIntervalSinceNow)
-            pending += changes.take(upTo: options.batchSize - pending.count, timeout: wait)
-            let finished = changes.isFinished
-            if !pending.isEmpty && (pending.count >= options.batchSize || finished || -lastCommit.timeIntervalSinceNow >= 0.5) {
-                do throws(CatalogError) {
-                    try catalog.apply(pending)
-                } catch {
-                    state.fail(error)
-                    changes.close() // readers' puts are dropped from now on
-                }
-                pending.removeAll(keepingCapacity: true)
-                lastCommit = Date()
+            // A whole batch, or what came within half a second: the writer wakes once per batch, not per
+            // file, and twice a second while nothing comes (a rescan of unchanged files).
+            let batch = changes.take(upTo: options.batchSize, timeout: 0.5)
+            if batch.isEmpty {
+                if changes.isFinished { return }
+                continue
             }
-            if finished && pending.isEmpty { return }
+            do throws(CatalogError) {
+                try catalog.apply(batch)
+            } catch {
+                state.fail(error)
+                changes.close() // readers' puts are dropped from now on
+            }
         }
     }
 

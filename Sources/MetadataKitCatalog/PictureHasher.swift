@@ -32,7 +32,13 @@ final class PictureHasher {
             if openPath != url.path {
                 if descriptor >= 0 { close(descriptor) }
                 openPath = url.path
-                descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+                // O_NONBLOCK: a path replaced by a FIFO since the read must not hang the worker (refused below).
+                descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+                var info = stat()
+                if descriptor >= 0 && (fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG) {
+                    close(descriptor)
+                    descriptor = -1
+                }
             }
             guard descriptor >= 0 else { return nil }
             return hash(artwork.byteCount, at: offset, in: descriptor)
