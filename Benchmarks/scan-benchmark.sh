@@ -12,6 +12,8 @@
 #   CORPUS_COUNT=N  files in the corpus that is copied (default 1000, kinds mp3-m4a)
 #   SKIP_EXIFTOOL=1 don't time exiftool (it takes minutes at 20,000 files)
 #   MDKIT=PATH      the mdkit binary (default: a release build, made by build.sh)
+#   MDKIT_BEFORE=PATH  an earlier mdkit binary, timed beside it in every round (full scan and
+#                   rescan), so that a change is measured under the same load
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
@@ -115,6 +117,11 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     (( rows == FILES )) || die "the catalog holds $rows rows, not $FILES"
     timed "mdkit scan --jsonl (no catalog)" "$MDKIT" scan --quiet --jsonl "$LIB"
     timed "mdkit scan (rescan, no change)" "$MDKIT" scan --quiet --db "$DB" "$LIB"
+    if [[ -n ${MDKIT_BEFORE:-} ]]; then
+        rm -f "$DB" "$DB-wal" "$DB-shm"
+        timed "before: mdkit scan (full)" "$MDKIT_BEFORE" scan --quiet --db "$DB" "$LIB"
+        timed "before: mdkit scan (rescan)" "$MDKIT_BEFORE" scan --quiet --db "$DB" "$LIB"
+    fi
     timed "find -printf '%s %T@ %i'" find "$LIB" -type f -printf '%s %T@ %i\n'
     if [[ -x $TAGLIB ]]; then timed "TagLib walker (find + taglib-read)" bash -c 'taglib_walk "$0"' "$LIB"; fi
     if (( round == 1 && ! SKIP_EXIFTOOL )) && command -v exiftool > /dev/null; then
@@ -128,6 +135,10 @@ for name in "${!BEST[@]}"; do printf '%-34s %8.2f s\n' "$name" "${BEST[$name]}";
 echo "scan / read --jsonl:        $(ratio "$scan_time" "${BEST["mdkit read --jsonl"]}")x (goal: <= 1.3x)"
 echo "scan --jsonl / read --jsonl: $(ratio "${BEST["mdkit scan --jsonl (no catalog)"]}" "${BEST["mdkit read --jsonl"]}")x"
 echo "rescan / find:              $(ratio "${BEST["mdkit scan (rescan, no change)"]}" "${BEST["find -printf '%s %T@ %i'"]}")x (goal: <= 2x)"
+if [[ -n ${MDKIT_BEFORE:-} ]]; then
+    echo "before: scan / read --jsonl: $(ratio "${BEST["before: mdkit scan (full)"]}" "${BEST["mdkit read --jsonl"]}")x"
+    echo "before: rescan / find:       $(ratio "${BEST["before: mdkit scan (rescan)"]}" "${BEST["find -printf '%s %T@ %i'"]}")x"
+fi
 if [[ -n ${BEST["exiftool -r -json"]:-} ]]; then
     echo "exiftool / scan:            $(ratio "${BEST["exiftool -r -json"]}" "$scan_time")x (goal: >= 5x)"
 fi

@@ -47,6 +47,12 @@ public struct CatalogRecord: Sendable {
 
     /// The record of a file read by `item` (`load()` done), or that failed with `error`.
     public init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double = Date().timeIntervalSince1970) {
+        self.init(path: path, status: status, result: result, scannedAt: scannedAt, hasher: nil)
+    }
+
+    /// The record as ``init(path:status:result:scannedAt:)`` makes it, the
+    /// artwork hashed by `hasher` (a scan's reading worker's) when given.
+    init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double, hasher: PictureHasher?) {
         self.path = path
         self.status = status
         self.scannedAt = scannedAt
@@ -62,7 +68,9 @@ public struct CatalogRecord: Sendable {
             for field in MetadataField.allCases {
                 switch item.metadata[field] {
                 case nil: continue
-                case .artwork(let list)?: pictures = list.map(Self.picture)
+                case .artwork(let list)?:
+                    let hashes = hasher?.sha256(of: list) ?? list.map { (try? $0.data()).map { SHA256.hex($0) } }
+                    pictures = zip(list, hashes).map { Self.picture($0, sha256: $1) }
                 case let value?: if let text = value.text { fields.append((field.rawValue, text)) }
                 }
             }
@@ -75,11 +83,10 @@ public struct CatalogRecord: Sendable {
         fields.first { $0.field == field.rawValue }?.value
     }
 
-    static func picture(_ artwork: Artwork) -> Picture {
+    static func picture(_ artwork: Artwork, sha256: String?) -> Picture {
         Picture(
             pictureType: artwork.pictureType.name, mimeType: artwork.mimeType, description: artwork.description,
-            byteCount: artwork.byteCount, width: artwork.width, height: artwork.height,
-            sha256: (try? artwork.data()).map { SHA256.hex($0) })
+            byteCount: artwork.byteCount, width: artwork.width, height: artwork.height, sha256: sha256)
     }
 
     static func item(_ item: MetadataItem) -> Item {

@@ -111,9 +111,10 @@ public struct FolderWalker: Sendable {
                 try walkFolder(child, relative: childRelative, visited: &visited, body)
             } else if status.isRegularFile {
                 if let extensions = options.extensions {
-                    guard let dot = name.lastIndex(of: "."), extensions.contains(name[name.index(after: dot)...].lowercased()) else {
-                        continue
-                    }
+                    // The last "." by its byte (not by Character: a walk asks this of every file).
+                    guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")),
+                        extensions.contains(name[name.utf8.index(after: dot)...].lowercased())
+                    else { continue }
                 }
                 if !options.include.isEmpty && !matches(options.include, name: name, relative: childRelative) { continue }
                 try body(.file(path: child, status: status))
@@ -130,20 +131,36 @@ public struct FolderWalker: Sendable {
     }
 
     /// The names in the folder at `path` (not `.` and `..`), sorted by their
-    /// UTF-8 bytes; nil with `errno` set when it can't be opened.
+    /// UTF-8 bytes; nil with `errno` set when it can't be opened. The names'
+    /// bytes (as decoded: a name that is not UTF-8 sorts as its repaired
+    /// string) go into one buffer and are sorted there by `memcmp` of spans,
+    /// with no string copied or retained per comparison.
     static func entries(of path: String) -> [String]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
+        var bytes: [UInt8] = []
+        var spans: [(start: Int, count: Int, index: Int)] = []
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            var name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
             if name == "." || name == ".." { continue }
+            name.withUTF8 { utf8 in
+                spans.append((bytes.count, utf8.count, names.count))
+                bytes.append(contentsOf: utf8)
+            }
             names.append(name)
         }
-        names.sort(by: bytesPrecede)
-        return names
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            spans.sort { a, b in
+                let common = min(a.count, b.count)
+                let order = common > 0 ? memcmp(base + a.start, base + b.start, common) : 0
+                return order != 0 ? order < 0 : a.count < b.count
+            }
+        }
+        return spans.map { names[$0.index] }
     }
 
     /// Whether `a`'s UTF-8 bytes come before `b`'s (`memcmp` order, a prefix first).

@@ -212,6 +212,7 @@ public struct LibraryScanner: Sendable {
         _ jobs: BlockingQueue<Job>, into changes: BlockingQueue<CatalogChange>, storing: Bool, state: ScanState,
         ordered: ReorderBuffer<[UInt8]>?, render: (@Sendable (ScanEvent) -> [UInt8]?)?, events: @Sendable (ScanEvent) -> Void
     ) async {
+        let hasher = PictureHasher() // this worker's
         while let job = jobs.take() {
             guard state.failure == nil else {
                 // Drain: the walker may wait for room.
@@ -233,7 +234,11 @@ public struct LibraryScanner: Sendable {
                 }
                 result = .failure(error)
             }
-            if storing { changes.put(.store(id: job.id, record: CatalogRecord(path: job.path, status: job.status, result: result))) }
+            if storing {
+                let record = CatalogRecord(
+                    path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970, hasher: hasher)
+                changes.put(.store(id: job.id, record: record))
+            }
             state.count {
                 $0.read += 1
                 if result.isFailure { $0.errors += 1 }
@@ -250,22 +255,20 @@ public struct LibraryScanner: Sendable {
     }
 
     private func write(_ changes: BlockingQueue<CatalogChange>, to catalog: any Catalog, state: ScanState) {
-        var pending: [CatalogChange] = []
-        var lastCommit = Date()
         while true {
-            pending += changes.take(upTo: options.batchSize - pending.count, timeout: 0.2)
-            let finished = changes.isFinished
-            if !pending.isEmpty && (pending.count >= options.batchSize || finished || -lastCommit.timeIntervalSinceNow >= 0.5) {
-                do throws(CatalogError) {
-                    try catalog.apply(pending)
-                } catch {
-                    state.fail(error)
-                    changes.close() // readers' puts are dropped from now on
-                }
-                pending.removeAll(keepingCapacity: true)
-                lastCommit = Date()
+            // A whole batch, or what came within half a second: the writer wakes once per batch, not per
+            // file, and twice a second while nothing comes (a rescan of unchanged files).
+            let batch = changes.take(upTo: options.batchSize, timeout: 0.5)
+            if batch.isEmpty {
+                if changes.isFinished { return }
+                continue
             }
-            if finished && pending.isEmpty { return }
+            do throws(CatalogError) {
+                try catalog.apply(batch)
+            } catch {
+                state.fail(error)
+                changes.close() // readers' puts are dropped from now on
+            }
         }
     }
 

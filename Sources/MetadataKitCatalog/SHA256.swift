@@ -38,8 +38,16 @@ struct SHA256 {
     }
 
     static func hexString(_ digest: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        return String(decoding: digest.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 15)]] }, as: UTF8.self)
+        let digits: StaticString = "0123456789abcdef"
+        return String(unsafeUninitializedCapacity: 2 * digest.count) { text in
+            digits.withUTF8Buffer { digits in
+                for (index, byte) in digest.enumerated() {
+                    text[2 * index] = digits[Int(byte >> 4)]
+                    text[2 * index + 1] = digits[Int(byte & 15)]
+                }
+            }
+            return 2 * digest.count
+        }
     }
 
     mutating func update<Bytes: Collection<UInt8>>(_ bytes: Bytes) {

@@ -50,6 +50,15 @@ public class SQLCatalog: Catalog {
 
     /// Calls `body` with the entry of each row of `sql` (selecting ``entryColumns``).
     private func entries(_ sql: String, _ values: [SQLValue], _ body: (CatalogEntry) -> Void) throws(CatalogError) {
+        if let sqlite = database as? SQLiteDatabase {
+            // The integers as integers (a rescan looks up every file: no text made and parsed per column).
+            return try sqlite.rows(sql, values) { statement in
+                let status = FileStatus(
+                    size: statement.integer(2) ?? 0, modificationTimeNanoseconds: statement.integer(3) ?? 0,
+                    device: UInt64(bitPattern: statement.integer(4) ?? 0), inode: UInt64(bitPattern: statement.integer(5) ?? 0))
+                body(CatalogEntry(id: statement.integer(0) ?? 0, path: statement.text(1) ?? "", status: status))
+            }
+        }
         try database.query(sql, values) { row in
             func integer(_ index: Int) -> Int64 { row[index].flatMap { Int64($0) } ?? 0 }
             let status = FileStatus(

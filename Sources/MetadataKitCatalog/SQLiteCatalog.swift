@@ -21,7 +21,9 @@ public final class SQLiteCatalog: SQLCatalog {
             }
         }
         let connection = try SQLiteConnection(path: path)
-        try connection.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
+        // Two scans opening a new catalog at once both switch it to WAL: one may be told BUSY at once.
+        try connection.execRetryingWhileBusy("PRAGMA journal_mode=WAL")
+        try connection.exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;")
         let database = SQLiteDatabase(connection)
         sqlite = database
         try super.init(database: database, location: path, host: host)
@@ -95,6 +97,15 @@ final class SQLiteDatabase: SQLDatabase {
         while try statement.step() {
             body((0..<statement.columnCount).map { statement.text($0) })
         }
+    }
+
+    /// Runs `sql` (prepared once) with `values` and calls `body` with the
+    /// statement at each row, to read its columns as they are typed.
+    func rows(_ sql: String, _ values: [SQLValue], _ body: (SQLiteStatement) -> Void) throws(CatalogError) {
+        let statement = try statement(sql)
+        defer { statement.reset() }
+        statement.bind(values)
+        while try statement.step() { body(statement) }
     }
 
     func columns(_ sql: String) throws(CatalogError) -> [String] {

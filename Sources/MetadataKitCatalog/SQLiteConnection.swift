@@ -42,6 +42,24 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `sql` as ``exec(_:)`` does, again while SQLite answers `SQLITE_BUSY`
+    /// at once (for up to `timeout` seconds). SQLite skips the busy handler when
+    /// waiting could deadlock: two connections switching a new database to WAL
+    /// at the same moment each hold a read lock the other's write waits for,
+    /// and one of them gets `SQLITE_BUSY` immediately; its statement rolled
+    /// back, it can run again once the other is done.
+    func execRetryingWhileBusy(_ sql: String, timeout: Double = 60) throws(CatalogError) {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while true {
+            let status = sqlite3_exec(handle, sql, nil, nil, nil)
+            if status == SQLITE_OK { return }
+            guard status & 0xff == SQLITE_BUSY, Date() < deadline else {
+                throw CatalogError("SQLite: \(lastError) (in: \(sql.prefix(80)))")
+            }
+            usleep(5_000)
+        }
+    }
+
     func prepare(_ sql: String) throws(CatalogError) -> SQLiteStatement {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil) == SQLITE_OK,

@@ -1,0 +1,66 @@
+import Foundation
+import MetadataKit
+import Testing
+
+@testable import MetadataKitCatalog
+
+/// The scan's artwork hash, read into a worker's reusable buffer: the same
+/// hash as the picture's bytes from ``Artwork/data()`` (and as `sha256sum`),
+/// for pictures in files, in memory and larger than the buffer kept; none
+/// for a picture whose bytes are no longer all in the file.
+@Suite struct PictureHasherTests {
+    @Test func picturesInFilesHashAsTheirBytes() async throws {
+        let hasher = PictureHasher()
+        var inFiles = 0
+        // Twice over: the buffer is reused from file to file, larger and smaller pictures in turn.
+        for name in CatalogTestSupport.mediaFixtures + CatalogTestSupport.mediaFixtures.reversed() {
+            let item = try await MediaItem.loaded(TestSupport.fixtures.appendingPathComponent("valid/" + name))
+            let pictures = item.metadata.artwork
+            inFiles += pictures.filter { $0.fileLocation != nil }.count
+            let expected = try pictures.map { SHA256.hex(try $0.data()) }
+            #expect(hasher.sha256(of: pictures) == expected, "\(name)")
+        }
+        #expect(inFiles > 0, "no fixture's picture is read from its file")
+        let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let inMemory = Artwork(data: bytes, mimeType: "image/png")
+        #expect(inMemory.fileLocation == nil)
+        #expect(hasher.sha256(of: [inMemory]) == [SHA256.hex(bytes)])
+    }
+
+    /// A picture larger than the buffer a worker keeps (seeded random bytes,
+    /// saved into an MP3), then the same file cut inside the picture.
+    @Test(.enabled(if: TestSupport.hasTool("sha256sum"), "needs sha256sum (coreutils)"))
+    func aLargePictureAndACutOneHashAsTheirBytesAllow() async throws {
+        let seed = UInt64.random(in: 0..<UInt64.max)
+        var generator = SplitMix64(state: seed)
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("large.mp3")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"), to: file)
+        let size = PictureHasher.keptCapacity + 1 + Int.random(in: 0..<100_000, using: &generator)
+        var bytes = [UInt8](repeating: 0, count: size)
+        for index in bytes.indices { bytes[index] = UInt8.random(in: 0...255, using: &generator) }
+        let raw = directory.appendingPathComponent("picture.bin")
+        try Data(bytes).write(to: raw)
+        let expected = String(try TestSupport.runChecked("sha256sum", [raw.path]).text.prefix(64))
+        var item = try await MediaItem.loaded(file)
+        item.metadata.artwork = [Artwork(data: Data(bytes), mimeType: "image/jpeg")]
+        try await item.save()
+        let saved = try await MediaItem.loaded(file)
+        let picture = try #require(saved.metadata.artwork.first)
+        #expect(picture.fileLocation != nil && picture.byteCount == size, "seed \(seed)")
+        let hasher = PictureHasher()
+        #expect(hasher.sha256(of: [picture]) == [expected], "seed \(seed)")
+        // Cut inside the picture: no hash (as data() throws), and the hasher still works afterwards.
+        let location = try #require(picture.fileLocation)
+        #expect(truncate(file.path, off_t(location.offset) + off_t(size / 2)) == 0)
+        #expect((try? picture.data()) == nil)
+        #expect(hasher.sha256(of: [picture]) == [nil], "seed \(seed)")
+        // The file replaced by a FIFO since the read: no hash, and no wait for a writer that never comes.
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        #expect(hasher.sha256(of: [picture]) == [nil], "seed \(seed)")
+        let sample = try await MediaItem.loaded(TestSupport.fixtures.appendingPathComponent("valid/sample.flac"))
+        #expect(hasher.sha256(of: sample.metadata.artwork) == (try sample.metadata.artwork.map { SHA256.hex(try $0.data()) }))
+    }
+}
