@@ -3,6 +3,10 @@ import Testing
 
 @testable import MetadataKit
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 private typealias I = MatroskaInterop
 private typealias B = MatroskaBuilder
 
@@ -117,5 +121,45 @@ struct MatroskaSeekHeadInteropTests {
         #expect(reread.chapters.map(\.title) == ["Erste", "Zweite"])
         let after = try MatroskaLayout(parsing: FileSource(url: file))
         #expect(after.warnings.isEmpty && after.seekHeads[0].entries.map(\.id) == [MatroskaID.seekHead])
+    }
+
+    /// `mdkit write --chapters` on such a file (the SeekHead moves to the
+    /// end) paused before a step of the save and killed there: the next
+    /// load gives the old file or the new one, and mkvinfo reads it.
+    @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
+    func aKilledSeekHeadMoveLeavesTheOldOrTheNewFile(pausedStep: String) async throws {
+        try #require(Capabilities.mdkit)
+        let executable = try #require(TestSupport.mdkitExecutable)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let audio = directory.appendingPathComponent("in.mka"), file = directory.appendingPathComponent("tight.mka")
+        try I.ffmpegAudio(audio)
+        try TestSupport.runChecked("mkvmerge", ["-q", "-o", file.path, "--no-cues", "--no-chapters", audio.path])
+        try Self.removingVoidAfterSeekHead(file)
+        let chapters = directory.appendingPathComponent("chapters.txt")
+        try ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=A\n"
+            .write(to: chapters, atomically: true, encoding: .utf8)
+        let hash = try I.trackHash(file)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        var item = MediaItem(url: file)
+        try await item.load() // recovers an interrupted save
+        let isNew = item.chapters.map(\.title) == ["A"]
+        #expect(isNew || item.chapters.isEmpty, "chapters neither old nor new: \(item.chapters.map(\.title))")
+        #expect(isNew == (item.metadata.title == "killed"), "the chapters and the title were saved together or not at all")
+        #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: file).path))
+        #expect(try I.trackHash(file) == hash)
+        #expect(!(try I.mkvinfo(file)).localizedCaseInsensitiveContains("error"))
+        #expect(try MatroskaLayout(parsing: FileSource(url: file)).warnings.isEmpty)
     }
 }
