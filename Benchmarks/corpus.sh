@@ -8,19 +8,22 @@
 #   anew when the STAMP does not match. Needs BENCH (the Benchmarks folder) and the
 #   caller's note and die functions.
 
-CORPUS_VERSION=3   # bump when changing the ffmpeg sources below
+CORPUS_VERSION=4   # bump when changing the ffmpeg sources below
 
 # resolve_kinds KINDS: prints the comma-separated kinds for KINDS, which is "mp3-m4a" (the
 # four MP3 and M4A kinds the issues' benchmarks ask for), "all" (the nine first kinds),
 # "ape-asf" (WavPack, Musepack, TrueAudio and WMA: the newer kinds TagLib 1.13 reads too),
 # "no-taglib" (ADTS AAC, AC-3, DSF and Matroska audio: kinds TagLib 1.13 does not read, so
-# mutagen, or exiftool for Matroska, is the baseline), or a comma-separated list of kinds.
+# mutagen, or exiftool for Matroska, is the baseline), "matroska" (Matroska audio, mkvmerge-made
+# Matroska video and WebM: TagLib is the baseline when it is 2.2 or newer, see
+# read-benchmark.sh), or a comma-separated list of kinds.
 resolve_kinds() {
     case $1 in
         mp3-m4a) echo "mp3-id3v23,mp3-id3v24,m4a-first,m4a-last" ;;
         all) echo "mp3-id3v23,mp3-id3v24,m4a-first,m4a-last,flac,ogg-vorbis,ogg-opus,wav,aiff" ;;
         ape-asf) echo "wavpack,musepack,tta,wma" ;;
         no-taglib) echo "aac,ac3,dsf,mka" ;;
+        matroska) echo "mka,mkv,webm" ;;
         *) echo "$1" ;;
     esac
 }
@@ -62,6 +65,22 @@ make_corpus() {
     if [[ ,$kinds, == *,aac,* ]]; then "${ff[@]}" "${tone[@]}" -c:a aac -b:a 128k -f adts "$sources/audio.aac"; fi
     if [[ ,$kinds, == *,ac3,* ]]; then "${ff[@]}" "${tone[@]}" -c:a ac3 -b:a 192k "$sources/audio.ac3"; fi
     if [[ ,$kinds, == *,mka,* ]]; then "${ff[@]}" "${tone[@]}" -c:a libvorbis -q:a 4 "$sources/audio.mka"; fi
+    if [[ ,$kinds, == *,mkv,* || ,$kinds, == *,webm,* ]]; then
+        local picture=(-f lavfi -i "testsrc=size=320x240:rate=25:duration=3")
+        printf ';FFMETADATA1\n' > "$sources/chapters.ffmeta"
+        local start
+        for start in 0 1000 2000; do
+            printf '[CHAPTER]\nTIMEBASE=1/1000\nSTART=%d\nEND=%d\ntitle=Chapter %d\n' \
+                "$start" $((start + 1000)) $((start / 1000 + 1)) >> "$sources/chapters.ffmeta"
+        done
+    fi
+    if [[ ,$kinds, == *,mkv,* ]]; then
+        "${ff[@]}" "${picture[@]}" "${tone[@]}" -c:v libx264 -preset veryfast -pix_fmt yuv420p \
+            -c:a libvorbis -q:a 4 "$sources/video.mkv"
+    fi
+    if [[ ,$kinds, == *,webm,* ]]; then
+        "${ff[@]}" "${picture[@]}" "${tone[@]}" -c:v libvpx -b:v 200k -c:a libopus -b:a 96k "$sources/video.webm"
+    fi
     if [[ ,$kinds, == *,musepack,* ]]; then
         command -v mpcenc > /dev/null || die "mpcenc is missing (apt: musepack-tools)"
         "${ff[@]}" "${tone[@]}" -c:a pcm_s16le "$sources/musepack-input.wav"

@@ -5,8 +5,8 @@ usage: make-corpus.py SOURCE_DIR CORPUS_DIR COUNT [KINDS]
 
 SOURCE_DIR holds audio.mp3, moov-first.m4a, moov-last.m4a, audio.flac, vorbis.ogg,
 opus.ogg, audio.wav, audio.aiff, cover.jpg and cover.png, and for the newer kinds
-audio.wv, audio.mpc, audio.tta, audio.wma, audio.aac, audio.ac3 and audio.mka (made by
-corpus.sh); audio.dsf is made here (no common tool writes DSF).
+audio.wv, audio.mpc, audio.tta, audio.wma, audio.aac, audio.ac3, audio.mka, video.mkv,
+video.webm and chapters.ffmeta (made by corpus.sh); audio.dsf is made here (no common tool writes DSF).
 Writes COUNT files, split evenly over the kinds (the nine first ones, or the comma-separated KINDS),
 into CORPUS_DIR/<kind>/NNNNN.<ext>:
 
@@ -27,6 +27,10 @@ into CORPUS_DIR/<kind>/NNNNN.<ext>:
   ac3          AC-3, ID3v2.4 tag at the front, PNG cover
   dsf          DSF (hand-built, 1 channel, 2.8224 MHz DSD), ID3v2.4 tag at the end, JPEG cover
   mka          Matroska audio (Vorbis), ffmpeg-written tags and a PNG cover attachment
+  mkv          Matroska video (H.264 + Vorbis), ffmpeg-written tags, 3 chapters and a PNG
+               cover attachment, remuxed by mkvmerge (its layout)
+  webm         WebM (VP8 + Opus), ffmpeg-written tags and 3 chapters, no cover (WebM has no
+               attachments; cover byte count 0 in the manifest)
 
 Each file gets distinct title/artist/album/genre/year/track/disc/comment values,
 some of them non-ASCII (the same values whatever the tag format). CORPUS_DIR/manifest.tsv lists, one line per file:
@@ -57,7 +61,7 @@ from mutagen.mp4 import MP4, MP4Cover
 
 KINDS = ["mp3-id3v23", "mp3-id3v24", "m4a-first", "m4a-last",
          "flac", "ogg-vorbis", "ogg-opus", "wav", "aiff",
-         "wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka"]
+         "wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka", "mkv", "webm"]
 SOURCES = {
     "mp3-id3v23": "audio.mp3", "mp3-id3v24": "audio.mp3",
     "m4a-first": "moov-first.m4a", "m4a-last": "moov-last.m4a",
@@ -65,11 +69,12 @@ SOURCES = {
     "wav": "audio.wav", "aiff": "audio.aiff",
     "wavpack": "audio.wv", "musepack": "audio.mpc", "tta": "audio.tta", "wma": "audio.wma",
     "aac": "audio.aac", "ac3": "audio.ac3", "dsf": "audio.dsf", "mka": "audio.mka",
+    "mkv": "video.mkv", "webm": "video.webm",
 }
 EXTENSIONS = {"mp3-id3v23": "mp3", "mp3-id3v24": "mp3", "m4a-first": "m4a", "m4a-last": "m4a",
               "flac": "flac", "ogg-vorbis": "ogg", "ogg-opus": "opus", "wav": "wav", "aiff": "aiff",
               "wavpack": "wv", "musepack": "mpc", "tta": "tta", "wma": "wma", "aac": "aac", "ac3": "ac3",
-              "dsf": "dsf", "mka": "mka"}
+              "dsf": "dsf", "mka": "mka", "mkv": "mkv", "webm": "webm"}
 
 ARTISTS = ["Björk Ensemble", "Sigur Rós Trio", "東京 Quartet", "Mötley Strings",
            "The Plain Band", "Ленинград Collective", "Zoë & the Dots", "Ars Nova"]
@@ -251,6 +256,33 @@ def tag_mka(source_dir, path, v, cover_path):
     subprocess.run(args + [path], check=True)
 
 
+def tag_matroska_video(source_dir, path, v, cover_path, kind):
+    """Matroska video (mkv) and WebM: ffmpeg writes the tags and three chapters (an
+    ffmetadata file) and, for mkv, attaches the cover; the mkv file is then remuxed by
+    mkvmerge (which keeps tags, chapters and attachments, in its own layout: SeekHead, Void,
+    Cues before the Clusters). WebM has no attachments (the WebM muxers refuse them)."""
+    import subprocess
+    os.remove(path)
+    text = text_values(v)
+    meta = {key: text[field] for field, key in FFMPEG_KEYS.items()}
+    chapters = os.path.join(source_dir, "chapters.ffmeta")
+    ffmpeg = ["ffmpeg", "-nostdin", "-hide_banner", "-loglevel", "error", "-y",
+              "-i", os.path.join(source_dir, SOURCES[kind]), "-i", chapters,
+              "-map", "0", "-map_metadata", "-1", "-map_chapters", "1", "-c", "copy"]
+    if kind == "mkv":
+        ffmpeg += ["-attach", cover_path, "-metadata:s:t", "mimetype=image/png",
+                   "-metadata:s:t", "filename=cover.png"]
+    for key, value in meta.items():
+        ffmpeg += ["-metadata", f"{key}={value}"]
+    if kind == "webm":
+        subprocess.run(ffmpeg + [path], check=True)
+        return
+    staged = path + ".ffmpeg.mkv"
+    subprocess.run(ffmpeg + [staged], check=True)
+    subprocess.run(["mkvmerge", "--quiet", "-o", path, staged], check=True)
+    os.remove(staged)
+
+
 def make_dsf(path, seconds=3, rate=2822400):
     """A one-channel DSF file of DSD idle pattern (0x69), per the DSF File Format
     Specification 1.01: 'DSD ' chunk (28 bytes), 'fmt ' chunk (52), 'data' chunk."""
@@ -302,7 +334,7 @@ def picture_sizes(path, kind):
     return [len(p.data) for p in f.tags.getall("APIC")]
 
 
-NEW_KINDS = ("wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka")
+NEW_KINDS = ("wavpack", "musepack", "tta", "wma", "aac", "ac3", "dsf", "mka", "mkv", "webm")
 
 
 def check_new_kind(path, kind, v, cover):
@@ -310,7 +342,7 @@ def check_new_kind(path, kind, v, cover):
     back the title and artist; the picture's size is checked where mutagen exposes it."""
     import json
     import subprocess
-    if kind == "mka":
+    if kind in ("mka", "mkv", "webm"):
         out = subprocess.run(["ffprobe", "-v", "error", "-show_format", "-show_streams", "-of", "json", path],
                              check=True, capture_output=True, text=True).stdout
         probe = json.loads(out)
@@ -319,7 +351,7 @@ def check_new_kind(path, kind, v, cover):
                # ffprobe shows an image attachment as an attached_pic video stream
                sum(1 for s in probe["streams"] if s.get("codec_type") == "attachment"
                    or s.get("disposition", {}).get("attached_pic") == 1))
-        want = (v["title"], v["artist"], 1)
+        want = (v["title"], v["artist"], 0 if kind == "webm" else 1)
     else:
         # mutagen.File takes an ADTS or AC-3 stream behind an ID3 tag for MP3: name the class.
         # Those two classes do not tag (the ID3 class reads the tag), and AC3 does not skip
@@ -334,7 +366,7 @@ def check_new_kind(path, kind, v, cover):
             want = (v["title"], v["artist"], len(cover) + len("cover.xxx") + 1)
         elif kind == "wma":
             got = (str(t["Title"][0]), str(t["Author"][0]), 1)
-            want = (v["title"], v["artist"], 1)
+            want = (v["title"], v["artist"], 0 if kind == "webm" else 1)
         else:
             got = (str(t["TIT2"]), str(t["TPE1"]), sum(len(p.data) for p in t.getall("APIC")))
             want = (v["title"], v["artist"], len(cover))
@@ -448,6 +480,9 @@ def main():
             elif kind == "mka":
                 cover = png
                 tag_mka(source, path, v, os.path.join(source, "cover.png"))
+            elif kind in ("mkv", "webm"):
+                cover = png if kind == "mkv" else b""
+                tag_matroska_video(source, path, v, os.path.join(source, "cover.png"), kind)
             else:
                 use_jpeg = (n % 2 == 0) == (kind == "m4a-first")
                 cover = jpeg if use_jpeg else png

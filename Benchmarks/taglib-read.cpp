@@ -19,6 +19,10 @@
 // Everything goes to stdout, one tab-separated line per file; a file TagLib
 // cannot open gives an "ERROR" line and makes the exit status 1.
 //
+// Matroska (.mka, .mkv, .webm) is read when built against TagLib 2.2 or newer (the
+// complexProperties("PICTURE") API, and Matroska::File::chapters()); with an older TagLib
+// those files give "ERROR" lines as before.
+//
 // Build: g++ -O2 -std=c++17 taglib-read.cpp $(pkg-config --cflags --libs taglib)
 
 #include <cstdio>
@@ -50,6 +54,17 @@
 #include <asffile.h>
 #include <asftag.h>
 #include <asfpicture.h>
+#include <taglib.h>
+
+// Matroska arrived in TagLib 2.2 (Debian's 1.13 has none): read .mka/.mkv/.webm when the
+// TagLib this is built against has it, through the same per-file-class path as the others.
+#if TAGLIB_MAJOR_VERSION > 2 || (TAGLIB_MAJOR_VERSION == 2 && TAGLIB_MINOR_VERSION >= 2)
+#define TAGLIB_READ_MATROSKA 1
+#include <matroskafile.h>
+#include <matroskachapters.h>
+#include <matroskachapteredition.h>
+#include <matroskachapter.h>
+#endif
 
 namespace {
 
@@ -154,6 +169,18 @@ Pictures readPictures(TagLib::File *file, std::string &disc) {
             auto part = attributes.find("WM/PartOfSet");
             if (part != attributes.end() && !part->second.isEmpty()) disc = oneLine(part->second.front().toString());
         }
+#ifdef TAGLIB_READ_MATROSKA
+    } else if (auto *mkv = dynamic_cast<TagLib::Matroska::File *>(file)) {
+        // Image attachments come back as PICTURE complex properties (TagLib 2.2's API); the
+        // chapters are walked as mdkit reports them too.
+        for (const TagLib::VariantMap &picture : mkv->complexProperties("PICTURE"))
+            pictures.add(picture.value("mimeType").toString().to8Bit(), picture.value("data").toByteVector());
+        if (TagLib::Matroska::Chapters *chapters = mkv->chapters()) {
+            unsigned count = 0;
+            for (const auto &edition : chapters->chapterEditionList()) count += edition.chapterList().size();
+            disc = "chapters=" + std::to_string(count);
+        }
+#endif
     } else if (auto *mp4 = dynamic_cast<TagLib::MP4::File *>(file)) {
         if (TagLib::MP4::Tag *tag = mp4->tag()) {
             if (tag->contains("covr")) {

@@ -27,14 +27,28 @@ import Foundation
 ///   ``MatroskaWriteRules``): WebM gets no attachments and only WebM's
 ///   chapter and tag elements; a newer Matroska element raises the header's
 ///   DocTypeVersion in place.
+/// - Several Tags elements (another tool's edits, Tags both before and
+///   after the Clusters) are read as one; when the tags change they are
+///   merged into one Tags element written where the first one was (or
+///   wherever it fits, as above), the others become Voids and their
+///   SeekHead entries go, as mkvpropedit does (it reads every Tags element
+///   into one and voids the rest). Unchanged, they stay as they are.
+/// - A SeekHead that can't take a new entry in place (no Void after it) is
+///   written whole, with the new entry, at the end of the Segment, and its
+///   old place gets a SeekHead of one entry pointing there (the rest a
+///   Void), as mkvpropedit does (mkvtoolnix `kax_analyzer_c`, "move seek
+///   head to end and create new one at start").
 /// - Refused before anything is written (`unsupportedFeature`): several
-///   Tags or Info elements (or Chapters, Attachments when they change), a Segment followed by other
-///   data or whose last element is cut short when something must go at its end, a SeekHead without room.
+///   Info elements (or Chapters, Attachments when they change), a Tags
+///   element too large to read when several must be merged, a Segment
+///   followed by other data or whose last element is cut short when
+///   something must go at its end, a SeekHead without room even for the
+///   one-entry SeekHead.
 enum MatroskaEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let file = try MatroskaFile(parsing: source)
         guard file.isEditable, let infoElement = file.layout.first(MatroskaID.info) else {
-            throw MediaError(.unsupportedFeature, "this Matroska file has several Tags or Info elements, or none; it can't be written")
+            throw MediaError(.unsupportedFeature, "this Matroska file has several Info elements, or none; it can't be written")
         }
         let url = URL(fileURLWithPath: source.path)
         var title: String?
@@ -58,9 +72,18 @@ enum MatroskaEditPlanner {
         }
         var layout = MatroskaSpaceLayout(file: file, source: source)
         var rules = MatroskaWriteRules(header: file.layout.header)
-        let oldTags = file.tags.first
-        if let data = try newTags(source, old: oldTags, element: file.layout.first(MatroskaID.tags), items: tagItems, rules: &rules) {
-            if let element = file.layout.first(MatroskaID.tags) {
+        let tagsElements = file.layout.all(MatroskaID.tags)
+        if let data = try newTags(source, old: merged(file.tags), element: tagsElements.first, items: tagItems, rules: &rules) {
+            if let element = tagsElements.first {
+                // The other Tags elements go first, so their space can take the merged one.
+                for other in tagsElements.dropFirst() {
+                    guard let size = other.totalSize, size <= MatroskaTags.maximumSize else {
+                        throw MediaError(
+                            .unsupportedFeature, "a Tags element is too large to be read; the tags can't be merged and written",
+                            offset: other.offset)
+                    }
+                    try layout.remove(other)
+                }
                 if data.isEmpty { try layout.remove(element) } else { try layout.replace(element, id: MatroskaID.tags, data: data) }
             } else if !data.isEmpty {
                 try layout.add(id: MatroskaID.tags, data: data)
@@ -97,6 +120,14 @@ enum MatroskaEditPlanner {
         }
         if let patch = rules.versionPatch(file.layout.header) { layout.patchHeader(patch.offset, patch.bytes) }
         return try layout.plan()
+    }
+
+    /// Every Tags element's Tags as one, in file order (the CRC-32 flag of the
+    /// first); nil when the file has none.
+    static func merged(_ tags: [MatroskaTags]) -> MatroskaTags? {
+        guard var first = tags.first else { return nil }
+        first.groups = tags.flatMap(\.groups)
+        return first
     }
 
     /// Replaces `old` by element `id` with `data`, adds it, or (empty data) removes `old`.

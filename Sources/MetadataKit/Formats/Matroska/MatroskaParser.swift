@@ -59,8 +59,9 @@ struct MatroskaFile {
     var chapters: [ChapterTable] = []
     var warnings: [MediaWarning] = []
 
-    /// Whether a save can be planned: one Info and at most one Tags element.
-    var isEditable: Bool { layout.all(MatroskaID.info).count == 1 && layout.all(MatroskaID.tags).count <= 1 }
+    /// Whether a save can be planned: one Info element (several Tags
+    /// elements are merged by the save, see ``MatroskaEditPlanner``).
+    var isEditable: Bool { layout.all(MatroskaID.info).count == 1 }
 
     init(parsing source: FileSource) throws {
         layout = try MatroskaLayout(parsing: source)

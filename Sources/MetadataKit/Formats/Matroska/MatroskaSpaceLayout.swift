@@ -166,8 +166,10 @@ struct MatroskaSpaceLayout {
     /// Enters every move in the SeekHeads: an entry that pointed at the old
     /// place is changed or removed, a new element is added to the first
     /// SeekHead; a changed SeekHead is rebuilt in its place and the free
-    /// Void after it. A file without SeekHead needs none (it is read by
-    /// walking its elements).
+    /// Void after it. One that doesn't fit there goes whole to the end of
+    /// the Segment, and its place gets a SeekHead of one entry pointing at
+    /// it (what mkvpropedit does). A file without SeekHead needs none (it is
+    /// read by walking its elements).
     private mutating func updateSeekHeads() throws {
         let layout = file.layout
         guard !layout.seekHeads.isEmpty, !moves.isEmpty else { return }
@@ -188,25 +190,44 @@ struct MatroskaSpaceLayout {
         }
         for head in changed.sorted() {
             let seekHead = layout.seekHeads[head]
-            var data: [UInt8] = []
-            for entry in entries[head] {
-                data += EBML.element(
-                    MatroskaID.seek,
-                    EBML.element(MatroskaID.seekID, EBML.idBytes(entry.id))
-                        + EBML.element(MatroskaID.seekPosition, unsigned: UInt64(entry.position)))
-            }
-            if seekHead.hasCRC { data = EBMLCRC32.prefixed(data) }
-            let total = seekHead.element.totalSize!
-            if let bytes = Self.fit(MatroskaID.seekHead, data, span: total) {
-                patch(seekHead.element.offset, bytes)
-            } else if let index = voidIndex(at: seekHead.element.end!),
-                let bytes = Self.fit(MatroskaID.seekHead, data, span: total + voids[index].size)
-            {
-                voids.remove(at: index)
-                patch(seekHead.element.offset, bytes)
-            } else {
-                throw MediaError(.unsupportedFeature, "the SeekHead has no room for a new entry", offset: seekHead.element.offset)
+            let data = Self.seekHeadData(entries[head], crc: seekHead.hasCRC)
+            if !put(seekHead: data, at: seekHead.element) {
+                // Whole at the end, and a SeekHead pointing there in its place.
+                let target = source.size + Int64(appended.count)
+                appended += EBML.element(MatroskaID.seekHead, data)
+                let forward = Self.seekHeadData([(MatroskaID.seekHead, target - layout.segmentData)], crc: seekHead.hasCRC)
+                guard put(seekHead: forward, at: seekHead.element) else {
+                    throw MediaError(.unsupportedFeature, "the SeekHead has no room for a new entry", offset: seekHead.element.offset)
+                }
             }
         }
+    }
+
+    /// A SeekHead's data with `entries` (a CRC-32 first when `crc`).
+    static func seekHeadData(_ entries: [(id: UInt32, position: Int64)], crc: Bool) -> [UInt8] {
+        var data: [UInt8] = []
+        for entry in entries {
+            data += EBML.element(
+                MatroskaID.seek,
+                EBML.element(MatroskaID.seekID, EBML.idBytes(entry.id))
+                    + EBML.element(MatroskaID.seekPosition, unsigned: UInt64(entry.position)))
+        }
+        return crc ? EBMLCRC32.prefixed(data) : data
+    }
+
+    /// Writes a SeekHead with `data` where `element` is (and the free Void
+    /// after it); false when it doesn't fit.
+    private mutating func put(seekHead data: [UInt8], at element: EBMLElement) -> Bool {
+        let total = element.totalSize!
+        if let bytes = Self.fit(MatroskaID.seekHead, data, span: total) {
+            patch(element.offset, bytes)
+            return true
+        }
+        if let index = voidIndex(at: element.end!), let bytes = Self.fit(MatroskaID.seekHead, data, span: total + voids[index].size) {
+            voids.remove(at: index)
+            patch(element.offset, bytes)
+            return true
+        }
+        return false
     }
 }
