@@ -123,11 +123,7 @@ struct FormatProbe {
         if let known = found.afterID3Tags { return known }
         var result: (offset: Int64, bytes: [UInt8])?
         if starts(with: "ID3") {
-            var marker: Int64 = 0
-            for _ in 0..<8 {
-                guard let tag = try? ID3v2Header.read(from: source, at: marker), tag.end <= source.size else { break }
-                marker = tag.end
-            }
+            let marker = (try? ID3v2Header.endOfLeadingTags(in: source, stoppingAtDamage: true)) ?? 0
             if marker > 0, let bytes = try? source.getAvailableBytes(at: marker, count: 4) {
                 result = (marker, bytes)
             }

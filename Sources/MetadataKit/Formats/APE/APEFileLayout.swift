@@ -22,9 +22,6 @@ struct APEFileLayout: Sendable {
     var lyrics: Range<Int64>?
     var warnings: [MediaWarning] = []
 
-    /// Most ID3v2 tags skipped at the start.
-    static let maximumLeadingTags = 8
-
     /// Range of the ID3v1 tag, when there is one.
     func id3v1Range(fileSize: Int64) -> Range<Int64>? {
         id3v1Items == nil ? nil : fileSize - Int64(ID3v1Parser.length)..<fileSize
@@ -33,7 +30,7 @@ struct APEFileLayout: Sendable {
 
 extension APEFileLayout {
     init(parsing source: FileSource) throws {
-        let start = try Self.start(after: source)
+        let start = try ID3v2Header.endOfLeadingTags(in: source)
         var layout = APEFileLayout(audioStart: start, audioEnd: source.size)
         var end = source.size
         let v1Length = Int64(ID3v1Parser.length)
@@ -64,16 +61,6 @@ extension APEFileLayout {
     static func endsWithAPEFooter(_ source: FileSource, floor: Int64) throws -> Bool {
         guard source.size - floor >= 32 else { return false }
         return try source.getBytes(at: source.size - 32, count: 8).elementsEqual("APETAGEX".utf8)
-    }
-
-    /// The first byte after the ID3v2 tags at the start of the file (0 when there are none).
-    static func start(after source: FileSource) throws -> Int64 {
-        var marker: Int64 = 0
-        for _ in 0..<maximumLeadingTags {
-            guard let tag = try ID3v2Header.read(from: source, at: marker), tag.end <= source.size else { break }
-            marker = tag.end
-        }
-        return marker
     }
 
     /// Whether the file starts with one of `magics`, or has one right after

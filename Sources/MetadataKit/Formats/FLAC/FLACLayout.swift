@@ -43,10 +43,6 @@ struct FLACLayout: Sendable {
     var audioStart: Int64
     /// Damage read around (a second STREAMINFO block).
     var warnings: [MediaWarning] = []
-
-    /// Leading ID3v2 tags skipped before `fLaC` (non-standard, but written by some tools).
-    static let maximumLeadingTags = 8
-
 }
 
 extension FLACLayout {
@@ -55,11 +51,8 @@ extension FLACLayout {
     /// type 127 is refused (§8.1). A second STREAMINFO (§8.2 allows one) is
     /// ignored with a warning and kept as a block of its own.
     init(parsing source: FileSource) throws {
-        var marker: Int64 = 0
-        for _ in 0..<Self.maximumLeadingTags {
-            guard let tag = try ID3v2Header.read(from: source, at: marker) else { break }
-            marker = tag.end
-        }
+        // Leading ID3v2 tags (non-standard, but written by some tools) are skipped.
+        let marker = try ID3v2Header.endOfLeadingTags(in: source)
         guard try source.getAvailableBytes(at: marker, count: 4) == Array("fLaC".utf8) else {
             throw MediaError(.unsupportedFormat, "no 'fLaC' stream marker", offset: marker)
         }

@@ -65,6 +65,24 @@ struct ID3v2Header: Sendable, Equatable {
         self.offset = offset
     }
 
+    /// Most ID3v2 tags skipped at the start of a file (some tools write one
+    /// after another; FLAC and the APE family may follow them).
+    static let maximumLeadingTags = 8
+
+    /// The first byte after the ID3v2 tags at the start of `source` (0 when
+    /// there are none), at most ``maximumLeadingTags`` of them. A tag whose
+    /// header is cut or whose size runs past the end of the file throws, or
+    /// with `stoppingAtDamage` ends the walk (the tags before it counted).
+    static func endOfLeadingTags(in source: FileSource, stoppingAtDamage: Bool = false) throws -> Int64 {
+        var marker: Int64 = 0
+        for _ in 0..<maximumLeadingTags {
+            let tag = stoppingAtDamage ? (try? read(from: source, at: marker)) : (try read(from: source, at: marker))
+            guard let tag else { break }
+            marker = tag.end
+        }
+        return marker
+    }
+
     /// Reads the header at `offset` of `source`, nil when there is no "ID3" there.
     /// Throws `truncated` when the header or the tag it announces runs past the
     /// end of the file (the size is checked before anything else is read).

@@ -30,7 +30,7 @@ struct MP3Layout {
     var warnings: [MediaWarning] = []
 
     /// Leading ID3v2 tags read after the first.
-    static let maximumLeadingTags = 8
+    static let maximumLeadingTags = ID3v2Header.maximumLeadingTags
 
     /// Every tag read: the leading ones, then the appended one.
     var tags: [ID3v2Tag] { leading + (appended.map { [$0] } ?? []) }
