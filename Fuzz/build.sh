@@ -20,12 +20,13 @@ fi
 start=$(date +%s)
 # Run in $out: swiftc leaves the module's .swiftmodule/.swiftdoc in the
 # current folder. -module-name MetadataKit: the targets call the internal
-# format readers.
+# format readers. -package-name: the library has `package` declarations (for
+# the catalog module), which need one, as SwiftPM gives.
 cd "$out"
 # -I Sources/CZlib: the zlib system module (its modulemap links libz).
 swiftc -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     ${FUZZ_OPT:--O} -wmo -g \
-    -module-name MetadataKit \
+    -module-name MetadataKit -package-name metadatakit \
     -I "$root/Sources/CZlib" -lz -use-ld=lld \
     "${sources[@]}" "$root/Fuzz/FuzzTargets.swift" \
     -o "$out/mdkit-fuzz.tmp"
