@@ -37,4 +37,30 @@ enum PausedSave {
         process.waitUntilExit()
         return reached
     }
+
+    /// Starts `mdkit` with `arguments` paused before `step` (any save), waits
+    /// until the journal of `url` appears or the process ends (up to 10 s),
+    /// gives it 0.2 s more, kills it with SIGKILL and waits for it.
+    ///
+    /// - Returns: whether the process was still running when it was killed
+    ///   (it had paused, not finished or failed).
+    @discardableResult
+    static func killWrite(_ arguments: [String], journalOf url: URL, before step: String) async throws -> Bool {
+        let executable = try #require(TestSupport.mdkitExecutable, "the mdkit binary beside the tests")
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": step]) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: url).path) {
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let paused = process.isRunning
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return paused
+    }
 }

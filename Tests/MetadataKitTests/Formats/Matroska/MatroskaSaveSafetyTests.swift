@@ -74,27 +74,15 @@ struct MatroskaSaveSafetyTests {
     @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
     func aKilledCoverSaveLeavesTheOldOrTheNewCover(pausedStep: String) async throws {
         try #require(Capabilities.mdkit)
-        let executable = try #require(TestSupport.mdkitExecutable)
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try I.make("mkvmerge.mka", in: directory)
         let jpeg = directory.appendingPathComponent("new.jpg")
         try I.picture(jpeg)
         let hash = try I.trackHash(file)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["write", file.path, "--artwork", jpeg.path, "--set", "title=killed"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        // Wait for the pause (the journal appears) or the end of the save.
-        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        // Killed at the pause (the journal appears) or after the end of the save.
+        try await PausedSave.killWrite(
+            ["write", file.path, "--artwork", jpeg.path, "--set", "title=killed"], journalOf: file, before: pausedStep)
         var item = MediaItem(url: file)
         try await item.load() // recovers an interrupted in-place save
         let cover = try #require(item.metadata.artwork.first, "the cover was lost (paused before \(pausedStep))")
@@ -112,7 +100,6 @@ struct MatroskaSaveSafetyTests {
     @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
     func aKilledChapterSaveLeavesTheOldOrTheNewChapters(pausedStep: String) async throws {
         try #require(Capabilities.mdkit)
-        let executable = try #require(TestSupport.mdkitExecutable)
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try I.make("mkvmerge.mka", in: directory)
@@ -122,21 +109,10 @@ struct MatroskaSaveSafetyTests {
             .write(to: chapters, atomically: true, encoding: .utf8)
         let hash = try I.trackHash(file)
         let old = try await MediaItem.loaded(file).chapterTables
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        // Still running: the save reached the step and waits there (an in-place save with a journal).
-        #expect(process.isRunning, "the save never paused before \(pausedStep)")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let paused = try await PausedSave.killWrite(
+            ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"], journalOf: file, before: pausedStep)
+        // Still running at the kill: the save reached the step and waited there (an in-place save with a journal).
+        #expect(paused, "the save never paused before \(pausedStep)")
         var item = MediaItem(url: file)
         try await item.load() // recovers an interrupted in-place save
         let isNew = item.chapters.map(\.title) == ["A", "B"]

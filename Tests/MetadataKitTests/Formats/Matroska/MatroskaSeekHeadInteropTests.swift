@@ -129,7 +129,6 @@ struct MatroskaSeekHeadInteropTests {
     @Test(arguments: ["journalSync", "patchWrite", "dataSync", "directorySync"])
     func aKilledSeekHeadMoveLeavesTheOldOrTheNewFile(pausedStep: String) async throws {
         try #require(Capabilities.mdkit)
-        let executable = try #require(TestSupport.mdkitExecutable)
         defer { try? FileManager.default.removeItem(at: directory) }
         let audio = directory.appendingPathComponent("in.mka"), file = directory.appendingPathComponent("tight.mka")
         try I.ffmpegAudio(audio)
@@ -139,19 +138,8 @@ struct MatroskaSeekHeadInteropTests {
         try ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1000\ntitle=A\n"
             .write(to: chapters, atomically: true, encoding: .utf8)
         let hash = try I.trackHash(file)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"]
-        process.environment = ProcessInfo.processInfo.environment.merging(["MDKIT_TEST_PAUSE_BEFORE": pausedStep]) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        for _ in 0..<100 where process.isRunning && !FileManager.default.fileExists(atPath: EditJournal.url(for: file).path) {
-            try await Task.sleep(nanoseconds: 100_000_000)
-        }
-        try await Task.sleep(nanoseconds: 200_000_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        try await PausedSave.killWrite(
+            ["write", file.path, "--chapters", chapters.path, "--set", "title=killed"], journalOf: file, before: pausedStep)
         var item = MediaItem(url: file)
         try await item.load() // recovers an interrupted save
         let isNew = item.chapters.map(\.title) == ["A"]
