@@ -57,13 +57,20 @@ extension MetadataKeyMap {
     /// Every format's rows, merged in registry order (a format's own keys
     /// keep their order; rows shared by several formats appear once).
     static func merging(_ formats: [MediaFormat]) -> [MetadataField: [RawKey]] {
-        var keys: [MetadataField: [RawKey]] = [:]
+        // Lists by field position (no hashing of fields), made into the
+        // dictionary once; this runs once per process, before the first read.
+        var lists = [[RawKey]](repeating: [], count: MetadataField.ordered.count)
         for format in formats {
             for (field, rows) in format.keyMapRows {
-                for key in rows where !(keys[field]?.contains(key) ?? false) {
-                    keys[field, default: []].append(key)
+                for key in rows where !lists[field.position].contains(key) {
+                    lists[field.position].append(key)
                 }
             }
+        }
+        var keys: [MetadataField: [RawKey]] = [:]
+        keys.reserveCapacity(lists.count)
+        for (position, list) in lists.enumerated() where !list.isEmpty {
+            keys[MetadataField.ordered[position]] = list
         }
         return keys
     }

@@ -36,9 +36,15 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     let reshapedKeys: Set<MetadataKeyMap.RawKey>
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
+    /// Key spaces in which a tag holds each key once (APEv2 items): when a
+    /// file holds a key twice, the later item gives the field, as mutagen and
+    /// TagLib read it (both items stay in ``Metadata/items``).
+    let uniqueKeySpaces: Set<MetadataKeySpace>
     /// This format's rows of ``MetadataKeyMap/standard``: the raw keys of each
-    /// field, most preferred first.
-    let keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]]
+    /// field, most preferred first. Made when asked (once, for the standard
+    /// key map), so that the table of formats costs little to make.
+    var keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]] { makeKeyMapRows() }
+    private let makeKeyMapRows: @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]]
     /// Whether the file's first bytes (and, rarely, a look further in) say
     /// this format.
     let recognizes: @Sendable (_ probe: FormatProbe) throws -> Bool
@@ -70,8 +76,8 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     init(
         identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
-        uppercasedKeySpaces: Set<MetadataKeySpace> = [],
-        keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]],
+        uppercasedKeySpaces: Set<MetadataKeySpace> = [], uniqueKeySpaces: Set<MetadataKeySpace> = [],
+        keyMapRows: @autoclosure @escaping @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?,
@@ -85,7 +91,8 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.derivedKeySpaces = derivedKeySpaces
         self.reshapedKeys = reshapedKeys
         self.uppercasedKeySpaces = uppercasedKeySpaces
-        self.keyMapRows = keyMapRows
+        self.uniqueKeySpaces = uniqueKeySpaces
+        self.makeKeyMapRows = keyMapRows
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension
         self.parse = parse

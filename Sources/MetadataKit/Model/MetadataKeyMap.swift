@@ -56,6 +56,12 @@ public struct MetadataKeyMap: Sendable {
     /// when the items no longer give it). The ID3 `RVA2` frames of ReplayGain.
     public var syncedFallbackKeys: Set<RawKey> = Set(Self.id3VolumeKeys)
 
+    /// Key spaces in which a tag holds each key once (APEv2 items): when a
+    /// file holds one key twice, the later item gives the field, as mutagen
+    /// and TagLib read such a tag; the earlier item stays a raw item. Pictures
+    /// are the exception: every one is listed in ``Metadata/artwork``.
+    public var uniqueKeySpaces: Set<MetadataKeySpace> = []
+
     /// Raw keys per field, most preferred first.
     public var keys: [MetadataField: [RawKey]] {
         didSet { index = Self.makeIndex(keys) }
@@ -74,6 +80,7 @@ public struct MetadataKeyMap: Sendable {
 
     private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [String: [IndexEntry]] {
         var index: [String: [IndexEntry]] = [:]
+        index.reserveCapacity(keys.values.reduce(0) { $0 + $1.count })
         for (position, field) in MetadataField.ordered.enumerated() {
             for (rank, key) in (keys[field] ?? []).enumerated() {
                 index[key.key, default: []].append((key.keySpace, position, rank))
@@ -92,7 +99,8 @@ public struct MetadataKeyMap: Sendable {
 
     /// Calls `body` once per field that `items` hold, in `MetadataField.allCases`
     /// order, with that field's items (most preferred key first, file order
-    /// within one key). No dictionary is made: this runs on every load.
+    /// within one key; in a key space of ``uniqueKeySpaces`` only the last
+    /// item of a key, pictures excepted). No dictionary is made: this runs on every load.
     func forEachField(of items: [MetadataItem], _ body: (MetadataField, [MetadataItem]) -> Void) {
         // Every (field, rank, item) match in one list, sorted: a file holds a
         // few dozen items, so this beats a list per field of the hundred.
@@ -109,7 +117,21 @@ public struct MetadataKeyMap: Sendable {
         while start < matches.count {
             var end = start + 1
             while end < matches.count && matches[end].field == matches[start].field { end += 1 }
-            body(MetadataField.ordered[matches[start].field], matches[start..<end].map { items[$0.position] })
+            var matching: [MetadataItem] = []
+            matching.reserveCapacity(end - start)
+            for match in start..<end {
+                let position = matches[match].position
+                // The same rank is the same key: a key given again replaces
+                // the earlier item in a key space whose keys are unique
+                // (pictures all count: a writer may give several one key).
+                if match + 1 < end, matches[match + 1].rank == matches[match].rank,
+                    matches[match].field != MetadataField.artwork.position, uniqueKeySpaces.contains(items[position].keySpace)
+                {
+                    continue
+                }
+                matching.append(items[position])
+            }
+            body(MetadataField.ordered[matches[start].field], matching)
             start = end
         }
     }
@@ -121,7 +143,11 @@ public struct MetadataKeyMap: Sendable {
 
     /// The standard table (see the type's documentation): the rows of every
     /// format in ``MediaFormat/all``.
-    public static let standard = MetadataKeyMap(keys: merging(MediaFormat.all))
+    public static let standard: MetadataKeyMap = {
+        var map = MetadataKeyMap(keys: merging(MediaFormat.all))
+        map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
+        return map
+    }()
 
     /// Rows of several key spaces, each field's keys in argument order.
     static func concatenated(_ parts: [MetadataField: [RawKey]]...) -> [MetadataField: [RawKey]] {

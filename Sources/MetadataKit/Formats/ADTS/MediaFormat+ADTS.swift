@@ -19,7 +19,7 @@ extension MediaFormat {
     static let aac = MediaFormat(
         identifier: FileType.aac.identifier, name: "AAC (ADTS)", extensions: ["aac", "adts"],
         mimeTypes: [FileType.aac.mimeType, "audio/aacp", "audio/x-aac"], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
-        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape],
+        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: ADTSParser.startsStream(in:at:)) },
         parse: ADTSParser.parse, planEdit: MP3EditPlanner.plan)

@@ -10,7 +10,7 @@ extension MediaFormat {
     /// ``MonkeysAudioHeader``. Recognised by `MAC ` at the start or after leading ID3v2 tags.
     static let monkeysAudio = MediaFormat(
         identifier: FileType.monkeysAudio.identifier, name: "Monkey's Audio", extensions: ["ape"], mimeTypes: ["audio/ape", "audio/x-ape"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["MAC "]) },
         parse: { source, url in

@@ -12,7 +12,7 @@ extension MediaFormat {
     static let musepack = MediaFormat(
         identifier: FileType.musepack.identifier, name: "Musepack", extensions: ["mpc", "mp+", "mpp"],
         mimeTypes: ["audio/x-musepack", "audio/x-mpc"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["MPCK", "MP+"]) }, acceptsByExtension: true,
         parse: { source, url in

@@ -10,7 +10,7 @@ extension MediaFormat {
     /// ``OptimFROGHeader``. Recognised by `OFR ` at the start or after leading ID3v2 tags.
     static let optimFROG = MediaFormat(
         identifier: FileType.optimFROG.identifier, name: "OptimFROG", extensions: ["ofr", "ofs"], mimeTypes: ["audio/x-optimfrog"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["OFR "]) },
         parse: { source, url in

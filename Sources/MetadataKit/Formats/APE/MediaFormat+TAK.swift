@@ -10,7 +10,7 @@ extension MediaFormat {
     /// ``TAKStreamInfo``. Recognised by `tBaK` at the start or after leading ID3v2 tags.
     static let tak = MediaFormat(
         identifier: FileType.tak.identifier, name: "TAK", extensions: ["tak"], mimeTypes: ["audio/x-tak"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["tBaK"]) },
         parse: { source, url in

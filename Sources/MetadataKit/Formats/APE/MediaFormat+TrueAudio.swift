@@ -17,7 +17,7 @@ extension MediaFormat {
     static let trueAudio = MediaFormat(
         identifier: FileType.trueAudio.identifier, name: "TrueAudio", extensions: ["tta"], mimeTypes: ["audio/x-tta"],
         keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1],
-        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape],
+        reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["TTA1"]) },
         parse: { source, url in

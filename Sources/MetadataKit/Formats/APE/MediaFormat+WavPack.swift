@@ -10,7 +10,7 @@ extension MediaFormat {
     /// ``WavPackHeader``. Recognised by `wvpk` at the start or after leading ID3v2 tags.
     static let wavPack = MediaFormat(
         identifier: FileType.wavPack.identifier, name: "WavPack", extensions: ["wv"], mimeTypes: ["audio/x-wavpack"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape],
+        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["wvpk"]) },
         parse: { source, url in

@@ -62,6 +62,30 @@ import Testing
         #expect(item.metadata.items.contains { $0.keySpace == .id3v1 && $0.key == "title" && $0.value == .string("v1 title") })
     }
 
+    /// APEv2 keys are unique and case-insensitive: a tag that holds one twice
+    /// gives the field from the later item, as mutagen and TagLib read it
+    /// (each replaces the earlier item), and both stay raw items; a save
+    /// that sets the field leaves one item.
+    @Test func aKeyGivenTwiceTakesTheLaterItem() async throws {
+        let tag = APEBuilder.tag([
+            APEBuilder.text("Title", "first"), APEBuilder.text("Artist", "one"), APEBuilder.text("TITLE", "second"),
+            APEBuilder.text("Track", "1/9"), APEBuilder.text("ARTIST", "two"), APEBuilder.text("artist", "three"),
+            APEBuilder.text("TRACK", "4/10"),
+        ])
+        let url = try write(APEBuilder.monkeysAudio() + tag, "a.ape")
+        var item = try await MediaItem.loaded(url)
+        #expect(item.metadata.title == "second" && item.metadata.artist == "three")
+        #expect(item.metadata.trackNumber == 4 && item.metadata.trackCount == 10)
+        #expect(item.metadata.items.filter { $0.key == "TITLE" }.map(\.value) == [.string("first"), .string("second")])
+        #expect(item.metadata.items.filter { $0.key == "ARTIST" }.count == 3)
+        item.metadata.title = "new"
+        try await item.save()
+        let saved = try await MediaItem.loaded(url)
+        #expect(saved.metadata.items.filter { $0.key == "TITLE" }.map(\.value) == [.string("new")])
+        #expect(saved.metadata.title == "new" && saved.metadata.artist == "three" && saved.metadata.trackNumber == 4)
+        #expect(saved.metadata.items.filter { $0.key == "ARTIST" }.count == 3)
+    }
+
     @Test func apev1FooterOnlyAndLyrics3BeforeID3v1AreRead() async throws {
         let lyrics = Array("LYRICSBEGIN".utf8) + Array("IND00003110".utf8)
         let size = String(format: "%06d", lyrics.count)
