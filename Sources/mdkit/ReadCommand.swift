@@ -56,6 +56,7 @@ struct ReadCommand {
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
     func run() async -> Int32 {
+        Self.prepareTables()
         let entries = pathArguments.entries()
         if jsonLines { return await runJSONLines(entries) }
         let paths = entries.map(\.path)
@@ -78,6 +79,16 @@ struct ReadCommand {
         }
         output.flush()
         return rendered.contains { $0.failed } ? 1 : 0
+    }
+
+    /// Makes the tables every read needs (the key map, the converters) on
+    /// another core while this one checks the paths; otherwise the first
+    /// worker makes them while the others wait for it.
+    static func prepareTables() {
+        Task.detached(priority: .high) {
+            _ = MetadataKeyMap.standard
+            _ = MetadataConverterRegistry.standard
+        }
     }
 
     /// Runs `body` for every path, one worker task per core, each taking the

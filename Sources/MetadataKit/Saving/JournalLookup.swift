@@ -153,9 +153,27 @@ final class JournalLookup: @unchecked Sendable {
             && Self.same(info.changeTime, listing.changed)
     }
 
+    /// The names in the folder at `path` that end in `.mdkit-journal` or
+    /// start with `mdkit-journal-`; nil when it can't be listed. A name is
+    /// made a `String` only when its bytes match: a folder of music has
+    /// hundreds of other names.
     private static func journalNames(in path: String) -> Set<String>? {
-        entryNames(in: path).map { Set($0.filter { $0.hasSuffix(".mdkit-journal") || $0.hasPrefix("mdkit-journal-") }) }
+        guard let stream = opendir(path) else { return nil }
+        defer { closedir(stream) }
+        var names = Set<String>()
+        while let entry = readdir(stream) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                let name = raw.prefix { $0 != 0 }
+                if name.starts(with: journalPrefix) || name.reversed().starts(with: journalSuffix.reversed()) {
+                    names.insert(String(decoding: name, as: UTF8.self))
+                }
+            }
+        }
+        return names
     }
+
+    private static let journalPrefix = Array("mdkit-journal-".utf8)
+    private static let journalSuffix = Array(".mdkit-journal".utf8)
 
     /// The names in the folder at `path`, without `.` and `..`; nil when it
     /// can't be listed.
