@@ -185,43 +185,53 @@ xargs -0 -a "$WORK/files.nul" cat > /dev/null
 
 declare -A WALL CPU RSS STATUS
 
-# time_tool NAME COMMAND...: RUNS runs of COMMAND over all files, the same way for every
-# tool (`COMMAND FILES...` or `xargs -0 -n BATCH COMMAND`); keeps the fastest (wall time).
-time_tool() {
-    local name=$1; shift
-    local run start end status best="" line command
+# time_once NAME COMMAND...: one run of COMMAND over all files, the same way for every tool
+# (`COMMAND FILES...` or `xargs -0 -n BATCH COMMAND`); keeps the fastest run (wall time) and
+# every run's wall time (RUN_WALL[NAME,RUN]). A tool that fails is not run again. exiftool's
+# exit status 1 means it read some files and not others (it reads no WavPack or Musepack):
+# its time still counts, and the table says so.
+time_once() {
+    local name=$1 run=$2; shift 2
+    local start end status line command
+    [[ ${STATUS[$name]:-ok} == ok || ${STATUS[$name]} == partial ]] || return 0
     if [[ -n $BATCH ]]; then command=(xargs -0 -n "$BATCH" -a "$WORK/files.nul" "$@")
     else command=("$@" "${FILES[@]}"); fi
-    STATUS[$name]=ok
-    for (( run = 1; run <= RUNS; run++ )); do
-        start=$EPOCHREALTIME   # no fork: date(1) would add its own start-up to every figure
-        set +e
-        /usr/bin/time -f '%U %S %M' -o "$WORK/time.out" "${command[@]}" \
-            > /dev/null 2> "$WORK/stderr-$name.txt"
-        status=$?
-        set -e
-        end=$EPOCHREALTIME
-        if (( status != 0 )); then
-            STATUS[$name]="FAILED (exit status $status; stderr in $WORK/stderr-$name.txt)"
-            return
-        fi
-        local wall; wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-        if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-            best=$wall
-            line=$(tail -n 1 "$WORK/time.out")
-            WALL[$name]=$wall
-            CPU[$name]=$(awk '{ printf "%.2f", $1 + $2 }' <<< "$line")
-            RSS[$name]=$(awk '{ printf "%.1f", $3 / 1024 }' <<< "$line")
-        fi
-        printf '    %-10s run %d: %s s\n' "$name" "$run" "$wall"
-    done
+    start=$EPOCHREALTIME   # no fork: date(1) would add its own start-up to every figure
+    set +e
+    /usr/bin/time -f '%U %S %M' -o "$WORK/time.out" "${command[@]}" \
+        > /dev/null 2> "$WORK/stderr-$name.txt"
+    status=$?
+    set -e
+    end=$EPOCHREALTIME
+    if (( status == 1 )) && [[ $name == exiftool ]]; then
+        STATUS[$name]=partial
+    elif (( status != 0 )); then
+        STATUS[$name]="FAILED (exit status $status; stderr in $WORK/stderr-$name.txt)"
+        return 0
+    else
+        STATUS[$name]=${STATUS[$name]:-ok}
+    fi
+    local wall; wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+    RUN_WALL[$name,$run]=$wall
+    if [[ -z ${WALL[$name]:-} ]] || awk -v a="$wall" -v b="${WALL[$name]}" 'BEGIN { exit !(a < b) }'; then
+        line=$(tail -n 1 "$WORK/time.out")
+        WALL[$name]=$wall
+        CPU[$name]=$(awk '{ printf "%.2f", $1 + $2 }' <<< "$line")
+        RSS[$name]=$(awk '{ printf "%.1f", $3 / 1024 }' <<< "$line")
+    fi
+    printf '    %-10s run %d: %s s\n' "$name" "$run" "$wall"
 }
 
-note "timing, best of $RUNS, $invocation"
-time_tool TagLib "$BIN/taglib-read"
-if (( ! SKIP_MDKIT )); then time_tool mdkit "$BIN/mdkit" read --json; fi
-time_tool mutagen python3 "$BENCH/mutagen-read.py"
-time_tool exiftool exiftool -j -fast
+# The tools take turns within each round (TagLib, mdkit, mutagen, exiftool, then again), so
+# that the machine's drift (its speed changes from minute to minute) falls on all of them alike.
+declare -A RUN_WALL
+note "timing, best of $RUNS rounds (the tools take turns in each round), $invocation"
+for (( run = 1; run <= RUNS; run++ )); do
+    time_once TagLib "$run" "$BIN/taglib-read"
+    if (( ! SKIP_MDKIT )); then time_once mdkit "$run" "$BIN/mdkit" read --json; fi
+    time_once mutagen "$run" python3 "$BENCH/mutagen-read.py"
+    time_once exiftool "$run" exiftool -j -fast
+done
 
 # Per kind: each tool once per kind (one process for the kind's files), best of RUNS; wall
 # time only. Every figure includes one process start-up, so they add up to more than the
@@ -261,7 +271,7 @@ per_kind=$(awk -F'\t' '!($2 in n) { order[++kinds] = $2 } { n[$2]++ }
     END { for (i = 1; i <= kinds; i++) printf "%s%d %s", (i > 1 ? ", " : ""), n[order[i]], order[i] }' "$CORPUS/manifest.tsv")
 echo
 echo "Read benchmark: $COUNT files ($per_kind), $corpus_mb MB"
-echo "Each tool: best of $RUNS runs, page cache warm, $invocation, output to /dev/null."
+echo "Each tool: best of $RUNS rounds (the tools take turns in each round), page cache warm, $invocation, output to /dev/null."
 echo "Machine: $(nproc) cores; mdkit reads files concurrently (one task per core), the others sequentially."
 echo "Versions: TagLib $TAGLIB_VERSION ($TAGLIB_LIBDIR), mutagen $(python3 -c 'import mutagen; print(mutagen.version_string)'), exiftool $(exiftool -ver), Python $(python3 -c 'import platform; print(platform.python_version())')"
 echo
@@ -273,7 +283,7 @@ for name in "${names[@]}"; do
         printf '%-10s %s\n' mdkit "skipped (SKIP_MDKIT=1)"
         continue
     fi
-    if [[ ${STATUS[$name]} != ok ]]; then
+    if [[ ${STATUS[$name]} != ok && ${STATUS[$name]} != partial ]]; then
         printf '%-10s %s\n' "$name" "${STATUS[$name]}"
         continue
     fi
@@ -284,9 +294,21 @@ for name in "${names[@]}"; do
     printf '%-10s %9s %10s %9s %8s %13s\n' "$name" "${WALL[$name]}" \
         "$(awk -v n="$COUNT" -v w="${WALL[$name]}" 'BEGIN { printf "%.0f", (w > 0 ? n / w : 0) }')" \
         "$ratio" "${CPU[$name]}" "${RSS[$name]}"
+    [[ ${STATUS[$name]} == partial ]] && printf '%-10s (exit status 1: some files not read; stderr in %s)\n' "" "$WORK/stderr-$name.txt"
 done
 echo "(x TagLib = wall time / TagLib's wall time; below 1.00 is faster than TagLib. CPU s = user + system.)"
 echo
+# mdkit / TagLib within each round: the median of these pairs is the figure least moved by drift.
+if (( ! SKIP_MDKIT )) && [[ ${STATUS[TagLib]} == ok && ${STATUS[mdkit]} == ok ]]; then
+    pairs=()
+    for (( run = 1; run <= RUNS; run++ )); do
+        [[ -n ${RUN_WALL[mdkit,$run]:-} && -n ${RUN_WALL[TagLib,$run]:-} ]] || continue
+        pairs+=("$(awk -v a="${RUN_WALL[mdkit,$run]}" -v b="${RUN_WALL[TagLib,$run]}" 'BEGIN { printf "%.3f", a / b }')")
+    done
+    median=$(printf '%s\n' "${pairs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    echo "mdkit / TagLib in each round: ${pairs[*]} (median $median)"
+    echo
+fi
 
 # The baseline of a kind is TagLib when it reads the kind, else the faster of mutagen and
 # exiftool among those that read it (TagLib 1.13 reads no ADTS, AC-3, DSF or Matroska; TagLib
