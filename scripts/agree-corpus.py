@@ -5,7 +5,10 @@
 
 Real encoders where they are installed (wavpack incl. hybrid with a correction
 file, float and DSD input; mpcenc SV8; ffmpeg for WMA v1/v2, WMV, AC-3,
-E-AC-3, ADTS, TrueAudio and WavPack), hand-built streams where Debian has no
+E-AC-3, ADTS, TrueAudio and WavPack, and for Ogg: Theora + Vorbis with
+different tags per stream, Theora + Opus, Theora alone, Vorbis, Opus, FLAC and
+Speex alone, a chained file, audio-first files with Theora after Vorbis,
+Opus or Speex; Vorbis and Opus tags and pictures by mutagen), hand-built streams where Debian has no
 encoder (Monkey's Audio, OptimFROG, TAK, Musepack SV7, DSF, DSDIFF), then
 tags written by mutagen (APEv2 with binary and external items, several
 values and case variants, APEv1 by hand; ASF with every attribute type,
@@ -414,10 +417,87 @@ def make(out, rng):
     tag_id3(f.tags)
     f.save()
 
+    ogg(work, path, missing)
     variants(out, work, wav, path)
     damaged(out, made, rng)
     shutil.rmtree(work)
     return made
+
+
+def ffmpeg_encodes(name):
+    if not have("ffmpeg"):
+        return False
+    listing = subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+    return any(line.split()[1:2] == [name] for line in listing.splitlines() if line.strip())
+
+
+def ogg(work, path, missing):
+    """Ogg files of about a second each: every codec mutagen reads, multiplexed video, chained links."""
+    for encoder in ("libtheora", "libvorbis", "libopus", "libspeex"):
+        if not ffmpeg_encodes(encoder):
+            missing(f"ffmpeg's {encoder} encoder")
+            return
+    video = ["-f", "lavfi", "-i", "testsrc=size=32x24:rate=5:duration=1"]
+
+    def audio(seconds=1.0, rate=16000):
+        return ["-f", "lavfi", "-i", f"sine=frequency=440:duration={seconds}:sample_rate={rate}"]
+
+    tags = ["-metadata", "title=ffmpeg tïtle", "-metadata", "artist=ffmpeg artist", "-metadata", "album=ffmpeg album",
+            "-metadata", "date=2004", "-metadata", "genre=Jazz", "-metadata", "comment=by ffmpeg",
+            "-metadata", "track=3/9"]
+    # Theora + Vorbis: the global tags in both comments, and a title of each stream's own (mutagen: OggTheora).
+    ffmpeg(*video, *audio(), "-c:v", "libtheora", "-c:a", "libvorbis", "-ac", "1", *tags,
+           "-metadata:s:v", "title=Vïdeo title", "-metadata:s:a", "title=Äudio title", "-metadata:s:a", "composer=audio only",
+           path("ogv-theora-vorbis.ogv"))
+    ffmpeg(*video, *audio(1.2, 48000), "-c:v", "libtheora", "-c:a", "libopus", "-metadata", "title=theora opus",
+           "-metadata:s:a", "artist=opus artist", path("ogv-theora-opus.ogv"))
+    ffmpeg(*video, "-c:v", "libtheora", *tags, path("ogv-theora-only.ogv"))
+    # Audio first: after a Vorbis or Opus first page the Theora header is still in the first 128 bytes
+    # (mutagen: OggTheora); after Speex's it is not (mutagen: OggSpeex).
+    ffmpeg(*audio(), *video, "-map", "0:a", "-map", "1:v", "-c:v", "libtheora", "-c:a", "libvorbis", "-ac", "1",
+           "-metadata:s:a", "title=vorbis first", "-metadata:s:v", "title=theora second", path("ogv-vorbis-first.ogv"))
+    ffmpeg(*audio(1.0, 48000), *video, "-map", "0:a", "-map", "1:v", "-c:v", "libtheora", "-c:a", "libopus",
+           "-metadata:s:a", "title=opus first", "-metadata:s:v", "title=theora second", "-f", "ogg",
+           path("ogx-opus-first.ogx"))
+    ffmpeg(*audio(), *video, "-map", "0:a", "-map", "1:v", "-c:v", "libtheora", "-c:a", "libspeex",
+           "-metadata:s:a", "title=speex first", "-metadata:s:v", "title=theora second", path("ogv-speex-first.ogv"))
+    # Audio only.
+    vorbis = path("oga-vorbis.ogg")
+    ffmpeg(*audio(1.0, 22050), "-c:a", "libvorbis", "-ac", "2", vorbis)
+    f = mutagen.File(vorbis)
+    f.tags.update({"TITLE": ["mutagen vörbis"], "ARTIST": ["one", "two"], "ALBUM": ["an album"], "DATE": ["1999-05-01"],
+                   "GENRE": ["Rock"], "DESCRIPTION": ["a description"], "COMPOSER": ["a composer"],
+                   "ALBUMARTIST": ["album artist"], "TRACKNUMBER": ["4"], "TRACKTOTAL": ["12"], "DISCNUMBER": ["1/2"]})
+    f.tags["METADATA_BLOCK_PICTURE"] = [vorbis_picture(PNG, 3), vorbis_picture(JPEG, 4)]
+    f.save()
+    opus = path("opus-tagged.opus")
+    ffmpeg(*audio(0.8, 48000), "-c:a", "libopus", opus)
+    f = mutagen.File(opus)
+    f.tags.update({"TITLE": ["mutagen opus"], "ALBUM ARTIST": ["spaced album artist"], "COMMENT": ["opus comment"],
+                   "TRACKNUMBER": ["2/5"], "DISCNUMBER": ["2"], "TOTALDISCS": ["3"], "YEAR": ["2011"]})
+    f.tags["METADATA_BLOCK_PICTURE"] = [vorbis_picture(JPEG, 3)]
+    f.save()
+    ffmpeg(*audio(), "-c:a", "flac", "-f", "ogg", *tags, path("oga-flac.oga"))
+    ffmpeg(*audio(), "-c:a", "libspeex", *tags, path("spx-speex.spx"))
+    # A chained file: two links one after the other (the first link's tags, the last page's granule).
+    first, second = os.path.join(work, "link1.ogg"), os.path.join(work, "link2.ogg")
+    ffmpeg(*audio(0.7), "-c:a", "libvorbis", "-metadata", "title=first link", first)
+    ffmpeg(*audio(0.5), "-c:a", "libvorbis", "-metadata", "title=second link", second)
+    with open(path("ogg-chained.ogg"), "wb") as out:
+        for link in (first, second):
+            with open(link, "rb") as data:
+                out.write(data.read())
+
+
+def vorbis_picture(data, kind):
+    """A METADATA_BLOCK_PICTURE value: a FLAC PICTURE block, base64."""
+    import base64
+    import mutagen.flac
+    picture = mutagen.flac.Picture()
+    picture.data, picture.type = data, kind
+    picture.mime = "image/png" if data.startswith(b"\x89PNG") else "image/jpeg"
+    picture.desc = "cover"
+    return base64.b64encode(picture.write()).decode("ascii")
 
 
 def variants(out, work, wav, path):

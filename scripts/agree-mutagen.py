@@ -15,7 +15,8 @@ mutagen, and reports per format:
     has a value: title, artist, album, year, trackNumber, trackCount,
     discNumber, discCount, genre, comments, composer, albumArtist, artwork
     (count and byte size of each picture), duration (within 1 ms + 0.5 %),
-    sampleRate, channels, bitsPerSample.
+    sampleRate, channels, bitsPerSample; for Ogg also codec (the main
+    stream's codec against mutagen.File's choice of class).
 Two kinds of difference are listed apart and left out of the agreement:
   - a property where mutagen differs from mdkit and ffprobe reads what mdkit
     reads (mutagen's WavPack channel count is 1 or 2 from the mono flag; its
@@ -42,6 +43,14 @@ streams the tags are read with mutagen.id3 and mutagen.apev2, and mutagen.ac3 do
 leading ID3 tag, so it is skipped here (as Benchmarks/mutagen-read.py does).
 mutagen.File takes a raw AAC/AC-3 stream behind an ID3 tag for MP3: those are
 opened with the AAC/AC3 classes by their extension.
+Ogg (.ogg .oga .ogv .opus .spx .ogx): mutagen.File's class (OggVorbis,
+OggOpus, OggSpeex, OggFLAC, OggTheora: it scores the first 128 bytes, so a
+Theora stream whose header starts there wins) and its Vorbis comment: TITLE,
+ARTIST, ALBUM, DATE (YEAR), GENRE, COMMENT (DESCRIPTION), COMPOSER,
+ALBUMARTIST (ALBUM ARTIST), TRACKNUMBER/DISCNUMBER ("n/N") with
+TRACKTOTAL/TOTALTRACKS and DISCTOTAL/TOTALDISCS, METADATA_BLOCK_PICTURE
+(count and picture sizes); info.length, sample_rate and channels where the
+class has them (OggOpus has no sample rate, OggTheora neither nor channels).
 """
 
 import argparse
@@ -66,11 +75,12 @@ EXTENSIONS = {
     ".tta": "tta", ".ofr": "optimfrog", ".ofs": "optimfrog", ".tak": "tak",
     ".wma": "asf", ".wmv": "asf", ".asf": "asf", ".dsf": "dsf", ".dff": "dsdiff",
     ".aac": "aac", ".adts": "aac", ".ac3": "ac3", ".eac3": "ac3", ".ec3": "ac3",
+    ".ogg": "ogg", ".oga": "ogg", ".ogv": "ogg", ".opus": "ogg", ".spx": "ogg", ".ogx": "ogg",
 }
 TEXT_FIELDS = ["title", "artist", "album", "year", "genre", "comments", "composer", "albumArtist"]
 NUMBER_FIELDS = ["trackNumber", "trackCount", "discNumber", "discCount"]
 PROPERTY_FIELDS = ["duration", "sampleRate", "channels", "bitsPerSample"]
-FIELDS = TEXT_FIELDS + NUMBER_FIELDS + ["artwork"] + PROPERTY_FIELDS
+FIELDS = TEXT_FIELDS + NUMBER_FIELDS + ["artwork"] + PROPERTY_FIELDS + ["codec"]
 
 APE_KEYS = {
     "title": ["title"], "artist": ["artist"], "album": ["album"], "year": ["year"],
@@ -82,6 +92,13 @@ ASF_KEYS = {
     "genre": ["WM/Genre"], "comments": ["Description"], "composer": ["WM/Composer"],
     "albumArtist": ["WM/AlbumArtist"],
 }
+VORBIS_KEYS = {
+    "title": ["title"], "artist": ["artist"], "album": ["album"], "year": ["date", "year"],
+    "genre": ["genre"], "comments": ["comment", "description"], "composer": ["composer"],
+    "albumArtist": ["albumartist", "album artist"],
+}
+# mutagen.File's Ogg classes and the codec mdkit names for the main stream.
+OGG_CLASSES = {"OggVorbis": "Vorbis", "OggOpus": "Opus", "OggSpeex": "Speex", "OggFLAC": "FLAC", "OggTheora": "Theora"}
 ID3_KEYS = {
     "title": "TIT2", "artist": "TPE1", "album": "TALB", "composer": "TCOM", "albumArtist": "TPE2",
 }
@@ -116,6 +133,35 @@ def ape_fields(tag):
         if key.lower().startswith("cover art (") and isinstance(value, mutagen.apev2.APEBinaryValue):
             data = value.value
             covers.append(len(data) - data.index(b"\0") - 1 if b"\0" in data else len(data))
+    out["artwork"] = covers
+    return out
+
+
+def vorbis_fields(tags):
+    """Fields from a mutagen Vorbis comment (keys are case-insensitive there)."""
+    out = {}
+    if tags is None:
+        return {"artwork": []}
+    for field, keys in VORBIS_KEYS.items():
+        for key in keys:
+            if tags.get(key):
+                out[field] = list(tags.get(key))
+                break
+    for field, totals in (("track", ("tracktotal", "totaltracks")), ("disc", ("disctotal", "totaldiscs"))):
+        values = tags.get(field + "number")
+        if values:
+            out[field + "Number"], out[field + "Count"] = pair(values[0])
+        for key in totals:
+            if not out.get(field + "Count") and tags.get(key):
+                out[field + "Count"] = pair(tags.get(key)[0])[0]
+    covers = []
+    for value in tags.get("metadata_block_picture") or []:
+        try:
+            import base64
+            import mutagen.flac
+            covers.append(len(mutagen.flac.Picture(base64.b64decode(value)).data))
+        except Exception:  # noqa: BLE001 - a picture that doesn't parse is not counted (as mdkit)
+            pass
     out["artwork"] = covers
     return out
 
@@ -264,6 +310,9 @@ def mutagen_read(path, kind):
             info = f.info
             if kind == "asf":
                 fields = asf_fields(f.tags or {})
+            elif kind == "ogg":
+                fields = vorbis_fields(f.tags)
+                fields["codec"] = OGG_CLASSES.get(type(f).__name__, type(f).__name__)
             elif kind in ("dsf", "dsdiff", "tta"):
                 fields = id3_fields(f.tags) if f.tags is not None else {}
                 if kind == "tta":
@@ -296,6 +345,8 @@ def ours_fields(entry):
     out["artwork"] = [picture.get("byteCount") for picture in metadata.get("artwork", [])]
     for field in PROPERTY_FIELDS:
         out[field] = properties.get(field)
+    if entry.get("format") == "ogg":
+        out["codec"] = properties.get("codec")
     return out
 
 

@@ -186,6 +186,11 @@ struct WriteCommand {
             throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
         }
         let space = MetadataKeySpace(rawValue: String(key[..<colon]))
+        if space == .oggStream {
+            throw UsageError(
+                "key space 'ogg-stream' is read only: it holds the comments of an Ogg file's other logical streams "
+                    + "(e.g. the audio's beside a Theora video), which a save does not write; the main stream's comment is vorbis:KEY")
+        }
         guard MediaFormat.allKeySpaces.contains(space) else {
             throw UsageError("unknown key space '\(space.rawValue)' (use \(Self.keySpaceList))")
         }

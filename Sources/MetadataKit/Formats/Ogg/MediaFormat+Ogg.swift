@@ -7,7 +7,7 @@ extension FileType {
 
 extension MediaFormat {
     /// Ogg Vorbis, Opus, Speex, Ogg FLAC and Ogg Theora, with their Vorbis
-    /// comment (a Theora stream's only when there is no audio stream); the
+    /// comment (a Theora stream's when it leads the file or has no audio stream beside it, see `OggHeaderScan`); the
     /// other logical streams' comments are read-only `ogg-stream` items.
     /// Recognised by the `OggS` capture pattern at the start.
     static let ogg = MediaFormat(

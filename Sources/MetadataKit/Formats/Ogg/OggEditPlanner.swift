@@ -1,7 +1,8 @@
 import Foundation
 
-/// Writes the tags of the first Vorbis, Opus, Speex or FLAC stream of an Ogg file
-/// (of its first Theora stream when it has none of those, see ``OggHeaderScan``).
+/// Writes the tags of an Ogg file's main stream (``OggHeaderScan``): a leading
+/// Theora stream's comment packet, else the first Vorbis, Opus, Speex or FLAC
+/// stream's (the first Theora stream's when it has none of those).
 ///
 /// - The comment packet is updated from the `.vorbis` items with the file's
 ///   vendor string (and, for Opus and Speex, any bytes that followed the

@@ -2,8 +2,10 @@ import Foundation
 
 extension MetadataKeySpace {
     /// The Vorbis comments of an Ogg file's logical streams other than the
-    /// one that gives the file's tags (``vorbis``): the Theora stream's
-    /// comment beside an audio stream, a second audio stream's. Keys are
+    /// one that gives the file's tags (``vorbis``): the audio streams'
+    /// comments beside a leading Theora stream (``OggHeaderScan``), the
+    /// Theora stream's comment beside an audio main stream, a second audio
+    /// stream's. Keys are
     /// `<stream>/<FIELD>`: the stream is its codec (`Theora`, `Vorbis`,
     /// `Opus`, `Speex`, `FLAC`), with `#2`, `#3`, … for the second and later
     /// streams of one codec (`Theora/TITLE`, `Vorbis#2/ARTIST`); fields are
@@ -57,7 +59,7 @@ struct OggLogicalStreams: Sendable {
                     describe(&stream, main)
                 } else if read < maximumReadStreams {
                     read += 1
-                    result.readOther(source, serial: page.serial, label: label, into: &stream)
+                    result.readOther(source, serial: page.serial, label: label, after: scan.end, into: &stream)
                 }
             }
             result.streams.append(stream)
@@ -80,7 +82,9 @@ struct OggLogicalStreams: Sendable {
     }
 
     /// Reads the headers of another stream: its properties into `stream`, its comment into ``items``.
-    private mutating func readOther(_ source: FileSource, serial: UInt32, label: String, into stream: inout MediaStream) {
+    private mutating func readOther(
+        _ source: FileSource, serial: UInt32, label: String, after mainEnd: Int64, into stream: inout MediaStream
+    ) {
         do {
             let other = try OggHeaderScan.read(source, serial: serial, pageLimit: Self.pageLimit)
             if let properties = try? OggParser.properties(of: other) {
@@ -89,8 +93,10 @@ struct OggLogicalStreams: Sendable {
                 warnings.append(
                     MediaWarning(.malformed, "the \(label) stream's first header packet doesn't parse", offset: other.pages.first?.offset))
             }
-            // Junk between pages is reported by the main stream's scan already.
-            warnings += other.warnings.filter { $0.code == .truncated }
+            // Junk between pages up to the main stream's last header page is reported by its scan already.
+            for warning in other.warnings where warning.code == .truncated || (warning.offset ?? 0) >= mainEnd {
+                if warning.code == .truncated || !warnings.contains(warning) { warnings.append(warning) }
+            }
             let (found, _, damage) = try OggParser.comment(of: other)
             warnings += damage
             items += found.map { item in

@@ -1,16 +1,21 @@
 import Foundation
 
-/// Reads Ogg files (RFC 3533): the tags and properties of the first Vorbis,
-/// Opus, Speex or FLAC logical stream (others, e.g. a second audio stream,
-/// are skipped); in a file without one, of its first Theora stream.
+/// Reads Ogg files (RFC 3533): the tags and properties of the main logical
+/// stream (``OggHeaderScan``, as `mutagen.File` chooses): a Theora stream
+/// whose first page starts the file (or follows one short audio first page,
+/// within the first 128 bytes); else the first Vorbis, Opus, Speex or FLAC
+/// stream (others, e.g. a second audio stream, are listed, not read as the
+/// main one); in a file without one, its first Theora stream.
 ///
 /// - Theora (``TheoraIdentification``): the comment header "\x81theora" +
 ///   comment without framing bit (Theora I §6.3); picture size and nominal
 ///   bit rate from the identification header; the duration from the last
-///   granule position (frames) over the frame rate. Beside an audio stream
-///   the Theora stream adds the picture size and both streams to
-///   ``MediaProperties/streams``; the audio stream's comment stays the
-///   file's tags (see ``OggHeaderScan``).
+///   granule position (frames) over the frame rate. Beside the audio
+///   streams of a Theora-first file the Theora comment is the file's tags
+///   and the audio streams' comments are `ogg-stream` items (`Vorbis/TITLE`);
+///   beside an audio main stream the Theora stream adds the picture size,
+///   its comment is an `ogg-stream` item (`Theora/TITLE`); either way every
+///   stream is in ``MediaProperties/streams``.
 /// - Other logical streams (``OggLogicalStreams``): a file of more than one
 ///   stream lists them all in ``MediaProperties/streams`` (codec, sample
 ///   rate, channels, picture size; the serial number as the uid), in the

@@ -35,12 +35,29 @@ enum OggCodec: String, Sendable {
 /// its first Vorbis, Opus, Speex or FLAC stream are complete (RFC 3533 §4:
 /// all first pages come first, then the streams' further header pages).
 ///
-/// A Theora stream is the file's main stream only when the file has none of
-/// those audio streams (the file is then read again for it, `video: true`);
-/// beside an audio stream its identification header is kept in ``video``:
-/// the audio stream's comment stays the file's tags (what the files ffmpeg
-/// makes with `-metadata:s:a` hold; mutagen's `OggTheora` reads the Theora
-/// stream's).
+/// The main stream (whose comment is the file's tags, written by a save, and
+/// whose granule positions give the duration) is chosen as `mutagen.File`
+/// chooses its class, which scores the first 128 bytes of the file:
+/// - a Theora stream whose first page's identification header ("\x80theora")
+///   lies within the file's first ``mutagenWindow`` bytes is the main stream
+///   (``leadingTheora(in:)``): always when it is the file's first stream,
+///   and when it follows one short first page — a Vorbis (30-byte), Opus
+///   (19-byte) or FLAC (51-byte) identification packet, or an Ogg Skeleton
+///   3.0 `fishead` (64 bytes). Its comment is the tags; the audio streams
+///   are listed in ``MediaProperties/streams`` and their comments are
+///   `ogg-stream` items (``OggLogicalStreams``);
+/// - else the first Vorbis, Opus, Speex or FLAC stream (e.g. a Speex stream
+///   before the video, whose 80-byte header pushes the Theora page past 128
+///   bytes, or a Skeleton 4.0 stream and an audio stream before it); a
+///   Theora stream beside it has its identification header kept in
+///   ``video``;
+/// - a file with neither: its first Theora stream (read again, `video: true`).
+///
+/// A leading Theora stream that has no page after its first one (in the file,
+/// or in ``leadingPageLimit`` pages) gives way to an audio stream whose header
+/// packets are whole (`mutagen.File` refuses such files); one whose later
+/// pages are damaged (a wrong CRC, a page missing) stays the main stream,
+/// read only (`mutagen.File` reads its pages without checking them).
 ///
 /// Forgiving: junk or a damaged page (wrong CRC, a header cut short) between
 /// pages is skipped up to the next good page (``OggResync``) and reported in
@@ -70,6 +87,36 @@ struct OggHeaderScan: Sendable {
     var warnings: [MediaWarning] = []
     /// The first Theora stream's identification header, when the main stream is an audio stream.
     var video: OggVideoHeader?
+    /// Whether a page of the stream other than its first was read (for headers that end early).
+    var hasLaterPages = true
+
+    /// How many bytes at the start of the file `mutagen.File` looks at to choose the class (`OggTheora` scores 2
+    /// when "\x80theora" is among them, more than any Ogg audio class but `OggFLAC`, which it beats on the name).
+    static let mutagenWindow: Int64 = 128
+
+    /// The serial number of the Theora stream that is the file's main stream
+    /// when the file has audio streams too: the first pages (BOS) of the file
+    /// are read in turn while they start in the first ``mutagenWindow`` bytes;
+    /// the first one that holds a whole Theora identification header whose
+    /// "\x80theora" marker ends within those bytes is it. Nil otherwise (and
+    /// for a file whose first pages don't read: the scan reports that).
+    static func leadingTheora(in source: FileSource) -> UInt32? {
+        var offset: Int64 = 0
+        let marker = Int64(TheoraIdentification.magic.count)
+        while offset + Int64(OggPage.fixedHeaderLength) + 1 + marker <= mutagenWindow {
+            guard let page = try? OggPage.read(from: source, at: offset), page.isBeginning else { return nil }
+            if page.bodyOffset + marker <= mutagenWindow, let body = try? source.getBytes(at: page.bodyOffset, count: page.bodyLength),
+                OggCodec(firstPacket: body) == .theora
+            {
+                return page.serial
+            }
+            offset = page.end
+        }
+        return nil
+    }
+
+    /// Most pages read for a leading Theora stream's headers (other streams' header pages may come between them).
+    static let leadingPageLimit = 1 << 13
 
     /// Largest total size of the header packets read (pictures live in the comment).
     static let maximumHeaderBytes = 128 << 20
@@ -90,12 +137,23 @@ struct OggHeaderScan: Sendable {
     }
 
     /// Reads the header packets of the file's main stream (see the type's
-    /// documentation), or with `serial` those of that logical stream of the
+    /// documentation; a leading Theora stream is read as `serial`), or with `serial` those of that logical stream of the
     /// first link, whatever its codec, giving up (as headers that end early)
     /// after `pageLimit` pages.
-    static func read(_ source: FileSource, video: Bool = false, serial wanted: UInt32? = nil, pageLimit: Int = .max) throws
-        -> OggHeaderScan
-    {
+    static func read(
+        _ source: FileSource, video: Bool = false, serial wanted: UInt32? = nil, pageLimit: Int = .max, leading: Bool = true
+    ) throws -> OggHeaderScan {
+        // A Theora stream at the start of the file is the main one (see the type's documentation) ...
+        if leading, !video, wanted == nil, let theora = leadingTheora(in: source) {
+            let scan = try read(source, serial: theora, pageLimit: leadingPageLimit)
+            // ... unless it has no page after its first, where an audio stream's headers are whole (mutagen refuses those).
+            guard !scan.isComplete, !scan.hasLaterPages, let audio = try? read(source, leading: false), audio.isComplete,
+                audio.codec != .theora
+            else {
+                return scan
+            }
+            return audio
+        }
         var pages: [OggPage] = []
         var gaps: [OggResync.Gap] = []
         var warnings: [MediaWarning] = []
@@ -111,6 +169,7 @@ struct OggHeaderScan: Sendable {
         var needed = 2
         var total = 0
         var videoHeader: OggVideoHeader?
+        var hasLaterPages = false
         /// No audio stream: read again with the video stream as the main one.
         func noStream(at position: Int64) throws -> OggHeaderScan {
             guard !video, wanted == nil, videoHeader != nil else {
@@ -134,7 +193,7 @@ struct OggHeaderScan: Sendable {
             return OggHeaderScan(
                 pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
-                gaps: gaps, warnings: warnings, video: videoHeader)
+                gaps: gaps, warnings: warnings, video: videoHeader, hasLaterPages: hasLaterPages)
         }
         while true {
             guard offset < source.size, pages.count < pageLimit else {
@@ -197,6 +256,7 @@ struct OggHeaderScan: Sendable {
                 continue
             }
             guard page.serial == chosen!.serial else { continue }
+            hasLaterPages = true
             guard !page.isBeginning else { throw MediaError(.malformed, "a second first page for one stream", offset: page.offset) }
             guard page.sequence == lastSequence &+ 1 else {
                 pages.removeLast()

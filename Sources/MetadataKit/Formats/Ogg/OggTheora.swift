@@ -73,7 +73,8 @@ extension TheoraIdentification {
 }
 
 /// Theora in Ogg files: properties of a Theora stream read as the file's main
-/// stream, and the video of a file whose tags come from an audio stream.
+/// stream (a leading one, or the only kind of stream, ``OggHeaderScan``), and
+/// the video of a file whose tags come from an audio stream.
 enum OggTheora {
     /// Properties of a file whose main stream is Theora: picture size and
     /// nominal bit rate (the duration comes from the last granule position).

@@ -191,20 +191,27 @@ struct FLACOggInteropTests {
             [
                 "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=64x48:rate=10:duration=1",
                 "-f", "lavfi", "-i", "sine=frequency=440:duration=1", "-c:v", "libtheora",
-                "-c:a", "libvorbis", "-metadata:s:a:0", "title=Before", url.path,
+                "-c:a", "libvorbis", "-metadata:s:a:0", "title=Audio", "-metadata:s:v:0", "title=Before", url.path,
             ])
         let audio = try MediaChecks.decodedMD5(url)
         let video = try MediaChecks.decodedMD5(url, map: "0:v")
         var item = try await MediaItem.loaded(url)
-        #expect(item.properties.codec == "Vorbis")
+        // The Theora stream leads the file: its comment is the tags (mutagen.File reads it with OggTheora).
+        #expect(item.properties.codec == "Theora")
         #expect(item.metadata.title == "Before")
+        #expect(item.metadata.items.first { $0.key == "Vorbis/TITLE" }?.value == .string("Audio"))
         item.metadata.title = "After"
-        item.metadata.comments = String(repeating: "grow the header pages ", count: 4000)
+        // Under 64 KiB: ffmpeg's Theora decoder refuses a longer comment packet (16-bit extradata lengths).
+        item.metadata.comments = String(repeating: "grow the header pages ", count: 2000)
         try await item.save()
         #expect(try B.pageProblems(url).isEmpty)
         #expect(try MediaChecks.decodedMD5(url) == audio)
         #expect(try MediaChecks.decodedMD5(url, map: "0:v") == video)
-        #expect(try ffprobeTitles(url).contains("After"))
+        #expect(try ffprobeTitles(url).contains("Audio"))
+        let videoTitles = try TestSupport.runChecked(
+            "ffprobe",
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream_tags=title", "-of", "default=nw=1:nk=1", url.path])
+        #expect(videoTitles.text.split(separator: "\n").contains("After"), "\(videoTitles.text)")
         let errors = try TestSupport.run("ffmpeg", ["-nostdin", "-v", "error", "-i", url.path, "-f", "null", "-"]).standardError
         #expect(errors.isEmpty, "\(errors)")
     }

@@ -113,19 +113,25 @@ private typealias B = FLACOggBuilder
         #expect(data.count == 2 && data.allSatisfy { bytes[Int($0.bodyOffset)..<Int($0.end)].allSatisfy { $0 == 1 || $0 == 2 } })
     }
 
-    /// Beside a Vorbis stream the audio stream gives the tags and the audio
-    /// properties (as before); the video adds its size and both streams.
-    @Test func audioBesideTheVideoKeepsItsComment() async throws {
+    /// Beside a Vorbis stream, the Theora stream that leads the file gives
+    /// the tags and the duration (as mutagen.File's `OggTheora`) and a save
+    /// writes its comment; the audio stream's properties are in the stream
+    /// list and its comment is an `ogg-stream` item, kept by the save.
+    @Test func leadingVideoBesideAudioGivesTheTags() async throws {
         let url = try write(Self.file(fields: ["TITLE=video"], withAudio: true, audioFields: ["TITLE=audio"]))
         var item = try await MediaItem.loaded(url)
-        #expect(item.metadata.title == "audio" && item.properties.codec == "Vorbis" && item.properties.sampleRate == 44100)
-        #expect(item.properties.width == 320 && item.properties.height == 240)
+        #expect(item.metadata.title == "video" && item.properties.codec == "Theora" && item.properties.sampleRate == nil)
+        #expect(item.properties.width == 320 && item.properties.height == 240 && item.properties.duration == 2)
         #expect(item.properties.streams.map(\.kind) == [.video, .audio] && item.properties.streams.map(\.codec) == ["Theora", "Vorbis"])
+        #expect(item.properties.streams[1].sampleRate == 44100 && item.properties.streams[1].channels == 2)
+        #expect(item.metadata.items.first { $0.key == "Vorbis/TITLE" }?.value == .string("audio"))
         item.metadata.title = "changed"
         try await item.save()
         let scan = try OggHeaderScan.read(FileSource(url: url))
-        #expect(scan.codec == .vorbis && scan.video?.packet == Self.identification())
-        #expect(try await MediaItem.loaded(url).metadata.title == "changed")
+        #expect(scan.codec == .theora && scan.video == nil && scan.packets[0] == Self.identification())
+        let reread = try await MediaItem.loaded(url)
+        #expect(reread.metadata.title == "changed" && reread.warnings.isEmpty)
+        #expect(reread.metadata.items.first { $0.key == "Vorbis/TITLE" }?.value == .string("audio"))
     }
 
     @Test func everyPrefixReadsOrFailsCleanly() async throws {
