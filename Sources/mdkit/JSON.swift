@@ -94,7 +94,7 @@ struct JSONWriter {
     }
     mutating func integer(_ value: Int64) {
         beginValue()
-        append(String(value))
+        appendDecimal(value)
     }
     mutating func bool(_ value: Bool) {
         beginValue()
@@ -109,7 +109,11 @@ struct JSONWriter {
             append("null")
             return
         }
-        append(value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value))
+        if value == value.rounded() && abs(value) < 1e15 {
+            appendDecimal(Int64(value))
+        } else {
+            append(String(value))
+        }
     }
 
     /// `key` then a string, integer, number or bool value.
@@ -159,13 +163,49 @@ struct JSONWriter {
         text.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// `value` in decimal digits, made in place (no `String` per number).
+    private mutating func appendDecimal(_ value: Int64) {
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(0x2D) } // "-"
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            repeat {
+                start -= 1
+                digits[start] = 0x30 + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        }
+    }
+
+    /// Whether any of the 8 bytes of `word` must be escaped in a JSON string:
+    /// below 0x20, `"` or `\` (the usual bit tricks for "a byte below n" and
+    /// "a zero byte", on the word and on its bytes XOR the quote and backslash).
+    @inline(__always)
+    private static func needsEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let below = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+        let zeros = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highs
+        return below | zeros != 0
+    }
+
     /// `text` in quotes, with `"`, `\` and control characters escaped.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(0x22)
         var text = text
         text.withUTF8 { utf8 in
             var clean = utf8.startIndex // start of the bytes not yet copied
-            for index in utf8.indices {
+            // Eight bytes at a time while none needs escaping (nearly all text).
+            var start = utf8.startIndex
+            if let base = utf8.baseAddress {
+                while start + 8 <= utf8.endIndex,
+                    !Self.needsEscape(UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+                {
+                    start += 8
+                }
+            }
+            for index in start..<utf8.endIndex {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
                 bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
