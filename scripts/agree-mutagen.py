@@ -541,8 +541,13 @@ def main():
                 # ffprobe decides between the two: where it reads what we read, mutagen is wrong
                 # (each case is listed, and left out of the agreement).
                 probe = ffprobe(path) if probe is None else probe
+                # mutagen gives an ASF file without audio the video stream's numbers: ffprobe says
+                # there is no audio, or (a cut file ffprobe can't open) mdkit lists only video streams.
+                kinds = [stream.get("kind") for stream in (ours.get("properties") or {}).get("streams") or []]
+                no_audio = (probe.get("hasStreams") and not probe.get("hasAudio")) or (
+                    not probe.get("hasStreams") and kind == "asf" and kinds and "audio" not in kinds)
                 sides = (a is not None and probe.get("hasAudio") and agree(field, a, probe.get(field))) or (
-                    a is None and field == "sampleRate" and probe.get("hasStreams") and not probe.get("hasAudio"))
+                    a is None and field == "sampleRate" and no_audio)
                 if sides:
                     problems["ffprobeSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
                                                               "mutagen": b, "ffprobe": probe.get(field)})

@@ -78,10 +78,6 @@ struct MutagenAgreementTests {
     /// where the difference is known and kept; nil for any other.
     static func documentedDifference(path: String, field: String) -> String? {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        // An APE tag holding TITLE and title (keys are case-insensitive, each
-        // may appear once): mutagen and TagLib read the last, mdkit the first
-        // (both are kept as raw items).
-        if name.hasPrefix("ape-mono8"), field == "title" { return "case-variant duplicate APE keys" }
         // A raw stream (AAC, AC-3) cut short: both estimate the duration of
         // the cut frame from its bytes and the bitrate, mutagen from a
         // different starting byte (a millisecond or two apart).

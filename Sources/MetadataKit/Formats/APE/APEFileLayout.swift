@@ -35,8 +35,8 @@ extension APEFileLayout {
         var end = source.size
         let v1Length = Int64(ID3v1Parser.length)
         // "TAG" 128 bytes from the end may be the middle of an APE tag's
-        // "APETAGEX" (a 131-byte tag): a file that ends with an APE footer has no ID3v1.
-        if end - start >= v1Length, try !Self.endsWithAPEFooter(source, floor: start),
+        // "APETAGEX" (a 131-byte tag): see `mayEndWithID3v1`.
+        if try Self.mayEndWithID3v1(source, floor: start),
             let items = ID3v1Parser.items(try source.getBytes(at: end - v1Length, count: ID3v1Parser.length))
         {
             layout.id3v1Items = items
@@ -61,6 +61,17 @@ extension APEFileLayout {
     static func endsWithAPEFooter(_ source: FileSource, floor: Int64) throws -> Bool {
         guard source.size - floor >= 32 else { return false }
         return try source.getBytes(at: source.size - 32, count: 8).elementsEqual("APETAGEX".utf8)
+    }
+
+    /// Whether the "TAG" 128 bytes from the end may start an ID3v1 tag: not
+    /// when the file ends with an APE footer, nor when the "TAG" is the middle
+    /// of an "APETAGEX" (an APE header or a damaged footer there; mutagen's
+    /// `find_id3v1` takes such a "TAG" for the APE tag's too).
+    static func mayEndWithID3v1(_ source: FileSource, floor: Int64) throws -> Bool {
+        let length = Int64(ID3v1Parser.length)
+        guard source.size - floor >= length, try !endsWithAPEFooter(source, floor: floor) else { return false }
+        guard source.size - floor >= length + 3 else { return true }
+        return try !source.getBytes(at: source.size - length - 3, count: 8).elementsEqual("APETAGEX".utf8)
     }
 
     /// Whether the file starts with one of `magics`, or has one right after

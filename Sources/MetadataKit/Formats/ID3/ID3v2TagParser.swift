@@ -64,6 +64,12 @@ struct ID3v2TagParser {
     ///   writer given only the frames would lose them. Use ``tag()`` and
     ///   ``ID3v2TagWriter/init(source:version:tag:)`` to keep them.
     func frames() throws -> [ID3v2FrameRecord] {
+        try framesAndWarnings().frames
+    }
+
+    /// ``frames()`` and the warnings about frames read around (text invalid
+    /// in its encoding, …) that don't stop a save.
+    func framesAndWarnings() throws -> (frames: [ID3v2FrameRecord], warnings: [MediaWarning]) {
         let tag = try tag()
         if tag.isTruncated {
             throw MediaError(
@@ -74,7 +80,7 @@ struct ID3v2TagParser {
                 .unsupportedFeature, "the ID3v2 tag holds bytes that could not be read as frames: a save could not keep them",
                 offset: tag.unparsed?.lowerBound ?? header.offset)
         }
-        return tag.frames
+        return (tag.frames, tag.warnings)
     }
 
     /// The whole tag: frames, unparsed bytes and warnings.
@@ -137,6 +143,18 @@ struct ID3v2TagParser {
     /// A size that is nonsense (beyond the tag, or not landing on a frame) is
     /// skipped with a warning, and the frames are looked for in the first
     /// bytes after it.
+    /// Whether `item`'s text holds U+FFFD that its frame's bytes don't:
+    /// bytes invalid in the frame's encoding (a lone UTF-16 surrogate,
+    /// broken UTF-8), which mutagen drops the frame for. Read only then.
+    private static func hasUndecodableText(_ item: MetadataItem, _ bytes: Bytes, dataStart: Int64, size: Int) throws -> Bool {
+        guard item.value.stringValues.contains(where: { $0.unicodeScalars.contains("\u{FFFD}") }) else { return false }
+        let payload = try bytes.getBytes(at: dataStart, count: size)
+        let encoded: [[UInt8]] = [[0xFD, 0xFF], [0xFF, 0xFD], [0xEF, 0xBF, 0xBD]]
+        return !encoded.contains { pattern in
+            payload.indices.contains { payload[$0...].starts(with: pattern) }
+        }
+    }
+
     private func framesStart(_ bytes: Bytes, at offset: Int64, end: Int64, warnings: inout [MediaWarning]) throws -> Int64? {
         guard end - offset >= 4 else {
             warnings.append(MediaWarning(.truncated, "extended header does not fit in the ID3v2 tag", offset: offset))
@@ -256,6 +274,14 @@ struct ID3v2TagParser {
             } else {
                 do {
                     record.item = try frameItem(id: id, flags: flags, bytes, dataStart: dataStart, size: Int(size))
+                    if !flags.isTransformed, let item = record.item,
+                        try Self.hasUndecodableText(item, bytes, dataStart: dataStart, size: Int(size))
+                    {
+                        tag.warnings.append(
+                            MediaWarning(
+                                .malformed, "frame '\(id)': text that is not valid in its encoding, read with U+FFFD in its place",
+                                offset: position))
+                    }
                 } catch let error as MediaError {
                     record.isRaw = true
                     record.item = ID3v2FrameDecoder.binary(id, try bytes.getBytes(at: dataStart, count: Int(size)))

@@ -82,7 +82,9 @@ enum IFFID3Chunk {
         }
         let records: [ID3v2FrameRecord]
         do {
-            records = try ID3v2TagParser(source: source, url: url, header: header).frames()
+            let read = try ID3v2TagParser(source: source, url: url, header: header).framesAndWarnings()
+            records = read.frames
+            warnings += read.warnings
         } catch let error as MediaError {
             warnings.append(MediaWarning(error.code, "\(error.reason); \(keptRaw)", offset: error.offset))
             return Tag(chunk: chunk, header: header, items: [], isWritable: false, warnings: warnings)

@@ -57,8 +57,8 @@ extension MP3Trailer {
         var end = source.size
         var trailer = MP3Trailer(audioEnd: end)
         // "TAG" 128 bytes from the end may be inside the "APETAGEX" of a 131-byte
-        // APE tag: a file that ends with an APE footer has no ID3v1.
-        if end - floor >= Int64(ID3v1Parser.length), try !APEFileLayout.endsWithAPEFooter(source, floor: floor),
+        // APE tag (see `APEFileLayout.mayEndWithID3v1`).
+        if try APEFileLayout.mayEndWithID3v1(source, floor: floor),
             let items = ID3v1Parser.items(try source.getBytes(at: end - Int64(ID3v1Parser.length), count: ID3v1Parser.length))
         {
             trailer.id3v1Items = items

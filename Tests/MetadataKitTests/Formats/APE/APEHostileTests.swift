@@ -93,6 +93,25 @@ import Testing
         #expect(try Data(contentsOf: url) == original)
     }
 
+    /// A 131-byte APE tag puts the "TAG" of its header's "APETAGEX" 128 bytes
+    /// from the end: when its footer is damaged, that is not an ID3v1 tag
+    /// (mutagen's `find_id3v1` makes the same check), in the APE family and
+    /// in MP3; the same bytes after an intact footer are the APE tag.
+    @Test(arguments: ["a.ape", "a.mp3"])
+    func theTAGOfAnAPEHeaderIsNoID3v1(name: String) async throws {
+        let tag = APEBuilder.tag([APEBuilder.text("Title", String(repeating: "t", count: 53))])
+        #expect(tag.count == 131)
+        let audio = name.hasSuffix(".ape") ? APEBuilder.monkeysAudio() : ID3Builder.mpegFrames(4)
+        var damaged = audio + tag
+        damaged[damaged.count - 32] = 0x67 // the footer's "APETAGEX" becomes "gPETAGEX"
+        let item = try await MediaItem.loaded(try write(damaged, name))
+        #expect(!item.metadata.items.contains { $0.keySpace == .id3v1 }, "\(item.metadata.items)")
+        #expect(item.metadata.title == nil)
+        let intact = try await MediaItem.loaded(try write(audio + tag, "intact-" + name))
+        #expect(intact.metadata.title == String(repeating: "t", count: 53))
+        #expect(!intact.metadata.items.contains { $0.keySpace == .id3v1 })
+    }
+
     @Test func aMissingHeaderIsReadAround() async throws {
         var tag = APEBuilder.tag([APEBuilder.text("Title", "a")])
         tag.replaceSubrange(0..<8, with: Array("XXXXXXXX".utf8))

@@ -22,6 +22,36 @@ private typealias B = ID3Builder
         return tag.bytes()
     }
 
+    /// Text invalid in its frame's encoding (a lone UTF-16 surrogate, broken
+    /// UTF-8) is read with U+FFFD in its place and a warning at the frame
+    /// (mutagen drops such a frame); a frame that encodes U+FFFD itself, and
+    /// valid text, give none.
+    @Test func textInvalidInItsEncodingIsReadWithAWarning() throws {
+        var tag = B(version: 4)
+        let loneSurrogate: [UInt8] = [1, 0xFF, 0xFE, 0x4B, 0x00, 0x00, 0xD8, 0x6F, 0x00] // "K", U+D800, "o"
+        let brokenUTF8: [UInt8] = [3] + Array("ab".utf8) + [0xC3, 0x28]
+        tag.frames = [
+            B.frame("TIT2", B.text(["Title"], encoding: 3)),
+            B.frame("TPE1", loneSurrogate),
+            B.frame("TALB", brokenUTF8),
+            B.frame("TCOM", B.text(["ok \u{FFFD} here"], encoding: 1)),
+        ]
+        let bytes = tag.bytes()
+        let parsed = try B.parse(bytes + B.mpegFrames(2))
+        func value(_ key: String) -> String? { parsed.items.first { $0.key == key }?.value.stringValue }
+        #expect(value("TPE1") == "K\u{FFFD}o")
+        #expect(value("TALB") == "ab\u{FFFD}(")
+        #expect(value("TCOM") == "ok \u{FFFD} here")
+        let offsets = parsed.warnings.filter { $0.message.contains("not valid in its encoding") }.compactMap(\.offset)
+        let tpe1 = Int64(try #require(Self.find(Array("TPE1".utf8), in: bytes)))
+        let talb = Int64(try #require(Self.find(Array("TALB".utf8), in: bytes)))
+        #expect(offsets == [tpe1, talb], "\(parsed.warnings)")
+    }
+
+    private static func find(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        bytes.indices.first { bytes[$0...].starts(with: pattern) }
+    }
+
     @Test func everyPrefixOfTheTagLoadsWhatIsThere() async throws {
         let tag = Self.sampleTag()
         let file = tag + B.mpegFrames(3)
