@@ -84,10 +84,11 @@ struct MutagenAgreementTests {
         if path.contains("/damaged/"), name.contains("-trunc-"), field == "duration", ["ac3", "aac"].contains(format(of: path)) {
             return "estimated duration of a cut raw stream"
         }
-        // Ogg copies with 16 bytes garbled inside a page: the page's CRC is
-        // wrong, so mdkit skips it (RFC 3533 §6; a header page: its packet
-        // and the tags after it, the last page: its granule, a leading Theora
-        // header: the audio stream gives the tags), mutagen reads it unchecked.
+        // Ogg copies with 16 bytes garbled inside a page: mdkit reads a header
+        // page with a wrong CRC and the last page's granule as mutagen does
+        // when the page is whole and in sequence, but skips a page whose
+        // header the garbling broke (RFC 3533 §6), or a granule that jumps;
+        // mutagen reads them unchecked.
         if path.contains("/damaged/"), name.contains("-garbled"), format(of: path) == "ogg" { return "Ogg page with a wrong CRC" }
         // An Ogg file cut short: mdkit's duration is the granule of the last
         // whole page after the headers whose CRC is right (none: no duration),

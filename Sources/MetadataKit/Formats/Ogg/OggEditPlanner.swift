@@ -63,6 +63,9 @@ enum OggEditPlanner {
         guard scan.endsOnPageBoundary else {
             throw MediaError(.unsupportedFeature, "the stream's last header packet does not end its page")
         }
+        if let damaged = scan.wrongChecksums.first {
+            throw MediaError(.malformed, "a header page's CRC is wrong (its bytes may be damaged); not rewriting it", offset: damaged)
+        }
         // Other streams' comments are kept as they are (also when all tags are removed).
         if !options.removesAllTags { try OggLogicalStreams.refuseChanges(in: items, source: source, main: scan) }
         let kept = options.removesAllTags ? [] : items

@@ -66,7 +66,15 @@ enum OggParser {
             properties.width = video.width
             properties.height = video.height
         }
-        var last = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end)
+        var lastWarnings: [MediaWarning] = []
+        let found = try OggHeaderScan.lastGranule(of: scan.serial, in: source, after: scan.end)
+        var last = found?.granule
+        if let damaged = found?.wrongChecksumAt {
+            lastWarnings.append(
+                MediaWarning(
+                    .malformed, "the stream's last page has a wrong CRC; its granule position gives the duration (as mutagen reads it)",
+                    offset: damaged))
+        }
         // Not in the last MiB: when the file ends with another stream's page
         // (a later link of a chained file, a longer video), walk the pages.
         if last == nil, source.size - scan.end > 1 << 20,
@@ -83,8 +91,9 @@ enum OggParser {
         }
         // The writer needs whole, undamaged header packets and the audio to
         // start on a fresh page (see OggEditPlanner); junk between pages is kept.
-        let isEditable = scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil
-        let warnings = (scan.warnings + damage + link.warnings).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
+        let isEditable =
+            scan.isComplete && scan.endsOnPageBoundary && damage.isEmpty && location != nil && scan.wrongChecksums.isEmpty
+        let warnings = (scan.warnings + damage + link.warnings + lastWarnings).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
             fileType: .ogg, items: items + link.items, properties: properties, isEditable: isEditable, warnings: warnings,
             chapterTables: VorbisChapters.tables(from: items, duration: properties.duration))

@@ -89,6 +89,10 @@ struct OggHeaderScan: Sendable {
     var video: OggVideoHeader?
     /// Whether a page of the stream other than its first was read (for headers that end early).
     var hasLaterPages = true
+    /// Where header pages whose CRC is wrong were read anyway (their
+    /// structure whole and in sequence, as mutagen and TagLib read them,
+    /// which check no CRC): the file reads, a save is refused.
+    var wrongChecksums: [Int64] = []
 
     /// How many bytes at the start of the file `mutagen.File` looks at to choose the class (`OggTheora` scores 2
     /// when "\x80theora" is among them, more than any Ogg audio class but `OggFLAC`, which it beats on the name).
@@ -170,6 +174,7 @@ struct OggHeaderScan: Sendable {
         var total = 0
         var videoHeader: OggVideoHeader?
         var hasLaterPages = false
+        var wrongChecksums: [Int64] = []
         /// No audio stream: read again with the video stream as the main one.
         func noStream(at position: Int64) throws -> OggHeaderScan {
             guard !video, wanted == nil, videoHeader != nil else {
@@ -193,7 +198,17 @@ struct OggHeaderScan: Sendable {
             return OggHeaderScan(
                 pages: pages, serial: chosen!.serial, codec: codec, packets: packets, headerPages: headerPages,
                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
-                gaps: gaps, warnings: warnings, video: videoHeader, hasLaterPages: hasLaterPages)
+                gaps: gaps, warnings: warnings, video: videoHeader, hasLaterPages: hasLaterPages, wrongChecksums: wrongChecksums)
+        }
+        /// A whole page at `position` whose CRC is wrong but which is the page
+        /// the scan waits for: a first page while the streams are listed, or
+        /// the next page in sequence of the chosen stream.
+        func damagedButExpected(at position: Int64) throws -> OggPage? {
+            guard let page = try? OggPage.read(from: source, at: position), page.end <= source.size else { return nil }
+            if let chosen {
+                return page.serial == chosen.serial && !page.isBeginning && page.sequence == lastSequence &+ 1 ? page : nil
+            }
+            return page.isBeginning ? page : nil
         }
         while true {
             guard offset < source.size, pages.count < pageLimit else {
@@ -213,6 +228,15 @@ struct OggHeaderScan: Sendable {
                 found = first
             } else {
                 (found, gap) = try OggResync.page(at: offset, in: source)
+                if let skipped = gap, skipped.offset == offset, let page = try damagedButExpected(at: offset) {
+                    (found, gap) = (page, nil)
+                    wrongChecksums.append(offset)
+                    warnings.append(
+                        MediaWarning(
+                            .malformed,
+                            "an Ogg header page whose CRC is wrong, read anyway (as mutagen and TagLib do); "
+                                + "a save is refused", offset: offset))
+                }
             }
             if let gap {
                 gaps.append(gap)
@@ -294,7 +318,8 @@ struct OggHeaderScan: Sendable {
                     return OggHeaderScan(
                         pages: pages, serial: chosen!.serial, codec: chosen!.codec, packets: packets,
                         headerPages: headerPages, packetOffsets: packetOffsets, packetSpans: spans,
-                        endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings, video: videoHeader)
+                        endsOnPageBoundary: index == page.segments.count - 1, gaps: gaps, warnings: warnings, video: videoHeader,
+                        wrongChecksums: wrongChecksums)
                 }
             }
         }
@@ -322,24 +347,55 @@ struct OggHeaderScan: Sendable {
     }
 
     /// The granule position of the stream's last page that has one, searched
-    /// backwards from the end of the file (at most `limit` bytes back, only
-    /// pages whose CRC is right count, and at most `maximumChecks` CRCs are
-    /// computed, so a file full of fake page headers can't make it slow).
-    /// Nil when none is found.
+    /// backwards from the end of the file (at most `limit` bytes back, pages
+    /// whose CRC is right, and at most `maximumChecks` CRCs are computed, so
+    /// a file full of fake page headers can't make it slow). Nil when none
+    /// is found.
+    ///
+    /// A page of the stream after that one whose CRC is wrong (its bytes
+    /// damaged) gives the granule instead, as mutagen reads it, when it is
+    /// the next page in sequence and its granule goes on at most eight times
+    /// as fast per byte as the stream's before it; `wrongChecksumAt` is then
+    /// its offset. With no right page of the stream, a damaged last page (its
+    /// end-of-stream flag set) counts when its granule is below 2000 per byte
+    /// after the headers.
     static func lastGranule(
         of serial: UInt32, in source: FileSource, after floor: Int64, limit: Int64 = 1 << 20,
         maximumChecks: Int = 64
-    ) throws -> UInt64? {
-        try lastPage(in: source, after: floor, limit: limit, maximumChecks: maximumChecks) {
+    ) throws -> (granule: UInt64, wrongChecksumAt: Int64?)? {
+        var damaged: OggPage?
+        let good = try lastPage(
+            in: source, after: floor, limit: limit, maximumChecks: maximumChecks, wrongChecksum: { damaged = $0 }
+        ) {
             $0.serial == serial && $0.granulePosition != OggPage.noGranule
-        }?.granulePosition
+        }
+        guard let good else {
+            // No right page to compare with: a damaged last page (end-of-stream flag) counts
+            // when its granule is below 2000 per byte of the stream (no codec runs at under
+            // 1 kbit/s at 192 kHz).
+            guard let damaged, damaged.headerType & OggPage.ending != 0,
+                damaged.granulePosition <= 2000 * UInt64(max(0, damaged.end - floor))
+            else { return nil }
+            return (damaged.granulePosition, damaged.offset)
+        }
+        if let damaged, damaged.offset > good.offset, damaged.sequence == good.sequence &+ 1,
+            damaged.granulePosition >= good.granulePosition
+        {
+            let perByte = Double(good.granulePosition) / Double(max(1, good.end - floor))
+            let allowed = 8 * perByte * Double(damaged.end - good.end)
+            if Double(damaged.granulePosition - good.granulePosition) <= allowed {
+                return (damaged.granulePosition, damaged.offset)
+            }
+        }
+        return (good.granulePosition, nil)
     }
 
     /// The last page that `matches` and whose CRC is right, searched
     /// backwards from the end of the file, at most `limit` bytes back (not
     /// before `floor`), computing at most `maximumChecks` CRCs.
     static func lastPage(
-        in source: FileSource, after floor: Int64, limit: Int64, maximumChecks: Int, where matches: (OggPage) -> Bool = { _ in true }
+        in source: FileSource, after floor: Int64, limit: Int64, maximumChecks: Int,
+        wrongChecksum: (OggPage) -> Void = { _ in }, where matches: (OggPage) -> Bool = { _ in true }
     ) throws -> OggPage? {
         let window: Int64 = 64 * 1024
         var checks = 0
@@ -358,7 +414,10 @@ struct OggHeaderScan: Sendable {
                 guard let page = try? OggPage.read(from: source, at: offset), matches(page) else { continue }
                 checks += 1
                 guard checks <= maximumChecks else { return nil }
-                guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else { continue }
+                guard (try? OggCRC.checksum(of: page, in: source)) == page.checksum else {
+                    wrongChecksum(page)
+                    continue
+                }
                 return page
             }
             windowEnd = start
