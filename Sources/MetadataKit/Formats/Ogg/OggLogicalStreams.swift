@@ -3,10 +3,10 @@ import Foundation
 extension MetadataKeySpace {
     /// The Vorbis comments of an Ogg file's logical streams other than the
     /// one that gives the file's tags (``vorbis``): the audio streams'
-    /// comments beside a leading Theora stream (``OggHeaderScan``), the
-    /// Theora stream's comment beside an audio main stream, a second audio
-    /// stream's. Keys are
-    /// `<stream>/<FIELD>`: the stream is its codec (`Theora`, `Vorbis`,
+    /// comments beside a leading Theora stream (one whose identification
+    /// header starts in the file's first 128 bytes, as `mutagen.File`
+    /// chooses), the Theora stream's comment beside an audio main stream, a
+    /// second audio stream's. Keys are `<stream>/<FIELD>`: the stream is its codec (`Theora`, `Vorbis`,
     /// `Opus`, `Speex`, `FLAC`), with `#2`, `#3`, … for the second and later
     /// streams of one codec (`Theora/TITLE`, `Vorbis#2/ARTIST`); fields are
     /// uppercased as in ``vorbis``. Read only: a save that changes or removes
