@@ -147,11 +147,31 @@ struct ID3v2TagParser {
     /// bytes invalid in the frame's encoding (a lone UTF-16 surrogate,
     /// broken UTF-8), which mutagen drops the frame for. Read only then.
     private static func hasUndecodableText(_ item: MetadataItem, _ bytes: Bytes, dataStart: Int64, size: Int) throws -> Bool {
-        guard item.value.stringValues.contains(where: { $0.unicodeScalars.contains("\u{FFFD}") }) else { return false }
+        switch item.value {
+        case .string(let text): guard containsReplacementCharacter(text) else { return false }
+        case .strings(let texts): guard texts.contains(where: containsReplacementCharacter) else { return false }
+        default: return false
+        }
         let payload = try bytes.getBytes(at: dataStart, count: size)
         let encoded: [[UInt8]] = [[0xFD, 0xFF], [0xFF, 0xFD], [0xEF, 0xBF, 0xBD]]
         return !encoded.contains { pattern in
             payload.indices.contains { payload[$0...].starts(with: pattern) }
+        }
+    }
+
+    /// Whether `text` holds U+FFFD (UTF-8 EF BF BD), found with `memchr`:
+    /// this runs for every text frame read.
+    private static func containsReplacementCharacter(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard let base = utf8.baseAddress, utf8.count >= 3 else { return false }
+            var start = 0
+            while start <= utf8.count - 3, let found = memchr(base + start, 0xEF, utf8.count - 2 - start) {
+                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if utf8[index + 1] == 0xBF && utf8[index + 2] == 0xBD { return true }
+                start = index + 1
+            }
+            return false
         }
     }
 
