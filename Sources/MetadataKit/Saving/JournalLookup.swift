@@ -158,18 +158,13 @@ final class JournalLookup: @unchecked Sendable {
     /// made a `String` only when its bytes match: a folder of music has
     /// hundreds of other names.
     private static func journalNames(in path: String) -> Set<String>? {
-        guard let stream = opendir(path) else { return nil }
-        defer { closedir(stream) }
         var names = Set<String>()
-        while let entry = readdir(stream) {
-            withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let name = raw.prefix { $0 != 0 }
-                if name.starts(with: journalPrefix) || name.reversed().starts(with: journalSuffix.reversed()) {
-                    names.insert(String(decoding: name, as: UTF8.self))
-                }
+        let listed = forEachEntry(in: path) { name in
+            if name.starts(with: journalPrefix) || name.suffix(journalSuffix.count).elementsEqual(journalSuffix) {
+                names.insert(String(decoding: name, as: UTF8.self))
             }
         }
-        return names
+        return listed ? names : nil
     }
 
     private static let journalPrefix = Array("mdkit-journal-".utf8)
@@ -178,16 +173,24 @@ final class JournalLookup: @unchecked Sendable {
     /// The names in the folder at `path`, without `.` and `..`; nil when it
     /// can't be listed.
     static func entryNames(in path: String) -> [String]? {
-        guard let stream = opendir(path) else { return nil }
-        defer { closedir(stream) }
         var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        let listed = forEachEntry(in: path) { name in
+            if !name.elementsEqual(".".utf8) && !name.elementsEqual("..".utf8) {
+                names.append(String(decoding: name, as: UTF8.self))
             }
-            if name != "." && name != ".." { names.append(name) }
         }
-        return names
+        return listed ? names : nil
+    }
+
+    /// Calls `body` with the bytes of every name in the folder at `path`
+    /// (`readdir(3)` order); false when it can't be listed.
+    private static func forEachEntry(in path: String, _ body: (Slice<UnsafeRawBufferPointer>) -> Void) -> Bool {
+        guard let stream = opendir(path) else { return false }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            withUnsafeBytes(of: entry.pointee.d_name) { raw in body(raw.prefix { $0 != 0 }) }
+        }
+        return true
     }
 
     private static func now() -> Double {

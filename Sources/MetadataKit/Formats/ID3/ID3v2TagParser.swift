@@ -131,18 +131,6 @@ struct ID3v2TagParser {
         return tag
     }
 
-    // MARK: Extended header
-
-    /// Where the frames start after the extended header at `offset`; nil when
-    /// no frame can be found.
-    ///
-    /// v2.3 (ID3v2.3.0 §3.2): a 4-byte size that excludes itself (6 or 10).
-    /// v2.4 (ID3v2.4.0 structure §3.2): a syncsafe size that includes itself (≥ 6).
-    /// Some taggers (EasyTag) set the flag without writing an extended header:
-    /// as mutagen does, a frame ID where the size should be means there is none.
-    /// A size that is nonsense (beyond the tag, or not landing on a frame) is
-    /// skipped with a warning, and the frames are looked for in the first
-    /// bytes after it.
     /// Whether `item`'s text holds U+FFFD that its frame's bytes don't:
     /// bytes invalid in the frame's encoding (a lone UTF-16 surrogate,
     /// broken UTF-8), which mutagen drops the frame for. Read only then.
@@ -175,6 +163,18 @@ struct ID3v2TagParser {
         }
     }
 
+    // MARK: Extended header
+
+    /// Where the frames start after the extended header at `offset`; nil when
+    /// no frame can be found.
+    ///
+    /// v2.3 (ID3v2.3.0 §3.2): a 4-byte size that excludes itself (6 or 10).
+    /// v2.4 (ID3v2.4.0 structure §3.2): a syncsafe size that includes itself (≥ 6).
+    /// Some taggers (EasyTag) set the flag without writing an extended header:
+    /// as mutagen does, a frame ID where the size should be means there is none.
+    /// A size that is nonsense (beyond the tag, or not landing on a frame) is
+    /// skipped with a warning, and the frames are looked for in the first
+    /// bytes after it.
     private func framesStart(_ bytes: Bytes, at offset: Int64, end: Int64, warnings: inout [MediaWarning]) throws -> Int64? {
         guard end - offset >= 4 else {
             warnings.append(MediaWarning(.truncated, "extended header does not fit in the ID3v2 tag", offset: offset))

@@ -21,14 +21,18 @@ enum OggResync {
     /// How far past damage the search goes.
     static let maximumDistance: Int64 = 16 << 20
 
-    /// The page at `offset` when it is whole and its CRC is right; otherwise
-    /// the next such page after it (nil at the end of the file or past the
-    /// search limits) and the gap of skipped bytes.
-    static func page(at offset: Int64, in source: FileSource) throws -> (page: OggPage?, gap: Gap?) {
+    /// The page at `offset` when it is whole and its CRC is right, or whole
+    /// with a wrong CRC and taken by `readAnyway` (then `wrongChecksum`);
+    /// otherwise the next good page after it (nil at the end of the file or
+    /// past the search limits) and the gap of skipped bytes.
+    static func page(at offset: Int64, in source: FileSource, readAnyway: (OggPage) -> Bool = { _ in false }) throws
+        -> (page: OggPage?, gap: Gap?, wrongChecksum: Bool)
+    {
         let reason: String
         do {
             if let page = try OggPage.read(from: source, at: offset) {
-                if try OggCRC.checksum(of: page, in: source) == page.checksum { return (page, nil) }
+                if try OggCRC.checksum(of: page, in: source) == page.checksum { return (page, nil, false) }
+                if readAnyway(page) { return (page, nil, true) }
                 reason = "an Ogg page whose CRC is wrong"
             } else {
                 reason = "bytes that are not an Ogg page"
@@ -38,7 +42,7 @@ enum OggResync {
         }
         let next = try nextPage(after: offset, in: source)
         let end = next?.offset ?? source.size
-        return (next, Gap(offset: offset, length: end - offset, reason: reason))
+        return (next, Gap(offset: offset, length: end - offset, reason: reason), false)
     }
 
     /// The first page with a right CRC whose capture pattern starts after

@@ -200,15 +200,12 @@ struct OggHeaderScan: Sendable {
                 packetOffsets: packetOffsets, packetSpans: spans, endsOnPageBoundary: false, isComplete: false,
                 gaps: gaps, warnings: warnings, video: videoHeader, hasLaterPages: hasLaterPages, wrongChecksums: wrongChecksums)
         }
-        /// A whole page at `position` whose CRC is wrong but which is the page
-        /// the scan waits for: a first page while the streams are listed, or
-        /// the next page in sequence of the chosen stream.
-        func damagedButExpected(at position: Int64) throws -> OggPage? {
-            guard let page = try? OggPage.read(from: source, at: position), page.end <= source.size else { return nil }
-            if let chosen {
-                return page.serial == chosen.serial && !page.isBeginning && page.sequence == lastSequence &+ 1 ? page : nil
-            }
-            return page.isBeginning ? page : nil
+        /// Whether a whole page whose CRC is wrong is the page the scan waits
+        /// for: a first page while the streams are listed, or the next page in
+        /// sequence of the chosen stream (read anyway, as mutagen and TagLib do).
+        func isExpected(_ page: OggPage) -> Bool {
+            guard let chosen else { return page.isBeginning }
+            return page.serial == chosen.serial && !page.isBeginning && page.sequence == lastSequence &+ 1
         }
         while true {
             guard offset < source.size, pages.count < pageLimit else {
@@ -227,9 +224,9 @@ struct OggHeaderScan: Sendable {
                 }
                 found = first
             } else {
-                (found, gap) = try OggResync.page(at: offset, in: source)
-                if let skipped = gap, skipped.offset == offset, let page = try damagedButExpected(at: offset) {
-                    (found, gap) = (page, nil)
+                let read = try OggResync.page(at: offset, in: source, readAnyway: isExpected)
+                (found, gap) = (read.page, read.gap)
+                if read.wrongChecksum {
                     wrongChecksums.append(offset)
                     warnings.append(
                         MediaWarning(
