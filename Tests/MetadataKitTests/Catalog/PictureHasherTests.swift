@@ -27,6 +27,63 @@ import Testing
         #expect(hasher.sha256(of: [inMemory]) == [SHA256.hex(bytes)])
     }
 
+    /// A picture equal to one hashed before (another file, the same cover)
+    /// takes its hash; one of the same length with a byte changed, or the
+    /// file rewritten with other bytes, is hashed again. Expected hashes come
+    /// from the Swift SHA-256, not the library the hasher uses.
+    @Test func aRepeatedPictureTakesItsHashAndNoOtherDoes() async throws {
+        let seed = UInt64.random(in: 0..<UInt64.max)
+        var generator = SplitMix64(state: seed)
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let size = Int.random(in: 20_000..<60_000, using: &generator)
+        let cover = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        var changed = cover
+        changed[Int.random(in: 0..<size, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
+        /// A copy of the sample MP3 named `name` carrying `bytes` as its only picture, as read back.
+        func file(_ name: String, _ bytes: [UInt8]) async throws -> Artwork {
+            let url = directory.appendingPathComponent(name)
+            if !FileManager.default.fileExists(atPath: url.path) {
+                try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"), to: url)
+            }
+            var item = try await MediaItem.loaded(url)
+            item.metadata.artwork = [Artwork(data: Data(bytes), mimeType: "image/jpeg")]
+            try await item.save()
+            let picture = try #require(try await MediaItem.loaded(url).metadata.artwork.first)
+            #expect(picture.fileLocation != nil && picture.byteCount == bytes.count, "seed \(seed)")
+            return picture
+        }
+        let coverHash = SHA256.swiftHex(cover)
+        let changedHash = SHA256.swiftHex(changed)
+        #expect(coverHash != changedHash)
+        let first = try await file("a.mp3", cover)
+        let second = try await file("b.mp3", cover)
+        let other = try await file("c.mp3", changed)
+        let hasher = PictureHasher()
+        #expect(hasher.sha256(of: [first]) == [coverHash], "seed \(seed)")
+        #expect(hasher.reusedHashes == 0)
+        #expect(hasher.sha256(of: [second]) == [coverHash], "seed \(seed)")
+        #expect(hasher.reusedHashes == 1)
+        #expect(hasher.sha256(of: [other]) == [changedHash], "seed \(seed)")
+        #expect(hasher.reusedHashes == 1)
+        // More distinct pictures than are kept: the first is no longer kept, and is hashed again.
+        var distinct: [Artwork] = []
+        var distinctHashes: [String?] = []
+        for index in 0..<PictureHasher.recentCount {
+            var bytes = cover
+            bytes[index] ^= 0xFF
+            distinct.append(try await file("d\(index).mp3", bytes))
+            distinctHashes.append(SHA256.swiftHex(bytes))
+        }
+        #expect(hasher.sha256(of: distinct) == distinctHashes, "seed \(seed)")
+        let reused = hasher.reusedHashes
+        #expect(hasher.sha256(of: [first]) == [coverHash], "seed \(seed)")
+        #expect(hasher.reusedHashes == reused)
+        // The first file saved again with the changed bytes (same length): its new hash, not the kept one.
+        let rewritten = try await file("a.mp3", changed)
+        #expect(hasher.sha256(of: [rewritten]) == [changedHash], "seed \(seed)")
+    }
+
     /// A picture larger than the buffer a worker keeps (seeded random bytes,
     /// saved into an MP3), then the same file cut inside the picture.
     @Test(.enabled(if: TestSupport.hasTool("sha256sum"), "needs sha256sum (coreutils)"))
