@@ -47,6 +47,9 @@ import Foundation
 /// items) is refused before anything is written; removing all tags empties
 /// the main stream's comment and keeps theirs.
 ///
+/// A Theora comment that would grow past 65,535 bytes is refused
+/// (``theoraHeaderLimit``): ffmpeg can't decode the video after it.
+///
 /// The last header packet must end its page (Vorbis I §A.2, RFC 7845 §3);
 /// other files are refused with `unsupportedFeature`. Damage: junk and
 /// damaged pages between pages are kept byte for byte where they were;
@@ -70,6 +73,7 @@ enum OggEditPlanner {
         if !options.removesAllTags { try OggLogicalStreams.refuseChanges(in: items, source: source, main: scan) }
         let kept = options.removesAllTags ? [] : items
         let (packets, paddable) = try newPackets(scan, items: kept)
+        try refuseOversizedTheoraHeaders(packets, scan: scan)
 
         let oldPages = scan.headerPages.map { scan.pages[$0] }
         var newPages = try pages(for: packets, scan: scan, source: source)
@@ -212,6 +216,25 @@ enum OggEditPlanner {
     /// The header packets with the new comment (and, for FLAC, pictures),
     /// and the index of the comment packet when zero bytes may follow it as
     /// padding (Vorbis, Opus).
+    /// The largest Theora header packet ffmpeg decodes: it passes the three
+    /// header packets to its decoder with 16-bit lengths (Xiph extradata), so
+    /// a longer one leaves the video undecodable there ("Invalid extradata").
+    static let theoraHeaderLimit = 65_535
+
+    /// Refuses a Theora comment that grows past ``theoraHeaderLimit`` (a
+    /// large picture), before anything is written: mutagen writes it, and the
+    /// file no longer plays in ffmpeg-based players. A packet that was over
+    /// the limit already may stay so.
+    static func refuseOversizedTheoraHeaders(_ packets: [[UInt8]], scan: OggHeaderScan) throws {
+        guard scan.codec == .theora else { return }
+        for (new, old) in zip(packets, scan.packets) where new.count > theoraHeaderLimit && old.count <= theoraHeaderLimit {
+            throw MediaError(
+                .sizeOutOfRange,
+                "the Theora comment header would be \(new.count) bytes; ffmpeg can't decode a Theora stream whose header "
+                    + "packet is over \(theoraHeaderLimit) bytes (store a smaller picture)")
+        }
+    }
+
     static func newPackets(_ scan: OggHeaderScan, items: [MetadataItem]) throws -> (packets: [[UInt8]], paddable: Int?) {
         let (_, found, damage) = try OggParser.comment(of: scan)
         if let first = damage.first {

@@ -113,6 +113,32 @@ private typealias B = FLACOggBuilder
         #expect(data.count == 2 && data.allSatisfy { bytes[Int($0.bodyOffset)..<Int($0.end)].allSatisfy { $0 == 1 || $0 == 2 } })
     }
 
+    /// A comment that would grow past 65,535 bytes (what ffmpeg decodes) is
+    /// refused before anything is written; one that was over already may be
+    /// saved again.
+    @Test func aCommentPastSixtyFourKiBIsRefusedUnlessItWasAlready() async throws {
+        let original = Self.file(fields: ["TITLE=Small"])
+        let url = try write(original)
+        var item = try await MediaItem.loaded(url)
+        item.metadata.comments = String(repeating: "x", count: OggEditPlanner.theoraHeaderLimit)
+        let error = await #expect(throws: MediaError.self) { try await item.save() }
+        #expect(error?.code == .sizeOutOfRange)
+        #expect([UInt8](try Data(contentsOf: url)) == original)
+        // Just under the limit: written.
+        item = try await MediaItem.loaded(url)
+        let header = Self.comment(["TITLE=Small"]).count
+        item.metadata.comments = String(repeating: "y", count: OggEditPlanner.theoraHeaderLimit - header - 20)
+        try await item.save()
+        let scan = try OggHeaderScan.read(FileSource(url: url))
+        #expect(scan.packets[1].count <= OggEditPlanner.theoraHeaderLimit && scan.packets[1].count > OggEditPlanner.theoraHeaderLimit - 40)
+        // A file whose comment is over the limit already: another change is saved.
+        let large = try write(Self.file(fields: ["TITLE=Big", "COMMENT=" + String(repeating: "z", count: 70_000)]), "large.ogv")
+        var big = try await MediaItem.loaded(large)
+        big.metadata.title = "Bigger"
+        try await big.save()
+        #expect(try await MediaItem.loaded(large).metadata.title == "Bigger")
+    }
+
     /// Beside a Vorbis stream, the Theora stream that leads the file gives
     /// the tags and the duration (as mutagen.File's `OggTheora`) and a save
     /// writes its comment; the audio stream's properties are in the stream
@@ -227,6 +253,15 @@ struct OggTheoraInteropTests {
         let tags = try #require(after["tags"] as? [String: [String]])
         #expect(tags["title"] == ["Néw ✓"] && tags["extra"] == ["one", "two"] && tags["comment"]?.first?.hasPrefix("long comment") == true)
         #expect(after["length"] as? Double == info["length"] as? Double)
+
+        // A 70,000-byte picture would take the comment past what ffmpeg decodes: refused, nothing written.
+        let before = try Data(contentsOf: url)
+        var withPicture = try await MediaItem.loaded(url)
+        withPicture.metadata.artwork = [Artwork(data: Data(repeating: 0xAB, count: 70_000), mimeType: "image/jpeg")]
+        let refused = await #expect(throws: MediaError.self) { try await withPicture.save() }
+        #expect(refused?.code == .sizeOutOfRange)
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try MediaChecks.decodedMD5(url, map: "0:v") == video)
     }
 
     static func mutagen(_ url: URL) throws -> [String: Any] {
