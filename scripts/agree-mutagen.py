@@ -267,6 +267,10 @@ def id3v1_fields(path):
         return {}
     fields = id3_fields(_Frames(frames)) if frames else {}
     fields.pop("artwork", None)
+    # mutagen gives the ID3v1 comment the description "ID3v1 Comment" (id3_fields takes only "").
+    comment = frames.get("COMM") if frames else None
+    if comment is not None and comment.text and not has_value(fields.get("comments")):
+        fields["comments"] = [str(text) for text in comment.text]
     return fields
 
 
