@@ -51,6 +51,16 @@ import Testing
         #expect(metadata.trackNumber == 7)
     }
 
+    /// An ID3v1 year that is not digits (garbled bytes) is no year; the next
+    /// tag's year is taken, and the raw item stays.
+    @Test func aGarbledID3v1YearIsNoYear() {
+        let garbled = item(.id3v1, "year", .string("¬\u{9C}Ä&"))
+        #expect(Metadata(items: [garbled]).year == nil)
+        #expect(Metadata(items: [garbled]).items == [garbled])
+        #expect(Metadata(items: [garbled, item(.ape, "YEAR", .string("2021"))]).year == "2021")
+        #expect(Metadata(items: [item(.id3v1, "year", .string("1999"))]).year == "1999")
+    }
+
     @Test func mp4PrecedenceIsIlstThenMdtaThenUdta() {
         let metadata = Metadata(items: [
             item(.quickTimeUserData, "©nam", .string("udta")),

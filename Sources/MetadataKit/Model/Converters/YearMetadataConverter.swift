@@ -1,7 +1,9 @@
 /// The year or date. ID3v2.4 keeps it whole in `TDRC`; ID3v2.3 splits it into
 /// `TYER` (yyyy), `TDAT` (DDMM) and `TIME` (HHMM) (ID3v2.3.0 §4.2.1), which
 /// are joined back into "yyyy-MM-dd[THH:mm]" here. `TDAT`/`TIME` alone are no
-/// year. Other formats keep the date as one string, shown as stored.
+/// year. An ID3v1 year that is not digits (a damaged or garbled tag) is no
+/// year either, as TagLib (a number) and mutagen (a timestamp) read it; its
+/// raw item stays. Other formats keep the date as one string, shown as stored.
 ///
 /// Where the date field has a syntax (ID3v2.4 `TDRC`, ID3v2.3 `TYER`,
 /// MP4 `©day`: ISO 8601 timestamps), a value that isn't one is refused when
@@ -18,6 +20,7 @@ public struct YearMetadataConverter: MetadataConverter {
             guard var text = item.value.stringValues.first(where: { !$0.isEmpty }) ?? item.value.stringValue, !text.isEmpty else {
                 continue
             }
+            if item.keySpace == .id3v1, !text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) { continue }
             if item.keySpace == .id3, item.key == "TYER" || item.key == "TYE", text.count == 4 {
                 func digits(_ keys: Set<String>) -> [Character]? {
                     guard let value = items.first(where: { keys.contains($0.key) })?.value.stringValue,
