@@ -1,6 +1,7 @@
 import Foundation
 
-/// Reads raw AAC streams in ADTS framing (`.aac`).
+/// Reads raw AAC streams in ADTS framing (`.aac`), and in ADIF framing (one
+/// header at the start, ``ADIFHeader``).
 ///
 /// - Tags: the leading ID3v2 tags, an appended ID3v2 tag, the APEv2 tag
 ///   nearest the end and ID3v1 are found and read exactly as in MP3 files
@@ -9,11 +10,15 @@ import Foundation
 /// - Properties (``ADTSFrameHeader``, ``ElementaryStreamScanner``): rate,
 ///   channels and codec ("AAC LC", …) from the first frame; the duration from
 ///   every frame's 1024 samples per raw data block; the bit rate is the
-///   stream's bytes × 8 / duration.
-/// - A file with no ADTS frame and no tag is not read (`unsupportedFormat`).
+///   stream's bytes × 8 / duration. ADIF: rate, channels and codec from
+///   the header's first program config element, the duration from the
+///   stream's bytes at the header's bit rate.
+/// - A file with no ADTS frame or ADIF header and no tag is not read
+///   (`unsupportedFormat`).
 enum ADTSParser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         try RawStreamParser.parse(source, url, fileType: .aac) { source, start, end in
+            if let adif = try adif(source, from: start, to: end) { return adif }
             guard
                 let scan = try ElementaryStreamScanner.scan(
                     source, from: start, to: end, headerLength: ADTSFrameHeader.length, syncByte: 0xFF,
@@ -28,10 +33,33 @@ enum ADTSParser {
         }
     }
 
+    /// The properties of an ADIF stream at `start` (nil when the bytes
+    /// there are no ADIF identifier); a header that ends early gives the
+    /// codec and a warning.
+    static func adif(_ source: FileSource, from start: Int64, to end: Int64) throws -> (MediaProperties, ElementaryStreamScanner.Scan)? {
+        guard end - start >= 4, ADIFHeader.starts(try source.getBytes(at: start, count: 4)) else { return nil }
+        let bytes = try source.getBytes(at: start, count: Int(min(end - start, Int64(ADIFHeader.maximumLength))))
+        var properties = MediaProperties()
+        properties.codec = "AAC"
+        var scan = ElementaryStreamScanner.Scan(
+            firstOffset: start, first: ElementaryStreamFrame(length: 0, samples: 0, sampleRate: 0, streamKey: 0))
+        guard let header = ADIFHeader(bytes) else {
+            scan.warnings.append(MediaWarning(.truncated, "the ADIF header ends early or is damaged", offset: start))
+            return (properties, scan)
+        }
+        properties.codec = header.codec
+        properties.sampleRate = header.sampleRate
+        properties.channels = header.channels > 0 ? header.channels : nil
+        scan.bytes = end - start - Int64(header.length)
+        if header.bitrate > 0 { scan.duration = Double(scan.bytes) * 8 / Double(header.bitrate) }
+        return (properties, scan)
+    }
+
     /// Whether an ADTS stream starts right at `offset` (three frames in a row,
-    /// or fewer up to the end of the file).
+    /// or fewer up to the end of the file), or an ADIF header.
     static func startsStream(in source: FileSource, at offset: Int64) throws -> Bool {
-        try ElementaryStreamScanner.startsStream(
+        if source.size - offset >= 4, ADIFHeader.starts(try source.getBytes(at: offset, count: 4)) { return true }
+        return try ElementaryStreamScanner.startsStream(
             in: source, at: offset, to: source.size, count: 3, headerLength: ADTSFrameHeader.length,
             parse: { ADTSFrameHeader($0)?.frame })
     }

@@ -93,7 +93,7 @@ struct MP4ElementaryStreamDescriptor {
     /// configuration (4 bits); for explicit SBR (types 5 and 29) an extension
     /// sampling frequency follows, which is the output rate.
     private mutating func applyAudioSpecificConfig(_ reader: inout ByteReader) {
-        var bits = MP4BitReader(reader.readRemainingBytes())
+        var bits = BitReader(reader.readRemainingBytes())
         func objectType() -> Int? {
             guard let type = bits.read(5) else { return nil }
             return type == 31 ? bits.read(6).map { 32 + $0 } : type
@@ -116,27 +116,5 @@ struct MP4ElementaryStreamDescriptor {
             sampleRate = extensionRate
             if type == 29, channels == 1 { channels = 2 } // parametric stereo
         }
-    }
-}
-
-/// Reads big-endian bit fields.
-struct MP4BitReader {
-    private let bytes: [UInt8]
-    private var position = 0
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-    }
-
-    /// The next `count` (≤ 32) bits, or nil when fewer are left.
-    mutating func read(_ count: Int) -> Int? {
-        guard count <= 32, position + count <= bytes.count * 8 else { return nil }
-        var value = 0
-        for _ in 0..<count {
-            let bit = bytes[position >> 3] >> (7 - UInt8(position & 7)) & 1
-            value = value << 1 | Int(bit)
-            position += 1
-        }
-        return value
     }
 }

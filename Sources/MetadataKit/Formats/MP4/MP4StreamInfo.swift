@@ -182,7 +182,7 @@ extension MP4StreamInfo {
     /// substream (the main program) with its dependent substreams'.
     private mutating func applyEnhancedAC3(_ dec3: MP4BoxHeader, in source: FileSource) throws {
         var reader = try source.mp4Payload(of: dec3, upTo: 6)
-        var bits = MP4BitReader(reader.readRemainingBytes())
+        var bits = BitReader(reader.readRemainingBytes())
         guard let rate = bits.read(13), bits.read(3) != nil else { return }
         if rate > 0 { bitrate = rate * 1000 }
         guard bits.read(2 + 5 + 1 + 1 + 3) != nil, let acmod = bits.read(3), let lfeon = bits.read(1),
