@@ -24,7 +24,9 @@ Three kinds of difference are listed apart and left out of the agreement:
     video stream's numbers); for a cut AC-3 file ffprobe can't open, the
     first frame's header read here decides the channels, and a duration
     within the tolerance plus 128 bytes at its bitrate is mutagen's guess
-    (its length skips the header fields it read);
+    (its length skips the header fields it read); for a WavPack file, where
+    ffprobe does not side with mdkit, WavPack's own decoder (`wvunpack -s`)
+    decides the channels and sample rate;
   - on a file mdkit reports damage in, a field mdkit reads past the damage
     where mutagen has no value (an APE tag whose item count is smaller than
     its items: mutagen and TagLib stop at the count, mdkit reads the items);
@@ -438,6 +440,26 @@ def ac3_first_frame(path):
     return {"channels": AC3_CHANNELS[acmod] + lfeon, "bitrate": frame_bytes * 8 * rate // (blocks * 256)}
 
 
+def wvunpack_info(path):
+    """Channels and sample rate as WavPack's own decoder reports them (`wvunpack -s`): the referee
+    for a WavPack file ffprobe reads otherwise. {} without wvunpack or an answer."""
+    if not shutil.which("wvunpack"):
+        return {}
+    try:
+        process = subprocess.run(["wvunpack", "-q", "-s", path], capture_output=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        return {}
+    text = (process.stdout + process.stderr).decode("utf-8", "replace")
+    info = {}
+    channels = re.search(r"^channels:\s+(\d+)", text, re.MULTILINE)
+    rate = re.search(r"^source:.* at (\d+) Hz", text, re.MULTILINE)
+    if channels:
+        info["channels"] = int(channels.group(1))
+    if rate:
+        info["sampleRate"] = int(rate.group(1))
+    return info
+
+
 def agree(field, ours, theirs):
     if field in TEXT_FIELDS:
         # An empty value is no value (mutagen keeps empty strings between zero bytes).
@@ -619,6 +641,14 @@ def main():
                 # reads the LFE bit at a fixed place), and mutagen's length, which its documentation
                 # calls a guess (the bytes after the header fields it read, at the bitrate), may
                 # differ from ours by those first bytes (at most 128) more than the tolerance.
+                # A WavPack file: WavPack's own decoder decides where ffprobe did not side with mdkit.
+                if kind == "wavpack" and field in ("channels", "sampleRate") and a is not None:
+                    reference = wvunpack_info(path)
+                    if reference.get(field) == a:
+                        problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
+                                                                "mutagen": b, "frame": {"wvunpack -s": reference}})
+                        stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
+                        continue
                 frame = ac3_first_frame(path) if kind == "ac3" and not probe.get("hasStreams") else {}
                 if a is not None and frame and (
                         (field == "channels" and a == frame.get("channels")) or
@@ -679,8 +709,8 @@ def main():
             print("(mutagen differs, ffprobe reads as mdkit) %s: %s: mdkit %r, mutagen %r, ffprobe %r"
                   % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["ffprobe"]))
         for item in problems["frameSidesWithMdkit"]:
-            print("(mutagen differs, ffprobe can't open it, its first AC-3 frame reads as mdkit) %s: %s: mdkit %r, "
-                  "mutagen %r, frame %r" % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["frame"]))
+            print("(mutagen differs, ffprobe can't decide, the format's own reading sides with mdkit) %s: %s: mdkit %r, "
+                  "mutagen %r, %r" % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["frame"]))
         for item in problems["negativeLength"]:
             print("(mutagen's length is negative, mdkit has none) %s: mutagen %r" % (item["path"], item["mutagen"]))
         for item in problems["mdkitReadsMore"]:

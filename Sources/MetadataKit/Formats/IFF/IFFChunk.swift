@@ -79,6 +79,12 @@ struct IFFStructure: Sendable {
 /// - 1 to 7 bytes after the last chunk inside the container: a warning; they
 ///   are kept after the container.
 /// - Bytes after the declared container end are ignored (and kept by writers).
+/// - A container size too small to hold one chunk header (0, 4, 8: a
+///   size never written, as some streaming writers leave it) while the file
+///   goes on: a warning; the chunks are read as if the size were unknown (to
+///   the end of the file, an audio chunk the file cuts read-only as above),
+///   as ffmpeg, mutagen and TagLib read such files. A save writes the size
+///   of the chunks.
 enum IFFChunkWalker {
     /// More top-level chunks than any real file has.
     static let maximumChunks = 10_000
@@ -100,6 +106,19 @@ enum IFFChunkWalker {
         audioID: FourCC, container: String, resolve: (FourCC) throws -> Int64? = { _ in nil }
     ) throws -> Walk {
         let fileEnd = source.size
+        if containerEnd - start < IFFChunk.headerLength, fileEnd - start >= IFFChunk.headerLength {
+            var walk = try Self.walk(
+                in: source, from: start, containerEnd: .max, endianness: endianness, audioID: audioID, container: container,
+                resolve: resolve)
+            walk.end = min(walk.end, fileEnd)
+            walk.warnings.removeAll { $0.offset == 4 && $0.code == .sizeOutOfRange } // the size announced: not this one
+            walk.warnings.insert(
+                MediaWarning(
+                    .sizeOutOfRange,
+                    "the \(container) size (\(containerEnd - 8) bytes) leaves no room for a chunk; the chunks are read to "
+                        + "the end of the file, and a save writes the \(container) size of the chunks", offset: 4), at: 0)
+            return walk
+        }
         var end = min(containerEnd, fileEnd)
         var walk = Walk(end: start)
         var position = start

@@ -50,8 +50,17 @@ enum RIFFInfo {
         return try source.getBytes(at: chunk.payloadOffset, count: 4) == Array("INFO".utf8)
     }
 
-    /// The subchunks of an `INFO` list.
+    /// The subchunks of an `INFO` list; throws when one runs past the list
+    /// (a save does not rewrite a list it can't read whole).
     static func entries(in chunk: IFFChunk, source: FileSource) throws -> [RIFFInfoEntry] {
+        let (entries, damage) = try readableEntries(in: chunk, source: source)
+        if let damage { throw damage }
+        return entries
+    }
+
+    /// The subchunks of an `INFO` list up to one that runs past the list
+    /// (`damage`: the reader reads around it, with a warning).
+    static func readableEntries(in chunk: IFFChunk, source: FileSource) throws -> (entries: [RIFFInfoEntry], damage: MediaError?) {
         guard chunk.size <= maximumSize else {
             throw MediaError(.sizeOutOfRange, "LIST/INFO chunk of \(chunk.size) bytes is larger than \(maximumSize)", offset: chunk.offset)
         }
@@ -62,8 +71,10 @@ enum RIFFInfo {
             let id = try reader.readFourCC()
             let size = Int(try reader.readUInt32(.little))
             guard size <= reader.remaining else {
-                throw reader.error(
-                    .sizeOutOfRange, "INFO subchunk '\(id)' of \(size) bytes runs past its list (\(reader.remaining) bytes left)")
+                let damage = MediaError(
+                    .sizeOutOfRange, "INFO subchunk '\(id)' of \(size) bytes runs past its list (\(reader.remaining) bytes left)",
+                    offset: start)
+                return (entries, damage)
             }
             let text = try reader.readBytes(size)
             if size & 1 == 1, reader.remaining > 0 { try reader.skip(1) }
@@ -74,7 +85,7 @@ enum RIFFInfo {
                 : MetadataItem(keySpace: .riff, key: id.description, value: .string(decoded.text), dataType: decoded.type)
             entries.append(RIFFInfoEntry(id: id, range: start..<reader.offset, item: item))
         }
-        return entries
+        return (entries, nil)
     }
 
     /// The whole new `LIST` chunk for the `.riff` items of `items`; nil when

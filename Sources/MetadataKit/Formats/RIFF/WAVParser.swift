@@ -12,7 +12,9 @@ import Foundation
 ///   `id3 `/`ID3 ` chunk as ``MetadataKeySpace/id3`` items (``IFFID3Chunk``).
 ///   Items are listed in chunk order. Where both hold a field, ID3 wins
 ///   (``MetadataKeyMap``).
-/// - A file that ends inside `data` loads read-only (``IFFChunkWalker``).
+/// - A file that ends inside `data` loads read-only (``IFFChunkWalker``), as
+///   does one whose INFO list has a subchunk running past it (the subchunks
+///   before it are read, with a warning; a save would have to rewrite it).
 ///   Other damage — a RIFF size that disagrees with the file, a chunk past
 ///   the RIFF end, a chunk cut off after `data`, a missing pad byte, an ID3
 ///   tag larger than its chunk — is read around and reported in
@@ -31,13 +33,22 @@ enum WAVParser {
 
         var items: [MetadataItem] = []
         var warnings = wav.structure.warnings
+        var damagedInfo = false
         let id3 = try IFFID3Chunk.read(in: wav.chunks, source: source, url: url)
         for chunk in wav.chunks {
             if let id3, chunk == id3.chunk {
                 items += id3.items
                 warnings += id3.warnings
             } else if try RIFFInfo.isInfoList(chunk, source: source) {
-                items += try RIFFInfo.entries(in: chunk, source: source).compactMap(\.item)
+                let (entries, damage) = try RIFFInfo.readableEntries(in: chunk, source: source)
+                items += entries.compactMap(\.item)
+                if let damage {
+                    damagedInfo = true
+                    warnings.append(
+                        MediaWarning(
+                            damage.code, damage.reason + "; the rest of the list is not read, and the file is read-only",
+                            offset: damage.offset))
+                }
             }
         }
 
@@ -61,7 +72,7 @@ enum WAVParser {
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
-            fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated,
+            fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated && !damagedInfo,
             warnings: warnings, chapterTables: id3?.chapterTables ?? [])
     }
 

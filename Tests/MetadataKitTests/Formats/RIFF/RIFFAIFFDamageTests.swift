@@ -109,6 +109,47 @@ private typealias R = RIFFBuilder
         }
     }
 
+    /// A RIFF or FORM size that leaves no room for a chunk (0, 4 or 8: never
+    /// written by a streaming writer): the chunks are read to the end of the
+    /// file with a warning at the size, as ffprobe, mutagen and TagLib read
+    /// them, and a save writes the size of the chunks.
+    @Test(arguments: [(UInt32(0), "wav"), (4, "wav"), (8, "wav"), (0, "aiff"), (8, "aiff")])
+    func containerSizeWithNoRoomForAChunk(size: UInt32, ext: String) async throws {
+        let bytes =
+            ext == "wav"
+            ? R.wave([R.fmt(), Self.info, R.chunk("data", R.samples(400)), Self.id3Chunk], riffSize: size)
+            : R.aiff(
+                [
+                    R.comm(frames: 100), R.ssnd(400), R.text("NAME", "Info Title"),
+                    R.chunk("ID3 ", R.id3([("TALB", "ID3 Album")]), bigEndian: true),
+                ], formSize: size)
+        let (url, loaded, saved) = try await loadAndSave(bytes, ext: ext, warnings: [(.sizeOutOfRange, 4)])
+        defer { R.remove(url) }
+        #expect(loaded.metadata.album == "ID3 Album" && loaded.properties.duration == 100 / 44_100.0)
+        #expect(saved.metadata.album == "ID3 Album")
+        #expect(try R.containerSize(url) == (try Data(contentsOf: url)).count - 8)
+    }
+
+    /// An INFO subchunk whose size runs past its list (TagLib's fuzzed
+    /// `infloop.wav` has one): the subchunks before it are read, with a
+    /// warning at it; the file is read-only, and a save is refused before
+    /// anything is written.
+    @Test func infoSubchunkPastItsList() async throws {
+        let list = R.chunk(
+            "LIST",
+            Array("INFO".utf8) + R.chunk("INAM", Array("Info Title\0".utf8)) + Array("ICOP".utf8) + R.le32(0xFFFF_FFEF) + [1, 2, 3, 4])
+        let bytes = R.wave([R.fmt(), R.chunk("data", R.samples(400)), list])
+        let url = try R.file(bytes, ext: "wav")
+        defer { R.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        let listOffset = Int64(12 + 24 + 408)
+        #expect(item.warnings.map(\.code) == [.sizeOutOfRange] && item.warnings.first?.offset == listOffset + 12 + 20)
+        #expect(item.metadata.title == "Info Title" && item.properties.duration == 100 / 44_100.0 && !item.isEditable)
+        item.metadata.title = "New"
+        await #expect(throws: MediaError.self) { try await item.save(options: Self.fast) }
+        #expect([UInt8](try Data(contentsOf: url)) == bytes)
+    }
+
     /// A LIST/INFO chunk (last) that runs past the RIFF size but not past the file.
     @Test func infoListPastTheRIFFEnd() async throws {
         let body = R.fmt() + R.chunk("data", R.samples(400)) + Self.info
