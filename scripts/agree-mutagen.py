@@ -26,7 +26,9 @@ Three kinds of difference are listed apart and left out of the agreement:
     within the tolerance plus 128 bytes at its bitrate is mutagen's guess
     (its length skips the header fields it read); for a WavPack file, where
     ffprobe does not side with mdkit, WavPack's own decoder (`wvunpack -s`)
-    decides the channels and sample rate;
+    decides the channels and sample rate; for a raw AAC or AC-3 stream,
+    the duration of its frames walked here decides the duration (mutagen's
+    is the bytes after the header at the bitrate, tags at the end included);
   - on a file mdkit reports damage in, a field mdkit reads past the damage
     where mutagen has no value (an APE tag whose item count is smaller than
     its items: mutagen and TagLib stop at the count, mdkit reads the items);
@@ -440,6 +442,59 @@ def ac3_first_frame(path):
     return {"channels": AC3_CHANNELS[acmod] + lfeon, "bitrate": frame_bytes * 8 * rate // (blocks * 256)}
 
 
+# AC-3 frame sizes in 16-bit words per frmsizecod, at 48 and 32 kHz (A/52 Table 5.18); at
+# 44.1 kHz the size is AC3_WORDS_44K[frmsizecod >> 1] plus the low bit of frmsizecod.
+AC3_WORDS_48K = [64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 640, 768, 896, 1024, 1152, 1280]
+AC3_WORDS_32K = [96, 120, 144, 168, 192, 240, 288, 336, 384, 480, 576, 672, 768, 960, 1152, 1344, 1536, 1728, 1920]
+AC3_WORDS_44K = [69, 87, 104, 121, 139, 174, 208, 243, 278, 348, 417, 487, 557, 696, 835, 975, 1114, 1253, 1393]
+ADTS_RATES = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+
+
+def raw_stream_duration(path, kind):
+    """The duration of a raw AAC (ADTS) or AC-3/E-AC-3 stream by walking its frames here (after a
+    leading ID3v2 tag, up to the first byte that is no frame): the referee for mutagen's length,
+    which is the bytes after the header at the first frame's bitrate (its documentation calls it
+    a guess). None when no frame is found."""
+    with open(path, "rb") as fileobj:
+        data = fileobj.read(64 << 20)
+    position = 0
+    if data[:3] == b"ID3" and len(data) >= 10:
+        position = 10 + (data[6] << 21 | data[7] << 14 | data[8] << 7 | data[9])
+    samples = {}
+    while position + 7 <= len(data):
+        header = data[position:position + 7]
+        if kind == "aac" and header[0] == 0xFF and header[1] & 0xF6 == 0xF0:
+            size = (header[3] & 3) << 11 | header[4] << 3 | header[5] >> 5
+            index = header[2] >> 2 & 15
+            if size < 7 or index >= len(ADTS_RATES):
+                break
+            rate = ADTS_RATES[index]
+            samples[rate] = samples.get(rate, 0) + ((header[6] & 3) + 1) * 1024
+        elif kind == "ac3" and header[:2] == b"\x0b\x77":
+            if header[5] >> 3 <= 10:  # AC-3
+                fscod, code = header[4] >> 6, header[4] & 0x3F
+                if fscod == 3 or code >> 1 >= len(AC3_WORDS_48K):
+                    break
+                words = [AC3_WORDS_48K[code >> 1], AC3_WORDS_44K[code >> 1] + (code & 1), AC3_WORDS_32K[code >> 1]][fscod]
+                rate, frame_samples = [48000, 44100, 32000][fscod], 1536
+            else:  # E-AC-3: frmsiz, fscod (fscod2), numblkscod; dependent substreams add no time
+                words = ((header[2] & 7) << 8 | header[3]) + 1
+                fscod = header[4] >> 6
+                rate = [48000, 44100, 32000, [24000, 22050, 16000, 0][header[4] >> 4 & 3]][fscod]
+                blocks = 6 if fscod == 3 else [1, 2, 3, 6][header[4] >> 4 & 3]
+                frame_samples = 0 if header[2] >> 6 == 1 else blocks * 256
+                if not rate:
+                    break
+            size = words * 2
+            samples[rate] = samples.get(rate, 0) + frame_samples
+        else:
+            break
+        position += size
+    if not samples:
+        return None
+    return sum(count / rate for rate, count in samples.items())
+
+
 def wvunpack_info(path):
     """Channels and sample rate as WavPack's own decoder reports them (`wvunpack -s`): the referee
     for a WavPack file ffprobe reads otherwise. {} without wvunpack or an answer."""
@@ -647,6 +702,15 @@ def main():
                     if reference.get(field) == a:
                         problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
                                                                 "mutagen": b, "frame": {"wvunpack -s": reference}})
+                        stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
+                        continue
+                # A raw AAC or AC-3 stream: mutagen's length is a bitrate guess over every byte after the
+                # header (an APE tag at the end too); the frames, walked here, decide.
+                if kind in ("aac", "ac3") and field == "duration" and a is not None:
+                    walked = raw_stream_duration(path, kind)
+                    if walked is not None and abs(walked - a) <= 0.001:
+                        problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
+                                                                "mutagen": b, "frame": {"frames walked": round(walked, 6)}})
                         stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
                         continue
                 frame = ac3_first_frame(path) if kind == "ac3" and not probe.get("hasStreams") else {}

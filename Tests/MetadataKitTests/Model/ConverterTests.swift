@@ -61,6 +61,20 @@ import Testing
         #expect(Metadata(items: [item(.id3v1, "year", .string("1999"))]).year == "1999")
     }
 
+    /// An ID3v2 date that is not a timestamp gives its leading timestamp, or
+    /// no year (the next tag's is taken); a timestamp stays whole.
+    @Test(
+        arguments: [
+            ("2004 (remaster)", "2004"), ("1995-10-03 12:00", "1995-10-03"), ("2024-05-01T12:30", "2024-05-01T12:30"),
+            ("Oct 3, 1995", nil), ("19955", nil), ("2021-1", "2021"),
+        ] as [(String, String?)])
+    func anID3DateThatIsNoTimestamp(text: String, year: String?) {
+        #expect(Metadata(items: [item(.id3, "TDRC", .string(text))]).year == year, "\(text)")
+        #expect(Metadata(items: [item(.id3, "TYER", .string(text))]).year == year, "\(text)")
+        let withV1 = Metadata(items: [item(.id3, "TDRC", .string(text)), item(.id3v1, "year", .string("1990"))])
+        #expect(withV1.year == (year ?? "1990") && withV1.items.count == 2, "\(text)")
+    }
+
     @Test func mp4PrecedenceIsIlstThenMdtaThenUdta() {
         let metadata = Metadata(items: [
             item(.quickTimeUserData, "©nam", .string("udta")),

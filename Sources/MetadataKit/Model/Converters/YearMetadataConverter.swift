@@ -2,8 +2,10 @@
 /// `TYER` (yyyy), `TDAT` (DDMM) and `TIME` (HHMM) (ID3v2.3.0 §4.2.1), which
 /// are joined back into "yyyy-MM-dd[THH:mm]" here. `TDAT`/`TIME` alone are no
 /// year. An ID3v1 year that is not digits (a damaged or garbled tag) is no
-/// year either, as TagLib (a number) and mutagen (a timestamp) read it; its
-/// raw item stays. Other formats keep the date as one string, shown as stored.
+/// year either, and an ID3v2 `TDRC`/`TYER` that is not a timestamp gives its
+/// leading timestamp ("2004" of "2004 (remaster)") or none ("Oct 3, 1995"),
+/// as TagLib (a number) and mutagen (a timestamp) read them; the raw items
+/// stay. Other formats keep the date as one string, shown as stored.
 ///
 /// Where the date field has a syntax (ID3v2.4 `TDRC`, ID3v2.3 `TYER`,
 /// MP4 `©day`: ISO 8601 timestamps), a value that isn't one is refused when
@@ -21,6 +23,11 @@ public struct YearMetadataConverter: MetadataConverter {
                 continue
             }
             if item.keySpace == .id3v1, !text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) { continue }
+            if item.keySpace == .id3, Self.id3YearKeys.contains(item.key), !Self.isTimestamp(text) {
+                // ID3v2.4 §4.2.5: a timestamp. Its leading timestamp, as mutagen and TagLib read it; none: no year.
+                guard let prefix = Self.leadingTimestamp(text) else { continue }
+                text = prefix
+            }
             if item.keySpace == .id3, item.key == "TYER" || item.key == "TYE", text.count == 4 {
                 func digits(_ keys: Set<String>) -> [Character]? {
                     guard let value = items.first(where: { keys.contains($0.key) })?.value.stringValue,
@@ -54,6 +61,22 @@ public struct YearMetadataConverter: MetadataConverter {
     public static let timestampKeys: Set<MetadataKeyMap.RawKey> = [
         .init(.id3, "TDRC"), .init(.id3, "TYER"), .init(.iTunes, "©day"), .init(.quickTimeUserData, "©day"),
     ]
+
+    /// The ID3 frames the year is read from whose text is a timestamp.
+    private static let id3YearKeys: Set<String> = ["TDRC", "TYER", "TYE"]
+
+    /// The longest prefix of `text` that is a timestamp (``isTimestamp(_:)``)
+    /// followed by no further digit: "2004" of "2004 (remaster)"; nil for
+    /// "Oct 3, 1995".
+    static func leadingTimestamp(_ text: String) -> String? {
+        let characters = Array(text)
+        for length in [19, 16, 13, 10, 7, 4] where length <= characters.count {
+            if length < characters.count, characters[length].isASCII, characters[length].isNumber { continue }
+            let prefix = String(characters[..<length])
+            if isTimestamp(prefix) { return prefix }
+        }
+        return nil
+    }
 
     /// The forms ``isTimestamp(_:)`` accepts, for messages.
     public static let acceptedForms =
