@@ -14,7 +14,9 @@ import Foundation
 ///   (``MetadataKeyMap``).
 /// - A file that ends inside `data` loads read-only (``IFFChunkWalker``), as
 ///   does one whose INFO list has a subchunk running past it (the subchunks
-///   before it are read, with a warning; a save would have to rewrite it).
+///   before it are read, with a warning; a save would have to rewrite it),
+///   and one with no `data` chunk (properties from `fmt `, a duration
+///   of 0 s, as mutagen reads it; a warning).
 ///   Other damage — a RIFF size that disagrees with the file, a chunk past
 ///   the RIFF end, a chunk cut off after `data`, a missing pad byte, an ID3
 ///   tag larger than its chunk — is read around and reported in
@@ -26,13 +28,18 @@ enum WAVParser {
         guard let fmtChunk = wav.structure.first("fmt ") else {
             throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'fmt ' chunk", offset: 12)
         }
-        guard let data = wav.structure.first("data") else {
-            throw wav.structure.cutChunk ?? MediaError(.malformed, "the WAVE file has no 'data' chunk", offset: 12)
-        }
         let format = try WAVFormatChunk(source.reader(at: fmtChunk.payloadOffset, count: Int(min(fmtChunk.size, 64))))
-
         var items: [MetadataItem] = []
         var warnings = wav.structure.warnings
+        let data = wav.structure.first("data")
+        // A chunk the file cuts before any `data`: the audio may be past the damage; nothing sensible to report.
+        if data == nil, let cut = wav.structure.cutChunk { throw cut }
+        if data == nil {
+            warnings.append(
+                MediaWarning(
+                    .malformed, "the WAVE file has no 'data' chunk (in its RIFF size); no audio, and the file is read-only",
+                    offset: wav.structure.containerEnd))
+        }
         var damagedInfo = false
         let id3 = try IFFID3Chunk.read(in: wav.chunks, source: source, url: url)
         for chunk in wav.chunks {
@@ -58,7 +65,7 @@ enum WAVParser {
         properties.sampleRate = format.sampleRate
         properties.bitsPerSample = format.reportedBitsPerSample
         if format.averageBytesPerSecond > 0 { properties.bitrate = format.averageBytesPerSecond * 8 }
-        let dataBytes = min(data.size, source.size - data.payloadOffset)
+        let dataBytes = data.map { min($0.size, source.size - $0.payloadOffset) } ?? 0
         var frames: Int64?
         if format.isPCM {
             frames = dataBytes / Int64(format.blockAlign)
@@ -72,7 +79,7 @@ enum WAVParser {
         }
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(
-            fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated && !damagedInfo,
+            fileType: .wav, items: items, properties: properties, isEditable: !wav.structure.isTruncated && !damagedInfo && data != nil,
             warnings: warnings, chapterTables: id3?.chapterTables ?? [])
     }
 

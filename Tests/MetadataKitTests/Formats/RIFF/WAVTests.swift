@@ -92,12 +92,13 @@ private typealias R = RIFFBuilder
         #expect(parsed.properties.duration == Double(401 / 4) / 44_100)
     }
 
+    static let infoChunk = R.info([("INAM", "Only Info")])
+
     @Test func wrongAndHostileSizesFailCleanly() throws {
         let data = R.chunk("data", R.samples(40))
         let cases: [(String, [UInt8], MediaError.Code)] = [
             ("fmt 0xFFFFFFFF", R.wave([R.chunk("fmt ", R.samples(16), size: 0xFFFF_FFFF), data]), .truncated),
             ("no fmt", R.wave([data]), .malformed),
-            ("no data", R.wave([R.fmt()]), .malformed),
             ("zero channels", R.wave([R.fmt(channels: 0), data]), .malformed),
             ("short fmt", R.wave([R.chunk("fmt ", [1, 0, 2, 0]), data]), .malformed),
             ("RF64 without ds64", R.wave([R.fmt(), data], riffSize: 0xFFFF_FFFF, form: "RF64"), .malformed),
@@ -130,6 +131,11 @@ private typealias R = RIFFBuilder
             R.wave([R.fmt(), R.chunk("LIST", Array("INFO".utf8) + R.le32(0) + Array("INAM".utf8) + R.le32(100) + [65, 0]), data]))
         #expect(pastList.warnings.map(\.code) == [.sizeOutOfRange] && pastList.warnings.first?.offset == 12 + 24 + 12)
         #expect(!pastList.isEditable && pastList.items.isEmpty && pastList.properties.duration == 10 / 44_100)
+        // No data chunk: the properties of fmt, 0 s, a warning, read-only (as mutagen reads it; exiftool's RIFF.wav).
+        let noData = try R.parse(R.wave([R.fmt(), Self.infoChunk]))
+        #expect(noData.warnings.map(\.code) == [.malformed] && noData.warnings.first?.offset == 12 + 24 + Int64(Self.infoChunk.count))
+        #expect(!noData.isEditable && noData.properties.duration == 0 && noData.properties.sampleRate == 44_100)
+        #expect(noData.items.map(\.key) == ["INAM"])
         // 0xFFFFFFFF sizes on the data chunk of a file whose RIFF size is right: refused too.
         #expect(R.code { try R.parse(R.wave([R.fmt(), R.chunk("data", R.samples(40), size: 0xFFFF_FFFF)])) } == .truncated)
     }
@@ -155,6 +161,9 @@ private typealias R = RIFFBuilder
                 let parsed = try R.parse(prefix)
                 #expect(parsed.isEditable && parsed.items.count == 2, "prefix of \(length) bytes")
                 #expect(!parsed.warnings.isEmpty, "prefix of \(length) bytes")
+            } else if let parsed = try? R.parse(prefix) {
+                // Whole chunks before `data` (fmt at least): no audio, read-only, 0 s.
+                #expect(length >= 36 && !parsed.isEditable && parsed.properties.duration == 0, "prefix of \(length) bytes")
             } else {
                 #expect(R.code { try R.parse(prefix) } != nil, "prefix of \(length) bytes")
             }
