@@ -21,7 +21,8 @@ Three kinds of difference are listed apart and left out of the agreement:
   - a property where mutagen differs from mdkit and ffprobe reads what mdkit
     reads (mutagen's WavPack channel count is 1 or 2 from the mono flag; its
     AC-3 LFE bit is read at a fixed place; an ASF file without audio gets the
-    video stream's numbers); for a cut AC-3 file ffprobe can't open, the
+    video stream's numbers); for a cut AC-3 file ffprobe can't open or
+    has no value for, the
     first frame's header read here decides the channels, and a duration
     within the tolerance plus 128 bytes at its bitrate is mutagen's guess
     (its length skips the header fields it read); for a WavPack file, where
@@ -692,7 +693,7 @@ def main():
                                                               "mutagen": b, "ffprobe": probe.get(field)})
                     stats["ffprobeSidesWithMdkit"] = stats.get("ffprobeSidesWithMdkit", 0) + 1
                     continue
-                # A cut AC-3 file ffprobe can't open: its first frame decides the channels (mutagen
+                # A cut AC-3 file ffprobe can't open (or gives no value for): its first frame decides the channels (mutagen
                 # reads the LFE bit at a fixed place), and mutagen's length, which its documentation
                 # calls a guess (the bytes after the header fields it read, at the bitrate), may
                 # differ from ours by those first bytes (at most 128) more than the tolerance.
@@ -713,7 +714,8 @@ def main():
                                                                 "mutagen": b, "frame": {"frames walked": round(walked, 6)}})
                         stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
                         continue
-                frame = ac3_first_frame(path) if kind == "ac3" and not probe.get("hasStreams") else {}
+                frame = ac3_first_frame(path) if kind == "ac3" and (
+                    not probe.get("hasStreams") or probe.get(field) is None) else {}
                 if a is not None and frame and (
                         (field == "channels" and a == frame.get("channels")) or
                         (field == "duration" and frame.get("bitrate")
