@@ -27,7 +27,8 @@ Three kinds of difference are listed apart and left out of the agreement:
     within the tolerance plus 128 bytes at its bitrate is mutagen's guess
     (its length skips the header fields it read); for a WavPack file, where
     ffprobe does not side with mdkit, WavPack's own decoder (`wvunpack -s`)
-    decides the channels and sample rate; for a raw AAC or AC-3 stream,
+    decides the channels and sample rate, and for an ASF file ffprobe can't
+    open, exiftool's reading of the stream properties; for a raw AAC or AC-3 stream,
     the duration of its frames walked here decides the duration (mutagen's
     is the bytes after the header at the bitrate, tags at the end included);
   - on a file mdkit reports damage in, a field mdkit reads past the damage
@@ -496,6 +497,25 @@ def raw_stream_duration(path, kind):
     return sum(count / rate for rate, count in samples.items())
 
 
+def exiftool_asf_audio(path):
+    """The audio sample rate and channels of an ASF file as exiftool reads its stream properties:
+    the referee for a file ffprobe can't open (a cut file). {} without exiftool or an answer."""
+    if not shutil.which("exiftool"):
+        return {}
+    try:
+        process = subprocess.run(["exiftool", "-j", "-n", "-AudioSampleRate", "-AudioChannels", path],
+                                 capture_output=True, timeout=30)
+        answer = (json.loads(process.stdout or b"[]") or [{}])[0]
+    except (subprocess.TimeoutExpired, ValueError):
+        return {}
+    info = {}
+    if isinstance(answer.get("AudioSampleRate"), int):
+        info["sampleRate"] = answer["AudioSampleRate"]
+    if isinstance(answer.get("AudioChannels"), int):
+        info["channels"] = answer["AudioChannels"]
+    return info
+
+
 def wvunpack_info(path):
     """Channels and sample rate as WavPack's own decoder reports them (`wvunpack -s`): the referee
     for a WavPack file ffprobe reads otherwise. {} without wvunpack or an answer."""
@@ -697,12 +717,15 @@ def main():
                 # reads the LFE bit at a fixed place), and mutagen's length, which its documentation
                 # calls a guess (the bytes after the header fields it read, at the bitrate), may
                 # differ from ours by those first bytes (at most 128) more than the tolerance.
-                # A WavPack file: WavPack's own decoder decides where ffprobe did not side with mdkit.
-                if kind == "wavpack" and field in ("channels", "sampleRate") and a is not None:
-                    reference = wvunpack_info(path)
+                # A WavPack file: WavPack's own decoder decides where ffprobe did not side with mdkit; an
+                # ASF file ffprobe can't open: exiftool's reading of its stream properties.
+                if kind in ("wavpack", "asf") and field in ("channels", "sampleRate") and a is not None and (
+                        kind == "wavpack" or not probe.get("hasStreams")):
+                    reference = wvunpack_info(path) if kind == "wavpack" else exiftool_asf_audio(path)
                     if reference.get(field) == a:
                         problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
-                                                                "mutagen": b, "frame": {"wvunpack -s": reference}})
+                                                                "mutagen": b, "frame": {
+                                                                    "wvunpack -s" if kind == "wavpack" else "exiftool": reference}})
                         stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
                         continue
                 # A raw AAC or AC-3 stream: mutagen's length is a bitrate guess over every byte after the
@@ -775,7 +798,7 @@ def main():
             print("(mutagen differs, ffprobe reads as mdkit) %s: %s: mdkit %r, mutagen %r, ffprobe %r"
                   % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["ffprobe"]))
         for item in problems["frameSidesWithMdkit"]:
-            print("(mutagen differs, ffprobe can't decide, the format's own reading sides with mdkit) %s: %s: mdkit %r, "
+            print("(mutagen differs, ffprobe can't decide, a referee sides with mdkit) %s: %s: mdkit %r, "
                   "mutagen %r, %r" % (item["path"], item["field"], item["mdkit"], item["mutagen"], item["frame"]))
         for item in problems["negativeLength"]:
             print("(mutagen's length is negative, mdkit has none) %s: mutagen %r" % (item["path"], item["mutagen"]))
