@@ -273,6 +273,14 @@ def id3v1_fields(path):
     # TagLib's merge, which this stands for, reads only a tag that is the last 128 bytes.
     if offset != -128:
         return {}
+    # An APE tag footer that ends the file leaves no ID3v1 tag after it (APEv2: ID3v1 follows the APE
+    # tag). find_id3v1 rules out only the "TAG" of an intact APE header 131 bytes from the end; with
+    # that header's "APE" damaged it reads the header and footer as an ID3v1 tag (genre from the
+    # footer's last byte), which neither TagLib's merge after the APE tag nor mdkit does.
+    with open(path, "rb") as fileobj:
+        fileobj.seek(-32, 2)
+        if fileobj.read(8) == b"APETAGEX":
+            return {}
     fields = id3_fields(_Frames(frames)) if frames else {}
     fields.pop("artwork", None)
     # mutagen gives the ID3v1 comment the description "ID3v1 Comment" (id3_fields takes only "").
