@@ -90,6 +90,15 @@ struct MutagenAgreementTests {
         // header the garbling broke (RFC 3533 §6), or a granule that jumps;
         // mutagen reads them unchecked.
         if path.contains("/damaged/"), name.contains("-garbled"), format(of: path) == "ogg" { return "Ogg page with a wrong CRC" }
+        // ASF copies with 16 bytes garbled in the Content Description object's
+        // field lengths: mdkit stops reading the object at the first length that
+        // runs past it (with a warning); mutagen gives that field the bytes left,
+        // the next fields joined to it with NULs.
+        if path.contains("/damaged/"), name.contains("-garbled"), format(of: path) == "asf",
+            ["title", "artist", "comments"].contains(field)
+        {
+            return "ASF Content Description with garbled lengths"
+        }
         // An Ogg file cut short: mdkit's duration is the granule of the last
         // whole page after the headers whose CRC is right (none: no duration),
         // mutagen's of the last page it finds (an Opus header page: a negative length).

@@ -101,7 +101,14 @@ extension DSDIFFStructure {
         }
         let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: prop.dataEnd(atMost: source.size), in: "PROP")
         warnings += local.warnings
-        for chunk in local.chunks {
+        var readable = local.chunks
+        // A chunk the end of 'PROP' or of the file cuts: its leading fields where their bytes are
+        // there (a cut file's channel count, as mutagen reads it).
+        if var cut = local.cut {
+            cut.size = max(0, prop.dataEnd(atMost: source.size) - cut.dataOffset)
+            readable.append(cut)
+        }
+        for chunk in readable {
             switch chunk.id {
             case "FS  " where chunk.size >= 4:
                 var reader = try source.reader(at: chunk.dataOffset, count: 4)

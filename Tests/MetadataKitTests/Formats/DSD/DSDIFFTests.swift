@@ -149,6 +149,20 @@ private typealias B = DSDBuilder
         #expect(try B.parse(whole, name: "x.dff").items.count == 2)
     }
 
+    /// A file cut inside 'CHNL' (or 'FS  ') still gives the fields whose
+    /// bytes are there, as mutagen reads a cut file's channel count.
+    @Test func aCutPropertyChunkGivesTheFieldsItHolds() throws {
+        let whole = B.dff(channels: 6, rate: 2_822_400, bytes: 64)
+        let bytes = Array(whole)
+        // Find 'CHNL' in the PROP chunk: cut 2 bytes into its data (the channel count whole), then 1 byte in.
+        let chnl = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("CHNL".utf8) })
+        let two = try B.parse(Array(bytes.prefix(chnl + 12 + 2)), name: "x.dff")
+        #expect(two.properties.channels == 6 && two.properties.sampleRate == 2_822_400)
+        #expect(two.warnings.contains { $0.code == .truncated && $0.offset == Int64(chnl + 4) })
+        let one = try B.parse(Array(bytes.prefix(chnl + 12 + 1)), name: "x.dff")
+        #expect(one.properties.channels == nil && one.properties.sampleRate == 2_822_400)
+    }
+
     @Test func seededRandomDamage() throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         var random = SplitMix64(state: seed)
