@@ -84,6 +84,12 @@ struct MutagenAgreementTests {
         if path.contains("/damaged/"), name.contains("-trunc-"), field == "duration", ["ac3", "aac"].contains(format(of: path)) {
             return "estimated duration of a cut raw stream"
         }
+        // A raw stream with 16 bytes garbled in a frame: mdkit counts the frames
+        // before the damage and estimates the rest at their average rate (with a
+        // warning), mutagen from the first frames' bit rate: two estimates.
+        if path.contains("/damaged/"), name.contains("-garbled"), field == "duration", ["ac3", "aac"].contains(format(of: path)) {
+            return "estimated duration of a damaged raw stream"
+        }
         // Ogg copies with 16 bytes garbled inside a page: mdkit reads a header
         // page with a wrong CRC and the last page's granule as mutagen does
         // when the page is whole and in sequence, but skips a page whose
