@@ -544,6 +544,36 @@ def wvunpack_info(path):
     return info
 
 
+def referee(path, kind, field, ours, theirs, probe):
+    """What decides for mdkit where ffprobe did not (a dict naming the referee and its reading),
+    or None:
+    - a WavPack file: WavPack's own decoder (channels, sample rate);
+    - an ASF file ffprobe can't open: exiftool's reading of its stream properties;
+    - a raw AAC or AC-3 stream's duration: its frames walked here (mutagen's length is a bitrate
+      guess over every byte after the header, an APE tag at the end too);
+    - a cut AC-3 file ffprobe can't open or has no value for: its first frame's channels (mutagen
+      reads the LFE bit at a fixed place), and a duration within the tolerance plus the first 128
+      bytes at the bitrate (mutagen's length, which its documentation calls a guess, skips the
+      header fields it read)."""
+    if ours is None:
+        return None
+    if field in ("channels", "sampleRate") and (kind == "wavpack" or (kind == "asf" and not probe.get("hasStreams"))):
+        reading = wvunpack_info(path) if kind == "wavpack" else exiftool_asf_audio(path)
+        if reading.get(field) == ours:
+            return {"wvunpack -s" if kind == "wavpack" else "exiftool": reading}
+    if kind in ("aac", "ac3") and field == "duration":
+        walked = raw_stream_duration(path, kind)
+        if walked is not None and abs(walked - ours) <= 0.001:
+            return {"frames walked": round(walked, 6)}
+    if kind == "ac3" and (not probe.get("hasStreams") or probe.get(field) is None):
+        frame = ac3_first_frame(path)
+        if frame and ((field == "channels" and ours == frame.get("channels")) or (
+                field == "duration" and frame.get("bitrate")
+                and abs(ours - theirs) <= 0.001 + 0.005 * theirs + 8 * 128 / frame["bitrate"])):
+            return frame
+    return None
+
+
 def agree(field, ours, theirs):
     if field in TEXT_FIELDS:
         # An empty value is no value (mutagen keeps empty strings between zero bytes).
@@ -721,38 +751,10 @@ def main():
                                                               "mutagen": b, "ffprobe": probe.get(field)})
                     stats["ffprobeSidesWithMdkit"] = stats.get("ffprobeSidesWithMdkit", 0) + 1
                     continue
-                # A cut AC-3 file ffprobe can't open (or gives no value for): its first frame decides the channels (mutagen
-                # reads the LFE bit at a fixed place), and mutagen's length, which its documentation
-                # calls a guess (the bytes after the header fields it read, at the bitrate), may
-                # differ from ours by those first bytes (at most 128) more than the tolerance.
-                # A WavPack file: WavPack's own decoder decides where ffprobe did not side with mdkit; an
-                # ASF file ffprobe can't open: exiftool's reading of its stream properties.
-                if kind in ("wavpack", "asf") and field in ("channels", "sampleRate") and a is not None and (
-                        kind == "wavpack" or not probe.get("hasStreams")):
-                    reference = wvunpack_info(path) if kind == "wavpack" else exiftool_asf_audio(path)
-                    if reference.get(field) == a:
-                        problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
-                                                                "mutagen": b, "frame": {
-                                                                    "wvunpack -s" if kind == "wavpack" else "exiftool": reference}})
-                        stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
-                        continue
-                # A raw AAC or AC-3 stream: mutagen's length is a bitrate guess over every byte after the
-                # header (an APE tag at the end too); the frames, walked here, decide.
-                if kind in ("aac", "ac3") and field == "duration" and a is not None:
-                    walked = raw_stream_duration(path, kind)
-                    if walked is not None and abs(walked - a) <= 0.001:
-                        problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
-                                                                "mutagen": b, "frame": {"frames walked": round(walked, 6)}})
-                        stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
-                        continue
-                frame = ac3_first_frame(path) if kind == "ac3" and (
-                    not probe.get("hasStreams") or probe.get(field) is None) else {}
-                if a is not None and frame and (
-                        (field == "channels" and a == frame.get("channels")) or
-                        (field == "duration" and frame.get("bitrate")
-                         and abs(a - b) <= 0.001 + 0.005 * b + 8 * 128 / frame["bitrate"])):
+                reference = referee(path, kind, field, a, b, probe)
+                if reference:
                     problems["frameSidesWithMdkit"].append({"path": path, "field": field, "mdkit": a,
-                                                            "mutagen": b, "frame": frame})
+                                                            "mutagen": b, "frame": reference})
                     stats["frameSidesWithMdkit"] = stats.get("frameSidesWithMdkit", 0) + 1
                     continue
             if field == "duration" and a is None and b is not None and b < 0:
