@@ -143,6 +143,33 @@ public final class FileSource {
         return try getBytes(at: offset, count: Int(min(Int64(count), size - offset)))
     }
 
+    /// Reads the `count` bytes at `offset` except those in `holes`, which are
+    /// zero in the result: for a structure whose bulk (a picture's image) the
+    /// caller does not need, so that it is neither copied nor read (the
+    /// pieces a window holds come from it). `holes`
+    /// are ranges of file offsets inside the read, sorted and not
+    /// overlapping. Throws `truncated` past the end.
+    func getBytes(at offset: Int64, count: Int, zeroing holes: [Range<Int64>]) throws -> [UInt8] {
+        try require(offset, Int64(count), "read")
+        let end = offset + Int64(count)
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var position = offset
+            for hole in holes + [end..<end] {
+                precondition(hole.lowerBound >= position && hole.upperBound <= end, "holes sorted, inside the read")
+                let piece = Int(hole.lowerBound - position)
+                let destination = buffer.baseAddress! + Int(position - offset)
+                if piece > 0, let start = windowIndex(of: position, count: piece) {
+                    windows.withUnsafeBytes { raw in _ = memcpy(destination, raw.baseAddress! + start, piece) }
+                } else if piece > 0 {
+                    try fill(destination, count: piece, at: position)
+                }
+                memset(buffer.baseAddress! + Int(hole.lowerBound - offset), 0, hole.count)
+                position = hole.upperBound
+            }
+            initialized = count
+        }
+    }
+
     /// A ``ByteReader`` over `count` bytes at `offset`.
     public func reader(at offset: Int64, count: Int) throws -> ByteReader {
         ByteReader(try getBytes(at: offset, count: count), fileOffset: offset)

@@ -16,6 +16,37 @@ import Testing
         return (url, bytes)
     }
 
+    @Test func aReadWithHolesGivesTheFileBytesAndZerosInTheHoles() throws {
+        let seed = UInt64(Date().timeIntervalSince1970 * 1000)
+        var generator = SplitMix64(state: seed)
+        let (url, bytes) = try randomFile(40_000, seed: seed)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let source = try FileSource(url: url)
+        for round in 0..<500 {
+            // Some reads start inside a window the previous ones filled (the
+            // pieces then come from it), some far from any.
+            let count = Int(generator.next() % 20_000) + 1
+            let offset = Int(generator.next() % UInt64(bytes.count - count + 1))
+            if generator.next() % 2 == 0 { _ = try source.getBytes(at: Int64(offset), count: min(count, 16)) }
+            var holes: [Range<Int64>] = []
+            var position = offset
+            while position < offset + count, generator.next() % 4 != 0 {
+                let start = position + Int(generator.next() % UInt64(offset + count - position))
+                let end = start + Int(generator.next() % UInt64(offset + count - start + 1))
+                holes.append(Int64(start)..<Int64(end))
+                position = end
+            }
+            var expected = Array(bytes[offset..<offset + count])
+            for hole in holes {
+                expected.replaceSubrange(
+                    Int(hole.lowerBound) - offset..<Int(hole.upperBound) - offset, with: repeatElement(0, count: hole.count))
+            }
+            let read = try source.getBytes(at: Int64(offset), count: count, zeroing: holes)
+            #expect(read == expected, "seed \(seed), round \(round): \(count) bytes at \(offset), holes \(holes)")
+        }
+        #expect(throws: MediaError.self) { try source.getBytes(at: Int64(bytes.count - 3), count: 4, zeroing: []) }
+    }
+
     @Test func randomReadsGiveTheFileBytes() throws {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
         var generator = SplitMix64(state: seed)

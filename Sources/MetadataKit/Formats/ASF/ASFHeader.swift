@@ -39,7 +39,12 @@ struct ASFHeader: Sendable {
     /// Bytes of the Header Object's own fields before its first object.
     static let fixedSize = 30
 
-    init(parsing source: FileSource) throws {
+    /// Reads the header of `source`. With `readingImages` false, the images
+    /// of `WM/Picture` values of 4 KiB or more (``ASFImageRanges``) are not
+    /// read: their bytes are zeros in the objects' bytes and attributes'
+    /// data, and everything else is as with true. For a read whose pictures
+    /// stay in the file; a header to be rewritten is read whole.
+    init(parsing source: FileSource, readingImages: Bool = true) throws {
         try source.require(0, Int64(Self.fixedSize), "ASF Header Object")
         var head = try source.reader(at: 0, count: Self.fixedSize)
         guard ASFGUID(bytes: try head.readBytes(16)) == .header else {
@@ -69,7 +74,15 @@ struct ASFHeader: Sendable {
             }
         }
         size = Int64(available)
-        var reader = try source.reader(at: Int64(Self.fixedSize), count: Int(available) - Self.fixedSize)
+        let fixedSize = Int64(Self.fixedSize)
+        let holes =
+            readingImages || available < UInt64(ASFImageRanges.minimumCount)
+            ? [] : ASFImageRanges.find(in: source, from: fixedSize, to: size)
+        let count = Int(available) - Self.fixedSize
+        var reader =
+            holes.isEmpty
+            ? try source.reader(at: fixedSize, count: count)
+            : ByteReader(try source.getBytes(at: fixedSize, count: count, zeroing: holes), fileOffset: fixedSize)
         let walk = ASFObject.objects(in: &reader, what: "ASF header")
         objects = walk.objects
         if let damage = walk.damage {

@@ -12,7 +12,8 @@ import Foundation
 /// can't be saved (see ``ASFEditPlanner``).
 enum ASFParser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        let header = try ASFHeader(parsing: source)
+        // The pictures stay in the file (Artwork reads them): their images are not read.
+        let header = try ASFHeader(parsing: source, readingImages: false)
         let items = header.attributes.map { $0.item(languages: header.languages, source: source, url: url) }
         let (properties, warnings) = ASFProperties.properties(header)
         let kinds = Set(properties.streams.map(\.kind))

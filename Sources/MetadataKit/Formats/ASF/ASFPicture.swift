@@ -18,12 +18,19 @@ struct ASFPicture: Sendable {
     /// throws when its parts don't fit in it. Only the head before the image
     /// is looked at (the image is not copied).
     init(parsing value: ArraySlice<UInt8>, fileOffset: Int64) throws {
-        var reader = ByteReader(Array(value.prefix(Self.headLength(value))), fileOffset: fileOffset)
+        try self.init(head: value, valueCount: value.count, fileOffset: fileOffset)
+    }
+
+    /// Reads a `WM/Picture` value of `valueCount` bytes at `fileOffset` from
+    /// its first bytes, `head`, which must hold the texts; throws when they or
+    /// the image don't fit.
+    init(head: ArraySlice<UInt8>, valueCount: Int, fileOffset: Int64) throws {
+        var reader = ByteReader(Array(head.prefix(Self.headLength(head))), fileOffset: fileOffset)
         pictureType = try reader.readUInt8()
         let count = try reader.readUInt32(.little)
         mimeType = ASFAttribute.text(try Self.readText(&reader))
         description = ASFAttribute.text(try Self.readText(&reader))
-        let remaining = value.count - (Int(reader.offset - fileOffset))
+        let remaining = valueCount - (Int(reader.offset - fileOffset))
         guard UInt64(count) <= UInt64(remaining) else {
             throw reader.error(.sizeOutOfRange, "WM/Picture declares \(count) image bytes; \(remaining) are left")
         }
