@@ -1,6 +1,11 @@
-import Foundation
 import MetadataKit
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y] [--quiet]`
 struct ExportCommand {
@@ -57,7 +62,7 @@ struct ExportCommand {
                 let list = try value(argument)
                 var ids: [UInt32] = []
                 for part in list.split(separator: ",") {
-                    guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else {
+                    guard let id = UInt32(part.trimmingWhitespace()) else {
                         throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'")
                     }
                     guard !ids.contains(id) else { throw UsageError("--tracks names track \(id) twice") }
@@ -150,7 +155,7 @@ struct ExportCommand {
             try Self.refuseExisting(output, input: input, overwrite: overwrite)
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
             for warning in asset.warnings {
-                FileHandle.standardError.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
+                StandardStream.error.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
             }
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
@@ -182,7 +187,7 @@ struct ExportCommand {
             progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
-            FileHandle.standardError.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
+            StandardStream.error.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
             return 1
         }
     }
