@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Choices for ``MediaItem/save(options:)``.
 public struct SaveOptions: Sendable, Hashable {

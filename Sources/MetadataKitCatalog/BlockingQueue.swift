@@ -1,4 +1,10 @@
-import Foundation
+import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A bounded first-in-first-out queue between threads: `put` waits while it
 /// is full (so a fast walker can't fill memory ahead of slow readers), `take`
@@ -10,7 +16,7 @@ import Foundation
 /// then refills it in one go). Waking every waiter on every element made
 /// a context switch or two per file of a scan.
 final class BlockingQueue<Element: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var elements: [Element] = []
     private var head = 0
     private var closed = false

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A file as a catalog knows it: its row id and its status when last scanned.
 public struct CatalogEntry: Sendable, Equatable {
@@ -50,7 +60,7 @@ public protocol Catalog: AnyObject {
 public enum CatalogLocation {
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/mdkit/library.sqlite" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/share/mdkit/library.sqlite"
     }
 

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a catalog stores for one file: its status on disk and either what
 /// was read from it or why it could not be read. Made by the reading workers

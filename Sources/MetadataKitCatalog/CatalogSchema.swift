@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The catalog's tables (docs/CATALOG.md describes every column), as a list
 /// of migrations: migration `n` takes a catalog from version `n` to `n + 1`.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Looks up the catalog rows of the files a walk finds, a run of rows per
 /// query instead of a query per file.

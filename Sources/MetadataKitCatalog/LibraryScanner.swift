@@ -1,5 +1,16 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Scans folders into a catalog, incrementally.
 ///
@@ -294,12 +305,10 @@ public struct LibraryScanner: Sendable {
     /// SQLite stay off the cooperative pool) and resumes when it returns.
     static func onThread(_ body: @escaping @Sendable () -> Void) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let thread = Thread {
+            startThread(stackSize: 4 << 20) {
                 body()
                 continuation.resume()
             }
-            thread.stackSize = 4 << 20
-            thread.start()
         }
     }
 
@@ -326,7 +335,7 @@ struct HandOff<Value>: @unchecked Sendable {
 
 /// The shared state of a scan's stages: the counts and the first catalog failure.
 final class ScanState: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var counts = ScanSummary()
     private var firstFailure: CatalogError?
 

@@ -1,5 +1,16 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Hashes the artwork of the files one reading worker of a scan reads: the
 /// bytes of a picture stored in its file are read (`pread`) into a buffer

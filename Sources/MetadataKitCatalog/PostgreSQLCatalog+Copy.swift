@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension PostgreSQLCatalog {
     /// Stores `stores` in the open transaction with a few statements
@@ -53,7 +57,7 @@ extension PostgreSQLCatalog {
         var stored: [(id: Int64, record: CatalogRecord)] = []
         for (path, record) in last {
             // The staging table's text lost NUL characters, as the upsert's path did.
-            guard let id = ids[path] ?? ids[path.replacingOccurrences(of: "\0", with: "")] else {
+            guard let id = ids[path] ?? ids[path.replacing("\0", with: "")] else {
                 throw CatalogError("the upsert of a batch returned no id for \(path)")
             }
             stored.append((id, record))
@@ -81,7 +85,7 @@ extension PostgreSQLDatabase {
         let sql = "COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN"
         guard let started = PQexec(connection, sql) else { throw CatalogError("PostgreSQL: \(lastError)") }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
-            let message = String(cString: PQresultErrorMessage(started)).trimmingCharacters(in: .whitespacesAndNewlines)
+            let message = String(cString: PQresultErrorMessage(started)).trimmingWhitespaceAndNewlines()
             PQclear(started)
             throw CatalogError("PostgreSQL: \(message) (in: \(sql.prefix(80)))")
         }
@@ -106,7 +110,7 @@ extension PostgreSQLDatabase {
         var failure: String? = ended == 1 ? nil : lastError
         while let result = PQgetResult(connection) {
             if PQresultStatus(result) != PGRES_COMMAND_OK && failure == nil {
-                failure = String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+                failure = String(cString: PQresultErrorMessage(result)).trimmingWhitespaceAndNewlines()
             }
             PQclear(result)
         }

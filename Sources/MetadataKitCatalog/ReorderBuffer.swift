@@ -1,4 +1,10 @@
-import Foundation
+import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Puts values made out of order (by parallel workers) back in the order of
 /// their sequence numbers, 0, 1, 2, …, holding at most `window` of them.
@@ -11,7 +17,7 @@ import Foundation
 /// go to `emit`, a run at a time, from the thread of one of the workers (one
 /// call at a time, never under the buffer's lock).
 final class ReorderBuffer<Value>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private let window: Int
     private let emit: ([Value]) -> Void
     /// Finished values not yet emitted, by sequence number (`Optional.none`: nothing to emit).

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SHA-256 (FIPS 180-4, section 6.2), for the content hash of artwork in a
 /// catalog: the same picture in two files has the same hash (`sha256sum`

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A catalog in an SQL database, whatever the back end (``SQLiteCatalog``,
 /// ``PostgreSQLCatalog``): the same tables (``CatalogSchema``), the same

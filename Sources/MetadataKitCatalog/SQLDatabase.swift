@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One connection to a database a ``SQLCatalog`` keeps its tables in: the
 /// few operations the catalog needs, each back end in its own dialect.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The prepared statements of ``SQLiteCatalog``'s batched store, held by the
 /// writing connection: no SQL text is built, hashed or parsed per file.

@@ -1,5 +1,16 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A catalog in an SQLite database, the default back end: WAL mode, so
 /// readers never wait for the writer and a killed writer loses at most its
@@ -12,12 +23,12 @@ public final class SQLiteCatalog: SQLCatalog {
 
     /// Opens (creating it and its folder if needed) the catalog at `path`.
     public init(path: String, host: String = CatalogLocation.hostName) throws(CatalogError) {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = Self.folder(of: path)
         if !folder.isEmpty && !FileManager.default.fileExists(atPath: folder) {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CatalogError("can't create the catalog's folder \(folder): \(error.localizedDescription)")
+                throw CatalogError("can't create the catalog's folder \(folder): \(Self.reason(error))")
             }
         }
         let connection = try SQLiteConnection(path: path)
@@ -47,7 +58,7 @@ public final class SQLiteCatalog: SQLCatalog {
         guard !missing.isEmpty else { return }
         try sqlite.transaction { () throws(CatalogError) in
             for index in missing {
-                try sqlite.exec(index.definition.replacingOccurrences(of: "CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
+                try sqlite.exec(index.definition.replacing("CREATE INDEX ", with: "CREATE INDEX IF NOT EXISTS "))
             }
         }
     }
@@ -128,4 +139,27 @@ final class SQLiteDatabase: SQLDatabase {
     }
 
     func translate(_ schema: String) -> String { schema }
+}
+
+extension SQLiteCatalog {
+    /// The folder part of `path`, as `NSString.deletingLastPathComponent`
+    /// gives it (trailing slashes dropped first: "/a/b/" → "/a", "/c" → "/",
+    /// "c" → ""); Foundation-proper is not linked.
+    static func folder(of path: String) -> String {
+        if path == "/" { return "/" }
+        var rest = Substring(path)
+        while rest.hasSuffix("/") { rest = rest.dropLast() }
+        guard let slash = rest.lastIndex(of: "/") else { return "" }
+        var folder = rest[..<slash]
+        while folder.hasSuffix("/") { folder = folder.dropLast() }
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
+    /// Why creating a folder failed: the system's text for the underlying
+    /// error ("Not a directory"), else the error's description. (Foundation's
+    /// `localizedDescription`, which this was, is not linked.)
+    private static func reason(_ error: any Error) -> String {
+        if let posix = (error as? CocoaError)?.underlying as? POSIXError { return String(cString: strerror(posix.code.rawValue)) }
+        return "\(error)"
+    }
 }

@@ -1,5 +1,16 @@
 import CSQLite
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An error from SQLite or from a catalog: what failed and SQLite's message.
 public struct CatalogError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The counts of one scan.
 public struct ScanSummary: Sendable, Equatable {
@@ -47,7 +52,7 @@ public final class ScanProgress: @unchecked Sendable {
         public var walkFinished = false
     }
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var current = Snapshot()
 
     public init() {}

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension Report {
     /// The `chapters` member of `mdkit read --json`: the chapters players
@@ -47,7 +52,7 @@ extension Report {
             var line = String(repeating: "  ", count: depth) + clock(chapter.start) + "  " + end + "  " + (chapter.title ?? "")
             if let url = chapter.url { line += "  <\(url)>" }
             if let artwork = chapter.artwork { line += "  [\(artwork.mimeType), \(artwork.byteCount) bytes]" }
-            text += line.replacingOccurrences(of: "\n", with: " ") + "\n"
+            text += line.replacingScalar("\n", with: " ") + "\n"
             text += chapterLines(chapter.chapters, depth: depth + 1)
         }
         return text
@@ -58,7 +63,7 @@ extension Report {
         guard seconds.isFinite, seconds >= 0 else { return String(seconds) }
         let milliseconds = Int64((seconds * 1000).rounded())
         return String(
-            format: "%lld:%02lld:%02lld.%03lld", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60,
+            cFormat: "%lld:%02lld:%02lld.%03lld", milliseconds / 3_600_000, milliseconds / 60_000 % 60, milliseconds / 1000 % 60,
             milliseconds % 1000)
     }
 }

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit chapters [--json | --jsonl] [path options] FILE|FOLDER...`
 struct ChaptersCommand {
@@ -65,8 +70,8 @@ struct ChaptersCommand {
                 if piece.failed { errors += piece.text } else { output += piece.text }
             }
         }
-        if !errors.isEmpty { FileHandle.standardError.write(Data(errors.utf8)) }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        if !errors.isEmpty { StandardStream.error.write(Data(errors.utf8)) }
+        StandardStream.output.write(Data(output.utf8))
         return rendered.contains { $0.failed } ? 1 : 0
     }
 

@@ -1,6 +1,17 @@
-import Foundation
 import MetadataKit
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y] [--quiet]`
 struct ExportCommand {
@@ -57,7 +68,7 @@ struct ExportCommand {
                 let list = try value(argument)
                 var ids: [UInt32] = []
                 for part in list.split(separator: ",") {
-                    guard let id = UInt32(part.trimmingCharacters(in: .whitespaces)) else {
+                    guard let id = UInt32(part.trimmingWhitespace()) else {
                         throw UsageError("--tracks needs track IDs like 1,2, not '\(list)'")
                     }
                     guard !ids.contains(id) else { throw UsageError("--tracks names track \(id) twice") }
@@ -130,9 +141,13 @@ struct ExportCommand {
     /// refuses itself) unless `overwrite`: ffmpeg's `-y` convention.
     static func refuseExisting(_ output: String, input: String, overwrite: Bool) throws {
         guard !overwrite, FileManager.default.fileExists(atPath: output) else { return }
+        // The same file (device and inode), from stat(2): FileManager's
+        // attribute values are no NSNumbers without Foundation (`as? Int` of
+        // FoundationEssentials' UInt64 inode is nil, which made every pair "the same").
+        var outputStatus = stat(), inputStatus = stat()
         let same =
-            (try? FileManager.default.attributesOfItem(atPath: output)[.systemFileNumber] as? Int)
-            == (try? FileManager.default.attributesOfItem(atPath: input)[.systemFileNumber] as? Int)
+            stat(output, &outputStatus) == 0 && stat(input, &inputStatus) == 0 && outputStatus.st_dev == inputStatus.st_dev
+            && outputStatus.st_ino == inputStatus.st_ino
         guard !same else { return }
         throw MediaError(.invalidValue, "\(output) exists; give -y (--overwrite) to replace it")
     }
@@ -150,7 +165,7 @@ struct ExportCommand {
             try Self.refuseExisting(output, input: input, overwrite: overwrite)
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
             for warning in asset.warnings {
-                FileHandle.standardError.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
+                StandardStream.error.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
             }
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
@@ -182,7 +197,7 @@ struct ExportCommand {
             progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
-            FileHandle.standardError.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
+            StandardStream.error.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
             return 1
         }
     }

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit fields [--json] [--markdown]`: the normalized field names and the
 /// raw keys that hold each one in every format, from the library's key map
@@ -70,7 +75,7 @@ struct FieldsCommand {
             }
             writer.end(array: true)
             writer.end(array: false)
-            FileHandle.standardOutput.write(Data(writer.bytes + Array("\n".utf8)))
+            StandardStream.output.write(Data(writer.bytes + Array("\n".utf8)))
             return 0
         }
         var text = ""
@@ -79,7 +84,7 @@ struct FieldsCommand {
             text += "|---|---|" + String(repeating: "---|", count: spaces.count) + "\n"
             for field in MetadataField.allCases {
                 let cells = spaces.map { space in
-                    Self.keys(of: field, in: space).map { "`\($0.replacingOccurrences(of: "|", with: "\\|"))`" }.joined(separator: ", ")
+                    Self.keys(of: field, in: space).map { "`\($0.replacingScalar("|", with: "\\|"))`" }.joined(separator: ", ")
                 }
                 text += "| \(field.rawValue) | \(field.kind.rawValue) | " + cells.joined(separator: " | ") + " |\n"
             }
@@ -92,7 +97,7 @@ struct FieldsCommand {
                 }
             }
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(Data(text.utf8))
         return 0
     }
 }

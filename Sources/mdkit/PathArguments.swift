@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The FILE arguments of a command: files, folders (walked recursively),
 /// `-` or `--files-from FILE` for a list of paths (one a line, or NUL
@@ -84,7 +89,7 @@ struct PathArguments {
         var paths: [Entry] = []
         for operand in operands {
             if operand == "-" {
-                paths += Self.list(FileHandle.standardInput.readDataToEndOfFile(), nulSeparated: nulSeparated)
+                paths += Self.list(StandardStream.readInput(), nulSeparated: nulSeparated)
             } else {
                 paths.append(Entry(path: operand))
             }

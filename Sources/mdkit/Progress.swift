@@ -1,4 +1,11 @@
-import Foundation
+import Dispatch
+import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -25,7 +32,7 @@ final class Progress: @unchecked Sendable {
     let unit: Unit
     /// Whether anything is drawn.
     let isShown: Bool
-    private let lock = NSLock()
+    private let lock = Lock()
     private var phase: String
     private var done: Int64 = 0
     private var total: Int64
@@ -41,7 +48,7 @@ final class Progress: @unchecked Sendable {
     /// `write` receives what would go to standard error (tests pass their own).
     init(
         phase: String, total: Int64, unit: Unit, shown: Bool,
-        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) }
+        write: @escaping @Sendable (String) -> Void = { StandardStream.error.write(Data($0.utf8)) }
     ) {
         self.phase = phase
         self.total = max(0, total)
@@ -54,7 +61,7 @@ final class Progress: @unchecked Sendable {
     /// A line made by `line` (from the seconds since ``start()``), redrawn by
     /// ``start()``'s thread until ``finish()`` or ``interrupt()``.
     init(
-        shown: Bool, write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data($0.utf8)) },
+        shown: Bool, write: @escaping @Sendable (String) -> Void = { StandardStream.error.write(Data($0.utf8)) },
         line: @escaping @Sendable (_ elapsed: Double) -> String
     ) {
         self.phase = ""
@@ -84,11 +91,11 @@ final class Progress: @unchecked Sendable {
         let seconds = max(elapsed, 0.001)
         let rate = Double(rates.done) / seconds
         var text = "\(rates.done)/\(rates.total)\(rates.totalKnown ? "" : "+") files"
-        text += String(format: "  %.0f files/s  %.1f MB/s", rate, Double(rates.bytes) / seconds / 1e6)
+        text += String(cFormat: "  %.0f files/s  %.1f MB/s", rate, Double(rates.bytes) / seconds / 1e6)
         if rates.errors > 0 { text += "  \(rates.errors) error\(rates.errors == 1 ? "" : "s")" }
         if rates.totalKnown && rate > 0 {
             let left = Int(Double(max(0, rates.total - rates.done)) / rate)
-            text += String(format: "  ETA %d:%02d", left / 60, left % 60)
+            text += String(cFormat: "  ETA %d:%02d", left / 60, left % 60)
         }
         return text
     }
@@ -101,17 +108,16 @@ final class Progress: @unchecked Sendable {
             started = DispatchTime.now().uptimeNanoseconds
             ticking = true
         }
-        let thread = Thread { [self] in
+        startThread { [self] in
             while lock.withLock({ () -> Bool in
                 guard ticking else { return false }
                 lastDraw = 0
                 drawIfDue()
                 return true
             }) {
-                Thread.sleep(forTimeInterval: 0.25)
+                usleep(250_000)
             }
         }
-        thread.start()
     }
 
     /// Writes `text` (whole lines) on standard error through the drawer: the
@@ -196,7 +202,7 @@ final class Progress: @unchecked Sendable {
     }
 
     static func megabytes(_ bytes: Int64) -> String {
-        String(format: "%.1f", Double(bytes) / 1_000_000)
+        String(cFormat: "%.1f", Double(bytes) / 1_000_000)
     }
 
     /// Redraws when the last draw is 0.1 s old, or when everything is done.

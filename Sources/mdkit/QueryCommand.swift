@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit query [--db PATH] [--json] SQL`
 struct QueryCommand {
@@ -39,7 +44,7 @@ struct QueryCommand {
         let path = database ?? CatalogLocation.defaultPath()
         let postgreSQL = PostgreSQLCatalog.isConnectionString(path)
         guard postgreSQL || FileManager.default.fileExists(atPath: path) else {
-            FileHandle.standardError.write(Data("mdkit: no catalog at \(path) (make one with mdkit scan)\n".utf8))
+            StandardStream.error.write(Data("mdkit: no catalog at \(path) (make one with mdkit scan)\n".utf8))
             return 1
         }
         var output: [UInt8] = []
@@ -57,19 +62,19 @@ struct QueryCommand {
                     writer.end(array: false)
                     output += writer.bytes + [0x0A]
                 } else {
-                    let fields = row.map { ($0 ?? "").replacingOccurrences(of: "\t", with: " ").replacingOccurrences(of: "\n", with: " ") }
+                    let fields = row.map { ($0 ?? "").replacingScalar("\t", with: " ").replacingScalar("\n", with: " ") }
                     output += Array((fields.joined(separator: "\t") + "\n").utf8)
                 }
                 if output.count > 1 << 16 {
-                    FileHandle.standardOutput.write(Data(output))
+                    StandardStream.output.write(Data(output))
                     output.removeAll(keepingCapacity: true)
                 }
             }
         } catch {
-            FileHandle.standardError.write(Data("mdkit: \(error.message)\n".utf8))
+            StandardStream.error.write(Data("mdkit: \(error.message)\n".utf8))
             return 1
         }
-        FileHandle.standardOutput.write(Data(output))
+        StandardStream.output.write(Data(output))
         return 0
     }
 }

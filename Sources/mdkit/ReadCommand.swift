@@ -1,5 +1,16 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `mdkit read [--json] [--items] FILE...`
 struct ReadCommand {
@@ -75,7 +86,7 @@ struct ReadCommand {
                 if piece.failed { errors += piece.text } else { output.append(piece.text) }
             }
             output.flush()
-            if !errors.isEmpty { FileHandle.standardError.write(Data(errors)) }
+            if !errors.isEmpty { StandardStream.error.write(Data(errors)) }
         }
         output.flush()
         return rendered.contains { $0.failed } ? 1 : 0
@@ -200,7 +211,7 @@ extension ReadCommand {
 
 /// Hands out the indices 0..<count, each once, to any number of tasks.
 final class WorkQueue: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var position = 0
     private let count: Int
 

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Renders loaded items as JSON or as a readable table.
 enum Report {
@@ -198,7 +203,7 @@ enum Report {
         rows.append(("format", type + (item.isEditable ? ", editable" : ", read-only")))
         for warning in item.warnings { rows.append(("warning", warning.description)) }
         let p = item.properties
-        if let value = p.duration { rows.append(("duration", String(format: "%.3f s", value))) }
+        if let value = p.duration { rows.append(("duration", String(cFormat: "%.3f s", value))) }
         if let value = p.bitrate { rows.append(("bitrate", "\(value / 1000) kbit/s")) }
         if let value = p.sampleRate { rows.append(("sampleRate", "\(value) Hz")) }
         if let value = p.channels { rows.append(("channels", String(value))) }
@@ -236,7 +241,7 @@ enum Report {
         var text = "\(path)\n"
         for (name, value) in rows {
             text +=
-                "  " + name + String(repeating: " ", count: width - name.count + 2) + value.replacingOccurrences(of: "\n", with: " ") + "\n"
+                "  " + name + String(repeating: " ", count: width - name.count + 2) + value.replacingScalar("\n", with: " ") + "\n"
         }
         return text + "\n"
     }

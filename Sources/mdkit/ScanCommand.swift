@@ -1,6 +1,11 @@
-import Foundation
 import MetadataKit
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit scan DIR... [--db PATH] [--jsonl] [--full] [--prune] [--workers N] [--quiet]`
 struct ScanCommand {
@@ -76,7 +81,7 @@ struct ScanCommand {
         var failed = false
         for entry in roots where entry.problem != nil {
             failed = true
-            if !quiet { FileHandle.standardError.write(Data("\(entry.path): error: \(entry.problem ?? "")\n".utf8)) }
+            if !quiet { StandardStream.error.write(Data("\(entry.path): error: \(entry.problem ?? "")\n".utf8)) }
         }
         let catalogPath: String? = database ?? (jsonLines ? nil : CatalogLocation.defaultPath())
         var openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?
@@ -126,7 +131,7 @@ struct ScanCommand {
             }
         } catch {
             progress.interrupt()
-            FileHandle.standardError.write(Data("mdkit: the catalog failed: \(error.message)\n".utf8))
+            StandardStream.error.write(Data("mdkit: the catalog failed: \(error.message)\n".utf8))
             return 3
         }
         progress.finish()
@@ -140,7 +145,7 @@ struct ScanCommand {
                 // A connection string may hold a password: not printed.
                 text += PostgreSQLCatalog.isConnectionString(catalogPath) ? " (catalog: PostgreSQL)" : " (catalog: \(catalogPath))"
             }
-            FileHandle.standardError.write(Data((text + "\n").utf8))
+            StandardStream.error.write(Data((text + "\n").utf8))
         }
         return failed || summary.errors > 0 || summary.problems > 0 ? 1 : 0
     }
@@ -149,14 +154,14 @@ struct ScanCommand {
 /// Lines to stdout and stderr from the scan's threads, whole lines at a
 /// time; stderr's through the progress drawer (which clears its line first).
 final class OutputLines: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private let progress: Progress
 
     init(progress: Progress) { self.progress = progress }
 
     /// Writes `bytes` (whole lines) to standard output.
     func write(_ bytes: [UInt8]) {
-        lock.withLock { FileHandle.standardOutput.write(Data(bytes)) }
+        lock.withLock { StandardStream.output.write(Data(bytes)) }
     }
 
     func error(_ text: String) {

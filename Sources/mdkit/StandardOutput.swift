@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -56,3 +60,42 @@ struct StandardOutput {
         }
     }
 }
+
+/// Standard output and standard error written with `write(2)`, in place of
+/// Foundation's `FileHandle` (on Linux it is in swift-corelibs-foundation's
+/// `Foundation` module, which mdkit doesn't link). A failed write (a
+/// closed descriptor, a full disk) drops the rest of those bytes.
+enum StandardStream {
+    case output
+    case error
+
+    private var descriptor: Int32 { self == .output ? 1 : 2 }
+
+    /// Writes all of `data`, retrying short and interrupted writes.
+    func write(_ data: Data) {
+        data.withUnsafeBytes { raw in
+            var done = 0
+            while done < raw.count {
+                let count = systemWrite(descriptor, raw.baseAddress! + done, raw.count - done)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                done += count
+            }
+        }
+    }
+
+    /// Everything on standard input, to its end.
+    static func readInput() -> Data {
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// `write(2)` (a name of its own: ``StandardStream/write(_:)`` hides it there).
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }

@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y]`
 struct AnnotateCommand {
@@ -81,7 +86,7 @@ struct AnnotateCommand {
             return 0
         } catch {
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
-            FileHandle.standardError.write(Data("mdkit annotate: error: \(message)\n".utf8))
+            StandardStream.error.write(Data("mdkit annotate: error: \(message)\n".utf8))
             return 1
         }
     }
@@ -136,18 +141,18 @@ struct TimedCommand {
         do {
             let asset = try await Asset.load(url: URL(fileURLWithPath: path))
             for warning in asset.warnings {
-                FileHandle.standardError.write(Data("mdkit timed: \(path): warning: \(warning.description)\n".utf8))
+                StandardStream.error.write(Data("mdkit timed: \(path): warning: \(warning.description)\n".utf8))
             }
             let document = try TimedMetadataTrack.document(of: asset, trackID: trackID)
             if webVTT {
-                FileHandle.standardOutput.write(Data(document.webVTT(movieDuration: asset.durationSeconds).utf8))
+                StandardStream.output.write(Data(document.webVTT(movieDuration: asset.durationSeconds).utf8))
             } else {
-                FileHandle.standardOutput.write(document.jsonData() + Data("\n".utf8))
+                StandardStream.output.write(document.jsonData() + Data("\n".utf8))
             }
             return 0
         } catch {
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
-            FileHandle.standardError.write(Data("mdkit timed: error: \(message)\n".utf8))
+            StandardStream.error.write(Data("mdkit timed: error: \(message)\n".utf8))
             return 1
         }
     }

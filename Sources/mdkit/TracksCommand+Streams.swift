@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit tracks` for files that are not MP4: the streams the library lists
 /// (``MediaProperties/streams``: Matroska and WebM tracks), in the shape of
@@ -56,7 +61,7 @@ extension TracksCommand {
     }
 
     static func table(path: String, item: MediaItem) -> String {
-        var text = "\(path): \(item.fileType?.identifier ?? "?") \(String(format: "%.3f", item.properties.duration ?? 0)) s"
+        var text = "\(path): \(item.fileType?.identifier ?? "?") \(String(cFormat: "%.3f", item.properties.duration ?? 0)) s"
         for warning in item.warnings { text += "\n  warning: \(warning.description)" }
         text += "\n  id  type       codec            lang  details\n"
         for stream in item.properties.streams {

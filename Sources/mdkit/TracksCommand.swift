@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit tracks [--json] FILE...`
 struct TracksCommand {
@@ -79,7 +84,7 @@ struct TracksCommand {
                 if json {
                     objects.append(.object([("path", .string(path)), ("error", .string(Report.errorMessage(error)))]))
                 } else {
-                    FileHandle.standardError.write(Data("\(path): error: \(Report.errorMessage(error))\n".utf8))
+                    StandardStream.error.write(Data("\(path): error: \(Report.errorMessage(error))\n".utf8))
                 }
             }
         }
@@ -87,7 +92,7 @@ struct TracksCommand {
             JSON.array(objects).write(to: &text, indent: 2)
             text += "\n"
         }
-        FileHandle.standardOutput.write(Data(text.utf8))
+        StandardStream.output.write(Data(text.utf8))
         return failed ? 1 : 0
     }
 
@@ -174,7 +179,7 @@ struct TracksCommand {
     }
 
     static func table(path: String, asset: Asset) -> String {
-        var text = "\(path): \(asset.brands.first?.description ?? "qt") \(String(format: "%.3f", asset.durationSeconds)) s"
+        var text = "\(path): \(asset.brands.first?.description ?? "qt") \(String(cFormat: "%.3f", asset.durationSeconds)) s"
         text += asset.isFragmented ? ", fragmented" : ""
         for warning in asset.warnings { text += "\n  warning: \(warning.description)" }
         text += "\n  id  type       codec  timescale  duration  samples       bytes  lang  details\n"
@@ -197,7 +202,7 @@ struct TracksCommand {
             text +=
                 pad(String(track.id), 4) + "  " + pad(track.mediaType.rawValue, 9, left: true) + "  "
                 + pad(track.codec?.description ?? "-", 5, left: true) + pad(String(track.timescale), 11)
-                + pad(String(format: "%.3f", track.durationSeconds), 10) + pad(String(track.sampleCount), 9)
+                + pad(String(cFormat: "%.3f", track.durationSeconds), 10) + pad(String(track.sampleCount), 9)
                 + pad(String(track.totalSampleBytes), 12) + "  " + pad(track.language, 4, left: true) + "  "
                 + details.joined(separator: ", ") + "\n"
         }

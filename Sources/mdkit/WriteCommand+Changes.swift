@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension WriteCommand.Edit {
     /// What the edit changes, to find a key given twice: the field name, or

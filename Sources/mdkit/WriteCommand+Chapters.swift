@@ -1,5 +1,10 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension WriteCommand {
     /// `--chapters F` or `--remove-chapters`.
@@ -71,7 +76,7 @@ enum ChapterInput {
 
     static func parse(_ text: String) throws(Failure) -> [Chapter] {
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
-        let trimmed = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = body.trimmingWhitespaceAndNewlines()
         let chapters: [Chapter]
         if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") {
             chapters = try json(trimmed)
@@ -93,39 +98,44 @@ enum ChapterInput {
 
     // MARK: JSON
 
+    /// Read with the library's JSON parser (numbers exactly: the nearest
+    /// `Double`), with the types `JSONSerialization` gave (`true` reads as
+    /// 1 where a number is wanted, 0 and 1 as false and true for `hidden`).
     static func json(_ text: String) throws(Failure) -> [Chapter] {
-        let object: Any
+        let object: TimedMetadataJSON.Value
         do {
-            object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+            object = try TimedMetadataJSON.parse(Data(text.utf8))
+        } catch let error as MediaError {
+            throw Failure("not valid JSON (\(error.reason))")
         } catch {
-            throw Failure("not valid JSON (\(error.localizedDescription))")
+            throw Failure("not valid JSON (\(error))")
         }
-        var list: Any? = object
-        if let files = object as? [Any], files.count == 1, let file = files[0] as? [String: Any], file["chapters"] != nil {
+        var list: TimedMetadataJSON.Value? = object
+        if case .array(let files) = object, files.count == 1, let file = files[0].object, file["chapters"] != nil {
             list = file["chapters"]
-        } else if let file = object as? [String: Any] {
+        } else if let file = object.object {
             guard let chapters = file["chapters"] else { throw Failure("the JSON object has no \"chapters\" member") }
             list = chapters
         }
-        guard let entries = list as? [Any] else { throw Failure("\"chapters\" is not an array") }
+        guard case .array(let entries) = list else { throw Failure("\"chapters\" is not an array") }
         return try chapters(entries, path: "chapters")
     }
 
-    static func chapters(_ entries: [Any], path: String) throws(Failure) -> [Chapter] {
+    static func chapters(_ entries: [TimedMetadataJSON.Value], path: String) throws(Failure) -> [Chapter] {
         var result: [Chapter] = []
         for (index, entry) in entries.enumerated() {
             let name = "\(path)[\(index)]"
-            guard let object = entry as? [String: Any] else { throw Failure("\(name) is not an object") }
+            guard let object = entry.object else { throw Failure("\(name) is not an object") }
             func seconds(_ key: String) throws(Failure) -> Double? {
-                guard let value = object[key], !(value is NSNull) else { return nil }
-                guard let number = (value as? NSNumber)?.doubleValue, number.isFinite, number >= 0 else {
+                guard let value = object[key], value != .null else { return nil }
+                guard let number = value.numberValue, number.isFinite, number >= 0 else {
                     throw Failure("\(name).\(key) is not a time in seconds (a number ≥ 0)")
                 }
                 return number
             }
             func string(_ key: String) throws(Failure) -> String? {
-                guard let value = object[key], !(value is NSNull) else { return nil }
-                guard let text = value as? String else { throw Failure("\(name).\(key) is not a string") }
+                guard let value = object[key], value != .null else { return nil }
+                guard let text = value.string else { throw Failure("\(name).\(key) is not a string") }
                 return text
             }
             guard let start = try seconds("start") else { throw Failure("\(name) has no \"start\"") }
@@ -135,16 +145,27 @@ enum ChapterInput {
             var chapter = Chapter(start: start, end: end, url: try string("url"))
             if let title = try string("title") { chapter.titles = [Chapter.Title(title, language: try string("language"))] }
             if let hidden = object["hidden"] {
-                guard let flag = hidden as? Bool else { throw Failure("\(name).hidden is not true or false") }
+                guard let flag = boolean(hidden) else { throw Failure("\(name).hidden is not true or false") }
                 chapter.isHidden = flag
             }
             if let nested = object["chapters"] {
-                guard let list = nested as? [Any] else { throw Failure("\(name).chapters is not an array") }
+                guard case .array(let list) = nested else { throw Failure("\(name).chapters is not an array") }
                 chapter.chapters = try chapters(list, path: name + ".chapters")
             }
             result.append(chapter)
         }
         return result
+    }
+
+    /// `value as? Bool` of a `JSONSerialization` value: true and false, and
+    /// the numbers 1 and 0.
+    private static func boolean(_ value: TimedMetadataJSON.Value) -> Bool? {
+        switch value {
+        case .bool(let flag): flag
+        case .integer(let number) where number == 0 || number == 1: number == 1
+        case .number(let number) where number == 0 || number == 1: number == 1
+        default: nil
+        }
     }
 
     // MARK: ffmetadata
@@ -226,7 +247,7 @@ enum ChapterInput {
     static func podlove(_ text: String) throws(Failure) -> [Chapter] {
         var chapters: [Chapter] = []
         for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty { continue }
             let time = line.prefix { !$0.isWhitespace }
             guard let start = Chapter.seconds(fromTimestamp: String(time)) else {
@@ -234,11 +255,11 @@ enum ChapterInput {
                     "line \(index + 1) doesn't start with a time (HH:MM:SS.mmm): not JSON, ffmetadata (;FFMETADATA1) or "
                         + "Podlove simple chapters")
             }
-            var title = line.dropFirst(time.count).trimmingCharacters(in: .whitespaces)
+            var title = line.dropFirst(time.count).trimmingWhitespace()
             var url: String?
             if title.hasSuffix(">"), let open = title.lastIndex(of: "<") {
                 url = String(title[title.index(after: open)..<title.index(before: title.endIndex)])
-                title = title[..<open].trimmingCharacters(in: .whitespaces)
+                title = title[..<open].trimmingWhitespace()
             }
             chapters.append(Chapter(start: start, titles: title.isEmpty ? [] : [Chapter.Title(title)], url: url))
         }

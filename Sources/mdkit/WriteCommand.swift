@@ -1,6 +1,11 @@
-import Foundation
 import MetadataKit
 import MetadataKitCatalog
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
@@ -202,12 +207,12 @@ struct WriteCommand {
         var pictures: [Artwork] = []
         for entry in artwork {
             guard let data = FileManager.default.contents(atPath: entry.path) else {
-                FileHandle.standardError.write(Data("mdkit: cannot read image \(entry.path)\n".utf8))
+                StandardStream.error.write(Data("mdkit: cannot read image \(entry.path)\n".utf8))
                 return 2
             }
             let picture = Artwork(data: data, mimeType: entry.mimeType, pictureType: entry.type)
             guard entry.mimeType != nil || picture.mimeType != "application/octet-stream" else {
-                FileHandle.standardError.write(
+                StandardStream.error.write(
                     Data(
                         """
                         mdkit: \(entry.path) is not a JPEG, PNG, GIF, BMP or WebP image; \
@@ -239,9 +244,9 @@ struct WriteCommand {
         progress.finish()
         for report in reports {
             if report.failed {
-                FileHandle.standardError.write(Data(report.text.utf8))
+                StandardStream.error.write(Data(report.text.utf8))
             } else {
-                FileHandle.standardOutput.write(Data(report.text.utf8))
+                StandardStream.output.write(Data(report.text.utf8))
             }
         }
         return reports.contains { $0.failed } ? 1 : 0

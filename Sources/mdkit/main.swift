@@ -1,5 +1,16 @@
-import Foundation
 import MetadataKit
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A subcommand: parses its arguments (a usage error exits 2) and runs.
 protocol Command {
@@ -47,7 +58,7 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
 }
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data("mdkit: \(message)\n".utf8))
+    StandardStream.error.write(Data("mdkit: \(message)\n".utf8))
     exit(status)
 }
 

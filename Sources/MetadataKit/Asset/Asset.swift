@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A movie file opened for its tracks and samples: MP4, M4A, MOV (ISO/IEC
 /// 14496-12 base media files and QuickTime movies).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The container an ``AssetWriter`` writes.
 public enum AssetFileType: String, Sendable, CaseIterable {

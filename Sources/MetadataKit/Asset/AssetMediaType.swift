@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a track carries, from its `hdlr` handler type (ISO/IEC 14496-12 §8.4.3,
 /// QTFF "Handler reference atom").

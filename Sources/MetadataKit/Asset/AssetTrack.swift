@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One entry of an edit list (`elst`, ISO/IEC 14496-12 §8.6.6).
 public struct EditListEntry: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The description of one track to write, and the way to feed it samples.
 ///
@@ -24,7 +28,7 @@ public final class AssetWriterInput: @unchecked Sendable {
     /// `tkhd` flags: enabled (1) and in movie (2) by default.
     public let trackFlags: UInt32
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var writer: AssetWriter?
     private var assignedID: UInt32 = 0
 

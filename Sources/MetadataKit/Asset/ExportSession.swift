@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Copies an asset's tracks, sample for sample, into a new MP4/MOV/M4A
 /// file ("passthrough": nothing is decoded or re-encoded), optionally cut to

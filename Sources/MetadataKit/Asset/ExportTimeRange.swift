@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A part of a movie, in seconds on the movie timeline.
 public struct ExportTimeRange: Sendable, Hashable {

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Positioned reads of sample data through one reused read-ahead buffer.
 ///
@@ -11,7 +21,7 @@ final class SampleDataSource: @unchecked Sendable {
     let path: String
     let descriptor: Int32
     let fileSize: Int64
-    private let lock = NSLock()
+    private let lock = Lock()
     private var buffer: [UInt8] = []
     private var bufferStart: Int64 = 0
     private var bufferCount = 0

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One container format MetadataKit reads, and everything the rest of the
 /// library needs to know about it: its file types, how it is recognised,

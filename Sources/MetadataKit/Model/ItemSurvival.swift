@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The check after every save that nothing was lost or altered behind the
 /// user's back: each raw item the save was asked to write must read back from

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Lyrics in the LRC text format: lines `[mm:ss.xx]text`, optionally headed
 /// by ID tags (`[ar:Artist]`, `[ti:Title]`, `[offset:+100]`). There is no
@@ -108,7 +112,7 @@ public struct LRCLyrics: Sendable, Hashable {
     static func format(_ milliseconds: Int, digits: Int) -> String {
         let total = max(0, milliseconds)
         let minutes = total / 60_000, seconds = total / 1000 % 60
-        let fraction = digits == 3 ? String(format: "%03d", total % 1000) : String(format: "%02d", total % 1000 / 10)
-        return String(format: "[%02d:%02d.", minutes, seconds) + fraction + "]"
+        let fraction = digits == 3 ? String(cFormat: "%03d", total % 1000) : String(cFormat: "%02d", total % 1000 / 10)
+        return String(cFormat: "[%02d:%02d.", minutes, seconds) + fraction + "]"
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a raw metadata item lives: the tag format and its key namespace.
 public struct MetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStringConvertible {

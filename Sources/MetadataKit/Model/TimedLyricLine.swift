@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One line of synchronised lyrics: the time it starts, in seconds from the
 /// start of the audio, and its text.

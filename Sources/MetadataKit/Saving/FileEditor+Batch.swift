@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -171,7 +175,7 @@ extension FileEditor {
 
     /// What is left of ``batchTailBudget``, taken from by concurrent stages.
     private final class TailBudget: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var remaining: Int64
         init(_ bytes: Int64) { remaining = bytes }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Recovery on load: an in-place save that was interrupted (a killed process,
 /// a power cut) is finished from its journal — from the file beside the saved

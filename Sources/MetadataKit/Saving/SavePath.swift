@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a save changed the file, cheapest first; ``MediaItem/lastSavePath``
 /// says which one the last save took.
@@ -24,7 +28,7 @@ public enum SavePath: String, Sendable, Hashable, CaseIterable {
 /// editor's methods stay non-mutating; locked, as a batch stages files on
 /// several threads).
 final class SavePathRecorder: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stored: SavePath?
 
     /// The path of the last save; nil before one.

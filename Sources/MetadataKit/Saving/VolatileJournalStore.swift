@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -46,7 +50,7 @@ final class VolatileJournalStore: @unchecked Sendable {
     }
 
     let directory: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var free: [Slot] = []
     private var own: [String: Slot] = [:]
     /// The store folder, kept open to `fstat` it.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The keys a timed metadata track declares in its `mebx` sample entry
 /// (read and written by `MP4MetadataSampleEntry`), and the samples made

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The data type of a timed metadata item: a CoreMedia well-known type
 /// (`com.apple.metadata.datatype.*`, QTFF "Well-known types") or a custom
@@ -53,7 +57,7 @@ public struct TimedMetadataDataType: RawRepresentable, Hashable, Sendable, Custo
         if name.contains(".") {
             self.init(rawValue: name)
         } else {
-            let match = Self.codes.first { $0.0.shortName.caseInsensitiveCompare(name) == .orderedSame }
+            let match = Self.codes.first { name.equalsIgnoringCase(ascii: $0.0.shortName) }
             self = match?.0 ?? Self(rawValue: Self.prefix + name)
         }
     }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Timed metadata groups as JSON — the format `mdkit annotate` reads and
 /// `mdkit timed --json` prints — and as a WebVTT metadata track.
@@ -39,33 +43,34 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     /// to each decimal), so what ``jsonData()`` prints reads back unchanged.
     /// Throws `invalidValue` naming the group and item that are wrong.
     public init(json: Data) throws {
-        guard let root = try TimedMetadataJSON.parse(json) as? [String: Any] else {
+        guard let root = try TimedMetadataJSON.parse(json).object else {
             throw MediaError(.invalidValue, "annotations must be a JSON object with \"groups\"")
         }
-        describes = root["describes"] as? Int
+        describes = root["describes"]?.intValue
         if let value = root["timescale"] {
-            guard let number = value as? NSNumber, !Self.isBoolean(value), let ticks = UInt32(exactly: number.doubleValue), ticks > 0 else {
+            guard !value.isBoolean, let number = value.numberValue, let ticks = UInt32(exactly: number), ticks > 0 else {
                 throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
             }
             timescale = ticks
         }
-        guard let groups = root["groups"] as? [[String: Any]] else {
+        guard let groups = root["groups"]?.objects else {
             throw MediaError(.invalidValue, "annotations need a \"groups\" array")
         }
         self.groups = try groups.enumerated().map { index, group in
-            guard let start = (group["start"] as? NSNumber)?.doubleValue, start >= 0 else {
+            // As JSONSerialization's NSNumber gave them: true and false are 1 and 0 here.
+            guard let start = group["start"]?.numberValue, start >= 0 else {
                 throw MediaError(.invalidValue, "group \(index): \"start\" must be a number of seconds ≥ 0")
             }
-            let duration = (group["duration"] as? NSNumber)?.doubleValue
+            let duration = group["duration"]?.numberValue
             if let duration, !(duration > 0 && duration.isFinite) {
                 throw MediaError(.invalidValue, "group \(index): \"duration\" must be positive")
             }
             guard start.isFinite else { throw MediaError(.invalidValue, "group \(index): \"start\" must be finite") }
-            let mediaStart = (group["mediaStart"] as? NSNumber)?.doubleValue
+            let mediaStart = group["mediaStart"]?.numberValue
             if let mediaStart, !(mediaStart >= 0 && mediaStart.isFinite) {
                 throw MediaError(.invalidValue, "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
             }
-            let items = try (group["items"] as? [[String: Any]] ?? []).enumerated().map { itemIndex, item in
+            let items = try (group["items"]?.objects ?? []).enumerated().map { itemIndex, item in
                 do {
                     return try Self.item(item)
                 } catch let error as MediaError {
@@ -76,36 +81,41 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         }
     }
 
-    /// True for JSON `true`/`false`. (`is Bool` is also true of the numbers
-    /// 0 and 1 that JSONSerialization returns as NSNumber.)
-    static func isBoolean(_ value: Any) -> Bool {
-        guard let number = value as? NSNumber else { return value is Bool }
-        return String(cString: number.objCType) == "c"
-    }
-
-    private static func item(_ object: [String: Any]) throws -> TimedMetadataItem {
-        guard let identifier = object["identifier"] as? String else { throw MediaError(.invalidValue, "\"identifier\" is missing") }
-        guard let typeName = object["dataType"] as? String else { throw MediaError(.invalidValue, "\"dataType\" is missing") }
+    private static func item(_ object: [String: TimedMetadataJSON.Value]) throws -> TimedMetadataItem {
+        guard let identifier = object["identifier"]?.string else { throw MediaError(.invalidValue, "\"identifier\" is missing") }
+        guard let typeName = object["dataType"]?.string else { throw MediaError(.invalidValue, "\"dataType\" is missing") }
         let type = TimedMetadataDataType(name: typeName)
         let raw = object["value"]
         let value: TimedMetadataValue
         switch type {
         case .utf8, .utf16:
-            guard let text = raw as? String else { throw MediaError(.invalidValue, "\(type.shortName) needs a string value") }
+            guard let text = raw?.string else { throw MediaError(.invalidValue, "\(type.shortName) needs a string value") }
             value = .string(text)
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64:
-            guard let number = raw as? NSNumber, !Self.isBoolean(number) else {
+            guard let raw, !raw.isBoolean, let number = raw.numberValue else {
                 throw MediaError(.invalidValue, "\(type.shortName) needs a number value")
             }
-            value = [.float32, .float64].contains(type) ? .number(number.doubleValue) : .integer(number.int64Value)
-            if value == .integer(number.int64Value), Double(number.int64Value) != number.doubleValue {
-                throw MediaError(.invalidValue, "\(type.shortName) needs a whole number, not \(number)")
+            if [.float32, .float64].contains(type) {
+                value = .number(number)
+            } else if case .integer(let integer) = raw {
+                value = .integer(integer)
+            } else if case .number(let double) = raw, let integer = Int64(exactly: double) {
+                value = .integer(integer)
+            } else {
+                // A fraction, or a whole number beyond Int64 (printed as it was read).
+                let text: String =
+                    switch raw {
+                    case .unsignedInteger(let unsigned): unsigned.description
+                    default: number.description
+                    }
+                throw MediaError(.invalidValue, "\(type.shortName) needs a whole number, not \(text)")
             }
         case .pointF32, .dimensionsF32, .rectF32, .affineTransformF64:
-            guard let numbers = raw as? [NSNumber] else { throw MediaError(.invalidValue, "\(type.shortName) needs an array of numbers") }
-            value = .numbers(numbers.map(\.doubleValue))
+            guard case .array(let elements) = raw, case let numbers = elements.compactMap(\.numberValue), numbers.count == elements.count
+            else { throw MediaError(.invalidValue, "\(type.shortName) needs an array of numbers") }
+            value = .numbers(numbers)
         default:
-            guard let text = raw as? String else { throw MediaError(.invalidValue, "\(type.shortName) needs a base64 string") }
+            guard let text = raw?.string else { throw MediaError(.invalidValue, "\(type.shortName) needs a base64 string") }
             if let data = Data(base64Encoded: text) {
                 value = .data(data)
             } else if type.wellKnownCode == nil {
@@ -118,34 +128,34 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     }
 
     /// The JSON form (full data type names, sorted keys). Times are printed
-    /// as the shortest decimals that read back as the same `Double`s.
+    /// as the shortest decimals that read back as the same `Double`s. Empty
+    /// when a value is not finite (NaN or an infinity, which JSON lacks).
     public func jsonData() -> Data {
-        var root: [String: Any] = ["groups": groups.map(Self.object)]
-        if let describes { root["describes"] = describes }
-        if let timescale { root["timescale"] = Int(timescale) }
-        return (try? JSONSerialization.data(withJSONObject: root, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
+        var root: [String: TimedMetadataJSON.Value] = ["groups": .array(groups.map(Self.object))]
+        if let describes { root["describes"] = .integer(Int64(describes)) }
+        if let timescale { root["timescale"] = .integer(Int64(timescale)) }
+        return TimedMetadataJSON.serialize(.object(root), pretty: true).map { Data($0) } ?? Data()
     }
 
-    static func object(_ group: TimedMetadataGroup) -> [String: Any] {
-        var object: [String: Any] = ["start": group.start, "items": group.items.map(object)]
-        if let duration = group.duration { object["duration"] = duration }
-        if let mediaStart = group.mediaStart { object["mediaStart"] = mediaStart }
-        return object
+    static func object(_ group: TimedMetadataGroup) -> TimedMetadataJSON.Value {
+        var object: [String: TimedMetadataJSON.Value] = ["start": .number(group.start), "items": .array(group.items.map(object))]
+        if let duration = group.duration { object["duration"] = .number(duration) }
+        if let mediaStart = group.mediaStart { object["mediaStart"] = .number(mediaStart) }
+        return .object(object)
     }
 
-    static func object(_ item: TimedMetadataItem) -> [String: Any] {
-        ["identifier": item.identifier, "dataType": item.dataType.rawValue, "value": jsonValue(item.value)]
+    static func object(_ item: TimedMetadataItem) -> TimedMetadataJSON.Value {
+        .object(["identifier": .string(item.identifier), "dataType": .string(item.dataType.rawValue), "value": jsonValue(item.value)])
     }
 
-    static func jsonValue(_ value: TimedMetadataValue) -> Any {
+    static func jsonValue(_ value: TimedMetadataValue) -> TimedMetadataJSON.Value {
         switch value {
-        case .string(let text): return text
-        case .integer(let number): return number
-        case .unsignedInteger(let number): return number
-        case .number(let number): return number
-        case .numbers(let numbers): return numbers
-        case .data(let data): return data.base64EncodedString()
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .unsignedInteger(let number): .unsignedInteger(number)
+        case .number(let number): .number(number)
+        case .numbers(let numbers): .array(numbers.map { .number($0) })
+        case .data(let data): .string(data.base64EncodedString())
         }
     }
 
@@ -158,10 +168,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             let end =
                 group.duration.map { group.start + $0 }
                 ?? (index + 1 < groups.count ? groups[index + 1].start : max(movieDuration, group.start))
-            let items =
-                (try? JSONSerialization.data(
-                    withJSONObject: group.items.map(Self.object),
-                    options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+            let items = TimedMetadataJSON.serialize(.array(group.items.map(Self.object)), pretty: false) ?? []
             text += "\(index + 1)\n\(Self.timestamp(group.start)) --> \(Self.timestamp(end))\n"
             text += String(decoding: items, as: UTF8.self) + "\n\n"
         }
@@ -171,7 +178,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
     static func timestamp(_ seconds: Double) -> String {
         let milliseconds = Int((max(0, seconds) * 1000).rounded())
         return String(
-            format: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
+            cFormat: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
             milliseconds / 1000 % 60, milliseconds % 1000)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One item of a timed metadata group: identifier, data type and value.
 public struct TimedMetadataItem: Sendable, Hashable {

@@ -1,21 +1,92 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A strict JSON parser (RFC 8259) for annotation documents, giving the
-/// same values as `JSONSerialization` — `[String: Any]`, `[Any]`, `String`,
-/// `NSNumber`, `Bool`, `NSNull` — except that numbers are read exactly:
-/// a decimal becomes the `Double` nearest to it (Swift's `Double(String)`),
-/// so every number `mdkit timed` prints reads back as the same `Double`.
-/// (swift-corelibs-foundation's parser can be off by an ulp: it reads
-/// `0.06666666666666667` as `0.06666666666666668`.) Nesting is limited to
-/// ``maxDepth``.
-struct TimedMetadataJSON {
-    static let maxDepth = 64
+/// values `JSONSerialization` gives (as a ``Value``; it is not linked: on
+/// Linux it is in swift-corelibs-foundation's `Foundation` module) except
+/// that numbers are read exactly: a decimal becomes the `Double` nearest to
+/// it (Swift's `Double(String)`), so every number `mdkit timed` prints reads
+/// back as the same `Double`. (swift-corelibs-foundation's parser can be
+/// off by an ulp: it reads `0.06666666666666667` as `0.06666666666666668`.)
+/// Nesting is limited to ``maxDepth``. ``serialize(_:pretty:)`` prints
+/// values as `JSONSerialization` did. `mdkit write --chapters` reads its JSON
+/// with it too (`package`).
+package struct TimedMetadataJSON {
+    package static let maxDepth = 64
+
+    /// A JSON value. Numbers keep the type `JSONSerialization`'s `NSNumber`
+    /// had: a whole number in `Int64` range is an integer, a larger one an
+    /// unsigned integer, any other (a fraction or an exponent) a double.
+    package indirect enum Value: Equatable {
+        case object([String: Value])
+        case array([Value])
+        case string(String)
+        case integer(Int64)
+        case unsignedInteger(UInt64)
+        case number(Double)
+        case bool(Bool)
+        case null
+
+        /// The object's members; nil for another value.
+        package var object: [String: Value]? {
+            if case .object(let members) = self { members } else { nil }
+        }
+
+        /// The string; nil for another value.
+        package var string: String? {
+            if case .string(let text) = self { text } else { nil }
+        }
+
+        /// The array's elements, all objects; nil for another value or an
+        /// array with anything else in it (as `as? [[String: Any]]` was).
+        package var objects: [[String: Value]]? {
+            guard case .array(let elements) = self else { return nil }
+            var objects: [[String: Value]] = []
+            for element in elements {
+                guard let object = element.object else { return nil }
+                objects.append(object)
+            }
+            return objects
+        }
+
+        /// True for `true` and `false`.
+        package var isBoolean: Bool {
+            if case .bool = self { true } else { false }
+        }
+
+        /// The number as a `Double`, as `(value as? NSNumber)?.doubleValue`
+        /// gave it: booleans were `NSNumber`s too, 1 and 0. Nil for a
+        /// string, array, object or null.
+        package var numberValue: Double? {
+            switch self {
+            case .integer(let value): Double(value)
+            case .unsignedInteger(let value): Double(value)
+            case .number(let value): value
+            case .bool(let value): value ? 1 : 0
+            default: nil
+            }
+        }
+
+        /// The number as an `Int` when it is one exactly, as `value as? Int`
+        /// gave it (2.0 is 2; a boolean, 2.5 or a number beyond `Int` is nil).
+        package var intValue: Int? {
+            switch self {
+            case .integer(let value): Int(exactly: value)
+            case .unsignedInteger(let value): Int(exactly: value)
+            case .number(let value): Int(exactly: value)
+            default: nil
+            }
+        }
+    }
 
     private let bytes: [UInt8]
     private var position = 0
 
     /// Parses `data`; throws `invalidValue` naming the byte offset of the problem.
-    static func parse(_ data: Data) throws -> Any {
+    package static func parse(_ data: Data) throws -> Value {
         var parser = TimedMetadataJSON(bytes: [UInt8](data))
         let value = try parser.value(depth: 0)
         parser.skipWhitespace()
@@ -41,18 +112,18 @@ struct TimedMetadataJSON {
         position += expected.count
     }
 
-    private mutating func value(depth: Int) throws -> Any {
+    private mutating func value(depth: Int) throws -> Value {
         guard depth < Self.maxDepth else { throw error("nested more than \(Self.maxDepth) levels") }
         skipWhitespace()
         guard position < bytes.count else { throw error("unexpected end") }
         switch bytes[position] {
         case UInt8(ascii: "{"):
             position += 1
-            var object: [String: Any] = [:]
+            var object: [String: Value] = [:]
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                return object
+                return .object(object)
             }
             while true {
                 skipWhitespace()
@@ -63,7 +134,7 @@ struct TimedMetadataJSON {
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end in an object") }
                 position += 1
-                if bytes[position - 1] == UInt8(ascii: "}") { return object }
+                if bytes[position - 1] == UInt8(ascii: "}") { return .object(object) }
                 guard bytes[position - 1] == UInt8(ascii: ",") else {
                     position -= 1
                     throw error("expected ',' or '}'")
@@ -71,38 +142,38 @@ struct TimedMetadataJSON {
             }
         case UInt8(ascii: "["):
             position += 1
-            var array: [Any] = []
+            var array: [Value] = []
             skipWhitespace()
             if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                return array
+                return .array(array)
             }
             while true {
                 array.append(try value(depth: depth + 1))
                 skipWhitespace()
                 guard position < bytes.count else { throw error("unexpected end in an array") }
                 position += 1
-                if bytes[position - 1] == UInt8(ascii: "]") { return array }
+                if bytes[position - 1] == UInt8(ascii: "]") { return .array(array) }
                 guard bytes[position - 1] == UInt8(ascii: ",") else {
                     position -= 1
                     throw error("expected ',' or ']'")
                 }
             }
-        case UInt8(ascii: "\""): return try string()
+        case UInt8(ascii: "\""): return .string(try string())
         case UInt8(ascii: "t"):
             try expect("true")
-            return true
+            return .bool(true)
         case UInt8(ascii: "f"):
             try expect("false")
-            return false
+            return .bool(false)
         case UInt8(ascii: "n"):
             try expect("null")
-            return NSNull()
+            return .null
         default: return try number()
         }
     }
 
-    private mutating func number() throws -> NSNumber {
+    private mutating func number() throws -> Value {
         let start = position
         func digits() -> Int {
             let first = position
@@ -125,10 +196,10 @@ struct TimedMetadataJSON {
             guard digits() > 0 else { throw error("bad number") }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return NSNumber(value: integer) }
-        if isInteger, let unsigned = UInt64(text) { return NSNumber(value: unsigned) }
+        if isInteger, let integer = Int64(text) { return .integer(integer) }
+        if isInteger, let unsigned = UInt64(text) { return .unsignedInteger(unsigned) }
         guard let double = Double(text), double.isFinite else { throw error("number out of range") }
-        return NSNumber(value: double)
+        return .number(double)
     }
 
     private mutating func string() throws -> String {
@@ -178,5 +249,117 @@ struct TimedMetadataJSON {
         }
         guard pendingHigh == nil else { throw error("unpaired surrogate") }
         return String(decoding: utf8, as: UTF8.self)
+    }
+}
+
+extension TimedMetadataJSON {
+    /// `value` as JSON text, byte for byte as swift-corelibs-foundation's
+    /// `JSONSerialization.data(withJSONObject:options:)` printed it with
+    /// `.sortedKeys` and `.withoutEscapingSlashes`, and `.prettyPrinted` when
+    /// `pretty` (two spaces per level, `"key" : value`, an empty container
+    /// as `[` and `]` on lines of their own). Doubles are Swift's shortest
+    /// decimal with a trailing ".0" dropped (`1`, `0.5`, `1e-07`, `-0`,
+    /// `1e+16`); nil for a NaN or an infinity, which that threw for.
+    static func serialize(_ value: Value, pretty: Bool) -> [UInt8]? {
+        var writer = Writer(pretty: pretty)
+        guard writer.write(value) else { return nil }
+        return writer.bytes
+    }
+
+    private struct Writer {
+        let pretty: Bool
+        var bytes: [UInt8] = []
+        var indent = 0
+
+        init(pretty: Bool) { self.pretty = pretty }
+
+        mutating func write(_ value: Value) -> Bool {
+            switch value {
+            case .string(let text): quoted(text)
+            case .integer(let number): append(number.description)
+            case .unsignedInteger(let number): append(number.description)
+            case .bool(let flag): append(flag ? "true" : "false")
+            case .null: append("null")
+            case .number(let number):
+                guard number.isFinite else { return false }
+                var text = number.description
+                if text.hasSuffix(".0") { text.removeLast(2) }
+                append(text)
+            case .array(let elements):
+                append("[")
+                if pretty {
+                    append("\n")
+                    indent += 2
+                }
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { append(pretty ? ",\n" : ",") }
+                    if pretty { spaces() }
+                    guard write(element) else { return false }
+                }
+                if pretty {
+                    append("\n")
+                    indent -= 2
+                    spaces()
+                }
+                append("]")
+            case .object(let members):
+                append("{")
+                if pretty {
+                    append("\n")
+                    indent += 2
+                    if !members.isEmpty { spaces() }
+                }
+                for (index, (key, member)) in members.sorted(by: { Writer.precedes($0.key, $1.key) }).enumerated() {
+                    if index > 0 {
+                        append(pretty ? ",\n" : ",")
+                        if pretty { spaces() }
+                    }
+                    quoted(key)
+                    append(pretty ? " : " : ":")
+                    guard write(member) else { return false }
+                }
+                if pretty {
+                    append("\n")
+                    indent -= 2
+                    spaces()
+                }
+                append("}")
+            }
+            return true
+        }
+
+        /// The order of `.sortedKeys` (a case-insensitive comparison, then
+        /// the case) for keys without digits, as the document's are.
+        /// (Foundation's also compares runs of digits as numbers.)
+        static func precedes(_ first: String, _ second: String) -> Bool {
+            let a = first.lowercased(), b = second.lowercased()
+            return a != b ? a < b : first < second
+        }
+
+        private mutating func spaces() { bytes += repeatElement(0x20, count: indent) }
+
+        private mutating func append(_ text: String) { bytes += text.utf8 }
+
+        /// `text` in quotes: `"` and `\` escaped, the C0 controls as `\b`,
+        /// `\f`, `\n`, `\r`, `\t` or `\u00xx` (lowercase hex), everything
+        /// else (`/`, DEL, U+2028) as it is.
+        private mutating func quoted(_ text: String) {
+            bytes.append(0x22)
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: append("\\\"")
+                case 0x5C: append("\\\\")
+                case 0x08: append("\\b")
+                case 0x0C: append("\\f")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                case 0x00...0x0F: append("\\u000" + String(scalar.value, radix: 16))
+                case 0x10...0x1F: append("\\u00" + String(scalar.value, radix: 16))
+                default: bytes += String(scalar).utf8
+                }
+            }
+            bytes.append(0x22)
+        }
     }
 }

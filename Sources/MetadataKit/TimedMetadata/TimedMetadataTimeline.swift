@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where a track's media times lie on the movie timeline, in ticks of one
 /// timescale in which both the media times and the edit list are exact.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writing and reading timed metadata tracks: a `meta` handler track whose
 /// `mebx` sample entry declares the keys, one sample per group, and a `cdsc`

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A typed timed metadata value.
 public enum TimedMetadataValue: Sendable, Hashable {

@@ -6,7 +6,7 @@ import Testing
 /// JSON booleans are not numbers in an annotation document, and the numbers
 /// 0 and 1 are not booleans. Apple's Foundation bridges an `NSNumber` 0 or 1
 /// to `Bool` (`is Bool` is true of it), so the document tells them apart by
-/// the number's type (`TimedMetadataDocument.isBoolean`), never by `is Bool`.
+/// the parsed value's case (`TimedMetadataJSON.Value.isBoolean`), never by `is Bool`.
 /// There is no boolean data type among the well-known ones, so `true` and
 /// `false` are refused wherever a value is read.
 @Suite struct TimedMetadataBooleanTests {
@@ -47,11 +47,13 @@ import Testing
     /// The parser's values as the document sees them: numbers are never
     /// booleans, whatever their value; `true` and `false` always are.
     @Test func theParserKeepsBooleansApartFromZeroAndOne() throws {
-        let values = try #require(try TimedMetadataJSON.parse(Data("[0, 1, -1, 1.0, 18446744073709551615, true, false]".utf8)) as? [Any])
-        #expect(values.map(TimedMetadataDocument.isBoolean) == [false, false, false, false, false, true, true])
-        #expect(TimedMetadataDocument.isBoolean(NSNumber(value: Int64(1))) == false)
-        #expect(TimedMetadataDocument.isBoolean(NSNumber(value: Int64(0))) == false)
-        #expect(TimedMetadataDocument.isBoolean(NSNumber(value: true)) && TimedMetadataDocument.isBoolean(false))
+        let parsed = try TimedMetadataJSON.parse(Data("[0, 1, -1, 1.0, 18446744073709551615, true, false]".utf8))
+        guard case .array(let values) = parsed else {
+            Issue.record("not an array: \(parsed)")
+            return
+        }
+        #expect(values.map(\.isBoolean) == [false, false, false, false, false, true, true])
+        #expect(values == [.integer(0), .integer(1), .integer(-1), .number(1), .unsignedInteger(.max), .bool(true), .bool(false)])
     }
 
     @Test func aTimescaleOfOneIsANumberAndTrueIsNot() throws {

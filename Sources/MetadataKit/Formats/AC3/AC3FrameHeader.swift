@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The start of an AC-3 or E-AC-3 frame: sync information and the first
 /// fields of the bit stream information (ATSC A/52:2018), read from its first

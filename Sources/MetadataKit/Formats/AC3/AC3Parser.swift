@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads raw AC-3 and E-AC-3 streams (`.ac3`, `.eac3`, `.ec3`).
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The header of a raw AAC stream in ADIF framing (Audio Data Interchange
 /// Format: ISO/IEC 14496-3 §1.A.2.1 `adif_header`, ISO/IEC 13818-7 §6.1),

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The fixed and variable header of an ADTS frame (ISO/IEC 13818-7 §6.2.1,
 /// ISO/IEC 14496-3 §1.A.2.2), 7 bytes (9 with the CRC):

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads raw AAC streams in ADTS framing (`.aac`), and in ADIF framing (one
 /// header at the start, ``ADIFHeader``).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One frame header of a raw audio stream (ADTS, AC-3, E-AC-3), as
 /// ``ElementaryStreamScanner`` needs it.

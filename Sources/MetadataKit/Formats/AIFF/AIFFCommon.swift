@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension MetadataKeySpace {
     /// AIFF/AIFF-C text chunks; keys are the chunk IDs `NAME`, `AUTH`,
@@ -60,7 +70,7 @@ struct AIFFCommon: Sendable, Equatable {
         for byte in bytes[2..<10] { significand = significand << 8 | UInt64(byte) }
         if exponent == 0x7FFF { return significand << 1 == 0 ? sign * .infinity : .nan }
         if exponent == 0 || significand == 0 { return 0 }
-        return sign * Double(significand) * Foundation.pow(2.0, Double(exponent - 16383 - 63))
+        return sign * Double(significand) * pow(2.0, Double(exponent - 16383 - 63))
     }
 
     /// True for uncompressed sample formats.
@@ -83,7 +93,7 @@ struct AIFFCommon: Sendable, Equatable {
         case "QDM2": return "QDesign 2"
         case "QDMC": return "QDesign"
         case "Qclp": return "QCELP"
-        case let other?: return other.trimmingCharacters(in: .whitespaces)
+        case let other?: return other.trimmingWhitespace()
         }
     }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The parsed top level of an AIFF or AIFF-C file (shared by reader and writer).
 ///

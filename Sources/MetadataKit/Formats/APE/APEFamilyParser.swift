@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the files whose main tag is APEv2: Monkey's Audio, WavPack,
 /// Musepack, TrueAudio, OptimFROG and TAK. The tags come from

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MetadataKeySpace {
     /// APEv2 (and APEv1) tag items: the main tag of Monkey's Audio, WavPack,

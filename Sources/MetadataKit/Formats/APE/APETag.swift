@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An APE tag (APEv1 or APEv2) found at the end of a file: its place, its
 /// footer and its items.

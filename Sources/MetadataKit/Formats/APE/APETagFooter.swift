@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The 32-byte header or footer of an APE tag (APEv2 specification, "APE Tag
 /// Header / Footer"; APEv1 has the footer only):

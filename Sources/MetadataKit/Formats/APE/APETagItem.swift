@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One item of an APE tag as stored (APEv2 specification, "APE Tag Item"):
 ///

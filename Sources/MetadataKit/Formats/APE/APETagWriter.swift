@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds an APEv2 tag: a header, the items, a footer (APEv2 specification;
 /// header and footer as TagLib and mutagen write them: version 2000, the

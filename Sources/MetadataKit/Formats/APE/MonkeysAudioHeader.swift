@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The header of a Monkey's Audio stream (MAC SDK, `APEInfo.h`), as TagLib
 /// and mutagen read it. All numbers little-endian.

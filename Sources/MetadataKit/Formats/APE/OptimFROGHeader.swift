@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `OFR ` header of an OptimFROG stream, as mutagen and TagLib read it
 /// (little-endian):

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The STREAMINFO metadata object of a TAK stream, as mutagen reads it.
 ///

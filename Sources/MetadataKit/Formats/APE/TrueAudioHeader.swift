@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The TTA1 header of a TrueAudio stream (TTA format description), 22 bytes,
 /// little-endian:

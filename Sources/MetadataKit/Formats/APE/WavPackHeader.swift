@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A WavPack block header (WavPack 4/5 file format, "Block Header"), 32 bytes:
 ///

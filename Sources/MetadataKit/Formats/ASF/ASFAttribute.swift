@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One metadata attribute of an ASF header: a name, a typed value, and where
 /// it is stored (ASF Specification §3.10 Content Description, §3.11 Extended

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes the attributes of an ASF file (ASF Specification §3.1, §3.4,
 /// §3.10, §3.11, §4.6–§4.8): the Header Object is rebuilt, the Data Object

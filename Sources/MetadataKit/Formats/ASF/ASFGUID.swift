@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A GUID as ASF stores it (ASF Specification rev. 01.20.03, §10.1): 16
 /// bytes, the first three fields little-endian. Object types are GUIDs.

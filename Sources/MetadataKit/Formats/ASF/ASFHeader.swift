@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Header Object of an ASF file (ASF Specification §3.1–§3.4, §4.7,
 /// §4.8) as far as metadata goes: its objects in order, the Header

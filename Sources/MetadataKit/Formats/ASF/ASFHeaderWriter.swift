@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the metadata objects of an ASF header from attributes (ASF
 /// Specification §3.10, §3.11, §4.6–§4.8) and the Header Object around them

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One object of an ASF header (ASF Specification §3.1): a 16-byte GUID, a
 /// 64-bit little-endian size that counts the 24-byte object header, and the

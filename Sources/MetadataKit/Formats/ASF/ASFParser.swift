@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads ASF files (`.wma`, `.wmv`, `.asf`; ASF Specification rev.
 /// 01.20.03): every attribute of the Content Description, Extended Content

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The value of a `WM/Picture` attribute (a byte array; Windows Media
 /// Format SDK, "WM/Picture" and `WM_PICTURE`): picture type (1 byte, ID3v2

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The properties of an ASF file: duration and maximum bit rate from the
 /// File Properties Object (§3.2), audio and video from the Stream

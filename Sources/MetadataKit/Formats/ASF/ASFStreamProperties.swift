@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One Stream Properties Object (ASF Specification §3.3), as far as the
 /// properties need it: the stream number and, for audio, the `WAVEFORMATEX`

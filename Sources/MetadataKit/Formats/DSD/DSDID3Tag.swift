@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The ID3v2 tag of a DSD file: in DSF the bytes the header's metadata
 /// pointer leads to, in DSDIFF the payload of the `ID3 ` chunk.

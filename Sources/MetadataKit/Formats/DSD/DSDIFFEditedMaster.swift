@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MetadataKeySpace {
     /// DSDIFF edited master information (DSDIFF 1.5 §3.9, the 'DIIN' chunk):

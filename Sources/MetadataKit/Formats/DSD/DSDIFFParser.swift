@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads DSDIFF files (``DSDIFFStructure``): properties from 'PROP' and the
 /// sound data chunk; tags from the 'DIIN' chunk (``DSDIFFEditedMaster``,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The chunks of a DSDIFF file (Philips "Direct Stream Digital Interchange
 /// File Format" 1.5), as far as properties and tags need them:

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads DSF files (``DSFStructure``): properties from the 'fmt ' chunk,
 /// tags from the ID3v2 tag the metadata pointer leads to (``DSDID3Tag``),

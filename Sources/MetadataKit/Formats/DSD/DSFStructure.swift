@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The chunks of a DSF file (Sony "DSF File Format Specification" 1.01),
 /// all little-endian:

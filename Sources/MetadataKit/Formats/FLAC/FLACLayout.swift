@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One metadata block of a FLAC stream (RFC 9639 §8.1): where it is and what it is.
 struct FLACBlock: Sendable, Hashable {

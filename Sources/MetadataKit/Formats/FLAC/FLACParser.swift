@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads native FLAC files (RFC 9639 §6–§8): STREAMINFO properties, the
 /// VORBIS_COMMENT fields and the PICTURE blocks, as ``MetadataKeySpace/vorbis``

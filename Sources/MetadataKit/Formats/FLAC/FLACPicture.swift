@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The body of a FLAC PICTURE metadata block (RFC 9639 §8.8), also carried
 /// base64-encoded in Ogg `METADATA_BLOCK_PICTURE` comment fields.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// STREAMINFO (RFC 9639 §8.2).
 struct FLACStreamInfo: Sendable, Hashable {

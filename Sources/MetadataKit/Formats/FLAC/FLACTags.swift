@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tags of a native FLAC file: the VORBIS_COMMENT blocks as one comment
 /// and the PICTURE blocks, read forgivingly (see ``init(parsing:layout:)``).

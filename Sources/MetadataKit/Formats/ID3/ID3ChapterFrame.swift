@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The payload of an ID3v2 `CHAP` frame (ID3v2 Chapter Frame Addendum 1.0
 /// §3): element ID (ISO-8859-1, null-terminated), start and end time in

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns ``ChapterTable``s into ID3v2 `CHAP`/`CTOC` items (ID3v2 Chapter
 /// Frame Addendum 1.0), for ``MediaFormat/ChapterWriting/asItems(_:)``.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// ID3v2 chapters (ID3v2 Chapter Frame Addendum 1.0): `CHAP` frames read
 /// into ``Chapter``s and `CTOC` frames into ``ChapterTable``s, and back.

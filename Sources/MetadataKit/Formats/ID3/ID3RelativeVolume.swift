@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// An ID3v2.4 `RVA2` frame: relative volume adjustment (ID3v2.4.0 frames
 /// §4.11), the frame mp3gain, QuodLibet/mutagen and MPD use for ReplayGain.
@@ -94,10 +104,10 @@ struct ID3RelativeVolume: Equatable {
     var peakText: String? { master?.peak.map(Self.peakText) }
 
     /// A gain as ReplayGain text: sign, two decimals, " dB" (as metaflac and foobar2000 store it).
-    static func gainText(_ gain: Double) -> String { String(format: "%+.2f dB", gain) }
+    static func gainText(_ gain: Double) -> String { String(cFormat: "%+.2f dB", gain) }
 
     /// A peak as ReplayGain text: six decimals.
-    static func peakText(_ peak: Double) -> String { String(format: "%.6f", peak) }
+    static func peakText(_ peak: Double) -> String { String(cFormat: "%.6f", peak) }
 
     /// The number in ReplayGain gain text ("-6.50 dB", "+1.2", "-3 db"); nil
     /// when it is none.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The text encodings of ID3v2 frames (ID3v2.4.0 structure §4, ID3v2.3.0 §3.3).
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads an ID3v1 or ID3v1.1 tag: the last 128 bytes of the file.
 ///

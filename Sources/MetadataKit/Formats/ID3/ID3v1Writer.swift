@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One field of an MP3's ID3v1 tag that a save changes: the value asked for
 /// and the value the tag can hold.
@@ -176,13 +180,22 @@ enum ID3v1Writer {
 
     /// `text` in ISO-8859-1, transliterated where needed; `isLossy` when any
     /// character was changed.
+    ///
+    /// As with the text in canonical composition (NFC) first: a character
+    /// canonically equivalent to a Latin-1 one is that one ("e\u{301}" is
+    /// "é", the Ångström sign "Å"). Swift compares and hashes characters by
+    /// canonical equivalence, so ``latin1Characters`` finds it.
     static func latin1(_ text: String) -> (bytes: [UInt8], isLossy: Bool) {
         var bytes: [UInt8] = []
         var isLossy = false
-        for character in text.precomposedStringWithCanonicalMapping {
+        for character in text {
             let scalars = character.unicodeScalars
             if scalars.allSatisfy({ $0.value <= 0xFF }) {
                 bytes += scalars.map { UInt8($0.value) }
+                continue
+            }
+            if let byte = latin1Characters[character] {
+                bytes.append(byte)
                 continue
             }
             isLossy = true
@@ -190,18 +203,33 @@ enum ID3v1Writer {
                 bytes += replacement.unicodeScalars.map { UInt8($0.value) }
                 continue
             }
-            // A letter with marks: the letter ("ő" → "o", "Ș" → "S").
-            let base = String(character).decomposedStringWithCanonicalMapping.unicodeScalars.filter {
-                !($0.properties.generalCategory == .nonspacingMark || $0.properties.generalCategory == .enclosingMark
-                    || $0.properties.generalCategory == .spacingMark)
+            // A letter with marks: the letter ("ő" → "o", "Ș" → "S"), the
+            // characters of its canonical decomposition (NFD) that are not marks.
+            var base: [UInt8] = []
+            for scalar in scalars where !isMark(scalar) {
+                if let letter = latin1Bases[scalar.value] {
+                    base.append(letter)
+                } else if scalar.value <= 0xFF {
+                    base.append(UInt8(scalar.value))
+                } else {
+                    base = []
+                    break
+                }
             }
-            if !base.isEmpty, base.allSatisfy({ $0.value <= 0xFF }) {
-                bytes += base.map { UInt8($0.value) }
-            } else {
-                bytes.append(0x3F) // "?"
-            }
+            bytes += base.isEmpty ? [0x3F] : base // "?"
         }
         return (bytes, isLossy)
+    }
+
+    /// Every Latin-1 character, by its byte.
+    private static let latin1Characters: [Character: UInt8] = Dictionary(
+        uniqueKeysWithValues: (0...0xFF).map { (Character(Unicode.Scalar(UInt8($0))), UInt8($0)) })
+
+    private static func isMark(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark, .spacingMark: true
+        default: false
+        }
     }
 
     /// The first four consecutive digits of `text`, or "".

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns the payload of one ID3v2 frame into a ``MetadataItem`` (key space `.id3`).
 ///

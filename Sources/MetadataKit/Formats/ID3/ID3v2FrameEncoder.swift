@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Turns one ``MetadataItem`` (key space `.id3`) into an ID3v2.3 or v2.4
 /// frame: the reverse of ``ID3v2FrameDecoder``.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Frame IDs and date frames across ID3v2 versions, for the writer.
 ///
@@ -152,7 +156,7 @@ enum ID3v2FrameMapping {
         var hourMinute: String?
 
         init?(_ text: String) {
-            let scalars: [Character] = Array(text.trimmingCharacters(in: .whitespaces))
+            let scalars: [Character] = Array(text.trimmingWhitespace())
             func digits(_ range: Range<Int>) -> String? {
                 guard range.upperBound <= scalars.count, scalars[range].allSatisfy(\.isASCIIDigit) else { return nil }
                 return String(scalars[range])

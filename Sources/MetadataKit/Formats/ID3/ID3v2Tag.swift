@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One ID3v2 tag as read: its frames, the bytes that could not be walked,
 /// and the damage the read went around.

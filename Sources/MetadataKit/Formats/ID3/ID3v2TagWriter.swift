@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the frames of a new ID3v2.3 or v2.4 tag from the desired `.id3`
 /// items and the frames the file already has.

@@ -1,5 +1,10 @@
 import CZlib
-import Foundation
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The byte transformations ID3v2 applies to frames and tags:
 /// unsynchronisation and zlib compression.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An ID3v2 `SYLT` frame: synchronised lyrics or text (ID3v2.4.0 frames
 /// §4.9, ID3v2.3.0 §4.10; v2.2 `SLT`).

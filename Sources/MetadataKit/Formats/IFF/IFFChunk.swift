@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One top-level chunk of a RIFF (little-endian) or IFF/AIFF (big-endian) file.
 ///

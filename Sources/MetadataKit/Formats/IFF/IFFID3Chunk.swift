@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// An ID3v2 tag stored as the payload of a chunk: `id3 ` or `ID3 ` in WAV
 /// (as written by mutagen, foobar2000, TagLib), `ID3 ` in AIFF (as written by

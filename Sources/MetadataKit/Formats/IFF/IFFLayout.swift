@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The new chunk list of a RIFF or AIFF file being saved, and the cheapest
 /// edit that produces it.

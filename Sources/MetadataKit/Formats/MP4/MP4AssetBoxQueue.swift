@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The 3GPP asset boxes a save writes (``MP4AssetBoxes``), matched against
 /// the boxes `udta` holds: each box of the file takes the next group of

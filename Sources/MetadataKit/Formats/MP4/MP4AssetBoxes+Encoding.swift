@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MP4AssetBoxes {
     /// The asset box type an item's key names (the key up to a colon); nil

@@ -1,4 +1,14 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 extension MetadataKeySpace {
     /// 3GPP asset information boxes in `moov/udta` (3GPP TS 26.244 §8),
@@ -182,8 +192,8 @@ enum MP4AssetBoxes {
         for places in 0...5 {
             let scale = pow(10, Double(places))
             let rounded = (exact * scale).rounded() / scale
-            if (rounded * 65536).rounded() == Double(value) { return String(format: "%.\(places)f", rounded) }
+            if (rounded * 65536).rounded() == Double(value) { return String(cFormat: "%.\(places)f", rounded) }
         }
-        return String(format: "%.5f", exact)
+        return String(cFormat: "%.5f", exact)
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The header of one box (ISO/IEC 14496-12 §4.2 "Object Structure"; QTFF
 /// "Atoms"), with where the box lies in the file.

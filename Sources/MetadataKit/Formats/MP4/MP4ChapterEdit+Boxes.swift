@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MP4ChapterEdit {
     /// The new chapter `trak` (nil without a track): `tkhd` (flags 0:

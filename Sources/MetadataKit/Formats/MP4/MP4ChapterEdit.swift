@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// New chapters for a save of an MP4/QuickTime file, written as ffmpeg
 /// writes them: a Nero `udta/chpl` list and a QuickTime text chapter track.

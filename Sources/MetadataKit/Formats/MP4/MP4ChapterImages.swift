@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Chapter pictures: a video track of still images named, beside the text
 /// chapter track, by a `tref/chap` box (QTFF "Chapter lists"; Apple's

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Nero chapter list, `moov/udta/chpl` (no public specification; the
 /// layout ffmpeg's mov demuxer and muxer, mutagen and VLC agree on): a

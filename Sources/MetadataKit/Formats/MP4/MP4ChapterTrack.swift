@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A QuickTime chapter track (QTFF "Chapter lists"; Apple's apps,
 /// AVFoundation and ffmpeg use it): a text track that another track names in

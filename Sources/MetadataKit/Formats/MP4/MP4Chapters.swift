@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The chapters of an MP4/QuickTime file, read from its QuickTime chapter
 /// track (``MP4ChapterTrack``) or its Nero chapter list (``MP4ChapterList``).

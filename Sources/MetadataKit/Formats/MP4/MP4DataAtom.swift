@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One `data` atom of a metadata item (QTFF "Metadata item data atom";
 /// iTunes `ilst` items use the same layout):

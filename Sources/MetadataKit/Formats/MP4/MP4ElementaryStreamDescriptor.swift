@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The parts of an MPEG-4 ES_Descriptor (ISO/IEC 14496-1 §7.2.6.5) that name
 /// the codec and its bit rate: the DecoderConfigDescriptor (§7.2.6.6) and,

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Serializes metadata items into MP4 atoms: iTunes item atoms, QuickTime
 /// `mdta` `keys` + `ilst`, classic `udta` ©-atoms, and plain boxes.

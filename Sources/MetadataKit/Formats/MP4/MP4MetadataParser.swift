@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the movie-level metadata of an MP4/QuickTime file into raw
 /// ``MetadataItem``s: iTunes `ilst` items, QuickTime `mdta` items and classic

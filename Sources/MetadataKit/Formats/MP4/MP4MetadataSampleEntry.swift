@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `mebx` sample entry of a timed metadata track (QTFF "Timed Metadata
 /// Media"; see shared/design/QUICKTIME-NOTES.md): the keys the track's

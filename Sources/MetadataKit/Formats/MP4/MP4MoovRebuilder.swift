@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the new `moov` of a save as an ``MP4Node`` tree: every box whose
 /// contents did not change stays `.original` (copied byte for byte), and only

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The movie as the metadata reader and writer see it: the top-level layout
 /// and the `moov` tree, read around the damage that metadata can do without,

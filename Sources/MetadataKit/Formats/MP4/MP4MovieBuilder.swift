@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Serializes the `moov` of a written movie (ISO/IEC 14496-12 §8.2–8.7;
 /// QTFF for the QuickTime-only boxes).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the MP4 family (.mp4 .m4a .m4b .m4v .mov .3gp): ISO/IEC 14496-12
 /// base media files and Apple QuickTime movies.

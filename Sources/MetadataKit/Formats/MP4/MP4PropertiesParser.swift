@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads the movie header and the tracks' headers and sample descriptions
 /// (through ``MP4TrackBoxes``) into ``MediaProperties``. Sample tables are

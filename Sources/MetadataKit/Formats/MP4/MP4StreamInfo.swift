@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What the first sample description of a track says about its stream.
 struct MP4StreamInfo: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The boxes that describe one track (ISO/IEC 14496-12 §8.3–8.6): `tkhd`,
 /// `mdia/mdhd`, `mdia/hdlr`, `mdia/minf/stbl/stsd`, `edts/elst` and `tref`,

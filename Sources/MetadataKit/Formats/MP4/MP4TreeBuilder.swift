@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What ``FileSource/mp4ReadableChildren(from:to:depth:clipping:)`` found.
 struct MP4ChildWalk {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MediaFormat {
     /// The ISO base media file format and QuickTime: `.mp4 .m4a .m4b .m4v

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension SampleTable {
     /// Decode times are kept below this (2^62), so that a decode time plus a

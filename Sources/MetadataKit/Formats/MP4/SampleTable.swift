@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One sample as the sample tables describe it (ISO/IEC 14496-12 §8.6–8.7).
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The sample tables of a track being written, kept run-length encoded.
 struct WrittenTrackTables: Sendable {

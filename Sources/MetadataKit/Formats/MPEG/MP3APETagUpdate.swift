@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The new APEv2 tag of an MP3 save, when the file's APE tag (the one read
 /// as items, ``MP3Trailer/apeTag``) changes: its range and its new bytes

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads MP3 (and MP2/MP1) files: the ID3v2 tags at the start (stacked tags
 /// merged, see ``MP3Layout``), an ID3v2 tag appended at the end, ID3v1, and

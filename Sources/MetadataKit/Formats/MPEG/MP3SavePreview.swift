@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MediaItem {
     /// The fields of the MP3's ID3v1 tag that ``save(options:)`` would change

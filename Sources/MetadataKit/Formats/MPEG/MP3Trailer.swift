@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The tags that may follow the audio of an MP3 file, found from the end:
 /// ID3v1 (with an optional Enhanced TAG), APEv2, Lyrics3 v2 and an appended

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The 4-byte header of an MPEG audio frame (ISO/IEC 11172-3 §2.4.1.3,
 /// ISO/IEC 13818-3 §2.4.1.3 for the lower sample rates, and the unofficial

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The frame count and stream size a first "info" frame gives: the Xing
 /// header (VBR, "Xing") or its CBR twin written by LAME ("Info"), or the

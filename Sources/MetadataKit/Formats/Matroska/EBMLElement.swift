@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The header of one EBML element (RFC 8794 §4–§6): its ID, where its data
 /// starts and how long it is.

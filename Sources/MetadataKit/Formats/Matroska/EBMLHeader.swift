@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The EBML header that starts every Matroska and WebM file (RFC 8794 §11.2,
 /// RFC 9559 §4): the document type and its versions.

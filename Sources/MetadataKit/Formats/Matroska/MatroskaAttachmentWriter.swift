@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the Attachments element of a save (RFC 9559 §5.1.6) from the
 /// `Attachment/<FileName>` items, for ``MatroskaEditPlanner``.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The attached files of a Matroska file (RFC 9559 §5.1.6). The file data
 /// is never read here: only where it is.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Builds the Chapters element of a save (RFC 9559 §5.1.7) from chapter
 /// tables, for ``MatroskaEditPlanner``.

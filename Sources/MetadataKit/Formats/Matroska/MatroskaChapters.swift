@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Chapters of a Matroska file (RFC 9559 §5.1.7, §20): each
 /// EditionEntry a ``ChapterTable``, each ChapterAtom a ``Chapter`` (nested

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes the tags, the Segment title, the chapters and the cover-art
 /// attachments of a Matroska or WebM file in place, the way mkvpropedit

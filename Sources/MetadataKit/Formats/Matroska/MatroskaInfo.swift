@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The Segment Info (RFC 9559 §5.1.2): timestamp scale, duration, title.
 struct MatroskaInfo: Sendable, Hashable {

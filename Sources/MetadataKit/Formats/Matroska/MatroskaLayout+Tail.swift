@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MatroskaLayout {
     /// Whether the Segment's elements end exactly where the Segment does, so

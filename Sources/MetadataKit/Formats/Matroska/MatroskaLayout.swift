@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the parts of a Matroska or WebM file are (RFC 9559 §5.1): the EBML
 /// header, the Segment, and the Segment's top-level elements — found by

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads Matroska and WebM files (RFC 9559): the Segment title, Tags,
 /// attachments and chapters as ``MetadataKeySpace/matroska`` items and

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A SeekHead (RFC 9559 §5.1.1): where the other top-level elements are,
 /// as positions relative to the Segment's data.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The space bookkeeping of a Matroska save (see ``MatroskaEditPlanner``):
 /// which bytes are patched, which Voids are still free, what is appended at

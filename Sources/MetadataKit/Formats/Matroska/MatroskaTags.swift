@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MetadataKeySpace {
     /// Matroska and WebM: SimpleTags as `TARGET/NAME` (the form is documented on `MatroskaTarget`),

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// What a Tag applies to (RFC 9559 §5.1.8.1.1 Targets), and its form in a
 /// raw item's key.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One TrackEntry (RFC 9559 §5.1.4.1).
 struct MatroskaTrack: Sendable, Hashable {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Which elements a save may write into a file, by its EBML header, for
 /// ``MatroskaEditPlanner`` and the element builders.

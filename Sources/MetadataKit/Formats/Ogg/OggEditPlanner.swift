@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Writes the tags of an Ogg file's main stream (``OggHeaderScan``): a leading
 /// Theora stream's comment packet, else the first Vorbis, Opus, Speex or FLAC

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MetadataKeySpace {
     /// The Vorbis comments of an Ogg file's logical streams other than the

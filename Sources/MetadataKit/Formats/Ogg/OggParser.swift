@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Reads Ogg files (RFC 3533): the tags and properties of the main logical
 /// stream (``OggHeaderScan``, as `mutagen.File` chooses): a Theora stream

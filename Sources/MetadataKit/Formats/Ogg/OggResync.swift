@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Finding the next good Ogg page after damage, as ffmpeg and mutagen do: a
 /// reader that finds no page where one should start, or a page whose CRC is

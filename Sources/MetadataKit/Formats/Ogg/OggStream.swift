@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The codecs whose tags MetadataKit reads in Ogg, told apart by the first
 /// packet of their logical stream.

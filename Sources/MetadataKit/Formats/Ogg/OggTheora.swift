@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The identification header of a Theora stream (Theora I specification
 /// §6.2), the first packet of its logical stream, 42 bytes, big-endian:

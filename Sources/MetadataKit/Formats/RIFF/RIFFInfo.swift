@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 extension MetadataKeySpace {
     /// RIFF `LIST`/`INFO` subchunks of a WAV file; keys are the chunk IDs

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `ds64` chunk of an RF64 or BW64 file, first chunk after the header
 /// (EBU Tech 3306 §3.2; ITU-R BS.2088-1 §3 / EBU BW64), little-endian:

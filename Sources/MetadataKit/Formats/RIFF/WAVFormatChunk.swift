@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The `fmt ` chunk of a WAVE file: a WAVEFORMATEX structure.
 ///
@@ -92,8 +96,8 @@ struct WAVFormatChunk: Sendable, Equatable {
         case 0x2000: return "AC-3"
         case 0x2001: return "DTS"
         case 0xF1AC: return "FLAC"
-        case Self.extensible: return "Extensible \(subFormat ?? "")".trimmingCharacters(in: .whitespaces)
-        default: return String(format: "WAVE format 0x%04X", effectiveTag)
+        case Self.extensible: return "Extensible \(subFormat ?? "")".trimmingWhitespace()
+        default: return String(cFormat: "WAVE format 0x%04X", effectiveTag)
         }
     }
 
@@ -106,7 +110,7 @@ struct WAVFormatChunk: Sendable, Equatable {
 
     /// A GUID in its registry spelling: the first three fields are little-endian.
     static func guidText(_ bytes: [UInt8]) -> String {
-        func hex(_ range: [Int]) -> String { range.map { String(format: "%02X", bytes[$0]) }.joined() }
+        func hex(_ range: [Int]) -> String { range.map { String(cFormat: "%02X", bytes[$0]) }.joined() }
         return "\(hex([3, 2, 1, 0]))-\(hex([5, 4]))-\(hex([7, 6]))-\(hex([8, 9]))-\(hex(Array(10..<16)))"
     }
 }

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The parsed top level of a WAVE file (shared by reader and writer).
 struct WAVStructure {

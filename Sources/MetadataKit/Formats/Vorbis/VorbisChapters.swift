@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Chapters stored as Vorbis comment fields (FLAC, Ogg Vorbis, Opus,
 /// FLAC-in-Ogg), the convention of the Xiph "Chapter Extension" proposal
@@ -112,7 +116,7 @@ enum VorbisChapters {
     /// Seconds of `H:MM:SS.fff`, `MM:SS.fff` or `SS.fff` (surrounding spaces
     /// allowed); nil for anything else.
     static func seconds(_ text: String) -> Double? {
-        let fields = text.trimmingCharacters(in: .whitespaces).split(separator: ":", omittingEmptySubsequences: false)
+        let fields = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(fields.count) else { return nil }
         var total = 0.0
         for (index, field) in fields.enumerated() {

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A Vorbis comment: the tag of Ogg Vorbis, Opus, Speex and FLAC files.
 ///

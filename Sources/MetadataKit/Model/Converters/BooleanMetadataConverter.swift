@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Flags: compilation (ID3 `TCMP`, MP4 `cpil`, Vorbis `COMPILATION`),
 /// gapless playback (MP4 `pgap`), podcast (ID3 `PCST`, MP4 `pcst`) and

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Comments. ID3v2 may hold many `COMM` frames, keyed by description and
 /// language; the file's comment is the one with an empty description (the

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Genre. ID3 `TCON` holds names, numbers ("17"), numbers in parentheses
 /// ("(17)", "(17)Rock" — the text refines the number), the special "(RX)"

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// People by role. ID3 keeps them as pairs of strings in one frame:
 /// `TIPL` (involved people: role, name, …; ID3v2.4.0 frames §4.2.2), `TMCL`
@@ -30,9 +34,9 @@ public struct InvolvedPeopleMetadataConverter: MetadataConverter {
 
     /// Whether the pair `role` belongs to `field` in frame `key`.
     private static func belongs(_ role: String, in key: String, to field: MetadataField) -> Bool {
-        let known = roles.values.contains { $0.caseInsensitiveCompare(role) == .orderedSame }
+        let known = roles.values.contains { role.equalsIgnoringCase(ascii: $0) }
         if field == .performers { return key == "TMCL" || !known }
-        return key != "TMCL" && roles[field].map { $0.caseInsensitiveCompare(role) == .orderedSame } == true
+        return key != "TMCL" && roles[field].map { role.equalsIgnoringCase(ascii: $0) } == true
     }
 
     /// "Name (role)", or the name alone for an empty role.

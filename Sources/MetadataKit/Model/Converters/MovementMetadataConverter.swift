@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The movement number and count. ID3 keeps both in one `MVIN` frame as
 /// "n/N" (iTunes' text frame, in v2.3 and v2.4), so a change of one keeps

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The original release date, as stored. ID3v2.3 has only a year for it
 /// (`TORY`, ID3v2.3.0 §4.2.1); a v2.3 save keeps a fuller `TDOR` date in

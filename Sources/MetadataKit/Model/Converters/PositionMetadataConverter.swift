@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Track and disc number and count: ID3 `TRCK`/`TPOS` text "n/N", MP4
 /// `trkn`/`disk` number pairs, ID3v1.1's track byte.

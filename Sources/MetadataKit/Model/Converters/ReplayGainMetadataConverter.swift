@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// ReplayGain gains and peaks, as the stored text ("-6.50 dB", "0.988159").
 ///
