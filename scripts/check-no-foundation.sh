@@ -19,7 +19,7 @@ if [ -n "$symbols" ]; then
     count=$(wc -l <<<"$symbols")
     echo "check-no-foundation: $binary links Foundation or CoreFoundation ($count symbols), e.g.:" >&2
     head -5 <<<"$symbols" >&2
-    echo "(an `import Foundation`, or a Foundation-proper API, in Sources/)" >&2
+    echo "(an 'import Foundation', or a Foundation-proper API, in Sources/)" >&2
     exit 1
 fi
 echo "check-no-foundation: $binary has no Foundation or CoreFoundation code"

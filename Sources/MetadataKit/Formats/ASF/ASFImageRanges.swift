@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// Where the images of an ASF header's `WM/Picture` values are, so that a
 /// read which leaves pictures in the file (``Artwork`` reads them on demand)
