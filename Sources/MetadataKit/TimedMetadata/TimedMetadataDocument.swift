@@ -175,10 +175,14 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         return text
     }
 
+    /// `hh:mm:ss.ttt` (hours as many digits as they take). A time past what
+    /// 64-bit milliseconds hold (a document may give any finite start) is
+    /// written as the largest they hold, not trapped on.
     static func timestamp(_ seconds: Double) -> String {
-        let milliseconds = Int((max(0, seconds) * 1000).rounded())
+        let total = (max(0, seconds) * 1000).rounded()
+        let milliseconds = total < 0x1p63 ? Int64(total) : Int64.max
         return String(
-            cFormat: "%02d:%02d:%02d.%03d", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
+            cFormat: "%02lld:%02lld:%02lld.%03lld", milliseconds / 3_600_000, milliseconds / 60_000 % 60,
             milliseconds / 1000 % 60, milliseconds % 1000)
     }
 }

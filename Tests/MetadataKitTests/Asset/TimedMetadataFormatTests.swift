@@ -88,6 +88,24 @@ import Testing
         #expect(vtt.contains("8\n00:00:03.500 --> 00:00:04.000\n[{"))
     }
 
+    /// WebVTT times: hours as many digits as they take; a start past what
+    /// 64-bit milliseconds hold (any finite number is a valid start) gives the
+    /// largest time instead of a trap (found by the timedjson fuzz target).
+    @Test func webVTTTimesOfAnySizeAreWritten() throws {
+        #expect(TimedMetadataDocument.timestamp(0) == "00:00:00.000")
+        #expect(TimedMetadataDocument.timestamp(3723.4567) == "01:02:03.457")
+        #expect(TimedMetadataDocument.timestamp(-1) == "00:00:00.000")
+        #expect(TimedMetadataDocument.timestamp(360_000 * 100) == "10000:00:00.000")
+        let largest = "2562047788015:12:55.807"
+        #expect(TimedMetadataDocument.timestamp(13_333_333_333_333_332) == largest)
+        #expect(TimedMetadataDocument.timestamp(.greatestFiniteMagnitude) == largest)
+        let json = Data(
+            #"{"groups": [{"start": 13333333333333333.0, "duration": 0.5, "items": [{"identifier": "mdta/k", "dataType": "UTF-8", "value": "x"}]}]}"#
+                .utf8)
+        let vtt = try TimedMetadataDocument(json: json).webVTT(movieDuration: 5)
+        #expect(vtt.hasPrefix("WEBVTT\n\n1\n\(largest) --> \(largest)\n[{"))
+    }
+
     /// JSONSerialization gives 0 and 1 as NSNumbers that `is Bool`: they are still numbers; `true` is not.
     @Test func zeroAndOneAreNumbersAndBooleansAreNot() throws {
         for (type, text, value) in [
