@@ -7,12 +7,6 @@ import MetadataKitCatalog
     import Foundation
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `mdkit export IN OUT [--tracks ID,ID] [--start SEC] [--end SEC] [--faststart] [--set KEY=VALUE]... [-y] [--quiet]`
 struct ExportCommand {
     static let usage = """
@@ -141,14 +135,14 @@ struct ExportCommand {
     /// refuses itself) unless `overwrite`: ffmpeg's `-y` convention.
     static func refuseExisting(_ output: String, input: String, overwrite: Bool) throws {
         guard !overwrite, FileManager.default.fileExists(atPath: output) else { return }
-        // The same file (device and inode), from stat(2): FileManager's
-        // attribute values are no NSNumbers without Foundation (`as? Int` of
+        // The same file: the same device and inode (FileManager's attribute
+        // values are no NSNumbers without Foundation: `as? Int` of
         // FoundationEssentials' UInt64 inode is nil, which made every pair "the same").
-        var outputStatus = stat(), inputStatus = stat()
-        let same =
-            stat(output, &outputStatus) == 0 && stat(input, &inputStatus) == 0 && outputStatus.st_dev == inputStatus.st_dev
-            && outputStatus.st_ino == inputStatus.st_ino
-        guard !same else { return }
+        if let status = FileStatus(path: output, followingLinks: true),
+            status.identity == FileStatus(path: input, followingLinks: true)?.identity
+        {
+            return
+        }
         throw MediaError(.invalidValue, "\(output) exists; give -y (--overwrite) to replace it")
     }
 

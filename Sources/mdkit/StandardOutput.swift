@@ -42,22 +42,10 @@ struct StandardOutput {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Writes all of `bytes` to file descriptor 1 (retrying short and
-    /// interrupted writes); clears `isWritable` when a write fails.
+    /// Writes all of `bytes` to standard output; clears `isWritable` when a write fails.
     private static func writeAll(_ bytes: [UInt8], _ isWritable: inout Bool) {
         guard isWritable else { return }
-        bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let count = write(1, raw.baseAddress! + done, raw.count - done)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else {
-                    isWritable = false
-                    return
-                }
-                done += count
-            }
-        }
+        isWritable = bytes.withUnsafeBytes { StandardStream.output.write($0) }
     }
 }
 
@@ -72,16 +60,19 @@ enum StandardStream {
     private var descriptor: Int32 { self == .output ? 1 : 2 }
 
     /// Writes all of `data`, retrying short and interrupted writes.
-    func write(_ data: Data) {
-        data.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let count = systemWrite(descriptor, raw.baseAddress! + done, raw.count - done)
-                if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { return }
-                done += count
-            }
+    func write(_ data: Data) { data.withUnsafeBytes { _ = write($0) } }
+
+    /// Writes all of `bytes`, retrying short and interrupted writes; false
+    /// when a write failed (the rest is dropped).
+    func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let count = systemWrite(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            done += count
         }
+        return true
     }
 
     /// Everything on standard input, to its end.

@@ -152,8 +152,10 @@ public final class FileSource {
     /// caller does not need, so that it is neither copied nor read (the
     /// pieces a window holds come from it). `holes`
     /// are ranges of file offsets inside the read, sorted and not
-    /// overlapping. Throws `truncated` past the end.
+    /// overlapping; with none it is ``getBytes(at:count:)``. Throws
+    /// `truncated` past the end.
     func getBytes(at offset: Int64, count: Int, zeroing holes: [Range<Int64>]) throws -> [UInt8] {
+        if holes.isEmpty { return try getBytes(at: offset, count: count) }
         try require(offset, Int64(count), "read")
         let end = offset + Int64(count)
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in

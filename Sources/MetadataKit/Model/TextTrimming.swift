@@ -3,18 +3,7 @@ extension StringProtocol {
     ///
     /// Cheaper than Foundation's `trimmingCharacters(in:)`, which bridges
     /// through `NSString`; this runs for every track number and MIME type read.
-    var trimmingSpaces: Substring {
-        let scalars = unicodeScalars
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { start = scalars.index(after: start) }
-        while end > start {
-            let before = scalars.index(before: end)
-            guard scalars[before] == " " || scalars[before] == "\t" else { break }
-            end = before
-        }
-        return Substring(self[start..<end])
-    }
+    var trimmingSpaces: Substring { Substring(self[untrimmed { $0 == " " || $0 == "\t" }]) }
 
     /// The text without leading and trailing white space, as Foundation's
     /// `trimmingCharacters(in: .whitespaces)` gives it (that one is in
@@ -34,6 +23,13 @@ extension StringProtocol {
     /// Cut by scalars, not characters, as Foundation does: " \u{301}x" keeps
     /// its combining accent.
     private func trimmingScalars(where trimmed: (Unicode.Scalar) -> Bool) -> String {
+        String(String.UnicodeScalarView(unicodeScalars[untrimmed(where: trimmed)]))
+    }
+
+    /// The range of scalars left when the leading and trailing ones `trimmed`
+    /// picks are cut off.
+    @inline(__always)
+    private func untrimmed(where trimmed: (Unicode.Scalar) -> Bool) -> Range<Index> {
         let scalars = unicodeScalars
         var start = scalars.startIndex
         var end = scalars.endIndex
@@ -43,7 +39,7 @@ extension StringProtocol {
             guard trimmed(scalars[before]) else { break }
             end = before
         }
-        return String(String.UnicodeScalarView(scalars[start..<end]))
+        return start..<end
     }
 
     /// Whether the text equals `ascii` (ASCII text) ignoring case, as

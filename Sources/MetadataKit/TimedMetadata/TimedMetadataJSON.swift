@@ -286,45 +286,36 @@ extension TimedMetadataJSON {
                 if text.hasSuffix(".0") { text.removeLast(2) }
                 append(text)
             case .array(let elements):
-                append("[")
-                if pretty {
-                    append("\n")
-                    indent += 2
-                }
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { append(pretty ? ",\n" : ",") }
-                    if pretty { spaces() }
-                    guard write(element) else { return false }
-                }
-                if pretty {
-                    append("\n")
-                    indent -= 2
-                    spaces()
-                }
-                append("]")
+                return container("[", "]", elements.map { (nil, $0) })
             case .object(let members):
-                append("{")
-                if pretty {
-                    append("\n")
-                    indent += 2
-                    if !members.isEmpty { spaces() }
-                }
-                for (index, (key, member)) in members.sorted(by: { Writer.precedes($0.key, $1.key) }).enumerated() {
-                    if index > 0 {
-                        append(pretty ? ",\n" : ",")
-                        if pretty { spaces() }
-                    }
+                return container("{", "}", members.sorted { Writer.precedes($0.key, $1.key) }.map { ($0.key, $0.value) })
+            }
+            return true
+        }
+
+        /// An array's elements (no keys) or an object's members between
+        /// `open` and `close`, one per line when `pretty`.
+        private mutating func container(_ open: String, _ close: String, _ entries: [(key: String?, value: Value)]) -> Bool {
+            append(open)
+            if pretty {
+                append("\n")
+                indent += 2
+            }
+            for (index, entry) in entries.enumerated() {
+                if index > 0 { append(pretty ? ",\n" : ",") }
+                if pretty { spaces() }
+                if let key = entry.key {
                     quoted(key)
                     append(pretty ? " : " : ":")
-                    guard write(member) else { return false }
                 }
-                if pretty {
-                    append("\n")
-                    indent -= 2
-                    spaces()
-                }
-                append("}")
+                guard write(entry.value) else { return false }
             }
+            if pretty {
+                append("\n")
+                indent -= 2
+                spaces()
+            }
+            append(close)
             return true
         }
 

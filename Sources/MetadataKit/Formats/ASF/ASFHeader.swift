@@ -82,11 +82,8 @@ struct ASFHeader: Sendable {
         let holes =
             readingImages || available < UInt64(ASFImageRanges.minimumCount)
             ? [] : ASFImageRanges.find(in: source, from: fixedSize, to: size)
-        let count = Int(available) - Self.fixedSize
-        var reader =
-            holes.isEmpty
-            ? try source.reader(at: fixedSize, count: count)
-            : ByteReader(try source.getBytes(at: fixedSize, count: count, zeroing: holes), fileOffset: fixedSize)
+        var reader = ByteReader(
+            try source.getBytes(at: fixedSize, count: Int(available) - Self.fixedSize, zeroing: holes), fileOffset: fixedSize)
         let walk = ASFObject.objects(in: &reader, what: "ASF header")
         objects = walk.objects
         if let damage = walk.damage {
