@@ -49,6 +49,10 @@ public struct CatalogRecord: Sendable {
     public var warnings: [MediaWarning] = []
     /// Why the file could not be read (nil when it was).
     public var error: MediaError?
+    /// The values of its `files` row (``SQLCatalog/fileValues(_:)``, the
+    /// lists encoded among them), made ahead by a scan's reading worker (in
+    /// parallel with the others); nil: the writer makes them.
+    var fileValues: [SQLValue]?
 
     /// The record of a file read by `item` (`load()` done), or that failed with `error`.
     public init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double = Date().timeIntervalSince1970) {

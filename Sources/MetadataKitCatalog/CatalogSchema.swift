@@ -7,13 +7,22 @@
 /// The catalog's tables (docs/CATALOG.md describes every column), as a list
 /// of migrations: migration `n` takes a catalog from version `n` to `n + 1`.
 /// A catalog records its version (SQLite: `PRAGMA user_version`) and is
-/// migrated when opened; one made by a newer version is refused.
+/// migrated when opened, in one transaction; one made by a newer version is refused.
 enum CatalogSchema {
     /// The version this code writes.
-    static var currentVersion: Int { migrations.count }
+    static let currentVersion = 2
 
-    /// Migration `index` takes version `index` to `index + 1`.
-    static let migrations: [String] = [version1]
+    /// Takes the catalog of `database` from version `version` to `version + 1`.
+    static func migrate(_ database: any SQLDatabase, from version: Int) throws(CatalogError) {
+        switch version {
+        case 0: try database.exec(database.translate(version1))
+        case 1:
+            try database.exec(database.translate(version2Columns))
+            try CatalogListsMigration.moveLists(in: database)
+            try database.exec(version2Finish(database.dialect))
+        default: throw CatalogError("no migration from schema version \(version)")
+        }
+    }
 
     /// Version 1: files with their main fields inline, and one table per list
     /// (normalized fields, raw items, streams, artwork, warnings) keyed by the
@@ -128,19 +137,127 @@ enum CatalogSchema {
         );
         """
 
-    /// The indexes whose keys are spread over the whole index (by artist,
-    /// field value, item key, picture hash), each with its definition as in
-    /// ``version1``: a new SQLite catalog's first scan makes them after its
-    /// rows are in (``SQLiteCatalog/applyBatched(_:)``), instead of updating
-    /// pages all over them, and written again, in every batch.
-    static let bulkLoadIndexes: [(name: String, definition: String)] = [
-        ("files_artist", "CREATE INDEX files_artist ON files (artist)"),
-        ("files_album", "CREATE INDEX files_album ON files (album_artist, album)"),
-        ("fields_value", "CREATE INDEX fields_value ON fields (field, value)"),
-        ("items_key", "CREATE INDEX items_key ON items (key_space, key)"),
-        ("artwork_sha256", "CREATE INDEX artwork_sha256 ON artwork (sha256)"),
+    /// Version 2, its first part: the lists of a file (version 1's tables
+    /// `fields`, `items`, `streams`, `artwork`, `warnings`) become JSON columns
+    /// of its `files` row (``CatalogLists``: one row per file stored instead of
+    /// twenty), and the values most queried besides the inline fields get
+    /// columns of their own. `JSON_TEXT` is text in SQLite (its affinity), `JSONB` in PostgreSQL.
+    static let version2Columns = """
+        ALTER TABLE files ADD COLUMN fields_json JSON_TEXT;
+        ALTER TABLE files ADD COLUMN items_json JSON_TEXT;
+        ALTER TABLE files ADD COLUMN streams_json JSON_TEXT;
+        ALTER TABLE files ADD COLUMN artwork_json JSON_TEXT;
+        ALTER TABLE files ADD COLUMN warnings_json JSON_TEXT;
+        ALTER TABLE files ADD COLUMN artwork_sha256 TEXT;
+        ALTER TABLE files ADD COLUMN musicbrainz_recording_id TEXT;
+        ALTER TABLE files ADD COLUMN musicbrainz_release_id TEXT;
+        ALTER TABLE files ADD COLUMN musicbrainz_release_group_id TEXT;
+        ALTER TABLE files ADD COLUMN musicbrainz_artist_id TEXT;
+        """
+
+    /// Version 2, its last part (after ``CatalogListsMigration`` moved the
+    /// rows into the columns): the tables dropped, the indexes of the new
+    /// columns made, and views of the old tables' names and columns over the
+    /// JSON, so that queries written for version 1 run unchanged.
+    static func version2Finish(_ dialect: SQLDialect) -> String {
+        """
+        DROP TABLE fields;
+        DROP TABLE items;
+        DROP TABLE streams;
+        DROP TABLE artwork;
+        DROP TABLE warnings;
+        \(version2Indexes.map { $0.definition + ";" }.joined(separator: "\n"))
+        \(listViews(dialect))
+        """
+    }
+
+    /// The indexes of version 2's columns.
+    static let version2Indexes: [(name: String, definition: String)] = [
+        ("files_artwork_sha256", "CREATE INDEX files_artwork_sha256 ON files (artwork_sha256) WHERE artwork_sha256 IS NOT NULL"),
+        (
+            "files_musicbrainz_release",
+            "CREATE INDEX files_musicbrainz_release ON files (musicbrainz_release_id) WHERE musicbrainz_release_id IS NOT NULL"
+        ),
+        (
+            "files_musicbrainz_recording",
+            "CREATE INDEX files_musicbrainz_recording ON files (musicbrainz_recording_id) WHERE musicbrainz_recording_id IS NOT NULL"
+        ),
     ]
 
-    /// The tables holding a file's lists, deleted and written again when it is reread.
-    static let childTables = ["fields", "items", "streams", "artwork", "warnings"]
+    /// The views `fields`, `items`, `streams`, `artwork` and `warnings`: one
+    /// row per element of the JSON lists, with version 1's columns
+    /// (positions from 0), `file_id` the `files` row's id.
+    static func listViews(_ dialect: SQLDialect) -> String {
+        switch dialect {
+        case .sqlite:
+            // json_each: `key` is the array index (or the object member's name), `value` the element.
+            func column(_ element: String, _ name: String) -> String { "json_extract(\(element).value, '$.\(name)') AS \(name)" }
+            func columns(_ element: String, _ names: [String]) -> String { names.map { column(element, $0) }.joined(separator: ", ") }
+            return """
+                CREATE VIEW fields AS
+                    SELECT f.id AS file_id, j.key AS field, j.value AS value FROM files f, json_each(f.fields_json) j;
+                CREATE VIEW items AS
+                    SELECT f.id AS file_id, i.key AS position, v.key AS value_index, \(columns("i", ["key_space", "key"])),
+                        v.value AS value, \(columns("i", ["byte_count", "type", "language"]))
+                    FROM files f, json_each(f.items_json) i, json_each(i.value, '$.values') v;
+                CREATE VIEW streams AS
+                    SELECT f.id AS file_id, s.key AS position, \(columns("s", streamColumns))
+                    FROM files f, json_each(f.streams_json) s;
+                CREATE VIEW artwork AS
+                    SELECT f.id AS file_id, a.key AS position, \(columns("a", artworkColumns))
+                    FROM files f, json_each(f.artwork_json) a;
+                CREATE VIEW warnings AS
+                    SELECT f.id AS file_id, w.key AS position, \(columns("w", warningColumns))
+                    FROM files f, json_each(f.warnings_json) w;
+                """
+        case .postgreSQL:
+            let integers: Set<String> = [
+                "byte_count", "track_id", "bitrate", "sample_rate", "channels", "width", "height", "bits_per_sample", "byte_offset",
+            ]
+            func column(_ element: String, _ name: String) -> String {
+                integers.contains(name) ? "(\(element).e ->> '\(name)')::bigint AS \(name)" : "\(element).e ->> '\(name)' AS \(name)"
+            }
+            func columns(_ element: String, _ names: [String]) -> String { names.map { column(element, $0) }.joined(separator: ", ") }
+            func elements(_ column: String, _ alias: String) -> String {
+                "CROSS JOIN LATERAL jsonb_array_elements(f.\(column)) WITH ORDINALITY AS \(alias)(e, n)"
+            }
+            return """
+                CREATE VIEW fields AS
+                    SELECT f.id AS file_id, j.key AS field, j.value AS value FROM files f CROSS JOIN LATERAL jsonb_each_text(f.fields_json) j;
+                CREATE VIEW items AS
+                    SELECT f.id AS file_id, i.n - 1 AS position, v.n - 1 AS value_index, \(columns("i", ["key_space", "key"])),
+                        v.value AS value, \(columns("i", ["byte_count", "type", "language"]))
+                    FROM files f \(elements("items_json", "i"))
+                        CROSS JOIN LATERAL jsonb_array_elements_text(i.e -> 'values') WITH ORDINALITY AS v(value, n);
+                CREATE VIEW streams AS
+                    SELECT f.id AS file_id, s.n - 1 AS position, \(columns("s", streamColumns)) FROM files f \(elements("streams_json", "s"));
+                CREATE VIEW artwork AS
+                    SELECT f.id AS file_id, a.n - 1 AS position, \(columns("a", artworkColumns)) FROM files f \(elements("artwork_json", "a"));
+                CREATE VIEW warnings AS
+                    SELECT f.id AS file_id, w.n - 1 AS position, \(columns("w", warningColumns)) FROM files f \(elements("warnings_json", "w"));
+                """
+        }
+    }
+
+    static let streamColumns = [
+        "kind", "track_id", "codec", "bitrate", "sample_rate", "channels", "width", "height", "bits_per_sample", "language", "name",
+    ]
+    static let artworkColumns = ["picture_type", "mime_type", "description", "byte_count", "width", "height", "sha256"]
+    static let warningColumns = ["code", "byte_offset", "message"]
+
+    /// The indexes whose keys are spread over the whole table (by artist,
+    /// album, picture hash, MusicBrainz IDs), each with its definition as in
+    /// ``version1`` and ``version2Indexes``: a new SQLite catalog's first scan
+    /// makes them after its rows are in (``SQLiteCatalog/applyBatched(_:)``),
+    /// instead of updating pages all over them, and written again, in every batch.
+    static let bulkLoadIndexes: [(name: String, definition: String)] =
+        [
+            ("files_artist", "CREATE INDEX files_artist ON files (artist)"),
+            ("files_album", "CREATE INDEX files_album ON files (album_artist, album)"),
+        ] + version2Indexes
+}
+
+/// The SQL dialect of a back end, where the catalog's statements differ.
+enum SQLDialect {
+    case sqlite, postgreSQL
 }

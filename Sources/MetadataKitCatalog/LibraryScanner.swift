@@ -246,8 +246,9 @@ public struct LibraryScanner: Sendable {
                 result = .failure(error)
             }
             if storing {
-                let record = CatalogRecord(
+                var record = CatalogRecord(
                     path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970, hasher: hasher)
+                record.fileValues = SQLCatalog.fileValues(record)
                 changes.put(.store(id: job.id, record: record))
             }
             state.count {

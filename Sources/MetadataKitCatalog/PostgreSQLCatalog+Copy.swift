@@ -7,16 +7,16 @@
 extension PostgreSQLCatalog {
     /// Stores `stores` in the open transaction with a few statements
     /// whatever their number:
-    /// 1. `COPY` of their `files` rows into a temporary staging table (made
-    ///    once per connection, emptied at each commit);
+    /// 1. `COPY` of their `files` rows (the lists among them, as `jsonb`)
+    ///    into a temporary staging table (made once per connection, emptied
+    ///    at each commit);
     /// 2. a file that keeps its row (``CatalogChange/store(id:record:)`` with an
     ///    id: reread, or renamed and changed) takes its new path first: another
     ///    row at that path gives way, as in a one-row store;
     /// 3. one upsert `INSERT … SELECT … ON CONFLICT (host, path) DO UPDATE`
-    ///    from the staging table (the last store of a path in the batch wins),
-    ///    returning the rows' ids: concurrent scans into one database neither
-    ///    lose nor duplicate rows (the upsert is atomic per row);
-    /// 4. the files' child rows deleted, and written with one `COPY` per table.
+    ///    from the staging table (the last store of a path in the batch wins):
+    ///    concurrent scans into one database neither lose nor duplicate rows
+    ///    (the upsert is atomic per row).
     func copyStores(_ stores: [(id: Int64?, record: CatalogRecord)]) throws(CatalogError) {
         guard !stores.isEmpty else { return }
         let columns = Self.fileColumns
@@ -29,7 +29,9 @@ extension PostgreSQLCatalog {
             """)
         try postgres.copy(
             "files_staging", columns: ["seq", "known_id"] + columns,
-            rows: stores.enumerated().map { index, store in [.int(index), .integer(store.id ?? -1)] + Self.fileValues(store.record) })
+            rows: stores.enumerated().map { index, store in
+                [.int(index), .integer(store.id ?? -1)] + Self.fileValues(store.record)
+            })
         if stores.contains(where: { $0.id != nil }) {
             try database.run(
                 """
@@ -41,38 +43,12 @@ extension PostgreSQLCatalog {
                 [])
         }
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        var ids: [String: Int64] = [:]
-        try database.query(
+        try database.run(
             """
             INSERT INTO files (host, \(list))
                 SELECT DISTINCT ON (path) ?, \(list) FROM files_staging ORDER BY path, seq DESC
-                ON CONFLICT (host, path) DO UPDATE SET \(updates) RETURNING id, path
-            """, [.text(host)]
-        ) { row in
-            if let id = row[0].flatMap({ Int64($0) }), let path = row[1] { ids[path] = id }
-        }
-        // The last store of each path, with its row's id.
-        var last: [String: CatalogRecord] = [:]
-        for store in stores { last[store.record.path] = store.record }
-        var stored: [(id: Int64, record: CatalogRecord)] = []
-        for (path, record) in last {
-            // The staging table's text lost NUL characters, as the upsert's path did.
-            guard let id = ids[path] ?? ids[path.replacing("\0", with: "")] else {
-                throw CatalogError("the upsert of a batch returned no id for \(path)")
-            }
-            stored.append((id, record))
-        }
-        let idList = "{" + stored.map { String($0.id) }.joined(separator: ",") + "}"
-        for table in CatalogSchema.childTables {
-            try database.run("DELETE FROM \(table) WHERE file_id = ANY(?::bigint[])", [.text(idList)])
-        }
-        var tables: [String: [[SQLValue]]] = [:]
-        for (id, record) in stored {
-            for (table, rows) in Self.childRows(record, id: id) { tables[table, default: []] += rows }
-        }
-        for table in CatalogSchema.childTables {
-            try postgres.copy(table, columns: Self.childColumns[table] ?? [], rows: tables[table] ?? [])
-        }
+                ON CONFLICT (host, path) DO UPDATE SET \(updates)
+            """, [.text(host)])
     }
 }
 

@@ -43,7 +43,7 @@ public class SQLCatalog: Catalog {
             }
             guard version < CatalogSchema.currentVersion else { return }
             for step in version..<CatalogSchema.currentVersion {
-                try database.exec(database.translate(CatalogSchema.migrations[step]))
+                try CatalogSchema.migrate(database, from: step)
             }
             try database.storeSchemaVersion(CatalogSchema.currentVersion)
         }
@@ -148,11 +148,16 @@ public class SQLCatalog: Catalog {
         "path", "size", "mtime", "mtime_ns", "device", "inode", "format", "mime_type", "editable", "title", "artist", "album",
         "album_artist", "genre", "year", "track_number", "disc_number", "duration", "bitrate", "sample_rate", "channels",
         "bits_per_sample", "codec", "width", "height", "artwork_count", "warning_count", "error", "error_code", "error_offset",
-        "scanned_at",
+        "scanned_at", "fields_json", "items_json", "streams_json", "artwork_json", "warnings_json", "artwork_sha256",
+        "musicbrainz_recording_id", "musicbrainz_release_id", "musicbrainz_release_group_id", "musicbrainz_artist_id",
     ]
 
+    /// The values of ``fileColumns`` for `record` (as its reading worker made
+    /// them: ``CatalogRecord/fileValues``).
     static func fileValues(_ record: CatalogRecord) -> [SQLValue] {
+        if let values = record.fileValues { return values }
         let p = record.properties
+        let lists = CatalogLists(record)
         return [.text(record.path)] + statusValues(record.status) + [
             .string(record.format), .string(record.mimeType), .int(record.editable.map { $0 ? 1 : 0 }),
             .string(record.field(.title)), .string(record.field(.artist)), .string(record.field(.album)),
@@ -161,81 +166,32 @@ public class SQLCatalog: Catalog {
             .double(p.duration), .int(p.bitrate), .int(p.sampleRate), .int(p.channels), .int(p.bitsPerSample), .string(p.codec),
             .int(p.width), .int(p.height), .int(record.pictures.count), .int(record.warnings.count),
             .string(record.error?.message), .string(record.error?.code.rawValue), record.error?.offset.map(SQLValue.integer) ?? .null,
-            .real(record.scannedAt),
+            .real(record.scannedAt), .string(lists.fields), .string(lists.items), .string(lists.streams), .string(lists.artwork),
+            .string(lists.warnings), .string(record.pictures.first?.sha256), .string(record.field(.musicBrainzRecordingId)),
+            .string(record.field(.musicBrainzReleaseId)), .string(record.field(.musicBrainzReleaseGroupId)),
+            .string(record.field(.musicBrainzArtistId)),
         ]
     }
 
+    /// Stores `record` in its one row: the row `existing` (which takes its
+    /// path) when given and still there, else the row of its host and path, made if needed.
     func store(_ record: CatalogRecord, id existing: Int64?) throws(CatalogError) {
         let values = Self.fileValues(record)
-        var id: Int64
         if let existing {
             // Another row at this path (a file replaced by a renamed one) gives way.
             try database.run(
                 "DELETE FROM files WHERE host = ? AND path = ? AND id <> ?", [.text(host), .text(record.path), .integer(existing)])
             let assignments = Self.fileColumns.map { "\($0) = ?" }.joined(separator: ", ")
             let updated = try database.value("UPDATE files SET \(assignments) WHERE id = ? RETURNING id", values + [.integer(existing)])
-            id = existing
-            if updated == nil { id = try upsert(values) } // deleted meanwhile (a concurrent prune)
-        } else {
-            id = try upsert(values)
+            if updated != nil { return }
+            // Deleted meanwhile (a concurrent prune): stored at its path.
         }
-        for table in CatalogSchema.childTables {
-            try database.run("DELETE FROM \(table) WHERE file_id = ?", [.integer(id)])
-        }
-        for (table, rows) in Self.childRows(record, id: id) {
-            let columns = Self.childColumns[table] ?? []
-            let insert =
-                "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES (\(Array(repeating: "?", count: columns.count).joined(separator: ", ")))"
-            for row in rows { try database.run(insert, row) }
-        }
-    }
-
-    /// The columns of each table of ``CatalogSchema/childTables`` that a store writes.
-    static let childColumns: [String: [String]] = [
-        "fields": ["file_id", "field", "value"],
-        "items": ["file_id", "position", "value_index", "key_space", "key", "value", "byte_count", "type", "language"],
-        "streams": ["file_id", "position", "kind", "track_id", "codec", "bitrate", "sample_rate", "channels", "width", "height"],
-        "artwork": ["file_id", "position", "picture_type", "mime_type", "description", "byte_count", "width", "height", "sha256"],
-        "warnings": ["file_id", "position", "code", "byte_offset", "message"],
-    ]
-
-    /// The rows of the child tables for `record`, stored as the file `id`
-    /// (values in ``childColumns`` order), table by table in ``CatalogSchema/childTables`` order.
-    static func childRows(_ record: CatalogRecord, id: Int64) -> [(table: String, rows: [[SQLValue]])] {
-        let fields: [[SQLValue]] = record.fields.map { field, value in [.integer(id), .text(field), .text(value)] }
-        var items: [[SQLValue]] = []
-        for (position, item) in record.items.enumerated() {
-            for (index, value) in item.values.enumerated() {
-                items.append([
-                    .integer(id), .int(position), .int(index), .text(item.keySpace), .text(item.key), .string(value), .int(item.byteCount),
-                    .text(item.type), .string(item.language),
-                ])
-            }
-        }
-        let streams: [[SQLValue]] = record.properties.streams.enumerated().map { position, stream in
-            [
-                .integer(id), .int(position), .text(stream.kind.rawValue), .int(stream.trackID), .string(stream.codec),
-                .int(stream.bitrate),
-                .int(stream.sampleRate), .int(stream.channels), .int(stream.width), .int(stream.height),
-            ]
-        }
-        let artwork: [[SQLValue]] = record.pictures.enumerated().map { position, picture in
-            [
-                .integer(id), .int(position), .text(picture.pictureType), .text(picture.mimeType), .text(picture.description),
-                .int(picture.byteCount), .int(picture.width), .int(picture.height), .string(picture.sha256),
-            ]
-        }
-        let warnings: [[SQLValue]] = record.warnings.enumerated().map { position, warning in
-            [
-                .integer(id), .int(position), .text(warning.code.rawValue), warning.offset.map(SQLValue.integer) ?? .null,
-                .text(warning.message),
-            ]
-        }
-        return [("fields", fields), ("items", items), ("streams", streams), ("artwork", artwork), ("warnings", warnings)]
+        try upsert(values)
     }
 
     /// Inserts the row of `values` (``fileColumns`` order) or updates the
     /// row of its host and path; returns the row's id.
+    @discardableResult
     private func upsert(_ values: [SQLValue]) throws(CatalogError) -> Int64 {
         let columns = Self.fileColumns
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")

@@ -26,6 +26,8 @@ protocol SQLDatabase: AnyObject {
     func storeSchemaVersion(_ version: Int) throws(CatalogError)
     /// A migration of ``CatalogSchema`` (written for SQLite) in this dialect.
     func translate(_ schema: String) -> String
+    /// Where the back end's SQL differs (``CatalogSchema/listViews(_:)``).
+    var dialect: SQLDialect { get }
 }
 
 extension SQLDatabase {
@@ -56,7 +58,7 @@ extension SQLDatabase {
 }
 
 /// A value bound to a statement's parameter.
-enum SQLValue {
+enum SQLValue: Sendable {
     case null
     case integer(Int64)
     case real(Double)

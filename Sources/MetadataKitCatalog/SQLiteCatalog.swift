@@ -139,6 +139,8 @@ final class SQLiteDatabase: SQLDatabase {
     }
 
     func translate(_ schema: String) -> String { schema }
+
+    var dialect: SQLDialect { .sqlite }
 }
 
 extension SQLiteCatalog {

@@ -164,11 +164,12 @@ final class SQLiteStatement {
         try step()
     }
 
-    /// Binds `values`, steps and returns the first column of the first row
+    /// Binds `values` (and `more` after them), steps and returns the first column of the first row
     /// as an integer (nil when no row), runs to the end and resets.
-    func integerResult(_ values: [SQLValue]) throws(CatalogError) -> Int64? {
+    func integerResult(_ values: [SQLValue], then more: [SQLValue] = []) throws(CatalogError) -> Int64? {
         defer { reset() }
         bind(values)
+        bind(more, from: Int32(values.count) + 1)
         guard try step() else { return nil }
         let first = integer(0)
         while try step() {}
