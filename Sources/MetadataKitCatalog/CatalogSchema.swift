@@ -171,8 +171,11 @@ enum CatalogSchema {
         """
     }
 
-    /// The indexes of version 2's columns.
+    /// The indexes of version 2: by the new columns, and `files_entries`,
+    /// which holds what a rescan looks up per file (``SQLCatalog`` `entries`)
+    /// so that it reads the index only, not the rows with their lists.
     static let version2Indexes: [(name: String, definition: String)] = [
+        ("files_entries", "CREATE INDEX files_entries ON files (host, path, size, mtime_ns, device, inode)"),
         ("files_artwork_sha256", "CREATE INDEX files_artwork_sha256 ON files (artwork_sha256) WHERE artwork_sha256 IS NOT NULL"),
         (
             "files_musicbrainz_release",
