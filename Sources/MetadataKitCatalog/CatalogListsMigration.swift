@@ -27,13 +27,19 @@ enum CatalogListsMigration {
         var fieldValues: [String: String] = [:]
     }
 
+    /// Steps over the rows that exist, ``filesPerStep`` at a time, from the
+    /// lowest id: gaps in the ids (any id is allowed) cost nothing.
     static func moveLists(in database: any SQLDatabase) throws(CatalogError) {
-        guard let highest = try database.value("SELECT max(id) FROM files").flatMap({ Int64($0) }) else { return }
-        var low: Int64 = 0
-        while low <= highest {
-            let high = low + filesPerStep - 1
+        func id(_ sql: String, _ values: [SQLValue]) throws(CatalogError) -> Int64? {
+            try database.value(sql, values).flatMap { Int64($0) }
+        }
+        var next = try id("SELECT min(id) FROM files", [])
+        while let low = next {
+            let high =
+                try id("SELECT id FROM files WHERE id >= ? ORDER BY id LIMIT 1 OFFSET ?", [.integer(low), .integer(filesPerStep - 1)])
+                ?? Int64.max
             try moveLists(ofIDs: low...high, in: database)
-            low = high + 1
+            next = high == Int64.max ? nil : try id("SELECT min(id) FROM files WHERE id > ?", [.integer(high)])
         }
     }
 

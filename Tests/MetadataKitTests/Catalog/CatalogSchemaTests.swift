@@ -128,13 +128,24 @@ import Testing
         } else {
             try database.exec("CREATE TABLE catalog_schema (version BIGINT NOT NULL); INSERT INTO catalog_schema VALUES (1)")
         }
-        // 2,500 files (three steps of the migration), every third with lists.
+        // 2,500 files (three steps of the migration), every third with lists, and one far above
+        // them (ids may have gaps of any size).
         let fileCount = 2500
-        try database.transaction { () throws(CatalogError) in try Self.fillVersion1(database, files: fileCount) }
+        let far = Int64(3) << 40
+        try database.transaction { () throws(CatalogError) in
+            try Self.fillVersion1(database, files: fileCount)
+            try database.run(
+                """
+                INSERT INTO files (id, host, path, size, mtime, mtime_ns, device, inode, artwork_count, warning_count, scanned_at)
+                    VALUES (?, 'h', '/m/far.mp3', 10, 1.5, 1500000000, 1, 9, 0, 0, 2.0)
+                """, [.integer(far)])
+            try database.run("INSERT INTO fields VALUES (?, 'title', 'far')", [.integer(far)])
+        }
 
         let opened = try catalog.open()
         #expect(opened.schemaVersion == 2)
-        #expect(try catalog.value("SELECT count(*) FROM files") == String(fileCount))
+        #expect(try catalog.value("SELECT count(*) FROM files") == String(fileCount + 1))
+        #expect(try catalog.rows("SELECT field, value FROM fields WHERE file_id = \(far)") == [["title", "far"]])
         let withLists = fileCount / 3
         #expect(try catalog.value("SELECT count(*) FROM files WHERE items_json IS NOT NULL") == String(withLists))
         #expect(try catalog.value("SELECT count(DISTINCT file_id) FROM items") == String(withLists))
