@@ -19,24 +19,18 @@ import MetadataKit
 /// end a text at one, and PostgreSQL's `jsonb` refuses them (as its text does).
 struct CatalogLists: Sendable, Equatable {
     /// `{"title":"…","trackNumber":"3",…}`: every normalized field but artwork, as text.
-    var fields: String?
+    var fields: String? = nil
     /// `[{"key_space":"id3","key":"TIT2","values":["…"],"type":"UTF-8","language":"eng"},…]`;
     /// binary values are `null` with a `byte_count`.
-    var items: String?
+    var items: String? = nil
     /// `[{"kind":"audio","track_id":1,"codec":"mp4a",…},…]`.
-    var streams: String?
+    var streams: String? = nil
     /// `[{"picture_type":"front cover","mime_type":"image/jpeg","description":"","byte_count":…,"sha256":"…"},…]`.
-    var artwork: String?
+    var artwork: String? = nil
     /// `[{"code":"truncated","byte_offset":…,"message":"…"},…]`.
-    var warnings: String?
+    var warnings: String? = nil
 
-    init(fields: String? = nil, items: String? = nil, streams: String? = nil, artwork: String? = nil, warnings: String? = nil) {
-        self.fields = fields
-        self.items = items
-        self.streams = streams
-        self.artwork = artwork
-        self.warnings = warnings
-    }
+    init() {}
 
     /// The lists of `record`.
     init(_ record: CatalogRecord) {
@@ -94,8 +88,7 @@ struct CatalogLists: Sendable, Equatable {
 
         /// A member of the list's object (``finish(object:)`` with `object`).
         mutating func objectMember(_ name: String, _ value: String) {
-            bytes.append(count == 0 ? 0 : 0x2C) // the first byte becomes the bracket
-            count += 1
+            nextElement()
             string(name)
             bytes.append(0x3A)
             string(value)
@@ -162,10 +155,16 @@ struct CatalogLists: Sendable, Equatable {
 
         // MARK: Pieces
 
-        /// Opens an element of the list (an object).
-        private mutating func begin() {
+        /// Starts the list's next element: a comma, or before the first a
+        /// placeholder that ``finish(object:)`` makes the opening bracket.
+        private mutating func nextElement() {
             bytes.append(count == 0 ? 0 : 0x2C)
             count += 1
+        }
+
+        /// Opens an element of the list (an object).
+        private mutating func begin() {
+            nextElement()
             bytes.append(0x7B)
             open = false
         }

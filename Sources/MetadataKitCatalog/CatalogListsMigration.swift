@@ -1,3 +1,5 @@
+import MetadataKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -14,16 +16,11 @@
 enum CatalogListsMigration {
     static let filesPerStep: Int64 = 1000
 
-    /// The fields whose values version 2 also keeps in columns of their own, by column.
-    static let fieldColumns: [(column: String, field: String)] = [
-        ("musicbrainz_recording_id", "musicBrainzRecordingId"), ("musicbrainz_release_id", "musicBrainzReleaseId"),
-        ("musicbrainz_release_group_id", "musicBrainzReleaseGroupId"), ("musicbrainz_artist_id", "musicBrainzArtistId"),
-    ]
-
     /// What one file's rows become.
     struct Converted {
         var lists = CatalogLists()
         var artworkSHA256: String?
+        /// The values of ``SQLCatalog/fieldColumns``, by field name.
         var fieldValues: [String: String] = [:]
     }
 
@@ -46,11 +43,11 @@ enum CatalogListsMigration {
     private static func moveLists(ofIDs ids: ClosedRange<Int64>, in database: any SQLDatabase) throws(CatalogError) {
         var files: [Int64: Converted] = [:]
         let range: [SQLValue] = [.integer(ids.lowerBound), .integer(ids.upperBound)]
-        /// Calls `body` with each row of `columns` of `table` in the range, in file and position order, and
-        /// gives each file's writer's list to `finish`.
+        /// Calls `body` with each row of `columns` of `table` in the range, in file and position order (with
+        /// the list's writer and what the row's file becomes), and gives each file's list to `finish`.
         func each(
             _ table: String, _ columns: String, order: String = "position", object: Bool = false,
-            _ body: (inout CatalogLists.Writer, [String?]) -> Void, finish: (inout Converted, String?) -> Void
+            _ body: (inout CatalogLists.Writer, inout Converted, [String?]) -> Void, finish: (inout Converted, String?) -> Void
         ) throws(CatalogError) {
             var writer = CatalogLists.Writer()
             var current: Int64?
@@ -66,24 +63,19 @@ enum CatalogListsMigration {
                     flush()
                     current = id
                 }
-                body(&writer, Array(row.dropFirst()))
+                body(&writer, &files[id, default: Converted()], Array(row.dropFirst()))
             }
             flush()
         }
         func integer(_ text: String?) -> Int64? { text.flatMap { Int64($0) } }
 
-        try each("fields", "field, value", order: "field", object: true) { writer, row in
-            writer.objectMember(row[0] ?? "", row[1] ?? "")
+        let columnFields = Set(SQLCatalog.fieldColumns.map(\.field.rawValue))
+        try each("fields", "field, value", order: "field", object: true) { writer, file, row in
+            let field = row[0] ?? "", value = row[1] ?? ""
+            writer.objectMember(field, value)
+            if columnFields.contains(field) { file.fieldValues[field] = value }
         } finish: { file, list in
             file.lists.fields = list
-        }
-        // The fields' values for their columns, and the first picture's hash.
-        try database.query("SELECT file_id, field, value FROM fields WHERE file_id BETWEEN ? AND ?", range) { row in
-            guard let id = integer(row[0]), let field = row[1], fieldColumns.contains(where: { $0.field == field }) else { return }
-            files[id, default: Converted()].fieldValues[field] = row[2]
-        }
-        try database.query("SELECT file_id, sha256 FROM artwork WHERE file_id BETWEEN ? AND ? AND position = 0", range) { row in
-            if let id = integer(row[0]) { files[id, default: Converted()].artworkSHA256 = row[1] }
         }
         // Items: a row per value; an item's values are consecutive rows of its file and position.
         var itemWriter = CatalogLists.Writer()
@@ -117,33 +109,34 @@ enum CatalogListsMigration {
         }
         try each(
             "streams", "kind, track_id, codec, bitrate, sample_rate, channels, width, height",
-            { writer, row in
+            { writer, _, row in
                 writer.stream(
                     kind: row[0] ?? "", trackID: integer(row[1]), codec: row[2], bitrate: integer(row[3]), sampleRate: integer(row[4]),
                     channels: integer(row[5]), width: integer(row[6]), height: integer(row[7]), bitsPerSample: nil, language: nil,
                     name: nil)
             }, finish: { file, list in file.lists.streams = list })
         try each(
-            "artwork", "picture_type, mime_type, description, byte_count, width, height, sha256",
-            { writer, row in
+            "artwork", "position, picture_type, mime_type, description, byte_count, width, height, sha256",
+            { writer, file, row in
                 writer.picture(
-                    pictureType: row[0] ?? "", mimeType: row[1] ?? "", description: row[2] ?? "", byteCount: integer(row[3]) ?? 0,
-                    width: integer(row[4]), height: integer(row[5]), sha256: row[6])
+                    pictureType: row[1] ?? "", mimeType: row[2] ?? "", description: row[3] ?? "", byteCount: integer(row[4]) ?? 0,
+                    width: integer(row[5]), height: integer(row[6]), sha256: row[7])
+                if row[0] == "0" { file.artworkSHA256 = row[7] }
             }, finish: { file, list in file.lists.artwork = list })
         try each(
             "warnings", "code, byte_offset, message",
-            { writer, row in writer.warning(code: row[0] ?? "", byteOffset: integer(row[1]), message: row[2] ?? "") },
+            { writer, _, row in writer.warning(code: row[0] ?? "", byteOffset: integer(row[1]), message: row[2] ?? "") },
             finish: { file, list in file.lists.warnings = list })
 
         let assignments =
             (["fields_json", "items_json", "streams_json", "artwork_json", "warnings_json", "artwork_sha256"]
-            + fieldColumns.map(\.column)).map { "\($0) = ?" }.joined(separator: ", ")
+            + SQLCatalog.fieldColumns.map(\.column)).map { "\($0) = ?" }.joined(separator: ", ")
         for (id, file) in files.sorted(by: { $0.key < $1.key }) {
             let lists = file.lists
             try database.run(
                 "UPDATE files SET \(assignments) WHERE id = ?",
                 [lists.fields, lists.items, lists.streams, lists.artwork, lists.warnings, file.artworkSHA256].map(SQLValue.string)
-                    + fieldColumns.map { SQLValue.string(file.fieldValues[$0.field]) } + [.integer(id)])
+                    + SQLCatalog.fieldColumns.map { SQLValue.string(file.fieldValues[$0.field.rawValue]) } + [.integer(id)])
         }
     }
 }

@@ -144,12 +144,18 @@ public class SQLCatalog: Catalog {
         ]
     }
 
-    static let fileColumns = [
-        "path", "size", "mtime", "mtime_ns", "device", "inode", "format", "mime_type", "editable", "title", "artist", "album",
-        "album_artist", "genre", "year", "track_number", "disc_number", "duration", "bitrate", "sample_rate", "channels",
-        "bits_per_sample", "codec", "width", "height", "artwork_count", "warning_count", "error", "error_code", "error_offset",
-        "scanned_at", "fields_json", "items_json", "streams_json", "artwork_json", "warnings_json", "artwork_sha256",
-        "musicbrainz_recording_id", "musicbrainz_release_id", "musicbrainz_release_group_id", "musicbrainz_artist_id",
+    static let fileColumns =
+        [
+            "path", "size", "mtime", "mtime_ns", "device", "inode", "format", "mime_type", "editable", "title", "artist", "album",
+            "album_artist", "genre", "year", "track_number", "disc_number", "duration", "bitrate", "sample_rate", "channels",
+            "bits_per_sample", "codec", "width", "height", "artwork_count", "warning_count", "error", "error_code", "error_offset",
+            "scanned_at", "fields_json", "items_json", "streams_json", "artwork_json", "warnings_json", "artwork_sha256",
+        ] + fieldColumns.map(\.column)
+
+    /// The normalized fields that also have a column of their own (schema version 2), by column.
+    static let fieldColumns: [(column: String, field: MetadataField)] = [
+        ("musicbrainz_recording_id", .musicBrainzRecordingId), ("musicbrainz_release_id", .musicBrainzReleaseId),
+        ("musicbrainz_release_group_id", .musicBrainzReleaseGroupId), ("musicbrainz_artist_id", .musicBrainzArtistId),
     ]
 
     /// The values of ``fileColumns`` for `record` (as its reading worker made
@@ -167,10 +173,8 @@ public class SQLCatalog: Catalog {
             .int(p.width), .int(p.height), .int(record.pictures.count), .int(record.warnings.count),
             .string(record.error?.message), .string(record.error?.code.rawValue), record.error?.offset.map(SQLValue.integer) ?? .null,
             .real(record.scannedAt), .string(lists.fields), .string(lists.items), .string(lists.streams), .string(lists.artwork),
-            .string(lists.warnings), .string(record.pictures.first?.sha256), .string(record.field(.musicBrainzRecordingId)),
-            .string(record.field(.musicBrainzReleaseId)), .string(record.field(.musicBrainzReleaseGroupId)),
-            .string(record.field(.musicBrainzArtistId)),
-        ]
+            .string(lists.warnings), .string(record.pictures.first?.sha256),
+        ] + fieldColumns.map { .string(record.field($0.field)) }
     }
 
     /// Stores `record` in its one row: the row `existing` (which takes its
@@ -190,17 +194,14 @@ public class SQLCatalog: Catalog {
     }
 
     /// Inserts the row of `values` (``fileColumns`` order) or updates the
-    /// row of its host and path; returns the row's id.
-    @discardableResult
-    private func upsert(_ values: [SQLValue]) throws(CatalogError) -> Int64 {
+    /// row of its host and path.
+    private func upsert(_ values: [SQLValue]) throws(CatalogError) {
         let columns = Self.fileColumns
         let placeholders = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
         let updates = columns.dropFirst().map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-        let id = try database.value(
-            "INSERT INTO files (host, \(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (host, path) DO UPDATE SET \(updates) RETURNING id",
+        try database.run(
+            "INSERT INTO files (host, \(columns.joined(separator: ", "))) VALUES (\(placeholders)) ON CONFLICT (host, path) DO UPDATE SET \(updates)",
             [.text(host)] + values)
-        guard let id = id.flatMap({ Int64($0) }) else { throw CatalogError("the upsert of a file returned no id") }
-        return id
     }
 
     // MARK: Queries
