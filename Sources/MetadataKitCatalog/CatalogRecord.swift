@@ -87,6 +87,23 @@ public struct CatalogRecord: Sendable {
         }
     }
 
+    /// The record with only what a catalog's writer reads once
+    /// ``fileValues`` are made (its path, status and those values): a scan's
+    /// reading worker hands this on, so that the lists' arrays and texts are
+    /// freed on its thread, in parallel, not one by one on the writer's
+    /// (which spent a fifth of its time freeing them).
+    func keepingFileValuesOnly() -> CatalogRecord {
+        var lean = CatalogRecord(path: path, status: status, scannedAt: scannedAt)
+        lean.fileValues = fileValues ?? SQLCatalog.fileValues(self)
+        return lean
+    }
+
+    private init(path: String, status: FileStatus, scannedAt: Double) {
+        self.path = path
+        self.status = status
+        self.scannedAt = scannedAt
+    }
+
     /// A field's text, by ``MetadataField``.
     public func field(_ field: MetadataField) -> String? {
         fields.first { $0.field == field.rawValue }?.value

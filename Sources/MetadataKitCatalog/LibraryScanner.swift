@@ -246,10 +246,9 @@ public struct LibraryScanner: Sendable {
                 result = .failure(error)
             }
             if storing {
-                var record = CatalogRecord(
+                let record = CatalogRecord(
                     path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970, hasher: hasher)
-                record.fileValues = SQLCatalog.fileValues(record)
-                changes.put(.store(id: job.id, record: record))
+                changes.put(.store(id: job.id, record: record.keepingFileValuesOnly()))
             }
             state.count {
                 $0.read += 1

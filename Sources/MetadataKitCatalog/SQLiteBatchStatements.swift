@@ -7,11 +7,11 @@
 /// The prepared statements of ``SQLiteCatalog``'s batched store, held by the
 /// writing connection: no SQL text is built, hashed or parsed per file.
 final class SQLiteBatchStatements {
-    /// A new file's row, or no row (and no id) when its host and path have one.
+    /// A new file's row, or no row when its host and path have one.
     let insertFile: SQLiteStatement
-    /// The row of a host and path, updated; returns its id.
+    /// The row of a host and path, updated.
     let updateFileByPath: SQLiteStatement
-    /// The row of an id, updated; returns its id (none when it was deleted).
+    /// The row of an id, updated (none when it was deleted).
     let updateFileByID: SQLiteStatement
     /// Removes the row at a host and path other than an id (a renamed file takes the path).
     let deleteOtherAtPath: SQLiteStatement
@@ -23,9 +23,9 @@ final class SQLiteBatchStatements {
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
         insertFile = try connection.prepare(
-            "INSERT INTO files (\(list), host) VALUES (\(placeholders), ?) ON CONFLICT (host, path) DO NOTHING RETURNING id")
-        updateFileByPath = try connection.prepare("UPDATE files SET \(assignments) WHERE host = ? AND path = ? RETURNING id")
-        updateFileByID = try connection.prepare("UPDATE files SET \(assignments) WHERE id = ? RETURNING id")
+            "INSERT INTO files (\(list), host) VALUES (\(placeholders), ?) ON CONFLICT (host, path) DO NOTHING")
+        updateFileByPath = try connection.prepare("UPDATE files SET \(assignments) WHERE host = ? AND path = ?")
+        updateFileByID = try connection.prepare("UPDATE files SET \(assignments) WHERE id = ?")
         deleteOtherAtPath = try connection.prepare("DELETE FROM files WHERE host = ? AND path = ? AND id <> ?")
     }
 }
@@ -58,15 +58,15 @@ extension SQLiteCatalog {
             switch change {
             case .store(let known, let record):
                 let values = Self.fileValues(record)
-                var id: Int64?
+                var stored = 0
                 if let known {
                     // Another row at this path (a file replaced by a renamed one) gives way.
                     try statements.deleteOtherAtPath.run([.text(host), .text(record.path), .integer(known)])
-                    id = try statements.updateFileByID.integerResult(values, then: [.integer(known)])
+                    stored = try statements.updateFileByID.changedRows(values, then: [.integer(known)])
                 }
-                if id == nil { id = try statements.insertFile.integerResult(values, then: [.text(host)]) }
-                if id == nil { id = try statements.updateFileByPath.integerResult(values, then: [.text(host), .text(record.path)]) }
-                guard id != nil else { throw CatalogError("the store of \(record.path) found no row and made none") }
+                if stored == 0 { stored = try statements.insertFile.changedRows(values, then: [.text(host)]) }
+                if stored == 0 { stored = try statements.updateFileByPath.changedRows(values, then: [.text(host), .text(record.path)]) }
+                guard stored > 0 else { throw CatalogError("the store of \(record.path) found no row and made none") }
             case .move, .delete:
                 try applyChange(change)
             }

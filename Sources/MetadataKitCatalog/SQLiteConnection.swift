@@ -164,16 +164,17 @@ final class SQLiteStatement {
         try step()
     }
 
-    /// Binds `values` (and `more` after them), steps and returns the first column of the first row
-    /// as an integer (nil when no row), runs to the end and resets.
-    func integerResult(_ values: [SQLValue], then more: [SQLValue] = []) throws(CatalogError) -> Int64? {
+    /// Binds `values` (and `more` after them), runs the statement (an
+    /// `INSERT`, `UPDATE` or `DELETE`) to the end, resets it, and returns how
+    /// many rows it inserted, changed or deleted (`sqlite3_changes`). Cheaper
+    /// than a `RETURNING` clause, whose rows SQLite gathers in a table of
+    /// their own before handing out the first.
+    func changedRows(_ values: [SQLValue], then more: [SQLValue] = []) throws(CatalogError) -> Int {
         defer { reset() }
         bind(values)
         bind(more, from: Int32(values.count) + 1)
-        guard try step() else { return nil }
-        let first = integer(0)
         while try step() {}
-        return first
+        return connection.changes
     }
 
     func reset() {
