@@ -33,7 +33,7 @@ note() { printf '==> %s\n' "$*"; }
 # shellcheck source=corpus.sh
 source "$BENCH/corpus.sh"
 [[ -x /usr/bin/time ]] || die "needs /usr/bin/time (apt: time)"
-for tool in ffmpeg python3 find; do command -v $tool > /dev/null || die "needs $tool"; done
+for tool in ffmpeg python3 find gcc sqlite3; do command -v $tool > /dev/null || die "needs $tool"; done
 if [[ -z ${MDKIT:-} ]]; then
     # shellcheck source=build.sh
     source "$BENCH/build.sh"
@@ -112,6 +112,8 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     note "round $round of $ROUNDS"
     rm -f "$DB" "$DB-wal" "$DB-shm"
     timed "mdkit read --jsonl" "$MDKIT" read --jsonl "$LIB"
+    cpu=$(awk '{ print $3 + $4 }' "$WORK/time.txt")
+    if [[ -z ${READ_CPU:-} ]] || awk -v a="$cpu" -v b="$READ_CPU" 'BEGIN { exit !(a < b) }'; then READ_CPU=$cpu; fi
     timed "mdkit scan (full, new catalog)" "$MDKIT" scan --quiet --db "$DB" "$LIB"
     rows=$("$MDKIT" query --db "$DB" "select count(*) from files" | tail -1)
     (( rows == FILES )) || die "the catalog holds $rows rows, not $FILES"
@@ -145,6 +147,70 @@ fi
 if [[ -n ${BEST["TagLib walker (find + taglib-read)"]:-} ]]; then
     echo "TagLib walker / scan:       $(ratio "${BEST["TagLib walker (find + taglib-read)"]}" "$scan_time")x (goal: >= 5x)"
 fi
+
+# The floor: what any scan of this tree has to do beyond `read --jsonl` on this machine, measured
+# without our code: the picture bytes read from the page cache (scan-floor.c, once with and once
+# without the pictures, two processes for the two halves of the file list) and SQLite storing the
+# catalog's own rows (the sqlite3 shell copying them into a new catalog of the same schema in one
+# transaction, then making the indexes). A scan's processor time is at least read --jsonl's plus
+# these two (less the JSON that read --jsonl prints); both mdkit commands keep every core busy, so
+# their wall times compare as their processor times.
+FLOOR=$BIN/scan-floor
+if [[ ! -x $FLOOR || $BENCH/scan-floor.c -nt $FLOOR ]]; then gcc -O2 -o "$FLOOR" "$BENCH/scan-floor.c"; fi
+FLOOR_LIST=$WORK/scan-floor.tsv
+"$MDKIT" query --db "$DB" "select f.path, coalesce((select sum(a.byte_count) from artwork a where a.file_id = f.id), 0) from files f" \
+    | tail -n +2 > "$FLOOR_LIST" || true
+if [[ $(wc -l < "$FLOOR_LIST") -ne $FILES ]]; then
+    "$MDKIT" query --db "$DB" "select path from files" | head -3 >&2
+    die "could not list the catalog's files and picture sizes for the floor"
+fi
+floor_half() { # floor_half N PICTURES: the N-th (0 or 1) half of the list, with the picture sizes or zero
+    awk -F '\t' -v half="$1" -v pictures="$2" 'NR % 2 == half { print $1 "\t" (pictures ? $2 : 0) }' "$FLOOR_LIST" | "$FLOOR" > /dev/null
+}
+export -f floor_half
+export FLOOR FLOOR_LIST
+cpu_of() { awk '{ print $3 + $4 }' "$WORK/time.txt"; }
+declare -A FLOOR_CPU
+for (( round = 1; round <= ROUNDS; round++ )); do
+    for pictures in 0 1; do
+        timed "floor: reads (pictures: $pictures)" bash -c 'floor_half 0 "$0" & floor_half 1 "$0"; wait' "$pictures"
+        cpu=$(cpu_of)
+        if [[ -z ${FLOOR_CPU[$pictures]:-} ]] || awk -v a="$cpu" -v b="${FLOOR_CPU[$pictures]}" 'BEGIN { exit !(a < b) }'; then
+            FLOOR_CPU[$pictures]=$cpu
+        fi
+    done
+done
+FLOOR_DB=$WORK/scan-floor.sqlite
+{
+    echo "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+    sqlite3 "$DB" .schema | awk '/^CREATE TABLE/ { keep = 1 } /^CREATE (UNIQUE )?INDEX|^CREATE VIEW/ { keep = 0 } keep'
+    echo "ATTACH '$DB' AS scanned; BEGIN; INSERT INTO main.files SELECT * FROM scanned.files; COMMIT;"
+    sqlite3 "$DB" .schema | grep -E '^CREATE (UNIQUE )?INDEX' | sed 's/$/;/; s/;;$/;/'
+} > "$WORK/scan-floor.sql"
+SQLITE_CPU=
+for (( round = 1; round <= ROUNDS; round++ )); do
+    rm -f "$FLOOR_DB" "$FLOOR_DB-wal" "$FLOOR_DB-shm"
+    timed "floor: sqlite3 stores the rows" bash -c 'sqlite3 "$0" < "$1"' "$FLOOR_DB" "$WORK/scan-floor.sql"
+    cpu=$(cpu_of)
+    if [[ -z $SQLITE_CPU ]] || awk -v a="$cpu" -v b="$SQLITE_CPU" 'BEGIN { exit !(a < b) }'; then SQLITE_CPU=$cpu; fi
+done
+rows=$(sqlite3 "$FLOOR_DB" "select count(*) from files")
+(( rows == FILES )) || die "the floor's copy holds $rows rows, not $FILES"
+rm -f "$FLOOR_DB" "$FLOOR_DB-wal" "$FLOOR_DB-shm"
+cores=$(nproc)
+python3 - "${READ_CPU:?}" "${FLOOR_CPU[0]}" "${FLOOR_CPU[1]}" "$SQLITE_CPU" \
+    "${BEST["TagLib walker (find + taglib-read)"]:-0}" "$cores" <<'PY'
+import sys
+read_cpu, reads, reads_pictures, sqlite_cpu, taglib, cores = map(float, sys.argv[1:])
+pictures = max(reads_pictures - reads, 0)
+print(f"floor, processor time: reading the pictures {pictures:.2f} s, SQLite storing the rows {sqlite_cpu:.2f} s, "
+      f"the reads without pictures {reads:.2f} s; read --jsonl {read_cpu:.2f} s")
+print(f"floor: scan / read --jsonl >= {(read_cpu + pictures + sqlite_cpu) / read_cpu:.2f}x (goal: <= 1.3x)")
+if taglib > 0:
+    least = (reads_pictures + sqlite_cpu) / cores
+    print(f"floor: a scan takes >= {least:.2f} s on {cores:.0f} cores before parsing a byte: "
+          f"TagLib walker / scan <= {taglib / least:.2f}x (goal: >= 5x)")
+PY
 
 if (( FILES_BIG > 0 )); then
     BIG=$WORK/scan-library-$FILES_BIG
