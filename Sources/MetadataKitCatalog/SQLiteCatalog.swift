@@ -45,7 +45,7 @@ public final class SQLiteCatalog: SQLCatalog {
     /// first batch into a new catalog): ``finishScan(_:summary:)`` makes them again.
     var droppedIndexes = false
 
-    /// Makes the indexes of ``CatalogSchema/bulkLoadIndexes`` that are
+    /// Makes the indexes of ``CatalogSchema/restoredIndexes`` that are
     /// missing: a first scan that was interrupted (or is running in another
     /// process, whose later batches then update them) left them out. Reads
     /// only (no write lock) when none is missing.
@@ -54,7 +54,7 @@ public final class SQLiteCatalog: SQLCatalog {
         try sqlite.query("SELECT name FROM sqlite_master WHERE type = 'index'", []) { row in
             if let name = row[0] { present.insert(name) }
         }
-        let missing = CatalogSchema.bulkLoadIndexes.filter { !present.contains($0.name) }
+        let missing = CatalogSchema.restoredIndexes.filter { !present.contains($0.name) }
         guard !missing.isEmpty else { return }
         try sqlite.transaction { () throws(CatalogError) in
             for index in missing {

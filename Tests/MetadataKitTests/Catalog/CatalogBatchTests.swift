@@ -179,12 +179,18 @@ import Testing
         #expect(writer.droppedIndexes)
         let left = try indexes(interrupted)
         #expect(CatalogSchema.bulkLoadIndexes.allSatisfy { left[$0.name] == nil })
+        #expect(left["files_entries"] == migrated["files_entries"]) // kept up to date, not dropped
         _ = try interrupted.open()
         #expect(try indexes(interrupted) == migrated)
         // A second batch into a catalog with rows drops nothing.
         let second = try #require(try interrupted.open() as? SQLiteCatalog)
         try second.apply([.store(id: nil, record: record)])
         #expect(!second.droppedIndexes)
+        #expect(try indexes(interrupted) == migrated)
+        // An earlier version's interrupted first scan also left out files_entries: opening makes it.
+        try SQLiteConnection(path: interrupted.location).exec("DROP INDEX files_entries")
+        #expect(try indexes(interrupted)["files_entries"] == nil)
+        _ = try interrupted.open()
         #expect(try indexes(interrupted) == migrated)
     }
 }
