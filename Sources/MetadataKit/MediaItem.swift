@@ -80,6 +80,13 @@ public struct MediaItem: Sendable {
     /// Throws a ``MediaError`` naming the file when it can't be opened, is not
     /// a supported format, or is malformed.
     public mutating func load() async throws {
+        _ = try await loadKeepingFile()
+    }
+
+    /// ``load()``, returning the file it read, still open: for reading the
+    /// pictures' bytes without opening the file again (the catalog hashes
+    /// them, MetadataKitCatalog). The file closes when the source is released.
+    package mutating func loadKeepingFile() async throws -> FileSource {
         let parsed: ParsedFile
         let source: FileSource
         let format: MediaFormat
@@ -101,6 +108,7 @@ public struct MediaItem: Sendable {
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
+        return source
     }
 
     /// Whether ``metadata`` or ``chapterTables`` differ from what was loaded.

@@ -56,12 +56,16 @@ public struct CatalogRecord: Sendable {
 
     /// The record of a file read by `item` (`load()` done), or that failed with `error`.
     public init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double = Date().timeIntervalSince1970) {
-        self.init(path: path, status: status, result: result, scannedAt: scannedAt, hasher: nil)
+        self.init(path: path, status: status, result: result, scannedAt: scannedAt, hashing: nil)
     }
 
     /// The record as ``init(path:status:result:scannedAt:)`` makes it, the
-    /// artwork hashed by `hasher` (a scan's reading worker's) when given.
-    init(path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double, hasher: PictureHasher?) {
+    /// artwork hashed by `hashing`'s hasher (a scan's reading worker's)
+    /// through the open file the item was loaded from, when given.
+    init(
+        path: String, status: FileStatus, result: Result<MediaItem, any Error>, scannedAt: Double,
+        hashing: (hasher: PictureHasher, file: FileSource)?
+    ) {
         self.path = path
         self.status = status
         self.scannedAt = scannedAt
@@ -78,7 +82,8 @@ public struct CatalogRecord: Sendable {
                 switch item.metadata[field] {
                 case nil: continue
                 case .artwork(let list)?:
-                    let hashes = hasher?.sha256(of: list) ?? list.map { (try? $0.data()).map { SHA256.hex($0) } }
+                    let hashes =
+                        hashing.map { $0.hasher.sha256(of: list, in: $0.file) } ?? list.map { (try? $0.data()).map { SHA256.hex($0) } }
                     pictures = zip(list, hashes).map { Self.picture($0, sha256: $1) }
                 case let value?: if let text = value.text { fields.append((field.rawValue, text)) }
                 }

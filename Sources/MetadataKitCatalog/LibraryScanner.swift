@@ -232,8 +232,9 @@ public struct LibraryScanner: Sendable {
             }
             var item = MediaItem(url: URL(filePath: job.path, directoryHint: .notDirectory))
             let result: Result<MediaItem, any Error>
+            var file: FileSource? // open until the record is made: its pictures are hashed through it
             do {
-                try await item.load()
+                file = try await item.loadKeepingFile()
                 result = .success(item)
             } catch {
                 if FileStatus(path: job.path, followingLinks: false) == nil {
@@ -247,7 +248,8 @@ public struct LibraryScanner: Sendable {
             }
             if storing {
                 let record = CatalogRecord(
-                    path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970, hasher: hasher)
+                    path: job.path, status: job.status, result: result, scannedAt: Date().timeIntervalSince1970,
+                    hashing: file.map { (hasher, $0) })
                 changes.put(.store(id: job.id, record: record.keepingFileValuesOnly()))
             }
             state.count {

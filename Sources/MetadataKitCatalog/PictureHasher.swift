@@ -14,10 +14,12 @@ import MetadataKit
 
 /// Hashes the artwork of the files one reading worker of a scan reads: the
 /// bytes of a picture stored in its file are read (`pread`) into a buffer
-/// the worker keeps and hashed there, the file opened once for all its
-/// pictures. ``Artwork/data()`` opened the file again and made two arrays
-/// per picture (fresh pages from the kernel each time): with the hash, a
-/// fifth of a scan's processor time. A picture in memory is hashed as it is.
+/// the worker keeps and hashed there, through the file the worker's load
+/// left open (``MediaItem`` `loadKeepingFile()`: the file is not opened a
+/// second time). ``Artwork/data()`` opened the file again and made two
+/// arrays per picture (fresh pages from the kernel each time): with the
+/// hash, a fifth of a scan's processor time. A picture in memory is hashed
+/// as it is.
 ///
 /// The tracks of an album usually carry the same cover: the last few
 /// pictures hashed are kept with their hashes (``recentCount`` of at most
@@ -51,55 +53,38 @@ final class PictureHasher {
     }
 
     /// The lowercase hex SHA-256 of each picture's bytes (nil for one whose
-    /// bytes could not be read), as ``SHA256/hex(_:)`` of ``Artwork/data()``.
-    func sha256(of pictures: [Artwork]) -> [String?] {
-        var descriptor: Int32 = -1
-        var openPath: String?
-        defer { if descriptor >= 0 { close(descriptor) } }
-        return pictures.map { artwork -> String? in
-            guard let (url, offset) = artwork.fileLocation else {
+    /// bytes could not be read), as ``SHA256/hex(_:)`` of ``Artwork/data()``:
+    /// the bytes of a picture stored in `file` (the open file its item was
+    /// loaded from) are read through it; others come from ``Artwork/data()``.
+    func sha256(of pictures: [Artwork], in file: FileSource) -> [String?] {
+        pictures.map { artwork -> String? in
+            guard let (url, offset) = artwork.fileLocation, url.path == file.path else {
                 return (try? artwork.data()).map { SHA256.hex($0) }
             }
-            if openPath != url.path {
-                if descriptor >= 0 { close(descriptor) }
-                openPath = url.path
-                // O_NONBLOCK: a path replaced by a FIFO since the read must not hang the worker (refused below).
-                descriptor = open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-                var info = stat()
-                if descriptor >= 0 && (fstat(descriptor, &info) != 0 || (info.st_mode & S_IFMT) != S_IFREG) {
-                    close(descriptor)
-                    descriptor = -1
-                }
-            }
-            guard descriptor >= 0 else { return nil }
-            return hash(artwork.byteCount, at: offset, in: descriptor)
+            return hash(artwork.byteCount) { storage in (try? file.read(into: UnsafeMutableRawBufferPointer(storage), at: offset)) != nil }
         }
     }
 
-    /// The hex SHA-256 of the `count` bytes at `offset` of the open file `descriptor`; nil when fewer are there.
-    private func hash(_ count: Int, at offset: Int64, in descriptor: Int32) -> String? {
-        guard count >= 0, offset >= 0 else { return nil }
+    /// The hex SHA-256 of the `count` bytes `read` puts into the storage it
+    /// is given (exactly that many); nil when it could not.
+    private func hash(_ count: Int, read: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> String? {
+        guard count >= 0 else { return nil }
         if count > buffer.count {
             if count > Self.keptCapacity {
                 let own = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
                 defer { own.deallocate() }
-                return hash(count, at: offset, in: descriptor, into: own)
+                return hash(UnsafeMutableBufferPointer(rebasing: own[0..<count]), read: read)
             }
             buffer.deallocate()
             buffer = .allocate(capacity: count)
         }
-        return hash(count, at: offset, in: descriptor, into: buffer)
+        return hash(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), read: read)
     }
 
-    private func hash(_ count: Int, at offset: Int64, in descriptor: Int32, into storage: UnsafeMutableBufferPointer<UInt8>) -> String? {
-        var done = 0
-        while done < count {
-            let got = pread(descriptor, storage.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { return nil } // an error, or the file ends first
-            done += got
-        }
-        let bytes = UnsafeBufferPointer(rebasing: storage[0..<count])
+    private func hash(_ storage: UnsafeMutableBufferPointer<UInt8>, read: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> String? {
+        guard read(storage) else { return nil }
+        let count = storage.count
+        let bytes = UnsafeBufferPointer(storage)
         // Entries hold at least one byte: equal counts mean both base addresses are there.
         for entry in recent where entry.bytes.count == count {
             if memcmp(entry.bytes.baseAddress!, bytes.baseAddress!, count) == 0 {

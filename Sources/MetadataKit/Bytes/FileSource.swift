@@ -188,6 +188,16 @@ public final class FileSource {
         }
     }
 
+    /// Reads the `destination.count` bytes at `offset` into `destination`,
+    /// past the windows (for bulk a caller keeps in its own buffer: the
+    /// catalog's picture hashing). Throws `truncated` when the file does not
+    /// hold them (it may have shrunk since it was opened).
+    package func read(into destination: UnsafeMutableRawBufferPointer, at offset: Int64) throws {
+        try require(offset, Int64(destination.count), "read")
+        guard let base = destination.baseAddress, destination.count > 0 else { return }
+        try fill(base, count: destination.count, at: offset)
+    }
+
     /// Reads exactly `count` bytes at `offset` into `destination`.
     private func fill(_ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
         try readFully(descriptor, into: destination, count: count, at: offset, path: path) { [path] end in

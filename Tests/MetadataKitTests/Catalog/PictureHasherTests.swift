@@ -4,27 +4,36 @@ import Testing
 
 @testable import MetadataKitCatalog
 
-/// The scan's artwork hash, read into a worker's reusable buffer: the same
-/// hash as the picture's bytes from ``Artwork/data()`` (and as `sha256sum`),
-/// for pictures in files, in memory and larger than the buffer kept; none
-/// for a picture whose bytes are no longer all in the file.
+/// The scan's artwork hash, read into a worker's reusable buffer through
+/// the file the item was loaded from, still open: the same hash as the
+/// picture's bytes from ``Artwork/data()`` (and as `sha256sum`), for
+/// pictures in files, in memory and larger than the buffer kept; none for a
+/// picture whose bytes are no longer all in the file.
 @Suite struct PictureHasherTests {
+    /// `url` loaded as a scan's worker loads it, with the file it read still open.
+    static func loadedKeepingFile(_ url: URL) async throws -> (item: MediaItem, file: FileSource) {
+        var item = MediaItem(url: url)
+        let file = try await item.loadKeepingFile()
+        return (item, file)
+    }
+
     @Test func picturesInFilesHashAsTheirBytes() async throws {
         let hasher = PictureHasher()
         var inFiles = 0
         // Twice over: the buffer is reused from file to file, larger and smaller pictures in turn.
         for name in CatalogTestSupport.mediaFixtures + CatalogTestSupport.mediaFixtures.reversed() {
-            let item = try await MediaItem.loaded(TestSupport.fixtures.appendingPathComponent("valid/" + name))
+            let (item, file) = try await Self.loadedKeepingFile(TestSupport.fixtures.appendingPathComponent("valid/" + name))
             let pictures = item.metadata.artwork
             inFiles += pictures.filter { $0.fileLocation != nil }.count
             let expected = try pictures.map { SHA256.hex(try $0.data()) }
-            #expect(hasher.sha256(of: pictures) == expected, "\(name)")
+            #expect(hasher.sha256(of: pictures, in: file) == expected, "\(name)")
         }
         #expect(inFiles > 0, "no fixture's picture is read from its file")
         let bytes = Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let inMemory = Artwork(data: bytes, mimeType: "image/png")
         #expect(inMemory.fileLocation == nil)
-        #expect(hasher.sha256(of: [inMemory]) == [SHA256.hex(bytes)])
+        let (_, someFile) = try await Self.loadedKeepingFile(TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"))
+        #expect(hasher.sha256(of: [inMemory], in: someFile) == [SHA256.hex(bytes)])
     }
 
     /// A picture equal to one hashed before (another file, the same cover)
@@ -40,8 +49,9 @@ import Testing
         let cover = (0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var changed = cover
         changed[Int.random(in: 0..<size, using: &generator)] ^= UInt8.random(in: 1...255, using: &generator)
-        /// A copy of the sample MP3 named `name` carrying `bytes` as its only picture, as read back.
-        func file(_ name: String, _ bytes: [UInt8]) async throws -> Artwork {
+        let hasher = PictureHasher()
+        /// A copy of the sample MP3 named `name` carrying `bytes` as its only picture, as read back, and its open file.
+        func file(_ name: String, _ bytes: [UInt8]) async throws -> (picture: Artwork, file: FileSource) {
             let url = directory.appendingPathComponent(name)
             if !FileManager.default.fileExists(atPath: url.path) {
                 try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"), to: url)
@@ -49,9 +59,14 @@ import Testing
             var item = try await MediaItem.loaded(url)
             item.metadata.artwork = [Artwork(data: Data(bytes), mimeType: "image/jpeg")]
             try await item.save()
-            let picture = try #require(try await MediaItem.loaded(url).metadata.artwork.first)
+            let (read, file) = try await Self.loadedKeepingFile(url)
+            let picture = try #require(read.metadata.artwork.first)
             #expect(picture.fileLocation != nil && picture.byteCount == bytes.count, "seed \(seed)")
-            return picture
+            return (picture, file)
+        }
+        /// The hasher's hash of the picture `loaded` returned.
+        func hash(_ loaded: (picture: Artwork, file: FileSource)) -> String?? {
+            hasher.sha256(of: [loaded.picture], in: loaded.file).first
         }
         let coverHash = SHA256.swiftHex(cover)
         let changedHash = SHA256.swiftHex(changed)
@@ -59,29 +74,24 @@ import Testing
         let first = try await file("a.mp3", cover)
         let second = try await file("b.mp3", cover)
         let other = try await file("c.mp3", changed)
-        let hasher = PictureHasher()
-        #expect(hasher.sha256(of: [first]) == [coverHash], "seed \(seed)")
+        #expect(hash(first) == coverHash, "seed \(seed)")
         #expect(hasher.reusedHashes == 0)
-        #expect(hasher.sha256(of: [second]) == [coverHash], "seed \(seed)")
+        #expect(hash(second) == coverHash, "seed \(seed)")
         #expect(hasher.reusedHashes == 1)
-        #expect(hasher.sha256(of: [other]) == [changedHash], "seed \(seed)")
+        #expect(hash(other) == changedHash, "seed \(seed)")
         #expect(hasher.reusedHashes == 1)
         // More distinct pictures than are kept: the first is no longer kept, and is hashed again.
-        var distinct: [Artwork] = []
-        var distinctHashes: [String?] = []
         for index in 0..<PictureHasher.recentCount {
             var bytes = cover
             bytes[index] ^= 0xFF
-            distinct.append(try await file("d\(index).mp3", bytes))
-            distinctHashes.append(SHA256.swiftHex(bytes))
+            #expect(hash(try await file("d\(index).mp3", bytes)) == SHA256.swiftHex(bytes), "seed \(seed)")
         }
-        #expect(hasher.sha256(of: distinct) == distinctHashes, "seed \(seed)")
         let reused = hasher.reusedHashes
-        #expect(hasher.sha256(of: [first]) == [coverHash], "seed \(seed)")
+        #expect(hash(first) == coverHash, "seed \(seed)")
         #expect(hasher.reusedHashes == reused)
         // The first file saved again with the changed bytes (same length): its new hash, not the kept one.
         let rewritten = try await file("a.mp3", changed)
-        #expect(hasher.sha256(of: [rewritten]) == [changedHash], "seed \(seed)")
+        #expect(hash(rewritten) == changedHash, "seed \(seed)")
     }
 
     /// A picture larger than the buffer a worker keeps (seeded random bytes,
@@ -103,21 +113,23 @@ import Testing
         var item = try await MediaItem.loaded(file)
         item.metadata.artwork = [Artwork(data: Data(bytes), mimeType: "image/jpeg")]
         try await item.save()
-        let saved = try await MediaItem.loaded(file)
+        let (saved, source) = try await Self.loadedKeepingFile(file)
         let picture = try #require(saved.metadata.artwork.first)
         #expect(picture.fileLocation != nil && picture.byteCount == size, "seed \(seed)")
         let hasher = PictureHasher()
-        #expect(hasher.sha256(of: [picture]) == [expected], "seed \(seed)")
-        // Cut inside the picture: no hash (as data() throws), and the hasher still works afterwards.
+        #expect(hasher.sha256(of: [picture], in: source) == [expected], "seed \(seed)")
+        // Cut inside the picture (the open file too): no hash (as data() throws), and the hasher still works afterwards.
         let location = try #require(picture.fileLocation)
         #expect(truncate(file.path, off_t(location.offset) + off_t(size / 2)) == 0)
         #expect((try? picture.data()) == nil)
-        #expect(hasher.sha256(of: [picture]) == [nil], "seed \(seed)")
-        // The file replaced by a FIFO since the read: no hash, and no wait for a writer that never comes.
+        #expect(hasher.sha256(of: [picture], in: source) == [nil], "seed \(seed)")
+        // The path replaced by a FIFO since the read: the open file is read, not the FIFO (no wait for a writer that never comes).
         try FileManager.default.removeItem(at: file)
         #expect(mkfifo(file.path, 0o600) == 0)
-        #expect(hasher.sha256(of: [picture]) == [nil], "seed \(seed)")
-        let sample = try await MediaItem.loaded(TestSupport.fixtures.appendingPathComponent("valid/sample.flac"))
-        #expect(hasher.sha256(of: sample.metadata.artwork) == (try sample.metadata.artwork.map { SHA256.hex(try $0.data()) }))
+        #expect(hasher.sha256(of: [picture], in: source) == [nil], "seed \(seed)")
+        let (sample, sampleFile) = try await Self.loadedKeepingFile(TestSupport.fixtures.appendingPathComponent("valid/sample.flac"))
+        #expect(
+            hasher.sha256(of: sample.metadata.artwork, in: sampleFile)
+                == (try sample.metadata.artwork.map { SHA256.hex(try $0.data()) }))
     }
 }
