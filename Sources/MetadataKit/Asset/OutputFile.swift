@@ -118,7 +118,7 @@ final class OutputFile {
 
     /// Appends `count` bytes of the file at `source` (from its start).
     func append(contentsOfFile source: String, count: Int64) throws {
-        let input = open(source, O_RDONLY | O_CLOEXEC)
+        let input = open(source, O_RDONLY | O_CLOEXEC | O_NONBLOCK) // a FIFO at the path: no wait for a writer
         guard input >= 0 else { throw MediaError(.io, "cannot open: \(systemErrorText())", path: source) }
         defer { closeDescriptor(input) }
         try flush()

@@ -29,7 +29,7 @@ final class SampleDataSource: @unchecked Sendable {
 
     init(path: String) throws {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) // a FIFO at the path: no wait for a writer
         guard descriptor >= 0 else {
             throw MediaError(.io, "cannot open: \(systemErrorText())", path: path)
         }

@@ -60,7 +60,9 @@ public final class FileSource {
     /// telling a link apart costs no extra system call).
     init(path: String, followingSymbolicLink: Bool) throws {
         self.path = path
-        descriptor = open(path, O_RDONLY | O_CLOEXEC | (followingSymbolicLink ? 0 : O_NOFOLLOW))
+        // O_NONBLOCK: a FIFO (or a device) at the path must not hang the open until a writer comes;
+        // it is refused below. Reads of a regular file are not changed by it.
+        descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingSymbolicLink ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             if !followingSymbolicLink && errno == ELOOP { throw SymbolicLinkFound() }
             throw MediaError(.io, "cannot open: \(systemErrorText())", path: path)

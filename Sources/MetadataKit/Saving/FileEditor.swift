@@ -122,7 +122,8 @@ struct FileEditor {
         _ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
         verify: (URL) throws -> Checked
     ) throws -> Checked {
-        let descriptor = try FileIO.open(url, flags: O_RDONLY)
+        // O_NONBLOCK: a path replaced by a FIFO since the load must not hang here (lockAndCheck refuses it).
+        let descriptor = try FileIO.open(url, flags: O_RDONLY | O_NONBLOCK)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot, exclusive: false)
         return try rewrite(

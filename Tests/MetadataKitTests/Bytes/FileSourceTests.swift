@@ -92,4 +92,44 @@ import Testing
         _ = try source.getBytes(at: 150_010, count: 8)
         #expect(source.windowFills == 5)
     }
+
+    /// A FIFO where a media file is expected (a path argument, a file
+    /// replaced since a walk) is refused at once: opening it for reading
+    /// must not wait for a writer. From three seconds on, a helper thread
+    /// keeps opening its write end, so that a reader stuck in `open` fails
+    /// this test instead of hanging it.
+    @Test func aFIFOIsRefusedWithoutWaitingForAWriter() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("song.mp3")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let path = fifo.path
+        let finished = TestFlag()
+        defer { finished.set() }
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: 3)
+            while !finished.isSet {
+                let writer = open(path, O_WRONLY | O_NONBLOCK) // succeeds only while a reader waits in open
+                if writer >= 0 { close(writer) }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+        let start = ContinuousClock.now
+        #expect {
+            _ = try FileSource(url: fifo)
+        } throws: { error in
+            (error as? MediaError)?.reason.contains("not a regular file") == true
+        }
+        var item = MediaItem(url: fifo)
+        await #expect(throws: MediaError.self) { try await item.load() }
+        #expect(ContinuousClock.now - start < .seconds(3), "an open waited for a writer")
+    }
+}
+
+/// A flag one thread sets and another reads.
+private final class TestFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
 }
