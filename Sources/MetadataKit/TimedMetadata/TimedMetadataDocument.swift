@@ -48,7 +48,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         }
         describes = root["describes"]?.intValue
         if let value = root["timescale"] {
-            guard !value.isBoolean, let number = value.numberValue, let ticks = UInt32(exactly: number), ticks > 0 else {
+            guard let number = value.numberValue, let ticks = UInt32(exactly: number), ticks > 0 else {
                 throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
             }
             timescale = ticks
@@ -57,16 +57,15 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             throw MediaError(.invalidValue, "annotations need a \"groups\" array")
         }
         self.groups = try groups.enumerated().map { index, group in
-            // As JSONSerialization's NSNumber gave them: true and false are 1 and 0 here.
             guard let start = group["start"]?.numberValue, start >= 0 else {
                 throw MediaError(.invalidValue, "group \(index): \"start\" must be a number of seconds ≥ 0")
             }
-            let duration = group["duration"]?.numberValue
+            let duration = try Self.number(group["duration"], or: "group \(index): \"duration\" must be a number of seconds > 0")
             if let duration, !(duration > 0 && duration.isFinite) {
-                throw MediaError(.invalidValue, "group \(index): \"duration\" must be positive")
+                throw MediaError(.invalidValue, "group \(index): \"duration\" must be a number of seconds > 0")
             }
             guard start.isFinite else { throw MediaError(.invalidValue, "group \(index): \"start\" must be finite") }
-            let mediaStart = group["mediaStart"]?.numberValue
+            let mediaStart = try Self.number(group["mediaStart"], or: "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
             if let mediaStart, !(mediaStart >= 0 && mediaStart.isFinite) {
                 throw MediaError(.invalidValue, "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
             }
@@ -81,6 +80,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         }
     }
 
+    /// An optional member's number: nil when it is missing or `null`; `message` when it is something else (a string, a boolean).
+    private static func number(_ value: TimedMetadataJSON.Value?, or message: String) throws(MediaError) -> Double? {
+        guard let value, value != .null else { return nil }
+        guard let number = value.numberValue else { throw MediaError(.invalidValue, message) }
+        return number
+    }
+
     private static func item(_ object: [String: TimedMetadataJSON.Value]) throws -> TimedMetadataItem {
         guard let identifier = object["identifier"]?.string else { throw MediaError(.invalidValue, "\"identifier\" is missing") }
         guard let typeName = object["dataType"]?.string else { throw MediaError(.invalidValue, "\"dataType\" is missing") }
@@ -92,7 +98,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             guard let text = raw?.string else { throw MediaError(.invalidValue, "\(type.shortName) needs a string value") }
             value = .string(text)
         case .int8, .int16, .int32, .int64, .uint8, .uint16, .uint32, .uint64, .float32, .float64:
-            guard let raw, !raw.isBoolean, let number = raw.numberValue else {
+            guard let raw, let number = raw.numberValue else {
                 throw MediaError(.invalidValue, "\(type.shortName) needs a number value")
             }
             if [.float32, .float64].contains(type) {

@@ -57,15 +57,13 @@ package struct TimedMetadataJSON {
             if case .bool = self { true } else { false }
         }
 
-        /// The number as a `Double`, as `(value as? NSNumber)?.doubleValue`
-        /// gave it: booleans were `NSNumber`s too, 1 and 0. Nil for a
-        /// string, array, object or null.
+        /// The number as a `Double`. Nil for a boolean (`true` is not 1,
+        /// unlike Foundation's `NSNumber` bridging), string, array, object or null.
         package var numberValue: Double? {
             switch self {
             case .integer(let value): Double(value)
             case .unsignedInteger(let value): Double(value)
             case .number(let value): value
-            case .bool(let value): value ? 1 : 0
             default: nil
             }
         }

@@ -56,6 +56,29 @@ import Testing
         #expect(values == [.integer(0), .integer(1), .integer(-1), .number(1), .unsignedInteger(.max), .bool(true), .bool(false)])
     }
 
+    /// A group's times and a number array's elements: 0 and 1 are numbers,
+    /// `true` and `false` are refused naming what is wrong (they were 1 and 0,
+    /// as Foundation's `NSNumber` bridging gave them); a `null` time is absent.
+    @Test func timesAndNumberArraysRefuseTrueAndFalse() throws {
+        func groups(_ members: String) throws -> [TimedMetadataGroup] {
+            try TimedMetadataDocument(json: Data(#"{"groups": [{\#(members), "items": []}]}"#.utf8)).groups
+        }
+        #expect(try groups(#""start": 1, "duration": 1, "mediaStart": 0"#).map { [$0.start, $0.duration, $0.mediaStart] } == [[1, 1, 0]])
+        #expect(try groups(#""start": 0, "duration": null, "mediaStart": null"#).map { [$0.duration, $0.mediaStart] } == [[nil, nil]])
+        for (key, members) in [
+            ("start", #""start": true"#), ("start", #""start": false"#), ("duration", #""start": 0, "duration": true"#),
+            ("mediaStart", #""start": 0, "mediaStart": false"#), ("duration", #""start": 0, "duration": "2""#),
+        ] {
+            let error = #expect(throws: MediaError.self, "\(members)") { try groups(members) }
+            #expect(error?.code == .invalidValue && error?.reason.contains("\"\(key)\" must be a number") == true, "\(error?.reason ?? "")")
+        }
+        #expect(try document("pointF32", "[0, 1]").groups[0].items[0].value == .numbers([0, 1]))
+        for literal in ["[true, 1]", "[0, false]"] {
+            let error = #expect(throws: MediaError.self, "\(literal)") { try document("pointF32", literal) }
+            #expect(error?.reason.contains("needs an array of numbers") == true, "\(error?.reason ?? "")")
+        }
+    }
+
     @Test func aTimescaleOfOneIsANumberAndTrueIsNot() throws {
         #expect(try TimedMetadataDocument(json: Data(#"{"timescale": 1, "groups": []}"#.utf8)).timescale == 1)
         #expect(throws: MediaError.self) { try TimedMetadataDocument(json: Data(#"{"timescale": true, "groups": []}"#.utf8)) }

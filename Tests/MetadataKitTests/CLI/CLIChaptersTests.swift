@@ -128,6 +128,7 @@ struct CLIChaptersTests {
             ("bad.txt", "hello world\n", "doesn't start with a time"),
             ("bad.json", #"{"chapters": [{"title": "no start"}]}"#, "has no \"start\""),
             ("bad2.json", #"{"chapter": []}"#, "no \"chapters\" member"),
+            ("bad3.json", #"{"chapters": [{"start": true}]}"#, "chapters[0].start is not a time in seconds"),
             ("bad.ffmeta", ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=x\nEND=5\n", "START="),
         ] {
             let result = try mdkit(["write", flac.path, "--chapters", try write(name, text).path])
