@@ -47,7 +47,7 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             throw MediaError(.invalidValue, "annotations must be a JSON object with \"groups\"")
         }
         describes = root["describes"]?.intValue
-        if let value = root["timescale"] {
+        if let value = root["timescale"], value != .null {
             guard let number = value.numberValue, let ticks = UInt32(exactly: number), ticks > 0 else {
                 throw MediaError(.invalidValue, "\"timescale\" must be a whole number of ticks per second from 1 to \(UInt32.max)")
             }

@@ -82,5 +82,7 @@ import Testing
     @Test func aTimescaleOfOneIsANumberAndTrueIsNot() throws {
         #expect(try TimedMetadataDocument(json: Data(#"{"timescale": 1, "groups": []}"#.utf8)).timescale == 1)
         #expect(throws: MediaError.self) { try TimedMetadataDocument(json: Data(#"{"timescale": true, "groups": []}"#.utf8)) }
+        let unset = try TimedMetadataDocument(json: Data(#"{"groups": []}"#.utf8)).timescale
+        #expect(try TimedMetadataDocument(json: Data(#"{"timescale": null, "groups": []}"#.utf8)).timescale == unset)
     }
 }
