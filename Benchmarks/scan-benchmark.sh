@@ -73,16 +73,21 @@ PY
 
 # timed NAME COMMAND...: runs COMMAND, prints its wall time, processor time (user + system: the
 # steadier measure on a loaded machine) and peak memory; BEST[NAME] keeps the shortest wall time
-# of the rounds.
-declare -A BEST
+# of the rounds, BEST_CPU[NAME] the least processor time.
+declare -A BEST BEST_CPU
 timed() {
     local name=$1; shift
     /usr/bin/time -f "%e %M %U %S" -o "$WORK/time.txt" "$@" > /dev/null 2>&1 || true
     read -r seconds kib user system < "$WORK/time.txt"
-    printf '%-34s %8.2f s %8.2f s CPU %8d KiB\n' "$name" "$seconds" "$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')" "$kib"
+    local cpu
+    cpu=$(awk -v u="$user" -v s="$system" 'BEGIN { print u + s }')
+    printf '%-34s %8.2f s %8.2f s CPU %8d KiB\n' "$name" "$seconds" "$cpu" "$kib"
     LAST=$seconds
     if [[ -z ${BEST[$name]:-} ]] || awk -v a="$seconds" -v b="${BEST[$name]}" 'BEGIN { exit !(a < b) }'; then
         BEST[$name]=$seconds
+    fi
+    if [[ -z ${BEST_CPU[$name]:-} ]] || awk -v a="$cpu" -v b="${BEST_CPU[$name]}" 'BEGIN { exit !(a < b) }'; then
+        BEST_CPU[$name]=$cpu
     fi
 }
 
@@ -112,8 +117,6 @@ for (( round = 1; round <= ROUNDS; round++ )); do
     note "round $round of $ROUNDS"
     rm -f "$DB" "$DB-wal" "$DB-shm"
     timed "mdkit read --jsonl" "$MDKIT" read --jsonl "$LIB"
-    cpu=$(awk '{ print $3 + $4 }' "$WORK/time.txt")
-    if [[ -z ${READ_CPU:-} ]] || awk -v a="$cpu" -v b="$READ_CPU" 'BEGIN { exit !(a < b) }'; then READ_CPU=$cpu; fi
     timed "mdkit scan (full, new catalog)" "$MDKIT" scan --quiet --db "$DB" "$LIB"
     rows=$("$MDKIT" query --db "$DB" "select count(*) from files" | tail -1)
     (( rows == FILES )) || die "the catalog holds $rows rows, not $FILES"
@@ -169,15 +172,9 @@ floor_half() { # floor_half N PICTURES: the N-th (0 or 1) half of the list, with
 }
 export -f floor_half
 export FLOOR FLOOR_LIST
-cpu_of() { awk '{ print $3 + $4 }' "$WORK/time.txt"; }
-declare -A FLOOR_CPU
 for (( round = 1; round <= ROUNDS; round++ )); do
     for pictures in 0 1; do
         timed "floor: reads (pictures: $pictures)" bash -c 'floor_half 0 "$0" & floor_half 1 "$0"; wait' "$pictures"
-        cpu=$(cpu_of)
-        if [[ -z ${FLOOR_CPU[$pictures]:-} ]] || awk -v a="$cpu" -v b="${FLOOR_CPU[$pictures]}" 'BEGIN { exit !(a < b) }'; then
-            FLOOR_CPU[$pictures]=$cpu
-        fi
     done
 done
 FLOOR_DB=$WORK/scan-floor.sqlite
@@ -187,18 +184,16 @@ FLOOR_DB=$WORK/scan-floor.sqlite
     echo "ATTACH '$DB' AS scanned; BEGIN; INSERT INTO main.files SELECT * FROM scanned.files; COMMIT;"
     sqlite3 "$DB" .schema | grep -E '^CREATE (UNIQUE )?INDEX' | sed 's/$/;/; s/;;$/;/'
 } > "$WORK/scan-floor.sql"
-SQLITE_CPU=
 for (( round = 1; round <= ROUNDS; round++ )); do
     rm -f "$FLOOR_DB" "$FLOOR_DB-wal" "$FLOOR_DB-shm"
     timed "floor: sqlite3 stores the rows" bash -c 'sqlite3 "$0" < "$1"' "$FLOOR_DB" "$WORK/scan-floor.sql"
-    cpu=$(cpu_of)
-    if [[ -z $SQLITE_CPU ]] || awk -v a="$cpu" -v b="$SQLITE_CPU" 'BEGIN { exit !(a < b) }'; then SQLITE_CPU=$cpu; fi
 done
 rows=$(sqlite3 "$FLOOR_DB" "select count(*) from files")
 (( rows == FILES )) || die "the floor's copy holds $rows rows, not $FILES"
 rm -f "$FLOOR_DB" "$FLOOR_DB-wal" "$FLOOR_DB-shm"
 cores=$(nproc)
-python3 - "${READ_CPU:?}" "${FLOOR_CPU[0]}" "${FLOOR_CPU[1]}" "$SQLITE_CPU" \
+python3 - "${BEST_CPU["mdkit read --jsonl"]}" "${BEST_CPU["floor: reads (pictures: 0)"]}" \
+    "${BEST_CPU["floor: reads (pictures: 1)"]}" "${BEST_CPU["floor: sqlite3 stores the rows"]}" \
     "${BEST["TagLib walker (find + taglib-read)"]:-0}" "$cores" <<'PY'
 import sys
 read_cpu, reads, reads_pictures, sqlite_cpu, taglib, cores = map(float, sys.argv[1:])

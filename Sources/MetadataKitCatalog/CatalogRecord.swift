@@ -99,7 +99,7 @@ public struct CatalogRecord: Sendable {
     /// (which spent a fifth of its time freeing them).
     func keepingFileValuesOnly() -> CatalogRecord {
         var lean = CatalogRecord(path: path, status: status, scannedAt: scannedAt)
-        lean.fileValues = fileValues ?? SQLCatalog.fileValues(self)
+        lean.fileValues = SQLCatalog.fileValues(self) // the values made ahead, when they were
         return lean
     }
 

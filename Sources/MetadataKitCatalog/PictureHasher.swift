@@ -61,28 +61,28 @@ final class PictureHasher {
             guard let (url, offset) = artwork.fileLocation, url.path == file.path else {
                 return (try? artwork.data()).map { SHA256.hex($0) }
             }
-            return hash(artwork.byteCount) { storage in (try? file.read(into: UnsafeMutableRawBufferPointer(storage), at: offset)) != nil }
+            return hash(artwork.byteCount, at: offset, in: file)
         }
     }
 
-    /// The hex SHA-256 of the `count` bytes `read` puts into the storage it
-    /// is given (exactly that many); nil when it could not.
-    private func hash(_ count: Int, read: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> String? {
+    /// The hex SHA-256 of the `count` bytes at `offset` of `file`; nil when it no longer holds them.
+    private func hash(_ count: Int, at offset: Int64, in file: FileSource) -> String? {
         guard count >= 0 else { return nil }
         if count > buffer.count {
             if count > Self.keptCapacity {
                 let own = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count)
                 defer { own.deallocate() }
-                return hash(UnsafeMutableBufferPointer(rebasing: own[0..<count]), read: read)
+                return hash(UnsafeMutableBufferPointer(rebasing: own[0..<count]), at: offset, in: file)
             }
             buffer.deallocate()
             buffer = .allocate(capacity: count)
         }
-        return hash(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), read: read)
+        return hash(UnsafeMutableBufferPointer(rebasing: buffer[0..<count]), at: offset, in: file)
     }
 
-    private func hash(_ storage: UnsafeMutableBufferPointer<UInt8>, read: (UnsafeMutableBufferPointer<UInt8>) -> Bool) -> String? {
-        guard read(storage) else { return nil }
+    /// ``hash(_:at:in:)`` read into `storage` (exactly its count).
+    private func hash(_ storage: UnsafeMutableBufferPointer<UInt8>, at offset: Int64, in file: FileSource) -> String? {
+        guard (try? file.read(into: UnsafeMutableRawBufferPointer(storage), at: offset)) != nil else { return nil }
         let count = storage.count
         let bytes = UnsafeBufferPointer(storage)
         // Entries hold at least one byte: equal counts mean both base addresses are there.

@@ -60,15 +60,12 @@ public struct TimedMetadataDocument: Sendable, Hashable {
             guard let start = group["start"]?.numberValue, start >= 0 else {
                 throw MediaError(.invalidValue, "group \(index): \"start\" must be a number of seconds ≥ 0")
             }
-            let duration = try Self.number(group["duration"], or: "group \(index): \"duration\" must be a number of seconds > 0")
-            if let duration, !(duration > 0 && duration.isFinite) {
-                throw MediaError(.invalidValue, "group \(index): \"duration\" must be a number of seconds > 0")
-            }
+            let duration = try Self.number(
+                group["duration"], where: { $0 > 0 && $0.isFinite }, or: "group \(index): \"duration\" must be a number of seconds > 0")
             guard start.isFinite else { throw MediaError(.invalidValue, "group \(index): \"start\" must be finite") }
-            let mediaStart = try Self.number(group["mediaStart"], or: "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
-            if let mediaStart, !(mediaStart >= 0 && mediaStart.isFinite) {
-                throw MediaError(.invalidValue, "group \(index): \"mediaStart\" must be a number of seconds ≥ 0")
-            }
+            let mediaStart = try Self.number(
+                group["mediaStart"], where: { $0 >= 0 && $0.isFinite }, or: "group \(index): \"mediaStart\" must be a number of seconds ≥ 0"
+            )
             let items = try (group["items"]?.objects ?? []).enumerated().map { itemIndex, item in
                 do {
                     return try Self.item(item)
@@ -80,10 +77,13 @@ public struct TimedMetadataDocument: Sendable, Hashable {
         }
     }
 
-    /// An optional member's number: nil when it is missing or `null`; `message` when it is something else (a string, a boolean).
-    private static func number(_ value: TimedMetadataJSON.Value?, or message: String) throws(MediaError) -> Double? {
+    /// An optional member's number: nil when it is missing or `null`;
+    /// `message` when it is something else (a string, a boolean) or a number `valid` refuses.
+    private static func number(
+        _ value: TimedMetadataJSON.Value?, where valid: (Double) -> Bool, or message: String
+    ) throws(MediaError) -> Double? {
         guard let value, value != .null else { return nil }
-        guard let number = value.numberValue else { throw MediaError(.invalidValue, message) }
+        guard let number = value.numberValue, valid(number) else { throw MediaError(.invalidValue, message) }
         return number
     }
 
