@@ -33,6 +33,14 @@
 /// was interrupted), or waited for — through the file's own lock — when it is
 /// still saving.
 ///
+/// Locks: a slot's process holds it exclusively for as long as it lives. Other
+/// loads only ask whether that process is gone, with a shared lock they hold
+/// for a moment, so a load of one file looking at the slot of another never
+/// makes a recovery of that other file think its process is alive. Only the
+/// load that recovers from a slot locks it exclusively. A slot is made under
+/// a name loads skip (`mdkit-journal-new-…`) and renamed once it is locked, so
+/// no load takes a slot being made for one left by a dead process.
+///
 /// Speed only (against journals beside the file for --no-sync saves): no file created, synced and removed per save.
 final class VolatileJournalStore: @unchecked Sendable {
     /// The store, or nil when there is no usable RAM folder (saves without
@@ -70,6 +78,8 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// Speed only: spares later loads an `open` and `pread` per such slot.
     private var deadElsewhere: [String: (UInt64, UInt64)] = [:]
     static let magic: [UInt8] = Array("MDKS".utf8)
+    /// The names of slots, and of slots being made (not yet locked).
+    static let slotPrefix = "mdkit-journal-slot-", newSlotPrefix = "mdkit-journal-new-"
     static let headerLength = 32
 
     private init?() {
@@ -137,16 +147,20 @@ final class VolatileJournalStore: @unchecked Sendable {
         defer { lock.unlock() }
         if let slot = free.popLast() { return slot }
         var random = SystemRandomNumberGenerator()
-        let name = "mdkit-journal-slot-" + String(random.next(), radix: 16)
+        let suffix = String(random.next(), radix: 16)
+        let name = Self.slotPrefix + suffix, making = "\(directory)/\(Self.newSlotPrefix)\(suffix)"
         let sizeBefore = folderSize()
-        let descriptor = open("\(directory)/\(name)", O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        // Made under a name loads skip, and given its slot name once locked:
+        // a load never sees it unlocked and takes it for a dead process's.
+        let descriptor = open(making, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw MediaError(.io, "cannot create a journal in \(directory): \(systemErrorText())", path: url.path)
         }
-        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0, rename(making, "\(directory)/\(name)") == 0 else {
+            let reason = systemErrorText()
             close(descriptor)
-            unlink("\(directory)/\(name)")
-            throw MediaError(.io, "cannot lock a new journal in \(directory)", path: url.path)
+            unlink(making)
+            throw MediaError(.io, "cannot lock a new journal in \(directory): \(reason)", path: url.path)
         }
         let slot = Slot(descriptor: descriptor, name: name)
         own[name] = slot
@@ -189,12 +203,13 @@ final class VolatileJournalStore: @unchecked Sendable {
         guard let names = JournalLookup.shared.names(in: directory) else { return false }
         lock.lock()
         let foreign = names.filter { name in
-            guard name.hasPrefix("mdkit-journal-slot-"), own[name] == nil else { return false }
+            guard name.hasPrefix(Self.slotPrefix), own[name] == nil else { return false }
             // A dead process's journal of another file, seen before: it cannot change.
             if let target = deadElsewhere[name], target != (device, inode) { return false }
             return true
         }
         lock.unlock()
+        for name in names where name.hasPrefix(Self.newSlotPrefix) { removeIfAbandoned("\(directory)/\(name)") }
         var recovered = false
         for name in foreign.sorted() {
             let slotPath = "\(directory)/\(name)"
@@ -203,23 +218,24 @@ final class VolatileJournalStore: @unchecked Sendable {
             defer { close(descriptor) }
             guard let header = Self.header(of: descriptor) else {
                 // Empty: its process is gone when its lock is free.
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(slotPath) }
+                if Self.processIsGone(descriptor) { unlink(slotPath) }
                 continue
             }
             guard header.device == device, header.inode == inode else {
-                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { // its process is gone: remember whose it is
+                if Self.processIsGone(descriptor) { // remember whose it is
                     lock.lock()
                     if deadElsewhere.count < 1024 { deadElsewhere[name] = (header.device, header.inode) }
                     lock.unlock()
                 }
                 continue
             }
-            guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
-                Self.waitForSave(of: path) // its process is saving this file right now
-                continue
-            }
+            // Locked for recovery; read again: another load may have recovered from it meanwhile.
+            guard Self.lockForRecovery(descriptor, device: device, inode: inode, path: path),
+                let header = Self.header(of: descriptor), header.device == device, header.inode == inode
+            else { continue }
             var info = stat()
-            guard fstat(descriptor, &info) == 0, header.length <= UInt64(max(0, Int64(info.st_size) - Int64(Self.headerLength))) else {
+            guard fstat(descriptor, &info) == 0, info.st_nlink > 0 else { continue } // removed by the load that recovered
+            guard header.length <= UInt64(max(0, Int64(info.st_size) - Int64(Self.headerLength))) else {
                 unlink(slotPath) // torn: the patch never started
                 continue
             }
@@ -236,6 +252,52 @@ final class VolatileJournalStore: @unchecked Sendable {
         }
         return recovered
     }
+
+    /// Removes a slot being made that its process left before locking it (it
+    /// died in between): unlocked, and made more than a second ago.
+    private func removeIfAbandoned(_ making: String) {
+        let descriptor = open(making, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return } // renamed meanwhile: a slot now
+        defer { close(descriptor) }
+        var info = stat(), now = timespec()
+        guard Self.processIsGone(descriptor), fstat(descriptor, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0,
+            Self.seconds(now) - Self.seconds(info.changeTime) > 1
+        else { return }
+        unlink(making)
+    }
+
+    /// Whether the process that made the slot open as `descriptor` is gone:
+    /// its exclusive lock is not held. Asked with a shared lock, held until
+    /// the descriptor is closed, which other loads' questions share.
+    private static func processIsGone(_ descriptor: Int32) -> Bool {
+        flock(descriptor, LOCK_SH | LOCK_NB) == 0
+    }
+
+    /// Locks the slot open as `descriptor`, holding the journal of the file at
+    /// `path` (device, inode), exclusively once its process is gone; false
+    /// when it is alive, or another load removed or cleared the slot.
+    ///
+    /// Held shared, the slot is being looked at by other loads (for a moment):
+    /// its process is gone, and the exclusive lock is waited for. Held
+    /// exclusively, its process is saving the file, or another load is
+    /// recovering it: both hold the file's lock until done, so that is waited
+    /// for, and the slot looked at again; a process that is alive, not saving
+    /// and still holding a journal (it could not clear the slot) is left alone.
+    private static func lockForRecovery(_ descriptor: Int32, device: UInt64, inode: UInt64, path: String) -> Bool {
+        for attempt in 0..<10 {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            if processIsGone(descriptor) { return flock(descriptor, LOCK_EX) == 0 }
+            waitForSave(of: path)
+            var info = stat()
+            guard fstat(descriptor, &info) == 0, info.st_nlink > 0, let header = header(of: descriptor),
+                header.device == device, header.inode == inode
+            else { return false } // done: the save cleared it, or a recovery removed it
+            if attempt > 0 { usleep(1000) } // a recovery that has not locked the file yet
+        }
+        return false
+    }
+
+    private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
 
     /// Blocks until the save holding the file's lock is done.
     private static func waitForSave(of path: String) {

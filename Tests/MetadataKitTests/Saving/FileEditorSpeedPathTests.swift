@@ -252,6 +252,75 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: empty) && !FileManager.default.fileExists(atPath: tornSlot))
     }
 
+    /// A file damaged by an interrupted save, and the slot its dead process left.
+    func leaveInterruptedSave(in store: VolatileJournalStore) throws -> (URL, FileSnapshot, damaged: [UInt8], slot: String) {
+        let (url, snapshot) = try makeFile()
+        var damaged = original
+        damaged[100..<102] = [0xEE, 0xEE]
+        try Data(damaged).write(to: url)
+        let journal = EditJournal(fileSize: 8192, regions: [(offset: 100, bytes: Array(original[100..<102]))])
+        return (url, snapshot, damaged, try leaveSlot(for: url, journal: journal.encoded(), in: store))
+    }
+
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aSlotOtherLoadsAreLookingAtIsStillRecovered() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, snapshot, _, slot) = try leaveInterruptedSave(in: store)
+        // Another load (of another file) asks whether the slot's process is gone, and is slow to let go.
+        let looking = open(slot, O_RDONLY)
+        try #require(looking >= 0 && flock(looking, LOCK_SH | LOCK_NB) == 0)
+        let letGo = Thread {
+            Thread.sleep(forTimeInterval: 0.3)
+            close(looking)
+        }
+        letGo.start()
+        #expect(try FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot), "recovered, not taken for a live save")
+        #expect(try contents(url) == original)
+        #expect(!FileManager.default.fileExists(atPath: slot))
+    }
+
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func theSlotOfALiveProcessThatIsNotSavingIsLeftAloneWithoutWaiting() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, snapshot, damaged, slot) = try leaveInterruptedSave(in: store)
+        defer { unlink(slot) }
+        // Its process is alive (it holds the slot's lock) but could not clear the slot after its save.
+        let alive = open(slot, O_RDONLY)
+        try #require(alive >= 0 && flock(alive, LOCK_EX | LOCK_NB) == 0)
+        defer { close(alive) }
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: Bool?
+        Thread {
+            result = try? FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot)
+            done.signal()
+        }.start()
+        try #require(done.wait(timeout: .now() + 10) == .success, "the load waited for a process that is not saving")
+        #expect(result == false)
+        #expect(try contents(url) == damaged, "not recovered while its process lives")
+        #expect(FileManager.default.fileExists(atPath: slot))
+    }
+
+    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
+    func aSlotBeingMadeIsNeverTakenAndRemovedOnlyWhenItsMakerDiedMaking() throws {
+        let store = try #require(VolatileJournalStore.shared)
+        let (url, snapshot) = try makeFile()
+        let making = store.directory + "/" + VolatileJournalStore.newSlotPrefix + "test\(UInt64.random(in: 0...UInt64.max))"
+        try Data().write(to: URL(fileURLWithPath: making)) // not locked yet
+        defer { unlink(making) }
+        #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
+        #expect(FileManager.default.fileExists(atPath: making), "its maker may lock it any moment")
+        Thread.sleep(forTimeInterval: 1.2)
+        #expect(try !FileEditor.recoverVolatileIfNeeded(path: url.path, snapshot: snapshot))
+        #expect(!FileManager.default.fileExists(atPath: making), "unlocked for over a second: its maker died")
+        // A slot this process makes is locked before it gets its slot name.
+        let slot = try store.write(EditJournal(fileSize: 8192, regions: [(offset: 0, bytes: [1])]), device: 1, inode: 2, url: url)
+        #expect(slot.name.hasPrefix(VolatileJournalStore.slotPrefix))
+        let other = open(store.directory + "/" + slot.name, O_RDONLY)
+        #expect(other >= 0 && flock(other, LOCK_SH | LOCK_NB) != 0, "held by its process")
+        close(other)
+        store.clear(slot)
+    }
+
     @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
     func aSlotOfAnotherFileIsLeftAloneUntilThatFileIsLoaded() throws {
         let store = try #require(VolatileJournalStore.shared)
