@@ -197,12 +197,13 @@ final class JournalLookup: @unchecked Sendable {
         return true
     }
 
-    private static func now() -> Double {
+    /// The time now, in seconds since 1970.
+    static func now() -> Double {
         var time = timespec()
         clock_gettime(CLOCK_REALTIME, &time)
         return seconds(time)
     }
 
     private static func same(_ a: timespec, _ b: timespec) -> Bool { a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec }
-    private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+    static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
 }

@@ -231,10 +231,8 @@ final class VolatileJournalStore: @unchecked Sendable {
             }
             // Locked for recovery; read again: another load may have recovered from it meanwhile.
             guard Self.lockForRecovery(descriptor, device: device, inode: inode, path: path),
-                let header = Self.header(of: descriptor), header.device == device, header.inode == inode
+                let (header, info) = Self.journal(in: descriptor, device: device, inode: inode)
             else { continue }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, info.st_nlink > 0 else { continue } // removed by the load that recovered
             guard header.length <= UInt64(max(0, Int64(info.st_size) - Int64(Self.headerLength))) else {
                 unlink(slotPath) // torn: the patch never started
                 continue
@@ -259,9 +257,9 @@ final class VolatileJournalStore: @unchecked Sendable {
         let descriptor = open(making, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return } // renamed meanwhile: a slot now
         defer { close(descriptor) }
-        var info = stat(), now = timespec()
-        guard Self.processIsGone(descriptor), fstat(descriptor, &info) == 0, clock_gettime(CLOCK_REALTIME, &now) == 0,
-            Self.seconds(now) - Self.seconds(info.changeTime) > 1
+        var info = stat()
+        guard Self.processIsGone(descriptor), fstat(descriptor, &info) == 0,
+            JournalLookup.now() - JournalLookup.seconds(info.changeTime) > 1
         else { return }
         unlink(making)
     }
@@ -288,16 +286,25 @@ final class VolatileJournalStore: @unchecked Sendable {
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
             if processIsGone(descriptor) { return flock(descriptor, LOCK_EX) == 0 }
             waitForSave(of: path)
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, info.st_nlink > 0, let header = header(of: descriptor),
-                header.device == device, header.inode == inode
-            else { return false } // done: the save cleared it, or a recovery removed it
+            // Done when the save cleared it, or a recovery removed it.
+            guard journal(in: descriptor, device: device, inode: inode) != nil else { return false }
             if attempt > 0 { usleep(1000) } // a recovery that has not locked the file yet
         }
         return false
     }
 
-    private static func seconds(_ time: timespec) -> Double { Double(time.tv_sec) + Double(time.tv_nsec) / 1e9 }
+    /// The header of the slot open as `descriptor`, and its `stat`, while it
+    /// holds the journal of the file with this device and inode; nil when it
+    /// no longer does (cleared) or was removed (by a load that recovered from it).
+    private static func journal(in descriptor: Int32, device: UInt64, inode: UInt64) -> (
+        header: (device: UInt64, inode: UInt64, length: UInt64), info: stat
+    )? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_nlink > 0, let header = header(of: descriptor),
+            header.device == device, header.inode == inode
+        else { return nil }
+        return (header, info)
+    }
 
     /// Blocks until the save holding the file's lock is done.
     private static func waitForSave(of path: String) {
