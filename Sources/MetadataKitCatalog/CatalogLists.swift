@@ -64,51 +64,47 @@ struct CatalogLists: Sendable, Equatable {
         warnings = writer.finish()
     }
 
-    /// Builds one list: its elements (or an object's members) appended, then ``finish(object:)``.
+    /// Builds one list with the package's ``JSONWriter`` (one line, NUL
+    /// characters dropped): its elements (or an object's members) appended,
+    /// then ``finish(object:)``.
     struct Writer {
-        private var bytes: [UInt8] = []
+        private var json = JSONWriter(options: .dropNUL)
         private var count = 0
-        /// Whether the element being written has a member yet.
-        private var open = false
 
-        init() { bytes.reserveCapacity(1024) }
+        init() {}
 
         /// The list written since the last call, as `[…]` (or `{…}` when
         /// `object`), nil when it is empty; the writer is empty again.
         mutating func finish(object: Bool = false) -> String? {
             defer {
-                bytes.removeAll(keepingCapacity: true)
+                json.removeAll()
                 count = 0
             }
             guard count > 0 else { return nil }
-            bytes.append(object ? 0x7D : 0x5D) // } ]
-            bytes[0] = object ? 0x7B : 0x5B // { [
-            return String(decoding: bytes, as: UTF8.self)
+            json.end(array: !object)
+            return String(decoding: json.bytes, as: UTF8.self)
         }
 
         /// A member of the list's object (``finish(object:)`` with `object`).
         mutating func objectMember(_ name: String, _ value: String) {
-            nextElement()
-            string(name)
-            bytes.append(0x3A)
-            string(value)
+            nextElement(object: true)
+            json.member(name, value)
         }
 
         mutating func item(keySpace: String, key: String, values: [String?], byteCount: Int?, type: String, language: String?) {
             begin()
-            member("key_space", keySpace)
-            member("key", key)
-            memberName("values")
-            bytes.append(0x5B)
-            for (index, value) in values.enumerated() {
-                if index > 0 { bytes.append(0x2C) }
-                if let value { string(value) } else { bytes += "null".utf8 }
+            json.member("key_space", keySpace)
+            json.member("key", key)
+            json.key("values")
+            json.beginArray()
+            for value in values {
+                if let value { json.string(value) } else { json.null() }
             }
-            bytes.append(0x5D)
-            member("byte_count", byteCount.map(Int64.init))
-            member("type", type)
-            member("language", language)
-            end()
+            json.end(array: true)
+            json.member("byte_count", ifPresent: byteCount.map(Int64.init))
+            json.member("type", type)
+            json.member("language", ifPresent: language)
+            json.end(array: false)
         }
 
         mutating func stream(
@@ -116,18 +112,18 @@ struct CatalogLists: Sendable, Equatable {
             height: Int64?, bitsPerSample: Int64?, language: String?, name: String?
         ) {
             begin()
-            member("kind", kind)
-            member("track_id", trackID)
-            member("codec", codec)
-            member("bitrate", bitrate)
-            member("sample_rate", sampleRate)
-            member("channels", channels)
-            member("width", width)
-            member("height", height)
-            member("bits_per_sample", bitsPerSample)
-            member("language", language)
-            member("name", name)
-            end()
+            json.member("kind", kind)
+            json.member("track_id", ifPresent: trackID)
+            json.member("codec", ifPresent: codec)
+            json.member("bitrate", ifPresent: bitrate)
+            json.member("sample_rate", ifPresent: sampleRate)
+            json.member("channels", ifPresent: channels)
+            json.member("width", ifPresent: width)
+            json.member("height", ifPresent: height)
+            json.member("bits_per_sample", ifPresent: bitsPerSample)
+            json.member("language", ifPresent: language)
+            json.member("name", ifPresent: name)
+            json.end(array: false)
         }
 
         mutating func picture(
@@ -135,85 +131,36 @@ struct CatalogLists: Sendable, Equatable {
             sha256: String?
         ) {
             begin()
-            member("picture_type", pictureType)
-            member("mime_type", mimeType)
-            member("description", description)
-            member("byte_count", byteCount)
-            member("width", width)
-            member("height", height)
-            member("sha256", sha256)
-            end()
+            json.member("picture_type", pictureType)
+            json.member("mime_type", mimeType)
+            json.member("description", description)
+            json.member("byte_count", byteCount)
+            json.member("width", ifPresent: width)
+            json.member("height", ifPresent: height)
+            json.member("sha256", ifPresent: sha256)
+            json.end(array: false)
         }
 
         mutating func warning(code: String, byteOffset: Int64?, message: String) {
             begin()
-            member("code", code)
-            member("byte_offset", byteOffset)
-            member("message", message)
-            end()
+            json.member("code", code)
+            json.member("byte_offset", ifPresent: byteOffset)
+            json.member("message", message)
+            json.end(array: false)
         }
 
-        // MARK: Pieces
-
-        /// Starts the list's next element: a comma, or before the first a
-        /// placeholder that ``finish(object:)`` makes the opening bracket.
-        private mutating func nextElement() {
-            bytes.append(count == 0 ? 0 : 0x2C)
+        /// Opens the list (an array, or the object when `object`) before its first element.
+        private mutating func nextElement(object: Bool = false) {
+            if count == 0 {
+                if object { json.beginObject() } else { json.beginArray() }
+            }
             count += 1
         }
 
         /// Opens an element of the list (an object).
         private mutating func begin() {
             nextElement()
-            bytes.append(0x7B)
-            open = false
+            json.beginObject()
         }
-
-        private mutating func end() { bytes.append(0x7D) }
-
-        private mutating func memberName(_ name: String) {
-            if open { bytes.append(0x2C) }
-            open = true
-            string(name)
-            bytes.append(0x3A)
-        }
-
-        private mutating func member(_ name: String, _ value: String?) {
-            guard let value else { return }
-            memberName(name)
-            string(value)
-        }
-
-        private mutating func member(_ name: String, _ value: Int64?) {
-            guard let value else { return }
-            memberName(name)
-            bytes += String(value).utf8
-        }
-
-        /// `text` as a JSON string (without NUL characters): runs of bytes that need no escape appended whole.
-        private mutating func string(_ text: String) {
-            bytes.append(0x22)
-            var text = text
-            text.withUTF8 { utf8 in
-                var start = 0
-                for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C {
-                    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                    start = index + 1
-                    switch byte {
-                    case 0x00: continue
-                    case 0x22: bytes += [0x5C, 0x22]
-                    case 0x5C: bytes += [0x5C, 0x5C]
-                    case 0x0A: bytes += [0x5C, 0x6E]
-                    case 0x09: bytes += [0x5C, 0x74]
-                    case 0x0D: bytes += [0x5C, 0x72]
-                    default: bytes += [0x5C, 0x75, 0x30, 0x30, Self.hexDigits[Int(byte >> 4)], Self.hexDigits[Int(byte & 0xF)]]
-                    }
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-            }
-            bytes.append(0x22)
-        }
-
-        private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
     }
 }

@@ -1,3 +1,4 @@
+import MetadataKit
 import MetadataKitCatalog
 
 #if canImport(FoundationEssentials)

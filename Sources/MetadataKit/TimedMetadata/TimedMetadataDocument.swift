@@ -167,14 +167,18 @@ public struct TimedMetadataDocument: Sendable, Hashable {
 
     /// A WebVTT file with one cue per group (an open-ended group ends where
     /// the next starts, the last at `movieDuration`); each cue's text is the
-    /// group's items as a JSON array.
+    /// group's items as a JSON array on one line, with `<`, `>` and `&`
+    /// written as `\u003c`, `\u003e` and `\u0026`: no value can end a cue
+    /// (a line with `-->`, an empty line) or read as markup or an entity, so
+    /// a WebVTT parser gives exactly these cues and `JSON.parse` of a cue's
+    /// text gives the items.
     public func webVTT(movieDuration: Double) -> String {
         var text = "WEBVTT\n\n"
         for (index, group) in groups.enumerated() {
             let end =
                 group.duration.map { group.start + $0 }
                 ?? (index + 1 < groups.count ? groups[index + 1].start : max(movieDuration, group.start))
-            let items = TimedMetadataJSON.serialize(.array(group.items.map(Self.object)), pretty: false) ?? []
+            let items = TimedMetadataJSON.serialize(.array(group.items.map(Self.object)), pretty: false, options: .escapeMarkup) ?? []
             text += "\(index + 1)\n\(Self.timestamp(group.start)) --> \(Self.timestamp(end))\n"
             text += String(decoding: items, as: UTF8.self) + "\n\n"
         }

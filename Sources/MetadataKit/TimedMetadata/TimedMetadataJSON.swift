@@ -11,9 +11,9 @@
 /// it (Swift's `Double(String)`), so every number `mdkit timed` prints reads
 /// back as the same `Double`. (swift-corelibs-foundation's parser can be
 /// off by an ulp: it reads `0.06666666666666667` as `0.06666666666666668`.)
-/// Nesting is limited to ``maxDepth``. ``serialize(_:pretty:)`` prints
-/// values as `JSONSerialization` did. `mdkit write --chapters` reads its JSON
-/// with it too (`package`).
+/// Nesting is limited to ``maxDepth``. ``serialize(_:pretty:options:)``
+/// prints values with the package's ``JSONWriter``. `mdkit write --chapters`
+/// reads its JSON with it too (`package`).
 package struct TimedMetadataJSON {
     package static let maxDepth = 64
 
@@ -250,105 +250,46 @@ package struct TimedMetadataJSON {
     }
 }
 
-extension TimedMetadataJSON {
-    /// `value` as JSON text, byte for byte as swift-corelibs-foundation's
-    /// `JSONSerialization.data(withJSONObject:options:)` printed it with
-    /// `.sortedKeys` and `.withoutEscapingSlashes`, and `.prettyPrinted` when
-    /// `pretty` (two spaces per level, `"key" : value`, an empty container
-    /// as `[` and `]` on lines of their own). Doubles are Swift's shortest
-    /// decimal with a trailing ".0" dropped (`1`, `0.5`, `1e-07`, `-0`,
-    /// `1e+16`); nil for a NaN or an infinity, which that threw for.
-    static func serialize(_ value: Value, pretty: Bool) -> [UInt8]? {
-        var writer = Writer(pretty: pretty)
-        guard writer.write(value) else { return nil }
-        return writer.bytes
+extension TimedMetadataJSON.Value {
+    /// Writes the value through the package's one ``JSONWriter``, object
+    /// members in the order of ``precedes(_:_:)`` so the output reads the
+    /// same every run.
+    package func write(to writer: inout JSONWriter) {
+        switch self {
+        case .string(let text): writer.string(text)
+        case .integer(let number): writer.integer(number)
+        case .unsignedInteger(let number): writer.unsignedInteger(number)
+        case .bool(let flag): writer.bool(flag)
+        case .null: writer.null()
+        case .number(let number): writer.number(number)
+        case .array(let elements):
+            writer.beginArray()
+            for element in elements { element.write(to: &writer) }
+            writer.end(array: true)
+        case .object(let members):
+            writer.beginObject()
+            for (key, value) in members.sorted(by: { Self.precedes($0.key, $1.key) }) {
+                writer.key(key)
+                value.write(to: &writer)
+            }
+            writer.end(array: false)
+        }
     }
 
-    private struct Writer {
-        let pretty: Bool
-        var bytes: [UInt8] = []
-        var indent = 0
+    /// Sorted keys: a case-insensitive comparison, then the case.
+    static func precedes(_ first: String, _ second: String) -> Bool {
+        let a = first.lowercased(), b = second.lowercased()
+        return a != b ? a < b : first < second
+    }
+}
 
-        init(pretty: Bool) { self.pretty = pretty }
-
-        mutating func write(_ value: Value) -> Bool {
-            switch value {
-            case .string(let text): quoted(text)
-            case .integer(let number): append(number.description)
-            case .unsignedInteger(let number): append(number.description)
-            case .bool(let flag): append(flag ? "true" : "false")
-            case .null: append("null")
-            case .number(let number):
-                guard number.isFinite else { return false }
-                var text = number.description
-                if text.hasSuffix(".0") { text.removeLast(2) }
-                append(text)
-            case .array(let elements):
-                return container("[", "]", elements.map { (nil, $0) })
-            case .object(let members):
-                return container("{", "}", members.sorted { Writer.precedes($0.key, $1.key) }.map { ($0.key, $0.value) })
-            }
-            return true
-        }
-
-        /// An array's elements (no keys) or an object's members between
-        /// `open` and `close`, one per line when `pretty`.
-        private mutating func container(_ open: String, _ close: String, _ entries: [(key: String?, value: Value)]) -> Bool {
-            append(open)
-            if pretty {
-                append("\n")
-                indent += 2
-            }
-            for (index, entry) in entries.enumerated() {
-                if index > 0 { append(pretty ? ",\n" : ",") }
-                if pretty { spaces() }
-                if let key = entry.key {
-                    quoted(key)
-                    append(pretty ? " : " : ":")
-                }
-                guard write(entry.value) else { return false }
-            }
-            if pretty {
-                append("\n")
-                indent -= 2
-                spaces()
-            }
-            append(close)
-            return true
-        }
-
-        /// The order of `.sortedKeys` (a case-insensitive comparison, then
-        /// the case) for keys without digits, as the document's are.
-        /// (Foundation's also compares runs of digits as numbers.)
-        static func precedes(_ first: String, _ second: String) -> Bool {
-            let a = first.lowercased(), b = second.lowercased()
-            return a != b ? a < b : first < second
-        }
-
-        private mutating func spaces() { bytes += repeatElement(0x20, count: indent) }
-
-        private mutating func append(_ text: String) { bytes += text.utf8 }
-
-        /// `text` in quotes: `"` and `\` escaped, the C0 controls as `\b`,
-        /// `\f`, `\n`, `\r`, `\t` or `\u00xx` (lowercase hex), everything
-        /// else (`/`, DEL, U+2028) as it is.
-        private mutating func quoted(_ text: String) {
-            bytes.append(0x22)
-            for scalar in text.unicodeScalars {
-                switch scalar.value {
-                case 0x22: append("\\\"")
-                case 0x5C: append("\\\\")
-                case 0x08: append("\\b")
-                case 0x0C: append("\\f")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                case 0x00...0x0F: append("\\u000" + String(scalar.value, radix: 16))
-                case 0x10...0x1F: append("\\u00" + String(scalar.value, radix: 16))
-                default: bytes += String(scalar).utf8
-                }
-            }
-            bytes.append(0x22)
-        }
+extension TimedMetadataJSON {
+    /// `value` as JSON text (``JSONWriter``'s layout: indented by two spaces
+    /// when `pretty`, else one line), keys sorted; nil when it holds a NaN
+    /// or an infinity, which JSON lacks. `options` as the writer's.
+    static func serialize(_ value: Value, pretty: Bool, options: JSONWriter.Options = []) -> [UInt8]? {
+        var writer = JSONWriter(indent: pretty ? 2 : nil, options: options)
+        value.write(to: &writer)
+        return writer.wroteNonFinite ? nil : writer.bytes
     }
 }
