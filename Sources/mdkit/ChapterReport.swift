@@ -52,7 +52,7 @@ extension Report {
             var line = String(repeating: "  ", count: depth) + clock(chapter.start) + "  " + end + "  " + (chapter.title ?? "")
             if let url = chapter.url { line += "  <\(url)>" }
             if let artwork = chapter.artwork { line += "  [\(artwork.mimeType), \(artwork.byteCount) bytes]" }
-            text += line.replacingScalar("\n", with: " ") + "\n"
+            text += TerminalText.escape(line) + "\n"
             text += chapterLines(chapter.chapters, depth: depth + 1)
         }
         return text

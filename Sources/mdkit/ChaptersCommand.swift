@@ -70,7 +70,7 @@ struct ChaptersCommand {
                 if piece.failed { errors += piece.text } else { output += piece.text }
             }
         }
-        if !errors.isEmpty { StandardStream.error.write(Data(errors.utf8)) }
+        if !errors.isEmpty { StandardStream.error.write(text: errors) }
         StandardStream.output.write(Data(output.utf8))
         return rendered.contains { $0.failed } ? 1 : 0
     }
@@ -79,9 +79,10 @@ struct ChaptersCommand {
     static func render(path: String, result: Result<MediaItem, any Error>, json: Bool, indent: Int?) -> String {
         guard json else {
             switch result {
-            case .failure(let error): return "\(path): error: \(Report.errorMessage(error))\n"
+            case .failure(let error): return TerminalText.escape("\(path): error: \(Report.errorMessage(error))") + "\n"
             case .success(let item):
-                return "\(path)\n" + (item.chapters.isEmpty ? "  (no chapters)\n" : Report.chapterLines(item.chapters)) + "\n"
+                return TerminalText.escape(path) + "\n" + (item.chapters.isEmpty ? "  (no chapters)\n" : Report.chapterLines(item.chapters))
+                    + "\n"
             }
         }
         var writer = JSONWriter(indent: indent, level: indent == nil ? 0 : 1)

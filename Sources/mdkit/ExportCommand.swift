@@ -159,7 +159,8 @@ struct ExportCommand {
             try Self.refuseExisting(output, input: input, overwrite: overwrite)
             let asset = try await Asset.load(url: URL(fileURLWithPath: input))
             for warning in asset.warnings {
-                StandardStream.error.write(Data("mdkit export: \(input): warning: \(warning.description)\n".utf8))
+                StandardStream.error.write(
+                    text: "mdkit export: \(TerminalText.escape(input)): warning: \(TerminalText.escape(warning.description))\n")
             }
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
@@ -185,13 +186,13 @@ struct ExportCommand {
             }
             try await session.export()
             progress?.finish()
-            print("\(output): exported")
+            StandardStream.output.write(text: "\(TerminalText.escape(output)): exported\n")
             return 0
         } catch {
             progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             let only = (error as? MediaError)?.code == .unsupportedFormat ? " (mdkit export copies MP4, MOV and M4A files only)" : ""
-            StandardStream.error.write(Data("mdkit export: error: \(message)\(only)\n".utf8))
+            StandardStream.error.write(text: "mdkit export: error: \(message)\(only)\n")
             return 1
         }
     }

@@ -97,7 +97,7 @@ struct FieldsCommand {
                 }
             }
         }
-        StandardStream.output.write(Data(text.utf8))
+        StandardStream.output.write(text: text)
         return 0
     }
 }

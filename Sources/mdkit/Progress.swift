@@ -123,6 +123,7 @@ final class Progress: @unchecked Sendable {
     /// Writes `text` (whole lines) on standard error through the drawer: the
     /// progress line is cleared first and drawn again after.
     func message(_ text: String) {
+        let text = TerminalText.escape(text, keepingLineFeeds: true)
         guard isShown else { return write(text) }
         lock.withLock {
             write((drawn ? "\r\u{1B}[K" : "") + text)
@@ -188,7 +189,7 @@ final class Progress: @unchecked Sendable {
 
     /// The text of the line, e.g. `saving   12/40 files [######----------] 30%`.
     func line() -> String {
-        if let provider { return provider(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
+        if let provider { return TerminalText.escape(provider(Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)) }
         let fraction = total > 0 ? Double(done) / Double(total) : 1
         let width = 24
         let filled = min(width, Int(fraction * Double(width)))

@@ -45,14 +45,14 @@ struct QueryCommand {
         let path = database ?? CatalogLocation.defaultPath()
         let postgreSQL = PostgreSQLCatalog.isConnectionString(path)
         guard postgreSQL || FileManager.default.fileExists(atPath: path) else {
-            StandardStream.error.write(Data("mdkit: no catalog at \(path) (make one with mdkit scan)\n".utf8))
+            StandardStream.error.write(text: "mdkit: no catalog at \(path) (make one with mdkit scan)\n")
             return 1
         }
         var output: [UInt8] = []
         do {
             let catalog: SQLCatalog = postgreSQL ? try PostgreSQLCatalog(connection: path) : try SQLiteCatalog(path: path)
             let columns = try catalog.columns(sql)
-            if !json { output += Array((columns.joined(separator: "\t") + "\n").utf8) }
+            if !json { output += Array((columns.map { TerminalText.escape($0) }.joined(separator: "\t") + "\n").utf8) }
             let json = json
             try catalog.query(sql) { row in
                 if json {
@@ -63,7 +63,7 @@ struct QueryCommand {
                     writer.end(array: false)
                     output += writer.bytes + [0x0A]
                 } else {
-                    let fields = row.map { ($0 ?? "").replacingScalar("\t", with: " ").replacingScalar("\n", with: " ") }
+                    let fields = row.map { TerminalText.escape($0 ?? "") }
                     output += Array((fields.joined(separator: "\t") + "\n").utf8)
                 }
                 if output.count > 1 << 16 {
@@ -72,7 +72,7 @@ struct QueryCommand {
                 }
             }
         } catch {
-            StandardStream.error.write(Data("mdkit: \(error.message)\n".utf8))
+            StandardStream.error.write(text: "mdkit: \(error.message)\n")
             return 1
         }
         StandardStream.output.write(Data(output))

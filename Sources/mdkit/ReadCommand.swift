@@ -86,7 +86,7 @@ struct ReadCommand {
                 if piece.failed { errors += piece.text } else { output.append(piece.text) }
             }
             output.flush()
-            if !errors.isEmpty { StandardStream.error.write(Data(errors)) }
+            if !errors.isEmpty { StandardStream.error.write(Data(errors)) } // escaped by render
         }
         output.flush()
         return rendered.contains { $0.failed } ? 1 : 0
@@ -171,7 +171,7 @@ extension ReadCommand {
                 text = Array(Report.table(path: path, item: item, includeItems: includeItems).utf8)
             case (false, .failure(let error)):
                 // Errors go to stderr in table mode, as `write` reports them.
-                text = Array("\(path): error: \(Report.errorMessage(error))\n".utf8)
+                text = Array(TerminalText.escape("\(path): error: \(Report.errorMessage(error))").utf8 + [0x0A])
             }
             return (text, result.isFailure)
         }

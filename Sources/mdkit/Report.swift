@@ -180,7 +180,7 @@ enum Report {
 
     /// `read --lyrics`/`--lrc` for one file (headed by its path when several are read).
     static func lyrics(of item: MediaItem, as output: ReadCommand.LyricsOutput, path: String?) -> String {
-        var text = path.map { "\($0)\n" } ?? ""
+        var text = path.map { "\(TerminalText.escape($0))\n" } ?? ""
         switch output {
         case .lrc:
             text += item.lrcLyrics?.text ?? ""
@@ -192,7 +192,7 @@ enum Report {
                 text += plain + (plain.hasSuffix("\n") ? "" : "\n")
             }
         }
-        return text + (path == nil ? "" : "\n")
+        return TerminalText.escape(text, keepingLineFeeds: true) + (path == nil ? "" : "\n")
     }
 
     // MARK: Table
@@ -237,11 +237,17 @@ enum Report {
                 rows.append(("\(raw.keySpace.rawValue):\(raw.key)", "\(shown)  [\(raw.dataType.rawValue)]\(language)"))
             }
         }
-        let width = rows.map(\.0.count).max() ?? 0
-        var text = "\(path)\n"
-        for (name, value) in rows {
-            text +=
-                "  " + name + String(repeating: " ", count: width - name.count + 2) + value.replacingScalar("\n", with: " ") + "\n"
+        return table(title: path, rows: rows)
+    }
+
+    /// `title` then one line per row, names aligned: every name and value
+    /// through ``TerminalText`` (a line feed in a value shown as `\n`).
+    static func table(title: String, rows: [(String, String)]) -> String {
+        let shownRows = rows.map { (TerminalText.escape($0.0), TerminalText.escape($0.1)) }
+        let width = shownRows.map(\.0.count).max() ?? 0
+        var text = TerminalText.escape(title) + "\n"
+        for (name, value) in shownRows {
+            text += "  " + name + String(repeating: " ", count: width - name.count + 2) + value + "\n"
         }
         return text + "\n"
     }

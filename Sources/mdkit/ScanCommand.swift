@@ -81,7 +81,9 @@ struct ScanCommand {
         var failed = false
         for entry in roots where entry.problem != nil {
             failed = true
-            if !quiet { StandardStream.error.write(Data("\(entry.path): error: \(entry.problem ?? "")\n".utf8)) }
+            if !quiet {
+                StandardStream.error.write(text: "\(TerminalText.escape(entry.path)): error: \(TerminalText.escape(entry.problem ?? ""))\n")
+            }
         }
         let catalogPath: String? = database ?? (jsonLines ? nil : CatalogLocation.defaultPath())
         var openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?
@@ -107,10 +109,12 @@ struct ScanCommand {
             let events: @Sendable (ScanEvent) -> Void = { event in
                 guard !quiet else { return }
                 switch event {
-                case .problem(let path, let message): output.error("\(path): error: \(message)")
-                case .vanished(let path): output.error("\(path): vanished before it was read")
+                case .problem(let path, let message): output.error("\(TerminalText.escape(path)): error: \(TerminalText.escape(message))")
+                case .vanished(let path): output.error("\(TerminalText.escape(path)): vanished before it was read")
                 case .read(let path, let result):
-                    if case .failure(let error) = result { output.error("\(path): error: \(Report.errorMessage(error))") }
+                    if case .failure(let error) = result {
+                        output.error("\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage(error)))")
+                    }
                 }
             }
             let walkable = roots.filter { $0.problem == nil }.map(\.path)
@@ -131,7 +135,7 @@ struct ScanCommand {
             }
         } catch {
             progress.interrupt()
-            StandardStream.error.write(Data("mdkit: the catalog failed: \(error.message)\n".utf8))
+            StandardStream.error.write(text: "mdkit: the catalog failed: \(error.message)\n")
             return 3
         }
         progress.finish()
@@ -145,7 +149,7 @@ struct ScanCommand {
                 // A connection string may hold a password: not printed.
                 text += PostgreSQLCatalog.isConnectionString(catalogPath) ? " (catalog: PostgreSQL)" : " (catalog: \(catalogPath))"
             }
-            StandardStream.error.write(Data((text + "\n").utf8))
+            StandardStream.error.write(text: text + "\n")
         }
         return failed || summary.errors > 0 || summary.problems > 0 ? 1 : 0
     }

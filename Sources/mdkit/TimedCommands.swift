@@ -82,11 +82,11 @@ struct AnnotateCommand {
             session.outputURL = URL(fileURLWithPath: output)
             session.timedMetadata = [document]
             try await session.export()
-            print("\(output): \(document.groups.count) groups written")
+            StandardStream.output.write(text: "\(TerminalText.escape(output)): \(document.groups.count) groups written\n")
             return 0
         } catch {
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
-            StandardStream.error.write(Data("mdkit annotate: error: \(message)\n".utf8))
+            StandardStream.error.write(text: "mdkit annotate: error: \(message)\n")
             return 1
         }
     }
@@ -141,7 +141,8 @@ struct TimedCommand {
         do {
             let asset = try await Asset.load(url: URL(fileURLWithPath: path))
             for warning in asset.warnings {
-                StandardStream.error.write(Data("mdkit timed: \(path): warning: \(warning.description)\n".utf8))
+                StandardStream.error.write(
+                    text: "mdkit timed: \(TerminalText.escape(path)): warning: \(TerminalText.escape(warning.description))\n")
             }
             let document = try TimedMetadataTrack.document(of: asset, trackID: trackID)
             if webVTT {
@@ -152,7 +153,7 @@ struct TimedCommand {
             return 0
         } catch {
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
-            StandardStream.error.write(Data("mdkit timed: error: \(message)\n".utf8))
+            StandardStream.error.write(text: "mdkit timed: error: \(message)\n")
             return 1
         }
     }

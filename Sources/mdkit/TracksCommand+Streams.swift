@@ -61,8 +61,9 @@ extension TracksCommand {
     }
 
     static func table(path: String, item: MediaItem) -> String {
-        var text = "\(path): \(item.fileType?.identifier ?? "?") \(String(cFormat: "%.3f", item.properties.duration ?? 0)) s"
-        for warning in item.warnings { text += "\n  warning: \(warning.description)" }
+        var text =
+            "\(TerminalText.escape(path)): \(item.fileType?.identifier ?? "?") \(String(cFormat: "%.3f", item.properties.duration ?? 0)) s"
+        for warning in item.warnings { text += "\n  warning: \(TerminalText.escape(warning.description))" }
         text += "\n  id  type       codec            lang  details\n"
         for stream in item.properties.streams {
             var details: [String] = []
@@ -71,7 +72,7 @@ extension TracksCommand {
             if let channels = stream.channels { details.append("\(channels) ch") }
             if stream.isDefault == true { details.append("default") }
             if stream.isForced == true { details.append("forced") }
-            if let name = stream.name { details.append("\"\(name)\"") }
+            if let name = stream.name { details.append("\"\(TerminalText.escape(name))\"") }
             func pad(_ value: String, _ width: Int, left: Bool = false) -> String {
                 let fill = String(repeating: " ", count: max(0, width - value.count))
                 return left ? value + fill : fill + value

@@ -84,7 +84,8 @@ struct TracksCommand {
                 if json {
                     objects.append(.object([("path", .string(path)), ("error", .string(Report.errorMessage(error)))]))
                 } else {
-                    StandardStream.error.write(Data("\(path): error: \(Report.errorMessage(error))\n".utf8))
+                    StandardStream.error.write(
+                        text: "\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage(error)))\n")
                 }
             }
         }
@@ -92,7 +93,7 @@ struct TracksCommand {
             JSON.array(objects).write(to: &text, indent: 2)
             text += "\n"
         }
-        StandardStream.output.write(Data(text.utf8))
+        if json { StandardStream.output.write(Data(text.utf8)) } else { StandardStream.output.write(text: text) }
         return failed ? 1 : 0
     }
 
@@ -179,9 +180,10 @@ struct TracksCommand {
     }
 
     static func table(path: String, asset: Asset) -> String {
-        var text = "\(path): \(asset.brands.first?.description ?? "qt") \(String(cFormat: "%.3f", asset.durationSeconds)) s"
+        var text =
+            "\(TerminalText.escape(path)): \(asset.brands.first?.description ?? "qt") \(String(cFormat: "%.3f", asset.durationSeconds)) s"
         text += asset.isFragmented ? ", fragmented" : ""
-        for warning in asset.warnings { text += "\n  warning: \(warning.description)" }
+        for warning in asset.warnings { text += "\n  warning: \(TerminalText.escape(warning.description))" }
         text += "\n  id  type       codec  timescale  duration  samples       bytes  lang  details\n"
         for track in asset.tracks {
             var details: [String] = []
@@ -194,7 +196,7 @@ struct TracksCommand {
             for reference in track.references {
                 details.append("\(reference.type)→" + reference.trackIDs.map(String.init).joined(separator: ","))
             }
-            if let name = track.handlerName { details.append("\"\(name)\"") }
+            if let name = track.handlerName { details.append("\"\(TerminalText.escape(name))\"") }
             func pad(_ value: String, _ width: Int, left: Bool = false) -> String {
                 let fill = String(repeating: " ", count: max(0, width - value.count))
                 return left ? value + fill : fill + value

@@ -34,7 +34,7 @@ extension WriteCommand {
         do {
             return .set(try ChapterInput.parse(text))
         } catch {
-            throw UsageError("\(path): \(error.message)")
+            throw UsageError("\(TerminalText.escape(path)): \(error.message)")
         }
     }
 

@@ -207,17 +207,16 @@ struct WriteCommand {
         var pictures: [Artwork] = []
         for entry in artwork {
             guard let data = FileManager.default.contents(atPath: entry.path) else {
-                StandardStream.error.write(Data("mdkit: cannot read image \(entry.path)\n".utf8))
+                StandardStream.error.write(text: "mdkit: cannot read image \(TerminalText.escape(entry.path))\n")
                 return 2
             }
             let picture = Artwork(data: data, mimeType: entry.mimeType, pictureType: entry.type)
             guard entry.mimeType != nil || picture.mimeType != "application/octet-stream" else {
                 StandardStream.error.write(
-                    Data(
-                        """
-                        mdkit: \(entry.path) is not a JPEG, PNG, GIF, BMP or WebP image; \
+                    text: """
+                        mdkit: \(TerminalText.escape(entry.path)) is not a JPEG, PNG, GIF, BMP or WebP image; \
                         give --artwork-mime TYPE to store it anyway\n
-                        """.utf8))
+                        """)
                 return 2
             }
             pictures.append(picture)
@@ -233,20 +232,22 @@ struct WriteCommand {
             // Files are written in parallel (one task per core); reports keep argument order.
             reports = await ReadCommand.forEach(paths) { path, url in
                 defer { progress.advance() }
-                if let problem = command.problems[path] { return ("\(path): error: \(problem)\n", true) }
+                if let problem = command.problems[path] {
+                    return ("\(TerminalText.escape(path)): error: \(TerminalText.escape(problem))\n", true)
+                }
                 do {
-                    return ("\(path): \(try await command.write(path, url: url, pictures: shared))\n", false)
+                    return ("\(TerminalText.escape(path)): \(try await command.write(path, url: url, pictures: shared))\n", false)
                 } catch {
-                    return ("\(path): error: \(Report.errorMessage(error))\n", true)
+                    return ("\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true)
                 }
             }
         }
         progress.finish()
         for report in reports {
             if report.failed {
-                StandardStream.error.write(Data(report.text.utf8))
+                StandardStream.error.write(text: report.text)
             } else {
-                StandardStream.output.write(Data(report.text.utf8))
+                StandardStream.output.write(text: report.text)
             }
         }
         return reports.contains { $0.failed } ? 1 : 0
@@ -274,7 +275,7 @@ struct WriteCommand {
         for (index, result) in loaded.enumerated() {
             switch result {
             case .failure(let error):
-                reports[index] = ("\(paths[index]): error: \(Report.errorMessage(error))\n", true)
+                reports[index] = ("\(paths[index]): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true)
             case .success(let (item, changes)):
                 if changes == 0 && options.isPlain {
                     reports[index] = ("\(paths[index]): no changes\n", false)
@@ -293,16 +294,19 @@ struct WriteCommand {
                 // Changed by another program since it was loaded: load it again, alone.
                 do {
                     reports[entry.index] = (
-                        "\(path): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n", false
+                        "\(TerminalText.escape(path)): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n",
+                        false
                     )
                 } catch {
-                    reports[entry.index] = ("\(path): error: \(Report.errorMessage(error))\n", true)
+                    reports[entry.index] = (
+                        "\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true
+                    )
                 }
                 continue
             }
             reports[entry.index] =
-                error.map { ("\(path): error: \(Report.errorMessage($0))\n", true) }
-                ?? ("\(path): saved (\(Self.count(entry.changes)))\n", false)
+                error.map { ("\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage($0)))\n", true) }
+                ?? ("\(TerminalText.escape(path)): saved (\(Self.count(entry.changes)))\n", false)
         }
         return reports
     }

@@ -58,7 +58,7 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
 }
 
 func fail(_ message: String, status: Int32) -> Never {
-    StandardStream.error.write(Data("mdkit: \(message)\n".utf8))
+    StandardStream.error.write(text: "mdkit: \(message)\n")
     exit(status)
 }
 
