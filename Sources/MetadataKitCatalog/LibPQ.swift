@@ -38,6 +38,7 @@ struct LibPQ: @unchecked Sendable {
     typealias ResultCell = @convention(c) (OpaquePointer?, Int32, Int32) -> Int32
     typealias ResultValue = @convention(c) (OpaquePointer?, Int32, Int32) -> UnsafeMutablePointer<CChar>?
     typealias ResultName = @convention(c) (OpaquePointer?, Int32) -> UnsafeMutablePointer<CChar>?
+    typealias ResultType = @convention(c) (OpaquePointer?, Int32) -> UInt32
     typealias PutCopyData = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, Int32) -> Int32
     typealias PutCopyEnd = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
     typealias ConnectionResult = @convention(c) (OpaquePointer?) -> OpaquePointer?
@@ -58,6 +59,7 @@ struct LibPQ: @unchecked Sendable {
     let getisnull: ResultCell
     let getvalue: ResultValue
     let fname: ResultName
+    let ftype: ResultType
     let putCopyData: PutCopyData
     let putCopyEnd: PutCopyEnd
     let getResult: ConnectionResult
@@ -107,6 +109,7 @@ struct LibPQ: @unchecked Sendable {
                     getisnull: try symbol("PQgetisnull", ResultCell.self),
                     getvalue: try symbol("PQgetvalue", ResultValue.self),
                     fname: try symbol("PQfname", ResultName.self),
+                    ftype: try symbol("PQftype", ResultType.self),
                     putCopyData: try symbol("PQputCopyData", PutCopyData.self),
                     putCopyEnd: try symbol("PQputCopyEnd", PutCopyEnd.self),
                     getResult: try symbol("PQgetResult", ConnectionResult.self)))
@@ -169,6 +172,8 @@ func PQgetisnull(_ result: OpaquePointer?, _ row: Int32, _ column: Int32) -> Int
 func PQgetvalue(_ result: OpaquePointer?, _ row: Int32, _ column: Int32) -> UnsafePointer<CChar> {
     text(pq.getvalue(result, row, column))
 }
+/// The type OID of a result column (`pg_type.oid`: 20 int8, 701 float8, 17 bytea, …).
+func PQftype(_ result: OpaquePointer?, _ column: Int32) -> UInt32 { pq.ftype(result, column) }
 func PQfname(_ result: OpaquePointer?, _ column: Int32) -> UnsafePointer<CChar> { text(pq.fname(result, column)) }
 func PQputCopyData(_ connection: OpaquePointer?, _ bytes: UnsafePointer<CChar>?, _ count: Int32) -> Int32 {
     pq.putCopyData(connection, bytes, count)

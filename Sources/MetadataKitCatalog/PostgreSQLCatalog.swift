@@ -143,6 +143,44 @@ final class PostgreSQLDatabase: SQLDatabase {
         }
     }
 
+    func cells(_ sql: String, _ body: ([SQLCell]) -> Void) throws(CatalogError) {
+        // Prepared: PostgreSQL refuses more than one statement there.
+        let name = try statement(sql)
+        let result = try check(PQexecPrepared(connection, name, 0, nil, nil, nil, 0), sql)
+        defer { PQclear(result) }
+        let rows = PQntuples(result), columns = PQnfields(result)
+        let types = (0..<columns).map { PQftype(result, $0) }
+        for row in 0..<rows {
+            body(
+                (0..<columns).map { column in
+                    guard PQgetisnull(result, row, column) == 0 else { return .null }
+                    return Self.cell(String(cString: PQgetvalue(result, row, column)), type: types[Int(column)])
+                })
+        }
+    }
+
+    /// A value in PostgreSQL's text form as its type (by OID) reads:
+    /// int2/int4/int8/oid as integers, float4/float8 as reals, bool as 1 or 0,
+    /// bytea (`\x` and hex digits) as bytes, anything else as text.
+    static func cell(_ text: String, type: UInt32) -> SQLCell {
+        switch type {
+        case 20, 21, 23, 26: return Int64(text).map { .integer($0) } ?? .text(text)
+        case 700, 701: return Double(text).map { .real($0) } ?? .text(text)
+        case 16: return .integer(text == "t" ? 1 : 0)
+        case 17 where text.hasPrefix("\\x"):
+            var bytes: [UInt8] = []
+            var digits = text.utf8.dropFirst(2).makeIterator()
+            while let high = digits.next(), let low = digits.next() {
+                guard let byte = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return .text(text) }
+                bytes.append(byte)
+            }
+            return .blob(bytes)
+        default: return .text(text)
+        }
+    }
+
+    func statementCount(_ sql: String) throws(CatalogError) -> Int? { nil }
+
     func columns(_ sql: String) throws(CatalogError) -> [String] {
         let name = try statement(sql)
         let result = try check(PQdescribePrepared(connection, name), sql)

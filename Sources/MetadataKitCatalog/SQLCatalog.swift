@@ -219,6 +219,20 @@ public class SQLCatalog: Catalog {
         try database.columns(sql)
     }
 
+    /// Runs one SQL statement and calls `body` with each row, each value as
+    /// the database typed it (SQLite's storage class; PostgreSQL's integer,
+    /// floating-point, boolean and `bytea` types; anything else as text).
+    public func rows(_ sql: String, _ body: ([SQLCell]) -> Void) throws(CatalogError) {
+        try database.cells(sql, body)
+    }
+
+    /// How many statements `sql` holds (separated by `;`; comments and
+    /// white space alone are none); nil when the back end can't tell
+    /// without running them (PostgreSQL, which refuses more than one itself).
+    public func statementCount(_ sql: String) throws(CatalogError) -> Int? {
+        try database.statementCount(sql)
+    }
+
     // MARK: Scans
 
     public func beginScan(roots: [String]) throws(CatalogError) -> Int64 {

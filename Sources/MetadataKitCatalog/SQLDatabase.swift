@@ -15,6 +15,12 @@ protocol SQLDatabase: AnyObject {
     func query(_ sql: String, _ values: [SQLValue], _ body: ([String?]) -> Void) throws(CatalogError)
     /// The column names of `sql`'s result.
     func columns(_ sql: String) throws(CatalogError) -> [String]
+    /// Runs one statement given by a user (prepared each time, not kept)
+    /// and calls `body` with each row, values as they are typed.
+    func cells(_ sql: String, _ body: ([SQLCell]) -> Void) throws(CatalogError)
+    /// How many statements `sql` holds; nil when the back end can't tell
+    /// without running them (PostgreSQL refuses more than one itself).
+    func statementCount(_ sql: String) throws(CatalogError) -> Int?
     /// Starts a transaction that writes (SQLite: takes the write lock at once).
     var beginWrite: String { get }
     /// The schema version stored in the database (0 for a new one); called in a write transaction.
@@ -67,4 +73,13 @@ enum SQLValue: Sendable {
     static func int(_ value: Int?) -> SQLValue { value.map { .integer(Int64($0)) } ?? .null }
     static func string(_ value: String?) -> SQLValue { value.map(SQLValue.text) ?? .null }
     static func double(_ value: Double?) -> SQLValue { value.flatMap { $0.isFinite ? .real($0) : nil } ?? .null }
+}
+
+/// A value of a query's result as the database typed it.
+public enum SQLCell: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
 }

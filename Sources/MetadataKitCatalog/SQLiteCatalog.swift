@@ -119,6 +119,17 @@ final class SQLiteDatabase: SQLDatabase {
         while try statement.step() { body(statement) }
     }
 
+    func cells(_ sql: String, _ body: ([SQLCell]) -> Void) throws(CatalogError) {
+        let statement = try connection.prepare(sql)
+        while try statement.step() {
+            body((0..<statement.columnCount).map { statement.cell($0) })
+        }
+    }
+
+    func statementCount(_ sql: String) throws(CatalogError) -> Int? {
+        try connection.statementCount(sql)
+    }
+
     func columns(_ sql: String) throws(CatalogError) -> [String] {
         let statement = try statement(sql)
         return (0..<statement.columnCount).map { statement.columnName($0) }

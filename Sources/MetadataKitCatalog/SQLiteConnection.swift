@@ -79,6 +79,32 @@ final class SQLiteConnection {
         return SQLiteStatement(statement, connection: self)
     }
 
+    /// How many statements `sql` holds: each prepared in turn from where the
+    /// last ended (comments and white space alone make no statement).
+    func statementCount(_ sql: String) throws(CatalogError) -> Int {
+        var count = 0
+        var utf8 = Array(sql.utf8)
+        utf8.append(0)
+        try utf8.withUnsafeBufferPointer { (buffer) throws(CatalogError) in
+            let base = UnsafeRawPointer(buffer.baseAddress!).assumingMemoryBound(to: CChar.self)
+            var rest: UnsafePointer<CChar>? = base
+            while let start = rest, start.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                guard sqlite3_prepare_v2(handle, start, -1, &statement, &tail) == SQLITE_OK else {
+                    throw CatalogError("SQLite: \(lastError)")
+                }
+                if let statement {
+                    count += 1
+                    sqlite3_finalize(statement)
+                }
+                guard let tail, tail != start else { break }
+                rest = tail
+            }
+        }
+        return count
+    }
+
     /// The first column of the first row of `sql`, as an integer (nil when no row or NULL).
     func integer(_ sql: String) throws(CatalogError) -> Int64? {
         let statement = try prepare(sql)
@@ -188,6 +214,20 @@ final class SQLiteStatement {
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
     func integer(_ column: Int32) -> Int64? { isNull(column) ? nil : sqlite3_column_int64(statement, column) }
     func real(_ column: Int32) -> Double? { isNull(column) ? nil : sqlite3_column_double(statement, column) }
+    /// The column as its storage class holds it.
+    func cell(_ column: Int32) -> SQLCell {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+        case SQLITE_BLOB:
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard let pointer = sqlite3_column_blob(statement, column), count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: pointer, count: count)))
+        case SQLITE_NULL: return .null
+        default: return text(column).map { .text($0) } ?? .null
+        }
+    }
+
     func text(_ column: Int32) -> String? {
         guard let pointer = sqlite3_column_text(statement, column) else { return nil }
         let count = Int(sqlite3_column_bytes(statement, column))

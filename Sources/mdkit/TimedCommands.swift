@@ -6,10 +6,10 @@ import MetadataKit
     import Foundation
 #endif
 
-/// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y]`
+/// `mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y] [--quiet]`
 struct AnnotateCommand {
     static let usage = """
-        usage: mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y]
+        usage: mdkit annotate IN OUT --annotations FILE.json [--describes TRACK_ID] [-y] [--quiet]
 
         Copies the tracks of IN into OUT (no re-encoding) and adds a timed metadata track
         made from FILE.json, tied (cdsc) to the track it describes. OUT ends in
@@ -22,6 +22,8 @@ struct AnnotateCommand {
           --describes ID      the described track (default: FILE's "describes", else the
                               first video track)
           -y, --overwrite     replace OUT if it exists (without it, an existing OUT is refused)
+          -q, --quiet         draw no progress line (as for mdkit export: drawn only when
+                              standard error is a terminal)
         Exit status: 0 when written, 1 when it failed, 2 on a usage error.
         """
 
@@ -30,6 +32,7 @@ struct AnnotateCommand {
     var annotations = ""
     var describes: Int?
     var overwrite = false
+    var quiet = false
 
     init(arguments: [String]) throws(UsageError) {
         var paths: [String] = []
@@ -47,6 +50,7 @@ struct AnnotateCommand {
                     describes = id
                 }
             case "-y", "--overwrite": overwrite = true
+            case "-q", "--quiet": quiet = true
             case _ where argument.hasPrefix("-"):
                 throw UsageError("unknown option '\(argument)'\n\n\(Self.usage)")
             default:
@@ -62,6 +66,7 @@ struct AnnotateCommand {
     }
 
     func run() async -> Int32 {
+        var progress: Progress?
         do {
             try ExportCommand.refuseExisting(output, input: input, overwrite: overwrite)
             guard let json = FileManager.default.contents(atPath: annotations) else {
@@ -81,10 +86,18 @@ struct AnnotateCommand {
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
             session.timedMetadata = [document]
+            if Progress.shouldShow(quiet: quiet) {
+                let total = asset.tracks.reduce(Int64(0)) { $0 + $1.totalSampleBytes }
+                let bar = Progress(phase: "annotating", total: total, unit: .bytes, shown: true)
+                session.progressHandler = { fraction in bar.update(done: Int64(fraction * Double(total))) }
+                progress = bar
+            }
             try await session.export()
+            progress?.finish()
             StandardStream.output.write(text: "\(TerminalText.escape(output)): \(document.groups.count) groups written\n")
             return 0
         } catch {
+            progress?.interrupt()
             let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
             StandardStream.error.write(text: "mdkit annotate: error: \(message)\n")
             return 1

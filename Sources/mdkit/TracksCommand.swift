@@ -6,10 +6,10 @@ import MetadataKit
     import Foundation
 #endif
 
-/// `mdkit tracks [--json] FILE...`
+/// `mdkit tracks [--json | --jsonl] FILE...`
 struct TracksCommand {
     static let usage = """
-        usage: mdkit tracks [--json] [path options] FILE|FOLDER...
+        usage: mdkit tracks [--json | --jsonl] [path options] FILE|FOLDER...
 
         Lists the tracks of each MP4/MOV/M4A, Matroska or WebM FILE, one row per track.
           --json    one JSON array with one object per FILE:
@@ -36,6 +36,7 @@ struct TracksCommand {
                       references      [{type, trackIDs [int]}] (tref)
                       width, height   video: pixel size (sample entry, else tkhd)
                       sampleRate, channels  audio: from the sample entry
+          --jsonl   the same objects, one per line (JSON Lines)
                     Matroska and WebM files give path, format, duration, metadata, warnings and
                     tracks with id (TrackNumber), uid, mediaType, codec (a name), codecID,
                     language, name, default, forced, width, height, sampleRate, channels,
@@ -47,16 +48,20 @@ struct TracksCommand {
         """
 
     var json = false
+    var jsonLines = false
     var pathArguments = PathArguments()
 
     init(arguments: [String]) throws(UsageError) {
         pathArguments = try PathArguments.parsing(arguments, usage: Self.usage) { argument throws(UsageError) -> Bool in
             switch argument {
             case "--json": json = true
+            case "--jsonl": jsonLines = true
             default: return false
             }
             return true
         }
+        if json && jsonLines { throw UsageError("--json and --jsonl exclude each other") }
+        json = json || jsonLines
         if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
     }
 
@@ -89,7 +94,12 @@ struct TracksCommand {
                 }
             }
         }
-        if json {
+        if jsonLines {
+            for object in objects {
+                object.write(to: &text)
+                text += "\n"
+            }
+        } else if json {
             JSON.array(objects).write(to: &text, indent: 2)
             text += "\n"
         }
