@@ -165,7 +165,15 @@ struct ExportCommand {
             let session = ExportSession(asset: asset, preset: .passthrough)
             session.outputURL = URL(fileURLWithPath: output)
             session.trackIDs = trackIDs
-            if start != nil || end != nil { session.timeRange = ExportTimeRange(start: start ?? 0, end: end) }
+            let duration = asset.durationSeconds, seconds = String(cFormat: "%.3f s", duration)
+            if let start, start >= duration {
+                throw MediaError(.invalidValue, "--start \(start) is not before the end of \(input), whose duration is \(seconds)")
+            }
+            if let end, end > duration {
+                StandardStream.error.write(
+                    text: "mdkit export: \(TerminalText.escape(input)): --end \(end) is past the end (\(seconds)): copying to the end\n")
+            }
+            if start != nil || end != nil { session.timeRange = ExportTimeRange(start: start ?? 0, end: end.map { min($0, duration) }) }
             session.shouldOptimizeForNetworkUse = faststart
             session.metadataPolicy = replace ? .replace : .merge
             for edit in edits {

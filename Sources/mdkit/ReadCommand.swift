@@ -27,6 +27,7 @@ struct ReadCommand {
           --lyrics  print only the lyrics: timed lines as "[mm:ss.xx] text" (ID3
                     SYLT, or LRC text in the lyrics), else the plain lyrics
           --lrc     print only the timed lyrics, as an LRC file
+                    (a file without them: "FILE: no lyrics" on stderr, exit status 1)
         Field names: mdkit fields.
         Without --json, a file that can't be read is reported on stderr as
         "FILE: error: <code>: <reason>". Local damage that was read around
@@ -160,6 +161,9 @@ extension ReadCommand {
             let result = await Self.load(path, url, problems: problems)
             var text: [UInt8] = []
             if let lyrics, case .success(let item) = result {
+                // No lyrics is a failure, as a missing field elsewhere: said on stderr.
+                let none = lyrics == .lrc ? item.lrcLyrics == nil : item.timedLyrics == nil && item.metadata.lyrics == nil
+                if none { return (Array(TerminalText.escape("\(path): no lyrics").utf8) + [0x0A], true) }
                 return (Array(Report.lyrics(of: item, as: lyrics, path: several ? path : nil).utf8), false)
             }
             switch (json, result) {

@@ -20,7 +20,9 @@ struct ScanCommand {
           --db PATH    the catalog (default: $XDG_DATA_HOME/mdkit/library.sqlite,
                        or ~/.local/share/mdkit/library.sqlite), or a PostgreSQL
                        database: --db postgresql://user@host/database (rows are
-                       keyed by host and path: several machines may scan into it)
+                       keyed by host and path: several machines may scan into it).
+                       A missing file is created, a missing folder is not (exit 3),
+                       but for the default location's
           --jsonl      also print each file read as a JSON line (as `read --jsonl`,
                        in walk order); without --db, no catalog is used and
                        every file is read
@@ -86,6 +88,15 @@ struct ScanCommand {
             }
         }
         let catalogPath: String? = database ?? (jsonLines ? nil : CatalogLocation.defaultPath())
+        // As sqlite3 does: a named catalog file is created, its folder is not
+        // (only the default location's folder is made when missing).
+        if let database, !PostgreSQLCatalog.isConnectionString(database) {
+            let folder = URL(fileURLWithPath: database).deletingLastPathComponent().path
+            guard FileStatus(path: folder, followingLinks: true)?.isDirectory == true else {
+                StandardStream.error.write(text: "mdkit scan: error: the catalog's folder \(folder) does not exist (create it first)\n")
+                return 3
+            }
+        }
         var openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?
         if let catalogPath, PostgreSQLCatalog.isConnectionString(catalogPath) {
             openCatalog = { () throws(CatalogError) -> any Catalog in try PostgreSQLCatalog(connection: catalogPath) }

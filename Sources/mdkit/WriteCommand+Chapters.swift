@@ -28,9 +28,11 @@ extension WriteCommand {
 
     /// The chapters of `--chapters F`: the file read and parsed (see ``ChapterInput``).
     static func chapterEdit(file path: String) throws(UsageError) -> ChapterEdit {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw UsageError("cannot read the chapters file \(path) (UTF-8 text)")
+        let data = try WriteCommand.contents(of: path, what: "the chapters file")
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw UsageError("the chapters file \(path) is not UTF-8 text")
         }
+        guard !text.allSatisfy(\.isWhitespace) else { throw UsageError("the chapters file \(path) is empty") }
         do {
             return .set(try ChapterInput.parse(text))
         } catch {
@@ -106,7 +108,8 @@ enum ChapterInput {
         do {
             object = try TimedMetadataJSON.parse(Data(text.utf8))
         } catch let error as MediaError {
-            throw Failure("not valid JSON (\(error.reason))")
+            // The parser's reason already says "not valid JSON: …".
+            throw Failure(error.reason)
         } catch {
             throw Failure("not valid JSON (\(error))")
         }

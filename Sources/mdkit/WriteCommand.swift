@@ -9,7 +9,7 @@ import MetadataKitCatalog
 
 /// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
-/// [--no-sync] [--output OUT] [--dry-run] [--verbose] [--quiet]`
+/// [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose] [--quiet]`
 struct WriteCommand {
     /// The key spaces, for messages: "id3, id3v1, … or vorbis".
     static var keySpaceList: String {
@@ -24,7 +24,7 @@ struct WriteCommand {
                                    [--remove-artwork] [--lyrics FILE.lrc]
                                    [--chapters F | --remove-chapters]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
-                                   [--remove-all-tags] [--no-sync] [--output OUT] [--dry-run] [--verbose]
+                                   [--remove-all-tags] [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose]
                                    [--quiet]
 
         Changes the metadata of each FILE in place (safely: see README).
@@ -50,7 +50,11 @@ struct WriteCommand {
           --remove-all-tags   remove every tag (--set and --remove are not applied); the
                               removed fields and items are listed and counted
           --no-sync           skip fsync (faster; not safe against power loss)
-          --output OUT        write the result to OUT and leave FILE untouched (one FILE only)
+          --output OUT        write the result to OUT and leave FILE untouched (one FILE only;
+                              OUT ends in an extension of FILE's format)
+          -y, --overwrite     replace an existing OUT (without it, an existing OUT is refused)
+          --force             write files that have no write permission (refused without it,
+                              as rm asks, even when run as root)
           --dry-run           print what would change; write nothing
           --verbose, -v       say how each file was changed: in place, by inserting blocks,
                               or rewritten (with a clone of the audio/video where possible);
@@ -88,6 +92,8 @@ struct WriteCommand {
     var dryRun = false
     var verbose = false
     var quiet = false
+    var overwrite = false
+    var force = false
 
     init(arguments: [String]) throws(UsageError) {
         var index = 0
@@ -137,6 +143,8 @@ struct WriteCommand {
             case "--remove-all-tags": options.removesAllTags = true
             case "--no-sync": options.durability = .noSync
             case "--output": output = try value(argument)
+            case "-y", "--overwrite": overwrite = true
+            case "--force": force = true
             case "--dry-run": dryRun = true
             case "--verbose", "-v": verbose = true
             case "--quiet", "-q": quiet = true
@@ -149,6 +157,7 @@ struct WriteCommand {
             index += 1
         }
         if pathArguments.isEmpty { throw UsageError("no FILE given\n\n\(Self.usage)") }
+        if changesNothing { throw UsageError("nothing to change: give --set, --remove, --artwork, … (mdkit write --help)") }
         if output != nil {
             // One file, named: not a folder or a list (it would be walked into one OUT).
             guard pathArguments.listFiles.isEmpty, pathArguments.operands.count == 1, pathArguments.operands[0] != "-",
@@ -204,10 +213,17 @@ struct WriteCommand {
     }
 
     func run() async -> Int32 {
+        if let output, !dryRun, let path = paths.first, let refusal = await refusedOutput(output, input: path) {
+            StandardStream.error.write(text: "mdkit write: error: \(refusal.message)\n")
+            return refusal.status
+        }
         var pictures: [Artwork] = []
         for entry in artwork {
-            guard let data = FileManager.default.contents(atPath: entry.path) else {
-                StandardStream.error.write(text: "mdkit: cannot read image \(TerminalText.escape(entry.path))\n")
+            let data: Data
+            do {
+                data = try Self.contents(of: entry.path, what: "the image")
+            } catch {
+                StandardStream.error.write(text: "mdkit write: \(error.message)\n")
                 return 2
             }
             let picture = Artwork(data: data, mimeType: entry.mimeType, pictureType: entry.type)
@@ -264,6 +280,7 @@ struct WriteCommand {
             if let problem = command.problems[path] { return .failure(MediaError(.io, problem)) }
             do {
                 let (item, changes) = try await command.edited(url: url, pictures: pictures)
+                if !changes.isEmpty || !command.options.isPlain { try command.checkWritable(path) }
                 return .success((item, changes.count))
             } catch {
                 return .failure(error as? MediaError ?? MediaError(.io, Report.errorMessage(error)))
@@ -275,10 +292,10 @@ struct WriteCommand {
         for (index, result) in loaded.enumerated() {
             switch result {
             case .failure(let error):
-                reports[index] = ("\(paths[index]): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true)
+                reports[index] = ("\(TerminalText.escape(paths[index])): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true)
             case .success(let (item, changes)):
                 if changes == 0 && options.isPlain {
-                    reports[index] = ("\(paths[index]): no changes\n", false)
+                    reports[index] = ("\(TerminalText.escape(paths[index])): no changes\n", false)
                     continue
                 }
                 batch.append((index, changes))
@@ -370,6 +387,7 @@ struct WriteCommand {
             return "written to \(output) (\(Self.count(changes.count)))" + removed
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
+        try checkWritable(path)
         try await item.save(options: options)
         let how = verbose ? "; " + Self.describe(item.lastSavePath ?? .unchanged) : ""
         return "saved (\(Self.count(changes.count))\(how))" + removed

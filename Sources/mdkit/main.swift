@@ -49,8 +49,9 @@ let commands: [(name: String, type: any Command.Type, summary: String)] = [
         "  " + command.name + String(repeating: " ", count: max(1, 9 - command.name.count))
             + "\(command.summary) (mdkit \(command.name) --help)"
     }
+    let width = (MediaFormat.all.map(\.identifier.count).max() ?? 0) + 2
     let formats = MediaFormat.all.map { format in
-        "  " + format.identifier + String(repeating: " ", count: max(1, 6 - format.identifier.count)) + format.name + ": "
+        "  " + format.identifier + String(repeating: " ", count: width - format.identifier.count) + format.name + ": "
             + format.extensions.map { "." + $0 }.joined(separator: " ") + (format.isWritable ? " (read, write)" : " (read)")
     }
     return "usage: mdkit <command> [options] FILE...\n       mdkit --version\n\ncommands:\n" + lines.joined(separator: "\n")
@@ -91,6 +92,11 @@ func run(_ type: any Command.Type, _ arguments: [String]) async -> Never {
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else { fail(topUsage(), status: 2) }
 if ["--help", "-h", "help"].contains(name) {
+    // `mdkit help read` is `mdkit read --help`.
+    if name == "help", arguments.count > 1, let command = commands.first(where: { $0.name == arguments[1] }) {
+        print(command.type.usage)
+        exit(0)
+    }
     print(topUsage())
     exit(0)
 }

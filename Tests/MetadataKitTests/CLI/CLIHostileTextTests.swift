@@ -53,13 +53,18 @@ import Testing
     @Test func noRawControlCharacterReachesATerminal() async throws {
         let (folder, name) = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
+        // The table shows each value on one line, visibly.
+        let table = try mdkit(["read", name], in: folder).text
+        #expect(table.contains(#"title       A\x1b[31mRED\x1b]0;pwned\x07B\rC\x00D"#), "\(table)")
+        #expect(table.contains(#"artist      next\u0085line \u009b31m evil\u202e3pm.exe \u2066x\u2069\tz\x7f"#), "\(table)")
+        #expect(table.hasPrefix(#"bad\x1b]0;t\x07\u202e3pm\t\u0085.flac"# + "\n"), "\(table)")
         let runs: [[String]] = [
             ["read", name], ["read", "--items", name], ["read", "--lyrics", name], ["read", "--lrc", name],
             ["read", name, "missing\u{1B}[31m\u{202E}.mp3"], ["chapters", name], ["tracks", name],
-            ["write", name, "--comment", Self.title], ["write", "--dry-run", name, "--title", Self.artist],
-            ["write", "--verbose", name, "--title", Self.artist], ["write", "missing\u{1B}]0;x\u{7}.mp3", "--title", "x"],
+            ["write", name, "--set", "comments=\(Self.title)"], ["write", "--dry-run", name, "--set", "title=\(Self.artist)"],
+            ["write", "--verbose", name, "--set", "title=\(Self.artist)"], ["write", "missing\u{1B}]0;x\u{7}.mp3", "--set", "title=x"],
             ["write", name, "--artwork", "no\u{1B}[31m.jpg"], ["read", "--bogus\u{1B}[31m", name], ["frob\u{1B}[2J"],
-            ["scan", "--db", "c.sqlite", "."], ["query", "--db", "c.sqlite", "select path, title, artist from fields"],
+            ["scan", "--db", "c.sqlite", "."], ["query", "--db", "c.sqlite", "select path, title, artist, comments from files"],
             ["query", "--db", "c.sqlite", "select 'a\u{1B}[31m\u{202E}' as \"b\u{7}\""], ["query", "--db", "c.sqlite", "select x\u{1B}"],
             ["export", name, "out.mp4"], ["timed", name], ["annotate", name, "o.mp4", "--annotations", "n\u{1B}o.json"],
         ]
@@ -69,11 +74,6 @@ import Testing
             #expect(Self.unsafe(output.standardOutput).isEmpty, "stdout of \(shown): \(Self.unsafe(output.standardOutput))")
             #expect(Self.unsafe(Data(output.standardError.utf8)).isEmpty, "stderr of \(shown): \(output.standardError.debugDescription)")
         }
-        // The table shows each value on one line, visibly.
-        let table = try mdkit(["read", name], in: folder).text
-        #expect(table.contains(#"title       A\x1b[31mRED\x1b]0;pwned\x07B\rC\x00D"#), "\(table)")
-        #expect(table.contains(#"artist      next\u0085line \u009b31m evil\u202e3pm.exe \u2066x\u2069\tz\x7f"#), "\(table)")
-        #expect(table.hasPrefix(#"bad\x1b]0;t\x07\u202e3pm\t\u0085.flac"# + "\n"), "\(table)")
     }
 
     @Test func jsonKeepsTheExactValues() async throws {

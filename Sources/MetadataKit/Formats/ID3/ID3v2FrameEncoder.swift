@@ -121,7 +121,10 @@ enum ID3v2FrameEncoder {
     }
 
     private static func cannotHold(_ item: MetadataItem, _ id: String) -> MediaError {
-        MediaError(.invalidValue, "an ID3v2 '\(id)' frame can't be written from the value of '\(item.key)' (give its payload as .data)")
+        MediaError(
+            .invalidValue,
+            "an ID3v2 '\(id)' frame can't be written from the value of '\(item.key)': it holds binary data, not text (MetadataValue.data in the library)"
+        )
     }
 
     /// The strings an item's value writes as.
