@@ -54,6 +54,9 @@ import Testing
             try fileManager.createSymbolicLink(at: link, withDestinationURL: TestSupport.packageRoot)
         }
         var fragment = manifestBlock.split(separator: "\n").dropFirst().joined(separator: "\n")
+        // The snippet shows the platforms line an Apple package needs and the path form too.
+        #expect(fragment.hasPrefix("platforms: [.macOS(.v15), .iOS(.v18)],"), "\(fragment)")
+        #expect(fragment.contains(".package(path: "), "\(fragment)")
         let url = try #require(
             fragment.range(of: #"\.package\(url: "[^"]*", from: "[^"]*"\)"#, options: .regularExpression),
             "the manifest snippet has a .package(url:from:)")
@@ -69,7 +72,6 @@ import Testing
 
             let package = Package(
                 name: "ReadmeSnippets",
-                platforms: [.macOS(.v15), .iOS(.v18)],
             \(fragment.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
             )
 
