@@ -20,11 +20,15 @@
 /// ffmpeg's muxer writes `-metadata title=…` and `date=…` a second time as
 /// Extended Content Description attributes `title` and `date`, which
 /// ffmpeg's demuxer prefers: they are read after the standard names, and a
-/// change of the field replaces them with it.
+/// change of the field replaces them with the standard name
+/// (``asfReplacedKeys``), which TagLib and mutagen read.
 ///
 /// The old `WM/Track` (0-based) is read and kept as a raw item, not mapped:
 /// its number is one less than the track's.
 extension MetadataKeyMap {
+    /// ffmpeg's `title` and `date`, replaced by `Title` and `WM/Year` when the field is set.
+    static let asfReplacedKeys: Set<RawKey> = [RawKey(.asf, "title"), RawKey(.asf, "date")]
+
     static let asfKeys: [MetadataField: [RawKey]] = {
         func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.asf, $0) } }
         return [

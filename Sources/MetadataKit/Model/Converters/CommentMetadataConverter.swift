@@ -7,13 +7,13 @@
 /// Comments. ID3v2 may hold many `COMM` frames, keyed by description and
 /// language; the file's comment is the one with an empty description (the
 /// key map only offers those, so `iTunNORM`, `iTunSMPB` and other
-/// machine-written comments are never shown). Among several, the first
-/// non-empty one wins.
+/// machine-written comments are never shown); a `TXXX:comment` (ffmpeg's)
+/// comes after them. Among several, the first non-empty one wins.
 public struct CommentMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for item in items where item.key == "COMM" || item.key == "COM" || item.keySpace != .id3 {
+        for item in items where item.key == "COMM" || item.key == "COM" || item.key.hasPrefix("TXXX:") || item.keySpace != .id3 {
             let text = item.value.stringValues.filter { !$0.isEmpty }.joined(separator: "; ")
             if !text.isEmpty { return .text(text) }
         }
