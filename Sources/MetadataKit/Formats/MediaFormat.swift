@@ -49,6 +49,8 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         (keySpaces.contains(.id3) ? MetadataKeyMap.id3ReplacedKeys : []).union(
             keySpaces.contains(.asf) ? MetadataKeyMap.asfReplacedKeys : [])
     }
+    /// Keys whose place holds one text (``MetadataKeyMap/singleValueKeys``).
+    var singleValueKeys: Set<MetadataKeyMap.RawKey> { keySpaces.contains(.asf) ? MetadataKeyMap.asfSingleValueKeys : [] }
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// Key spaces in which a tag holds each key once (APEv2 items): when a

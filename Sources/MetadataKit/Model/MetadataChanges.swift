@@ -143,6 +143,10 @@ struct MetadataChanges {
         // keeps the other roles' pairs).
         var produced: [MetadataItem] = []
         for target in targets {
+            if case .texts(let values)? = value, values.count > 1, keyMap.singleValueKeys.contains(target) {
+                throw MediaError(
+                    .invalidValue, "\(field.rawValue) holds one value in \(target.keySpace.rawValue) '\(target.key)'; got \(values.count)")
+            }
             let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
             let replacement = try converter.items(for: field, value: value, key: target, existing: existing)
             // Other keys of the same field in this key space (e.g. a v2.2 `TT2` beside `TIT2`) go.

@@ -62,6 +62,10 @@ public struct MetadataKeyMap: Sendable {
     /// own key when the field is set.
     public var replacedKeys: Set<RawKey> = []
 
+    /// Keys whose place holds one text (ASF's Content Description strings):
+    /// several values for them are refused.
+    public var singleValueKeys: Set<RawKey> = []
+
     /// Key spaces in which a tag holds each key once (APEv2 items): when a
     /// file holds one key twice, the later item gives the field, as mutagen
     /// and TagLib read such a tag; the earlier item stays a raw item. Pictures
@@ -153,6 +157,7 @@ public struct MetadataKeyMap: Sendable {
         var map = MetadataKeyMap(keys: merging(MediaFormat.all))
         map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
         map.replacedKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.replacedKeys) }
+        map.singleValueKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.singleValueKeys) }
         return map
     }()
 

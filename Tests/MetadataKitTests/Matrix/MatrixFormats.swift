@@ -17,6 +17,9 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
     /// The fields whose TagLib property is not read back for this format
     /// (TagLib's ASF tag has no comment property, …).
     var taglibSkips: Set<MetadataField> = []
+    /// The fields ffprobe doesn't show for this format (a WAV's composer: ffmpeg reads
+    /// a WAV's LIST/INFO, which has no composer, and not its ID3 chunk).
+    var ffprobeSkips: Set<MetadataField> = []
     /// Whether several values are stored as one text joined by "/" (ID3v2.3).
     var joinsLists = false
     var description: String { name }
@@ -34,7 +37,7 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
         MatrixFormat(name: "Ogg Vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"], family: "vorbis", encoder: "libvorbis"),
         MatrixFormat(
             name: "Opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus", "-ar", "48000"], family: "vorbis", encoder: "libopus"),
-        MatrixFormat(name: "WAV", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3"),
+        MatrixFormat(name: "WAV", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer]),
         MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
         MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
         MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
@@ -123,11 +126,21 @@ enum MatrixKeys {
 
     /// WM attribute names, as Picard and TagLib's ASF tag map them.
     static let asfNames: [MetadataField: [String]] = [
+        .conductor: ["WM/Conductor"], .lyricist: ["WM/Writer"], .remixer: ["WM/ModifiedBy"], .producer: ["WM/Producer"],
+        .subtitle: ["WM/SubTitle"], .discSubtitle: ["WM/SetSubTitle"], .mood: ["WM/Mood"], .media: ["WM/Media"],
+        .catalogNumber: ["WM/CatalogNo"], .barcode: ["WM/Barcode"], .encodedBy: ["WM/EncodedBy"],
+        .titleSort: ["WM/TitleSortOrder"], .artistSort: ["WM/ArtistSortOrder"], .albumSort: ["WM/AlbumSortOrder"],
+        .albumArtistSort: ["WM/AlbumArtistSortOrder"], .composerSort: ["WM/ComposerSortOrder"], .initialKey: ["WM/InitialKey"],
+        .language: ["WM/Language"], .script: ["WM/Script"], .artists: ["WM/ARTISTS"], .website: ["WM/AuthorURL"],
+        .originalAlbum: ["WM/OriginalAlbumTitle"], .originalArtist: ["WM/OriginalArtist"],
+        .musicBrainzReleaseGroupId: ["MusicBrainz/Release Group Id"], .musicBrainzAlbumArtistId: ["MusicBrainz/Album Artist Id"],
+        .musicBrainzWorkId: ["MusicBrainz/Work Id"], .musicBrainzReleaseTrackId: ["MusicBrainz/Release Track Id"],
+        .acoustId: ["Acoustid/Id"], .acoustIdFingerprint: ["Acoustid/Fingerprint"],
         .title: ["Title"], .artist: ["Author"], .album: ["WM/AlbumTitle"], .albumArtist: ["WM/AlbumArtist"],
         .genre: ["WM/Genre"], .year: ["WM/Year"], .trackNumber: ["WM/TrackNumber"], .discNumber: ["WM/PartOfSet"],
         .discCount: ["WM/PartOfSet"], .comments: ["Description"], .composer: ["WM/Composer"],
         .grouping: ["WM/ContentGroupDescription"], .bpm: ["WM/BeatsPerMinute"], .lyrics: ["WM/Lyrics"],
-        .copyright: ["Copyright"], .conductor: ["WM/Conductor"], .label: ["WM/Publisher"], .isrc: ["WM/ISRC"],
+        .copyright: ["Copyright"], .label: ["WM/Publisher"], .isrc: ["WM/ISRC"],
         .musicBrainzRecordingId: ["MusicBrainz/Track Id"], .musicBrainzReleaseId: ["MusicBrainz/Album Id"],
         .musicBrainzArtistId: ["MusicBrainz/Artist Id"], .originalYear: ["WM/OriginalReleaseYear"],
     ]
