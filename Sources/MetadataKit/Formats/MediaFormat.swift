@@ -38,11 +38,11 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// same field (ID3 dates: `TDRC` in v2.4, `TYER`/`TDAT`/`TIME` in v2.3);
     /// after a save they are checked by the field's value, not by key.
     let reshapedKeys: Set<MetadataKeyMap.RawKey>
-    /// Whether a set field always goes to the primary key space, beside the
-    /// other key spaces that hold it: WAV, AIFF and DSDIFF, whose ID3 chunk is
-    /// what mutagen, TagLib and most players read first, while ffprobe reads
-    /// the format's own text chunks.
-    let writesPrimaryAlways: Bool
+    /// Whether an ID3 tag that a save starts gets every field the format's
+    /// own text chunks hold (WAV `INFO`, AIFF text chunks, DSDIFF `DIIN`):
+    /// TagLib shows only the ID3 tag of such a file once it has one, so a
+    /// new tag holding only the new field would hide the others.
+    let fillsNewPrimaryTag: Bool
     /// Keys replaced by their key space's own key of the field when it is set
     /// (``MetadataKeyMap/replacedKeys``).
     var replacedKeys: Set<MetadataKeyMap.RawKey> {
@@ -94,7 +94,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
         uppercasedKeySpaces: Set<MetadataKeySpace> = [], uniqueKeySpaces: Set<MetadataKeySpace> = [],
-        writesPrimaryAlways: Bool = false,
+        fillsNewPrimaryTag: Bool = false,
         keyMapRows: @autoclosure @escaping @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
@@ -110,7 +110,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.reshapedKeys = reshapedKeys
         self.uppercasedKeySpaces = uppercasedKeySpaces
         self.uniqueKeySpaces = uniqueKeySpaces
-        self.writesPrimaryAlways = writesPrimaryAlways
+        self.fillsNewPrimaryTag = fillsNewPrimaryTag
         self.makeKeyMapRows = keyMapRows
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension

@@ -28,10 +28,10 @@ struct MetadataChanges {
     /// written. `formatName` names the format in that message.
     func resolvedItems(
         loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
-        derived: [MetadataKeySpace] = [], formatName: String? = nil, writesPrimaryAlways: Bool = false
+        derived: [MetadataKeySpace] = [], formatName: String? = nil, fillsNewPrimaryTag: Bool = false
     ) throws -> [MetadataItem] {
         let change = Change(
-            loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived, writesPrimaryAlways: writesPrimaryAlways)
+            loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived, fillsNewPrimaryTag: fillsNewPrimaryTag)
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
             let value = Self.meaningful(edited[field])
@@ -44,7 +44,7 @@ struct MetadataChanges {
             }
             try apply(field, value: value, to: &items, change)
         }
-        if writesPrimaryAlways {
+        if fillsNewPrimaryTag {
             copyIntoNewPrimaryTag(&items, change)
         }
         return items
@@ -98,8 +98,8 @@ struct MetadataChanges {
         var edited: Metadata
         var keySpaces: [MetadataKeySpace]
         var derived: [MetadataKeySpace]
-        /// Whether a set value always goes to the primary key space too (see ``MediaFormat/writesPrimaryAlways``).
-        var writesPrimaryAlways: Bool
+        /// Whether a primary tag the edit starts gets the other tags' fields (see ``MediaFormat/fillsNewPrimaryTag``).
+        var fillsNewPrimaryTag: Bool
     }
 
     /// The keys `field` reads only as a last resort (see
@@ -132,11 +132,8 @@ struct MetadataChanges {
                 targets.append(key)
             }
         }
-        if value != nil, targets.isEmpty || change.writesPrimaryAlways,
-            !targets.contains(where: { $0.keySpace == change.keySpaces.first }),
-            let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first })
-        {
-            targets.insert(primary, at: 0)
+        if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first }) {
+            targets = [primary]
         }
         let converter = registry.converter(for: field)
         // What the converter wrote stays even when the field is removed (ID3 `TIPL`

@@ -20,6 +20,12 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
     /// The fields ffprobe doesn't show for this format (a WAV's composer: ffmpeg reads
     /// a WAV's LIST/INFO, which has no composer, and not its ID3 chunk).
     var ffprobeSkips: Set<MetadataField> = []
+    /// Whether mutagen reads the tag the base file holds (it reads a WAV's ID3
+    /// chunk only, not its LIST/INFO).
+    var mutagenReads = true
+    /// Whether mutagen adds an ID3 tag with the base tags after ffmpeg (as
+    /// Picard and other mutagen-based taggers tag WAV files).
+    var addsID3WithMutagen = false
     /// Whether several values are stored as one text joined by "/" (ID3v2.3).
     var joinsLists = false
     var description: String { name }
@@ -37,7 +43,12 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
         MatrixFormat(name: "Ogg Vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"], family: "vorbis", encoder: "libvorbis"),
         MatrixFormat(
             name: "Opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus", "-ar", "48000"], family: "vorbis", encoder: "libopus"),
-        MatrixFormat(name: "WAV", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer]),
+        MatrixFormat(
+            name: "WAV (INFO)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+            mutagenReads: false),
+        MatrixFormat(
+            name: "WAV (INFO+ID3)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+            addsID3WithMutagen: true),
         MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
         MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
         MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
@@ -58,6 +69,22 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
             "ffmpeg",
             ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.3", "-ac", "1"] + ffmpeg + tags
                 + ["-y", url.path])
+        if addsID3WithMutagen {
+            let script = """
+                import sys
+                from mutagen.wave import WAVE
+                from mutagen.id3 import TIT2, TPE1, TALB, TPE2, TCON, TDRC, TRCK, COMM, TCOM
+                f = WAVE(sys.argv[1])
+                f.add_tags()
+                for frame in (TIT2(encoding=3, text="Base Title"), TPE1(encoding=3, text="Base Artist"),
+                              TALB(encoding=3, text="Base Album"), TPE2(encoding=3, text="Base Album Artist"),
+                              TCON(encoding=3, text="Rock"), TDRC(encoding=3, text="2001"), TRCK(encoding=3, text="3/10"),
+                              COMM(encoding=3, lang="eng", desc="", text="Base comment"), TCOM(encoding=3, text="Base Composer")):
+                    f.tags.add(frame)
+                f.save()
+                """
+            try TestSupport.runChecked("python3", ["-c", script, url.path])
+        }
         return url
     }
 }

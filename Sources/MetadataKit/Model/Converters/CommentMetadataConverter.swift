@@ -51,6 +51,13 @@ public struct ArtworkMetadataConverter: MetadataConverter {
         guard let pictures = value.artwork else {
             throw MediaError(.invalidValue, "artwork needs pictures")
         }
+        // MP4 `covr` holds no picture type: every reader takes its pictures for covers.
+        if key.keySpace == .iTunes, let typed = pictures.first(where: { ![.frontCover, .other].contains($0.pictureType) }) {
+            throw MediaError(
+                .invalidValue,
+                "artwork: MP4 'covr' stores no picture type, so a \(typed.pictureType.name) picture "
+                    + "would read back as a front cover; store it as the front cover (--artwork-type front)")
+        }
         // ID3v2 allows one APIC per description (ID3v2.4.0 frames §4.14):
         // repeated descriptions get " (2)", " (3)", … (an empty one "2", "3").
         var used = Set<String>()

@@ -89,8 +89,10 @@ public struct DefaultMetadataConverter: MetadataConverter {
         let again = items[(first + 1)...].filter { $0.keySpace == item.keySpace && $0.key == item.key }
         let own = value(of: item, for: field)
         guard !again.isEmpty, field.kind == .text, let own else { return own }
-        let more = again.flatMap { value(of: $0, for: field)?.texts ?? [] }
-        return DisplayValue.list(own.texts + more)
+        // A copy with the same text (ffmpeg writes an ASF artist in both description objects) is no second value.
+        var texts = own.texts
+        for text in again.flatMap({ value(of: $0, for: field)?.texts ?? [] }) where !texts.contains(text) { texts.append(text) }
+        return DisplayValue.list(texts)
     }
 
     /// The value one item gives `field`, if any.
