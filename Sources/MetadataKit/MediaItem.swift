@@ -219,7 +219,7 @@ public struct MediaItem: Sendable {
         }
         var items = try MetadataChanges().resolvedItems(
             loaded: loadedMetadata, edited: metadata, keySpaces: format.keySpaces,
-            derived: format.derivedKeySpaces)
+            derived: format.derivedKeySpaces, formatName: format.name, fillsNewPrimaryTag: format.fillsNewPrimaryTag)
         var options = options
         let chaptersChanged = chapterTables != loadedChapterTables
         if chaptersChanged {

@@ -38,6 +38,19 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// same field (ID3 dates: `TDRC` in v2.4, `TYER`/`TDAT`/`TIME` in v2.3);
     /// after a save they are checked by the field's value, not by key.
     let reshapedKeys: Set<MetadataKeyMap.RawKey>
+    /// Whether an ID3 tag that a save starts gets every field the format's
+    /// own text chunks hold (WAV `INFO`, AIFF text chunks, DSDIFF `DIIN`):
+    /// TagLib shows only the ID3 tag of such a file once it has one, so a
+    /// new tag holding only the new field would hide the others.
+    let fillsNewPrimaryTag: Bool
+    /// Keys replaced by their key space's own key of the field when it is set
+    /// (``MetadataKeyMap/replacedKeys``).
+    var replacedKeys: Set<MetadataKeyMap.RawKey> {
+        (keySpaces.contains(.id3) ? MetadataKeyMap.id3ReplacedKeys : []).union(
+            keySpaces.contains(.asf) ? MetadataKeyMap.asfReplacedKeys : [])
+    }
+    /// Keys whose place holds one text (``MetadataKeyMap/singleValueKeys``).
+    var singleValueKeys: Set<MetadataKeyMap.RawKey> { keySpaces.contains(.asf) ? MetadataKeyMap.asfSingleValueKeys : [] }
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// Key spaces in which a tag holds each key once (APEv2 items): when a
@@ -81,6 +94,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
         uppercasedKeySpaces: Set<MetadataKeySpace> = [], uniqueKeySpaces: Set<MetadataKeySpace> = [],
+        fillsNewPrimaryTag: Bool = false,
         keyMapRows: @autoclosure @escaping @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
@@ -96,6 +110,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.reshapedKeys = reshapedKeys
         self.uppercasedKeySpaces = uppercasedKeySpaces
         self.uniqueKeySpaces = uniqueKeySpaces
+        self.fillsNewPrimaryTag = fillsNewPrimaryTag
         self.makeKeyMapRows = keyMapRows
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension

@@ -90,6 +90,9 @@ public struct Metadata: Sendable, Hashable {
             {
                 return .texts(values)
             }
+            // A value the typed property can't hold (several numbers, text for a number),
+            // kept as given so that a save refuses it instead of removing the field.
+            if single == nil, !extended.isEmpty, let kept = extended[field] { return kept }
             return single
         }
         set {
@@ -116,6 +119,7 @@ public struct Metadata: Sendable, Hashable {
             case .discCount: discCount = newValue?.integer
             default: break
             }
+            if let newValue, field.kind == .integer, newValue.integer == nil { extended[field] = newValue }
         }
     }
 }

@@ -20,16 +20,76 @@ struct MetadataChanges {
     /// `derived` key spaces are rebuilt by the writer from the normalized
     /// fields (ID3v1): a changed value is never written there, but a removed
     /// field is removed there too.
+    ///
+    /// A value that holds nothing (empty text, no pictures) removes the field,
+    /// as in other taggers. A value that breaks its field's rule
+    /// (``FieldRules``) or that the format has no key for is refused
+    /// (`invalidValue`, naming the field and the reason) before anything is
+    /// written. `formatName` names the format in that message.
     func resolvedItems(
         loaded: Metadata, edited: Metadata, keySpaces: [MetadataKeySpace],
-        derived: [MetadataKeySpace] = []
+        derived: [MetadataKeySpace] = [], formatName: String? = nil, fillsNewPrimaryTag: Bool = false
     ) throws -> [MetadataItem] {
-        let change = Change(loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived)
+        let change = Change(
+            loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived, fillsNewPrimaryTag: fillsNewPrimaryTag)
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
-            try apply(field, value: edited[field], to: &items, change)
+            let value = Self.meaningful(edited[field])
+            if let value {
+                try FieldRules.check(field, value)
+                if !hasPlace(for: field, in: keySpaces, derived: derived) {
+                    let format = formatName.map { "\($0) files have" } ?? "this format has"
+                    throw MediaError(.invalidValue, "\(format) no place for \(field.rawValue): no tag of the file's kind holds it")
+                }
+            }
+            try apply(field, value: value, to: &items, change)
+        }
+        if fillsNewPrimaryTag {
+            copyIntoNewPrimaryTag(&items, change)
         }
         return items
+    }
+
+    /// When the edit starts the primary tag (the ID3 chunk of a WAV file
+    /// that had only `INFO`), every unchanged field the file's other tags
+    /// hold is copied into it, so that a reader that looks only there (TagLib
+    /// and mutagen read a WAV's ID3 tag first) still sees the whole tag. A
+    /// value the primary key can't hold stays where it is.
+    private func copyIntoNewPrimaryTag(_ items: inout [MetadataItem], _ change: Change) {
+        guard let primary = change.keySpaces.first, !change.loaded.items.contains(where: { $0.keySpace == primary }),
+            items.contains(where: { $0.keySpace == primary })
+        else { return }
+        for field in MetadataField.allCases where change.edited[field] == change.loaded[field] {
+            guard let value = Self.meaningful(change.edited[field]), field != .artwork,
+                let key = (keyMap.keys[field] ?? []).first(where: { $0.keySpace == primary }),
+                !fallbackKeys(of: field).contains(key),
+                !items.contains(where: { item in
+                    (keyMap.keys[field] ?? []).contains { $0.keySpace == primary && $0.key == item.key && item.keySpace == primary }
+                }),
+                let copy = try? registry.converter(for: field).items(for: field, value: value, key: key, existing: [])
+            else { continue }
+            items += copy
+        }
+    }
+
+    /// `value`, or nil when it holds nothing: empty text (every text of a
+    /// list empty), a genre without a name, no pictures.
+    static func meaningful(_ value: DisplayValue?) -> DisplayValue? {
+        switch value {
+        case .text(let text)?: return text.isEmpty ? nil : value
+        case .texts(let texts)?: return DisplayValue.list(texts.filter { !$0.isEmpty })
+        case .genre(let genre)?: return genre.name.isEmpty && genre.id3Index == nil ? nil : value
+        case .artwork(let pictures)?: return pictures.isEmpty ? nil : value
+        default: return value
+        }
+    }
+
+    /// Whether one of `keySpaces` (not a derived one) has a key that is not a fallback for `field`.
+    func hasPlace(for field: MetadataField, in keySpaces: [MetadataKeySpace], derived: [MetadataKeySpace]) -> Bool {
+        let fallbacks = fallbackKeys(of: field)
+        return (keyMap.keys[field] ?? []).contains {
+            keySpaces.contains($0.keySpace) && !derived.contains($0.keySpace) && !fallbacks.contains($0)
+        }
     }
 
     /// What one call of ``resolvedItems(loaded:edited:keySpaces:derived:)`` works from.
@@ -38,6 +98,8 @@ struct MetadataChanges {
         var edited: Metadata
         var keySpaces: [MetadataKeySpace]
         var derived: [MetadataKeySpace]
+        /// Whether a primary tag the edit starts gets the other tags' fields (see ``MediaFormat/fillsNewPrimaryTag``).
+        var fillsNewPrimaryTag: Bool
     }
 
     /// The keys `field` reads only as a last resort (see
@@ -57,10 +119,18 @@ struct MetadataChanges {
         let writable = (keyMap.keys[field] ?? []).filter { change.keySpaces.contains($0.keySpace) && !fallbacks.contains($0) }
         let candidates = writable.filter { !change.derived.contains($0.keySpace) }
         let present = candidates.filter { key in items.contains { $0.keySpace == key.keySpace && $0.key == key.key } }
-        // One key per key space: the first present one (or the primary key when adding).
+        // One key per key space that holds the field: the first present one, unless that is a key
+        // the space's own key replaces (then the space's first key); the primary key when adding.
         var targets: [MetadataKeyMap.RawKey] = []
         for key in present where !targets.contains(where: { $0.keySpace == key.keySpace }) {
-            targets.append(key)
+            if keyMap.replacedKeys.contains(key) {
+                guard let own = candidates.first(where: { $0.keySpace == key.keySpace && !keyMap.replacedKeys.contains($0) }) else {
+                    continue
+                }
+                targets.append(own)
+            } else {
+                targets.append(key)
+            }
         }
         if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first }) {
             targets = [primary]
@@ -70,6 +140,10 @@ struct MetadataChanges {
         // keeps the other roles' pairs).
         var produced: [MetadataItem] = []
         for target in targets {
+            if case .texts(let values)? = value, values.count > 1, keyMap.singleValueKeys.contains(target) {
+                throw MediaError(
+                    .invalidValue, "\(field.rawValue) holds one value in \(target.keySpace.rawValue) '\(target.key)'; got \(values.count)")
+            }
             let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
             let replacement = try converter.items(for: field, value: value, key: target, existing: existing)
             // Other keys of the same field in this key space (e.g. a v2.2 `TT2` beside `TIT2`) go.
@@ -124,8 +198,12 @@ struct MetadataChanges {
         .movementNumber: .movementCount, .movementCount: .movementNumber,
     ]
 
+    /// Whether `item` still gives `field`'s partner a value (the partner's
+    /// converter reads one from it: an ID3v1 track byte holds no count).
     private func isPartOfOtherField(_ item: MetadataItem, field: MetadataField, edited: Metadata) -> Bool {
-        guard let partner = Self.partners[field], edited[partner] != nil else { return false }
-        return (keyMap.keys[partner] ?? []).contains(MetadataKeyMap.RawKey(item.keySpace, item.key))
+        guard let partner = Self.partners[field], edited[partner] != nil,
+            (keyMap.keys[partner] ?? []).contains(MetadataKeyMap.RawKey(item.keySpace, item.key))
+        else { return false }
+        return registry.converter(for: partner).displayValue(for: partner, from: [item]) != nil
     }
 }

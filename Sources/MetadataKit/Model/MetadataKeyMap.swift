@@ -56,6 +56,16 @@ public struct MetadataKeyMap: Sendable {
     /// when the items no longer give it). The ID3 `RVA2` frames of ReplayGain.
     public var syncedFallbackKeys: Set<RawKey> = Set(Self.id3VolumeKeys)
 
+    /// Keys other writers use for a field whose own key in the same key
+    /// space is another (ffmpeg writes an MP3's comment as ID3 `TXXX:comment`,
+    /// players read `COMM`): read as the field, and replaced by the space's
+    /// own key when the field is set.
+    public var replacedKeys: Set<RawKey> = []
+
+    /// Keys whose place holds one text (ASF's Content Description strings):
+    /// several values for them are refused.
+    public var singleValueKeys: Set<RawKey> = []
+
     /// Key spaces in which a tag holds each key once (APEv2 items): when a
     /// file holds one key twice, the later item gives the field, as mutagen
     /// and TagLib read such a tag; the earlier item stays a raw item. Pictures
@@ -146,6 +156,8 @@ public struct MetadataKeyMap: Sendable {
     public static let standard: MetadataKeyMap = {
         var map = MetadataKeyMap(keys: merging(MediaFormat.all))
         map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
+        map.replacedKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.replacedKeys) }
+        map.singleValueKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.singleValueKeys) }
         return map
     }()
 

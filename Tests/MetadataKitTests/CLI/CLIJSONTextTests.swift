@@ -34,7 +34,7 @@ import Testing
             }
             var item = try await MediaItem.loaded(url)
             let title = text(), album = text()
-            let track = index == 0 ? Int(Int32.max) : Int.random(in: 1...100_000, using: &random)
+            let track = index == 0 ? 65535 : Int.random(in: 1...65535, using: &random)
             item.metadata.title = title
             item.metadata.album = album
             item.metadata.trackNumber = track

@@ -99,6 +99,8 @@ enum PicardMapping {
         case .website, .podcastURL: return ["https://example.com/\(tag)"]
         case .lyrics: return ["Zeile eins ü \(tag)\nline two 日本"]
         case .performers: return ["Ann Ö (piano)", "Bob \(tag) (vocals)"]
+        case .isrc: return ["USRC1760\(String(format: "%04d", seed % 10000))"]
+        case .acoustId: return ["0f2b5a7e-8c1d-4e3f-9a6b-\(String(format: "%012d", seed % 1_000_000))"]
         case _ where field.rawValue.hasPrefix("musicBrainz"):
             let base = "89ad4ac3-39f7-470e-963a-56509c54\(String(format: "%04d", seed % 10000))"
             return multiValued.contains(field) ? [base, "f27ec8db-af05-4f36-916e-3d57f91ecf5e"] : [base]

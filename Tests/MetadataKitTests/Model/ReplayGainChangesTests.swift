@@ -69,13 +69,17 @@ import Testing
         #expect(try resolved(loaded, both).map(\.key) == ["RVA2:album"])
     }
 
-    @Test func aValueRVA2CannotHoldRemovesIt() throws {
+    @Test func aValueThatIsNoGainIsRefused() throws {
         let loaded = Metadata(items: [volume("track", steps: -3328, peak: 0x7D70), text("TXXX:REPLAYGAIN_TRACK_PEAK", "0.97")])
-        var edited = loaded
-        edited.replayGainTrackGain = "very loud"
-        let items = try resolved(loaded, edited)
-        #expect(items.map(\.key) == ["TXXX:REPLAYGAIN_TRACK_PEAK", "TXXX:REPLAYGAIN_TRACK_GAIN"])
-        #expect(Metadata(items: items).replayGainTrackGain == "very loud" && Metadata(items: items).replayGainTrackPeak == "0.97")
+        for gain in ["very loud", "-70 dB"] {
+            var edited = loaded
+            edited.replayGainTrackGain = gain
+            #expect {
+                try resolved(loaded, edited)
+            } throws: { error in
+                "\(error)".contains("replayGainTrackGain '\(gain)' is not a gain in dB")
+            }
+        }
     }
 
     @Test func newValuesNeverAddRVA2() throws {

@@ -20,11 +20,18 @@
 /// ffmpeg's muxer writes `-metadata title=…` and `date=…` a second time as
 /// Extended Content Description attributes `title` and `date`, which
 /// ffmpeg's demuxer prefers: they are read after the standard names, and a
-/// change of the field replaces them with it.
+/// change of the field replaces them with the standard name
+/// (``asfReplacedKeys``), which TagLib and mutagen read.
 ///
 /// The old `WM/Track` (0-based) is read and kept as a raw item, not mapped:
 /// its number is one less than the track's.
 extension MetadataKeyMap {
+    /// ffmpeg's `title` and `date`, replaced by `Title` and `WM/Year` when the field is set.
+    /// The Content Description object's strings, which hold one value each.
+    static let asfSingleValueKeys: Set<RawKey> = Set(["Title", "Author", "Description", "Copyright"].map { RawKey(.asf, $0) })
+
+    static let asfReplacedKeys: Set<RawKey> = [RawKey(.asf, "title"), RawKey(.asf, "date")]
+
     static let asfKeys: [MetadataField: [RawKey]] = {
         func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.asf, $0) } }
         return [
@@ -43,6 +50,25 @@ extension MetadataKeyMap {
             .trackCount: keys("WM/TrackNumber"),
             .discNumber: keys("WM/PartOfSet"),
             .discCount: keys("WM/PartOfSet"),
+            // The fields added after the original fifteen: Picard's WMA names (TagLib's asftag.cpp maps the same).
+            .conductor: keys("WM/Conductor"), .lyricist: keys("WM/Writer"), .remixer: keys("WM/ModifiedBy"),
+            .producer: keys("WM/Producer"), .subtitle: keys("WM/SubTitle"), .discSubtitle: keys("WM/SetSubTitle"),
+            .mood: keys("WM/Mood"), .media: keys("WM/Media"), .catalogNumber: keys("WM/CatalogNo"),
+            .barcode: keys("WM/Barcode"), .encodedBy: keys("WM/EncodedBy"), .titleSort: keys("WM/TitleSortOrder"),
+            .artistSort: keys("WM/ArtistSortOrder"), .albumSort: keys("WM/AlbumSortOrder"),
+            .albumArtistSort: keys("WM/AlbumArtistSortOrder"), .composerSort: keys("WM/ComposerSortOrder"),
+            .initialKey: keys("WM/InitialKey"), .language: keys("WM/Language"), .script: keys("WM/Script"),
+            .artists: keys("WM/ARTISTS"), .website: keys("WM/AuthorURL"), .originalAlbum: keys("WM/OriginalAlbumTitle"),
+            .originalArtist: keys("WM/OriginalArtist"), .originalYear: keys("WM/OriginalReleaseYear"),
+            .label: keys("WM/Publisher"), .isrc: keys("WM/ISRC"), .lyrics: keys("WM/Lyrics"), .copyright: keys("Copyright"),
+            .musicBrainzRecordingId: keys("MusicBrainz/Track Id"), .musicBrainzReleaseId: keys("MusicBrainz/Album Id"),
+            .musicBrainzArtistId: keys("MusicBrainz/Artist Id"), .musicBrainzAlbumArtistId: keys("MusicBrainz/Album Artist Id"),
+            .musicBrainzReleaseGroupId: keys("MusicBrainz/Release Group Id"), .musicBrainzWorkId: keys("MusicBrainz/Work Id"),
+            .musicBrainzReleaseTrackId: keys("MusicBrainz/Release Track Id"), .musicBrainzDiscId: keys("MusicBrainz/Disc Id"),
+            .musicBrainzOriginalReleaseId: keys("MusicBrainz/Original Album Id"),
+            .releaseType: keys("MusicBrainz/Album Type"), .releaseStatus: keys("MusicBrainz/Album Status"),
+            .releaseCountry: keys("MusicBrainz/Album Release Country"), .acoustId: keys("Acoustid/Id"),
+            .acoustIdFingerprint: keys("Acoustid/Fingerprint"), .asin: keys("ASIN"),
         ]
     }()
 }

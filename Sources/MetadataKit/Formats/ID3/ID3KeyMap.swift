@@ -12,7 +12,7 @@ extension MetadataKeyMap {
             .album: keys("TALB", "TAL"),
             .grouping: keys("TIT1", "TT1", "GRP1"),
             .composer: keys("TCOM", "TCM"),
-            .comments: keys("COMM", "COM"),
+            .comments: keys("COMM", "COM") + id3ReplacedKeys.sorted { $0.key < $1.key },
             .artwork: keys("APIC", "PIC"),
             .genre: keys("TCON", "TCO"),
             .year: keys("TDRC", "TYER", "TYE", "TDRL", "TDOR", "TORY", "TDAT", "TIME", "TDA", "TIM"),
@@ -90,6 +90,11 @@ extension MetadataKeyMap {
     /// v2.4's `TDRC` timestamp, v2.3's `TYER`/`TDAT`/`TIME` (ID3v2.3 §4.2.1,
     /// ID3v2.4 frames §4.2.5). A v2.3 tag holding `TDRC` (written by some
     /// taggers) is saved with `TYER`.
+    /// Comments other writers keep in a user text frame (ffmpeg writes an
+    /// MP3's `comment` as `TXXX:comment`): read as the comment when no `COMM`
+    /// gives one, and replaced by a `COMM` frame when the comment is set.
+    static let id3ReplacedKeys: Set<RawKey> = [RawKey(.id3, "TXXX:comment"), RawKey(.id3, "TXXX:COMMENT")]
+
     static let id3DateKeys: Set<RawKey> = Set(["TDRC", "TYER", "TDAT", "TIME"].map { RawKey(.id3, $0) })
 
     /// ID3v1 fields per normalized field (ID3v1 holds no album artist,

@@ -67,6 +67,8 @@ enum ID3v2FrameMapping {
         var original: MetadataItem
         /// Index of the existing frame the item was read from, if any.
         var record: Int?
+        /// Whether the item is the file's frame, unchanged.
+        var isAsStored: Bool { record != nil && item == original }
     }
 
     /// Applies the date conversions for `version` to `entries` (IDs already mapped).
@@ -86,8 +88,11 @@ enum ID3v2FrameMapping {
             entries = Array(before) + replacement + after
         }
         if version < 4 {
-            // The timestamp wins over the v2.3 frames; a TYER holding a full date is split too.
-            let source = first("TDRC") ?? first("TYER").flatMap { text($0).count > 4 ? $0 : nil }
+            // The timestamp wins over the v2.3 frames; a TYER holding a full date is split too,
+            // unless the file stores it so and nobody changed it (ffmpeg writes
+            // "2020-01-01T00:00:00.000Z"): an item nobody changed is copied as stored.
+            let source =
+                first("TDRC") ?? first("TYER").flatMap { text($0).count > 4 && !entries[$0].isAsStored ? $0 : nil }
             if let source, let date = Timestamp(text(source)) {
                 var frames = [make("TYER", date.year)]
                 if let day = date.dayMonth { frames.append(make("TDAT", day)) }

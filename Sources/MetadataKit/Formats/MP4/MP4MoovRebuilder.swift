@@ -310,8 +310,14 @@ struct MP4MoovRebuilder {
             var warnings: [MediaWarning] = [] // the reader reported them
             let (atoms, tailOffset) = try reader.itemAtoms(ilst: list.header, depth: 3, warnings: &warnings)
             damagedTail = tailOffset.map { .originalBytes(offset: $0, length: list.header.end - $0) }
-            for atom in atoms {
-                guard let loaded = try? reader.iTunesItems(atom: atom, depth: 4) else {
+            let parsed = atoms.map { atom in (atom: atom, loaded: try? reader.iTunesItems(atom: atom, depth: 4)) }
+            // A key stored in several atoms (some taggers write each artist as its own `©ART`)
+            // keeps its atoms: each takes as many of the key's items as it held, the last the rest.
+            var atomsLeft: [String: Int] = [:]
+            for entry in parsed { if let key = entry.loaded?.first?.key { atomsLeft[key, default: 0] += 1 } }
+            var pending = wanted
+            for (atom, loaded) in parsed {
+                guard let loaded else {
                     // Damaged: kept, unless a new item of its type replaces it.
                     if atom.type != "----", wanted[atom.type.description] != nil {
                         changed = true
@@ -324,11 +330,15 @@ struct MP4MoovRebuilder {
                     children.append(.original(atom)) // kept: nothing we could map
                     continue
                 }
-                guard let items = wanted[key], !emitted.contains(key) else {
+                atomsLeft[key, default: 1] -= 1
+                guard let left = pending[key], !left.isEmpty else {
                     changed = true
                     continue
                 }
                 emitted.insert(key)
+                let count = atomsLeft[key] == 0 ? left.count : min(max(loaded.count, 1), left.count)
+                let items = Array(left.prefix(count))
+                pending[key] = Array(left.dropFirst(count))
                 if loaded.isStoredLike(items) {
                     children.append(.original(atom))
                 } else {

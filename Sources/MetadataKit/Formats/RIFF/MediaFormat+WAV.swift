@@ -15,7 +15,7 @@ extension MediaFormat {
     static let wav = MediaFormat(
         identifier: FileType.wav.identifier, name: "WAV (RIFF, RF64, BW64)", extensions: ["wav", "wave", "rf64", "bw64"],
         mimeTypes: [FileType.wav.mimeType], keySpaces: WAVEditPlanner.keySpaces, reshapedKeys: MetadataKeyMap.id3DateKeys,
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.riffKeys),
+        fillsNewPrimaryTag: true, keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.riffKeys),
         recognizes: { probe in
             (probe.starts(with: "RIFF") || probe.starts(with: "RF64") || probe.starts(with: "BW64")) && probe.fourCC(at: 8) == "WAVE"
         },

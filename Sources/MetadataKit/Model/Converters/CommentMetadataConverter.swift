@@ -7,13 +7,13 @@
 /// Comments. ID3v2 may hold many `COMM` frames, keyed by description and
 /// language; the file's comment is the one with an empty description (the
 /// key map only offers those, so `iTunNORM`, `iTunSMPB` and other
-/// machine-written comments are never shown). Among several, the first
-/// non-empty one wins.
+/// machine-written comments are never shown); a `TXXX:comment` (ffmpeg's)
+/// comes after them. Among several, the first non-empty one wins.
 public struct CommentMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for item in items where item.key == "COMM" || item.key == "COM" || item.keySpace != .id3 {
+        for item in items where item.key == "COMM" || item.key == "COM" || item.key.hasPrefix("TXXX:") || item.keySpace != .id3 {
             let text = item.value.stringValues.filter { !$0.isEmpty }.joined(separator: "; ")
             if !text.isEmpty { return .text(text) }
         }
@@ -50,6 +50,13 @@ public struct ArtworkMetadataConverter: MetadataConverter {
         guard let value else { return [] }
         guard let pictures = value.artwork else {
             throw MediaError(.invalidValue, "artwork needs pictures")
+        }
+        // MP4 `covr` holds no picture type: every reader takes its pictures for covers.
+        if key.keySpace == .iTunes, let typed = pictures.first(where: { ![.frontCover, .other].contains($0.pictureType) }) {
+            throw MediaError(
+                .invalidValue,
+                "artwork: MP4 'covr' stores no picture type, so a \(typed.pictureType.name) picture "
+                    + "would read back as a front cover; store it as the front cover (--artwork-type front)")
         }
         // ID3v2 allows one APIC per description (ID3v2.4.0 frames §4.14):
         // repeated descriptions get " (2)", " (3)", … (an empty one "2", "3").

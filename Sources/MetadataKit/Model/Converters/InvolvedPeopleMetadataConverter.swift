@@ -45,9 +45,12 @@ public struct InvolvedPeopleMetadataConverter: MetadataConverter {
     }
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for item in items {
+        for (index, item) in items.enumerated() {
             guard item.keySpace == .id3, Self.pairFrames.contains(item.key) else {
-                if let value = DefaultMetadataConverter().displayValue(for: field, from: [item]) { return value }
+                // One key per field: read as ``DefaultMetadataConverter`` does, the key given again included.
+                if DefaultMetadataConverter().value(of: item, for: field) != nil {
+                    return DefaultMetadataConverter().displayValue(for: field, from: Array(items[index...]))
+                }
                 continue
             }
             let matching = Self.pairs(item).filter { Self.belongs($0.role, in: item.key, to: field) && !$0.name.isEmpty }

@@ -82,29 +82,42 @@ public struct DefaultMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for item in items {
-            switch (field, item.value) {
-            case (.bpm, .integer(let number)):
-                return .integer(Int(number))
-            case (.bpm, .double(let number)) where number.isFinite && abs(number) < 1e9:
+        guard let first = items.firstIndex(where: { value(of: $0, for: field) != nil }) else { return nil }
+        let item = items[first]
+        // The same key stored again (an MP4 `©ART` per artist, as some taggers
+        // write them; repeated ASF attributes): one list, as mutagen reads it.
+        let again = items[(first + 1)...].filter { $0.keySpace == item.keySpace && $0.key == item.key }
+        let own = value(of: item, for: field)
+        guard !again.isEmpty, field.kind == .text, let own else { return own }
+        // A copy with the same text (ffmpeg writes an ASF artist in both description objects) is no second value.
+        var texts = own.texts
+        for text in again.flatMap({ value(of: $0, for: field)?.texts ?? [] }) where !texts.contains(text) { texts.append(text) }
+        return DisplayValue.list(texts)
+    }
+
+    /// The value one item gives `field`, if any.
+    func value(of item: MetadataItem, for field: MetadataField) -> DisplayValue? {
+        switch (field, item.value) {
+        case (.bpm, .integer(let number)):
+            return .integer(Int(number))
+        case (.bpm, .double(let number)) where number.isFinite && abs(number) < 1e9:
+            return .integer(Int(number.rounded()))
+        case (.bpm, _):
+            if let text = item.value.stringValue,
+                let number = Double(String(text.trimmingSpaces)), number.isFinite, abs(number) < 1e9
+            {
                 return .integer(Int(number.rounded()))
-            case (.bpm, _):
-                if let text = item.value.stringValue,
-                    let number = Double(String(text.trimmingSpaces)), number.isFinite, abs(number) < 1e9
-                {
-                    return .integer(Int(number.rounded()))
-                }
-            case (_, .data(let bytes)) where item.key.hasPrefix("UFID:"):
-                // ID3 UFID (ID3v2.4.0 frames §4.1): an owner, then an identifier of up to 64 bytes (ASCII by use).
-                let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-                if !text.isEmpty { return .text(text) }
-            case (_, .string(let text)):
-                if !text.isEmpty { return .text(text) } // most fields: one string, no list made
-            default:
-                let strings = item.value.stringValues.filter { !$0.isEmpty }
-                if let value = DisplayValue.list(strings) { return value }
-                if case .integer(let number) = item.value { return .text(String(number)) }
             }
+        case (_, .data(let bytes)) where item.key.hasPrefix("UFID:"):
+            // ID3 UFID (ID3v2.4.0 frames §4.1): an owner, then an identifier of up to 64 bytes (ASCII by use).
+            let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+            if !text.isEmpty { return .text(text) }
+        case (_, .string(let text)):
+            if !text.isEmpty { return .text(text) } // most fields: one string, no list made
+        default:
+            let strings = item.value.stringValues.filter { !$0.isEmpty }
+            if let value = DisplayValue.list(strings) { return value }
+            if case .integer(let number) = item.value { return .text(String(number)) }
         }
         return nil
     }

@@ -1,0 +1,187 @@
+import Foundation
+
+@testable import MetadataKit
+
+/// One writable format of the operation matrix: how ffmpeg makes a file of
+/// it (with the tags ffmpeg writes, as real files made by encoders carry),
+/// and which independent readers look at it.
+struct MatrixFormat: Sendable, CustomStringConvertible {
+    var name: String
+    var fileExtension: String
+    /// ffmpeg's codec and muxer options.
+    var ffmpeg: [String]
+    /// The family of mutagen keys its tag has (see Tests/Tools/mutagen-dump.py).
+    var family: String
+    /// An ffmpeg encoder the file needs beyond the usual ones.
+    var encoder: String?
+    /// The fields whose TagLib property is not read back for this format
+    /// (TagLib's ASF tag has no comment property, …).
+    var taglibSkips: Set<MetadataField> = []
+    /// The fields ffprobe doesn't show for this format (a WAV's composer: ffmpeg reads
+    /// a WAV's LIST/INFO, which has no composer, and not its ID3 chunk).
+    var ffprobeSkips: Set<MetadataField> = []
+    /// Whether mutagen reads the tag the base file holds (it reads a WAV's ID3
+    /// chunk only, not its LIST/INFO).
+    var mutagenReads = true
+    /// Whether mutagen adds an ID3 tag with the base tags after ffmpeg (as
+    /// Picard and other mutagen-based taggers tag WAV files).
+    var addsID3WithMutagen = false
+    /// Whether several values are stored as one text joined by "/" (ID3v2.3).
+    var joinsLists = false
+    var description: String { name }
+
+    static let all: [MatrixFormat] = [
+        MatrixFormat(
+            name: "MP3 ID3v2.4", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"], family: "id3",
+            encoder: "libmp3lame"),
+        MatrixFormat(
+            name: "MP3 ID3v2.3+v1", fileExtension: "mp3",
+            ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3", "-write_id3v1", "1"], family: "id3", encoder: "libmp3lame",
+            joinsLists: true),
+        MatrixFormat(name: "M4A", fileExtension: "m4a", ffmpeg: ["-c:a", "aac"], family: "mp4"),
+        MatrixFormat(name: "FLAC", fileExtension: "flac", ffmpeg: ["-c:a", "flac"], family: "vorbis"),
+        MatrixFormat(name: "Ogg Vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"], family: "vorbis", encoder: "libvorbis"),
+        MatrixFormat(
+            name: "Opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus", "-ar", "48000"], family: "vorbis", encoder: "libopus"),
+        MatrixFormat(
+            name: "WAV (INFO)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+            mutagenReads: false),
+        MatrixFormat(
+            name: "WAV (INFO+ID3)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+            addsID3WithMutagen: true),
+        MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
+        MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
+        MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
+    ]
+
+    /// The tags every base file starts with (ffmpeg's generic names, which
+    /// each muxer stores its own way).
+    static let baseTags: [(String, String)] = [
+        ("title", "Base Title"), ("artist", "Base Artist"), ("album", "Base Album"), ("album_artist", "Base Album Artist"),
+        ("genre", "Rock"), ("date", "2001"), ("track", "3/10"), ("comment", "Base comment"), ("composer", "Base Composer"),
+    ]
+
+    /// Makes the base file of this format in `folder`.
+    func makeBase(in folder: URL) throws -> URL {
+        let url = folder.appendingPathComponent("base.\(fileExtension)")
+        let tags = Self.baseTags.flatMap { ["-metadata", "\($0.0)=\($0.1)"] }
+        try TestSupport.runChecked(
+            "ffmpeg",
+            ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.3", "-ac", "1"] + ffmpeg + tags
+                + ["-y", url.path])
+        if addsID3WithMutagen {
+            let script = """
+                import sys
+                from mutagen.wave import WAVE
+                from mutagen.id3 import TIT2, TPE1, TALB, TPE2, TCON, TDRC, TRCK, COMM, TCOM
+                f = WAVE(sys.argv[1])
+                f.add_tags()
+                for frame in (TIT2(encoding=3, text="Base Title"), TPE1(encoding=3, text="Base Artist"),
+                              TALB(encoding=3, text="Base Album"), TPE2(encoding=3, text="Base Album Artist"),
+                              TCON(encoding=3, text="Rock"), TDRC(encoding=3, text="2001"), TRCK(encoding=3, text="3/10"),
+                              COMM(encoding=3, lang="eng", desc="", text="Base comment"), TCOM(encoding=3, text="Base Composer")):
+                    f.tags.add(frame)
+                f.save()
+                """
+            try TestSupport.runChecked("python3", ["-c", script, url.path])
+        }
+        return url
+    }
+}
+
+/// What independent readers call each field, per tag family (mutagen's
+/// keys; see ``PicardMapping`` for ID3, MP4 and Vorbis). APEv2 and ASF
+/// names follow Picard's tables for those tags (as TagLib maps them too).
+enum MatrixKeys {
+    /// The mutagen keys (family-prefixed) that hold `field` in `family`, most
+    /// usual first; empty when the family has none that readers agree on.
+    static func mutagenKeys(_ field: MetadataField, family: String) -> [String] {
+        let picard = PicardMapping.keys[field]
+        switch family {
+        case "id3":
+            var keys = picard?.id3.map { ["id3:" + $0] } ?? []
+            switch field {
+            case .trackNumber, .trackCount: keys = ["id3:TRCK"]
+            case .discNumber, .discCount: keys = ["id3:TPOS"]
+            case .year: keys = ["id3:TDRC", "id3:TYER"]
+            case .bpm: keys = ["id3:TBPM"]
+            case .arranger, .engineer, .producer, .djMixer, .mixer: keys = ["id3:TIPL", "id3:IPLS"]
+            case .performers: keys = ["id3:TMCL", "id3:IPLS"]
+            case .originalDate: keys = ["id3:TDOR", "id3:TORY", "id3:TXXX:ORIGINALDATE"]
+            case .releaseDate: keys = ["id3:TDRL", "id3:TXXX:RELEASEDATE"]
+            case .comments: keys = ["id3:COMM::eng", "id3:COMM::XXX", "id3:COMM", "id3:COMM:ID3v1 Comment:eng"]
+            default: break
+            }
+            return keys
+        case "mp4":
+            switch field {
+            case .trackNumber, .trackCount: return ["mp4:trkn"]
+            case .discNumber, .discCount: return ["mp4:disk"]
+            case .year: return ["mp4:©day"]
+            case .bpm: return ["mp4:tmpo"]
+            case .genre: return ["mp4:©gen", "mp4:gnre"]
+            default: return picard?.mp4.map { ["mp4:" + $0] } ?? []
+            }
+        case "vorbis":
+            switch field {
+            case .trackNumber: return ["vorbis:TRACKNUMBER"]
+            case .trackCount: return ["vorbis:TRACKTOTAL", "vorbis:TOTALTRACKS"]
+            case .discNumber: return ["vorbis:DISCNUMBER"]
+            case .discCount: return ["vorbis:DISCTOTAL", "vorbis:TOTALDISCS"]
+            case .year: return ["vorbis:DATE"]
+            case .bpm: return ["vorbis:BPM"]
+            case .comments: return ["vorbis:COMMENT", "vorbis:DESCRIPTION"]
+            default: return picard?.vorbis.map { ["vorbis:" + $0] } ?? []
+            }
+        case "ape":
+            return (apeNames[field] ?? []).map { "ape:" + $0.lowercased() }
+        case "asf":
+            return (asfNames[field] ?? []).map { "asf:" + $0 }
+        default:
+            return []
+        }
+    }
+
+    /// Picard's APEv2 names (mutagen keeps APE keys as written, case and all).
+    static let apeNames: [MetadataField: [String]] = [
+        .title: ["Title"], .artist: ["Artist"], .album: ["Album"], .albumArtist: ["Album Artist"],
+        .genre: ["Genre"], .year: ["Year"], .trackNumber: ["Track"], .trackCount: ["Track"],
+        .discNumber: ["Disc"], .discCount: ["Disc"], .comments: ["Comment"], .composer: ["Composer"],
+        .grouping: ["Grouping"], .bpm: ["BPM"], .lyrics: ["Lyrics"], .copyright: ["Copyright"],
+        .conductor: ["Conductor"], .label: ["Label"], .isrc: ["ISRC"], .catalogNumber: ["CatalogNumber"],
+    ]
+
+    /// WM attribute names, as Picard and TagLib's ASF tag map them.
+    static let asfNames: [MetadataField: [String]] = [
+        .conductor: ["WM/Conductor"], .lyricist: ["WM/Writer"], .remixer: ["WM/ModifiedBy"], .producer: ["WM/Producer"],
+        .subtitle: ["WM/SubTitle"], .discSubtitle: ["WM/SetSubTitle"], .mood: ["WM/Mood"], .media: ["WM/Media"],
+        .catalogNumber: ["WM/CatalogNo"], .barcode: ["WM/Barcode"], .encodedBy: ["WM/EncodedBy"],
+        .titleSort: ["WM/TitleSortOrder"], .artistSort: ["WM/ArtistSortOrder"], .albumSort: ["WM/AlbumSortOrder"],
+        .albumArtistSort: ["WM/AlbumArtistSortOrder"], .composerSort: ["WM/ComposerSortOrder"], .initialKey: ["WM/InitialKey"],
+        .language: ["WM/Language"], .script: ["WM/Script"], .artists: ["WM/ARTISTS"], .website: ["WM/AuthorURL"],
+        .originalAlbum: ["WM/OriginalAlbumTitle"], .originalArtist: ["WM/OriginalArtist"],
+        .musicBrainzReleaseGroupId: ["MusicBrainz/Release Group Id"], .musicBrainzAlbumArtistId: ["MusicBrainz/Album Artist Id"],
+        .musicBrainzWorkId: ["MusicBrainz/Work Id"], .musicBrainzReleaseTrackId: ["MusicBrainz/Release Track Id"],
+        .acoustId: ["Acoustid/Id"], .acoustIdFingerprint: ["Acoustid/Fingerprint"],
+        .title: ["Title"], .artist: ["Author"], .album: ["WM/AlbumTitle"], .albumArtist: ["WM/AlbumArtist"],
+        .genre: ["WM/Genre"], .year: ["WM/Year"], .trackNumber: ["WM/TrackNumber"], .discNumber: ["WM/PartOfSet"],
+        .discCount: ["WM/PartOfSet"], .comments: ["Description"], .composer: ["WM/Composer"],
+        .grouping: ["WM/ContentGroupDescription"], .bpm: ["WM/BeatsPerMinute"], .lyrics: ["WM/Lyrics"],
+        .copyright: ["Copyright"], .label: ["WM/Publisher"], .isrc: ["WM/ISRC"],
+        .musicBrainzRecordingId: ["MusicBrainz/Track Id"], .musicBrainzReleaseId: ["MusicBrainz/Album Id"],
+        .musicBrainzArtistId: ["MusicBrainz/Artist Id"], .originalYear: ["WM/OriginalReleaseYear"],
+    ]
+
+    /// TagLib's property names of the fields whose names TagLib gives every format alike.
+    static let taglibNames: [MetadataField: [String]] = [
+        .title: ["TITLE"], .artist: ["ARTIST"], .album: ["ALBUM"], .albumArtist: ["ALBUMARTIST"], .genre: ["GENRE"],
+        .year: ["DATE"], .trackNumber: ["TRACKNUMBER"], .discNumber: ["DISCNUMBER"], .comments: ["COMMENT", "DESCRIPTION"],
+        .composer: ["COMPOSER"], .bpm: ["BPM"], .copyright: ["COPYRIGHT"],
+    ]
+
+    /// ffprobe's (lower-cased) tag names of the core fields.
+    static let ffprobeNames: [MetadataField: [String]] = [
+        .title: ["title"], .artist: ["artist"], .album: ["album"], .genre: ["genre"],
+        .comments: ["comment", "description"], .composer: ["composer"],
+    ]
+}
