@@ -217,19 +217,20 @@ struct OggHeaderScan: Sendable {
                 guard offset < source.size else { return early("the file ends", at: offset) }
                 return early("no more than \(pageLimit) pages are read for it", at: offset)
             }
-            var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
+            var (found, gap, readBody): (OggPage?, OggResync.Gap?, [UInt8]?) = (nil, nil, nil)
             if pages.isEmpty {
                 // Before the first page there is no stream to resynchronise in: read it strictly.
                 guard let first = try OggPage.read(from: source, at: offset) else {
                     throw MediaError(.unsupportedFormat, "no Ogg page at the start of the file", offset: offset)
                 }
-                if try OggCRC.checksum(of: first, in: source) != first.checksum {
+                let body = try source.getBytes(at: first.bodyOffset, count: first.bodyLength)
+                if OggCRC.checksum(of: first, body: body) != first.checksum {
                     warnings.append(MediaWarning(.malformed, "the first Ogg page's CRC is wrong; read anyway", offset: offset))
                 }
-                found = first
+                (found, readBody) = (first, body)
             } else {
                 let read = try OggResync.page(at: offset, in: source, readAnyway: isExpected)
-                (found, gap) = (read.page, read.gap)
+                (found, gap, readBody) = (read.page, read.gap, read.body)
                 if read.wrongChecksum {
                     wrongChecksums.append(offset)
                     warnings.append(
@@ -258,7 +259,7 @@ struct OggHeaderScan: Sendable {
                 guard pages.count <= maximumStreams else {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
-                let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+                let body = try readBody ?? source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 if let wanted, page.serial != wanted { continue }
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
@@ -289,7 +290,7 @@ struct OggHeaderScan: Sendable {
             }
             lastSequence = page.sequence
             headerPages.append(pages.count - 1)
-            let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+            let body = try readBody ?? source.getBytes(at: page.bodyOffset, count: page.bodyLength)
             var position = 0
             for (index, lace) in page.segments.enumerated() {
                 if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
