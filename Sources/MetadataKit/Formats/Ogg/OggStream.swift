@@ -169,7 +169,7 @@ struct OggHeaderScan: Sendable {
         var chosen: (serial: UInt32, codec: OggCodec)?
         var packets: [[UInt8]] = []
         var spans: [[(offset: Int64, count: Int)]] = []
-        var partial: [UInt8] = []
+        var partial = PacketPieces()
         var partialSpans: [(offset: Int64, count: Int)] = []
         var headerPages: [Int] = []
         var packetOffsets: [Int64] = []
@@ -189,7 +189,7 @@ struct OggHeaderScan: Sendable {
         func early(_ why: String, at position: Int64) -> OggHeaderScan {
             let codec = chosen!.codec
             if !partial.isEmpty {
-                packets.append(partial)
+                packets.append(partial.joined)
                 spans.append(partialSpans)
             }
             let count = needed > 0 ? "\(needed)" : "its"
@@ -294,7 +294,7 @@ struct OggHeaderScan: Sendable {
             var position = 0
             for (index, lace) in page.segments.enumerated() {
                 if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
-                partial += body[position..<position + Int(lace)]
+                partial.append(body[position..<position + Int(lace)])
                 if lace > 0 {
                     let start = page.bodyOffset + Int64(position)
                     if let last = partialSpans.last, last.offset + Int64(last.count) == start {
@@ -309,9 +309,9 @@ struct OggHeaderScan: Sendable {
                     throw MediaError(.sizeOutOfRange, "Ogg header packets larger than \(maximumHeaderBytes >> 20) MiB", offset: page.offset)
                 }
                 guard lace < 255 else { continue }
-                packets.append(partial)
+                packets.append(partial.joined)
                 spans.append(partialSpans)
-                partial = []
+                partial = PacketPieces()
                 partialSpans = []
                 if chosen!.codec == .flac, packets.count > 1, needed == 0, let first = packets.last?.first, first & 0x80 != 0 {
                     needed = packets.count // header count 0 ("unknown"): the block with the last-block flag ends them
@@ -454,5 +454,27 @@ struct OggHeaderScan: Sendable {
             position = page.end
         }
         return last
+    }
+}
+
+/// A packet being put together from the pages it spans: slices of their
+/// bodies, joined once at its end (appending page after page would copy a
+/// packet of tens of kilobytes, a cover, again each time the array grows).
+private struct PacketPieces {
+    private var pieces: [ArraySlice<UInt8>] = []
+    private(set) var count = 0
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        pieces.append(bytes)
+        count += bytes.count
+    }
+
+    var joined: [UInt8] {
+        var packet: [UInt8] = []
+        packet.reserveCapacity(count)
+        for piece in pieces { packet += piece }
+        return packet
     }
 }
