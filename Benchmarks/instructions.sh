@@ -9,7 +9,7 @@
 #
 # Environment:
 #   MDKIT=PATH   the mdkit binary (default .build/release/mdkit: CI's release build)
-#   FILES=N      files per kind (default 16; at least 2: fewer make the figures noisier, see README.md)
+#   FILES=N      files per kind (default 16, which the budgets are for; at least 2, see README.md)
 #   KINDS=K      kinds, as for read-benchmark.sh (default all: the nine kinds TagLib 1.13 reads)
 #   WRITES=0     count reads only
 #   BUDGETS=F    the budget file (default Benchmarks/instruction-budgets.tsv)
@@ -19,6 +19,7 @@
 # first file initialises once cancel out. Exit status 1 when a ratio exceeds its budget by
 # more than TOLERANCE percent (5), when a kind has no budget, or when a counted run fails.
 set -euo pipefail
+shopt -s inherit_errexit   # a failed count inside $(...) stops the script too
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."   # the repository root
 BENCH=Benchmarks
@@ -87,6 +88,7 @@ per_file() {
     all=$(count "$OUT/logs/$name-all.log" "$@" "${files[@]}")
     if (( COPY )); then cp "${FILE_LIST[0]}" "$OUT/scratch/"; fi
     one=$(count "$OUT/logs/$name-one.log" "$@" "${files[0]}")
+    (( all > one )) || die "$name: ${#files[@]} files cost no more than one ($all, $one instructions)"
     echo $(( (all - one) / (${#files[@]} - 1) ))
 }
 
