@@ -8,7 +8,8 @@
 # usage: bash Benchmarks/instructions.sh      (from anywhere)
 #
 # Environment:
-#   MDKIT=PATH   the mdkit binary (default .build/release/mdkit: CI's release build)
+#   MDKIT=PATH   the mdkit binary, built with --static-swift-stdlib (default .build/release/mdkit:
+#                CI's release build)
 #   FILES=N      files per kind (default 16, which the budgets are for; at least 2, see README.md)
 #   KINDS=K      kinds, as for read-benchmark.sh (default all: the nine kinds TagLib 1.13 reads)
 #   WRITES=0     count reads only
@@ -40,7 +41,11 @@ note() { printf '==> %s\n' "$*" >&2; }
 source "$BENCH/corpus.sh"
 select_kinds "$KINDS"
 [[ $FILES =~ ^[0-9]+$ ]] && (( FILES >= 2 )) || die "FILES must be a number >= 2 (got '$FILES')"
-[[ -x $MDKIT ]] || die "no mdkit at $MDKIT (swift build -c release --product mdkit, or MDKIT=path)"
+[[ -x $MDKIT ]] || die "no mdkit at $MDKIT (swift build -c release --static-swift-stdlib --product mdkit, or MDKIT=path)"
+# valgrind 3.19 crashes in the shared libdispatch when a dynamically linked mdkit exits.
+if [[ $(ldd "$MDKIT" 2> /dev/null || true) == *libswiftCore* ]]; then
+    die "$MDKIT uses the shared Swift runtime, which valgrind can't run to its end: build it with --static-swift-stdlib"
+fi
 [[ -f $BUDGETS ]] || die "no budget file $BUDGETS"
 for tool in valgrind ffmpeg g++ pkg-config python3; do
     command -v "$tool" > /dev/null || die "$tool is missing (apt: valgrind, ffmpeg, g++, pkg-config, python3)"
@@ -67,7 +72,7 @@ make_corpus "$CORPUS" "$OUT/corpus-sources" $(( FILES * kind_count )) "$KIND_LIS
 count() {
     local log=$1
     shift
-    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$log" "$@" > /dev/null 2>> "$log.stderr" \
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null --log-file="$log" "$@" > /dev/null 2> "$log.stderr" \
         || die "failed under valgrind (exit $?): $* (see $log and $log.stderr)"
     local collected
     collected=$(sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p' "$log")
