@@ -13,7 +13,7 @@ extension Artwork {
     /// file handle and arrays per picture.
     package var fileLocation: (url: URL, offset: Int64)? {
         switch storage {
-        case .bytes: return nil
+        case .bytes, .base64: return nil
         case .file(let url, let offset): return (url, offset)
         }
     }

@@ -63,6 +63,47 @@ public struct Artwork: Sendable, Hashable {
     enum Storage: Sendable, Hashable {
         case bytes(Data)
         case file(URL, offset: Int64)
+        /// Base64 text (an Ogg `METADATA_BLOCK_PICTURE` field) whose decoded
+        /// bytes `imageOffset..<imageOffset+count` are the image, decoded by ``data()``.
+        case base64(String, imageOffset: Int, count: Int)
+
+        /// Pictures in memory are equal when their image bytes are, however they are held.
+        static func == (a: Storage, b: Storage) -> Bool {
+            switch (a, b) {
+            case (.file(let left, let leftOffset), .file(let right, let rightOffset)):
+                return left == right && leftOffset == rightOffset
+            case (.base64(let left, let leftOffset, let leftCount), .base64(let right, let rightOffset, let rightCount))
+            where left == right && leftOffset == rightOffset:
+                return leftCount == rightCount
+            case (.file, _), (_, .file):
+                return false
+            default:
+                guard let left = a.memoryBytes, let right = b.memoryBytes else { return false }
+                return left == right
+            }
+        }
+
+        /// Only the kind: the image bytes' length is hashed with the ``Artwork``, and hashing
+        /// them all (or decoding base64 to hash it) would cost more than the rare collision.
+        func hash(into hasher: inout Hasher) {
+            switch self {
+            case .bytes, .base64: hasher.combine(0)
+            case .file(let url, let offset):
+                hasher.combine(url)
+                hasher.combine(offset)
+            }
+        }
+
+        /// The image bytes of a picture in memory (nil for one in a file, or base64 text that
+        /// doesn't decode).
+        var memoryBytes: Data? {
+            switch self {
+            case .bytes(let data): return data
+            case .file: return nil
+            case .base64(let text, let offset, let count):
+                return Base64Pieces.image(text, offset: offset, count: count).map { Data($0) }
+            }
+        }
     }
 
     /// MIME type of the image, e.g. `image/jpeg`.
@@ -103,6 +144,17 @@ public struct Artwork: Sendable, Hashable {
             pictureType: pictureType, description: description, byteCount: byteCount, storage: .file(url, offset: offset))
     }
 
+    /// A picture whose image is bytes `imageOffset..<imageOffset+byteCount` of what
+    /// canonical base64 `text` decodes to (``Base64Pieces``); `info` from its header.
+    init(
+        base64 text: String, imageOffset: Int, byteCount: Int, info: ImageInfo?, mimeType: String?,
+        pictureType: PictureType, description: String
+    ) {
+        self.init(
+            info: info, mimeType: mimeType, pictureType: pictureType, description: description, byteCount: byteCount,
+            storage: .base64(text, imageOffset: imageOffset, count: byteCount))
+    }
+
     private init(info: ImageInfo?, mimeType: String?, pictureType: PictureType, description: String, byteCount: Int, storage: Storage) {
         self.mimeType = Self.normalizedMIMEType(mimeType) ?? info?.mimeType ?? "application/octet-stream"
         self.pictureType = pictureType
@@ -113,7 +165,7 @@ public struct Artwork: Sendable, Hashable {
         self.storage = storage
         switch storage {
         case .file(_, let offset): fileOffset = offset
-        case .bytes: fileOffset = nil
+        case .bytes, .base64: fileOffset = nil
         }
     }
 
@@ -121,6 +173,11 @@ public struct Artwork: Sendable, Hashable {
     public func data() throws -> Data {
         switch storage {
         case .bytes(let data):
+            return data
+        case .base64:
+            guard let data = storage.memoryBytes else {
+                throw MediaError(.malformed, "the picture's base64 text doesn't decode to its \(byteCount) bytes")
+            }
             return data
         case .file(let url, let offset):
             let source = try FileSource(url: url)

@@ -40,7 +40,7 @@ struct ImageInfo: Hashable {
     }
 
     /// `read(offset, count)` returns up to `count` bytes of the image at `offset`.
-    private init?(byteCount: Int, read: (Int, Int) -> [UInt8]) {
+    init?(byteCount: Int, read: (Int, Int) -> [UInt8]) {
         let head = read(0, 32)
         func le16(_ b: [UInt8], _ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
         func le32(_ b: [UInt8], _ i: Int) -> Int { le16(b, i) | le16(b, i + 2) << 16 }

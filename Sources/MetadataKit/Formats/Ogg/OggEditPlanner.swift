@@ -342,7 +342,7 @@ enum OggEditPlanner {
         var position = offset
         var ended = false
         while position < source.size {
-            let (found, gap, _) = try OggResync.page(at: position, in: source)
+            let (found, gap, _, _) = try OggResync.page(at: position, in: source)
             if let gap { segments.append(.original(offset: gap.offset, length: gap.length)) }
             guard var page = found else { break }
             if page.serial == serial && !ended {

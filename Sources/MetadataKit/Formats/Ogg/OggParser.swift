@@ -145,7 +145,7 @@ enum OggParser {
                 warn(.malformed, "the comment packet does not start as it should; no tags read", packet: 1, position: 0)
                 return ([], nil, warnings)
             }
-            var reader = ByteReader(Array(packet[prefix.count...]), fileOffset: Int64(prefix.count))
+            var reader = ByteReader(storage: packet, position: prefix.count, end: packet.count, base: 0)
             let framing = scan.codec == .vorbis
             guard let comment = try? VorbisComment(parsing: &reader, framingBit: framing, forgiving: true) else {
                 warn(.truncated, "the comment packet ends before its vendor length; no tags read", packet: 1, position: 0)

@@ -26,17 +26,19 @@ enum OggResync {
     static let maximumDistance: Int64 = 16 << 20
 
     /// The page at `offset` when it is whole and its CRC is right, or whole
-    /// with a wrong CRC and taken by `readAnyway` (then `wrongChecksum`);
+    /// with a wrong CRC and taken by `readAnyway` (then `wrongChecksum`),
+    /// with its body (read for the CRC, so the caller needn't read it again);
     /// otherwise the next good page after it (nil at the end of the file or
     /// past the search limits) and the gap of skipped bytes.
     static func page(at offset: Int64, in source: FileSource, readAnyway: (OggPage) -> Bool = { _ in false }) throws
-        -> (page: OggPage?, gap: Gap?, wrongChecksum: Bool)
+        -> (page: OggPage?, gap: Gap?, wrongChecksum: Bool, body: [UInt8]?)
     {
         let reason: String
         do {
             if let page = try OggPage.read(from: source, at: offset) {
-                if try OggCRC.checksum(of: page, in: source) == page.checksum { return (page, nil, false) }
-                if readAnyway(page) { return (page, nil, true) }
+                let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+                if OggCRC.checksum(of: page, body: body) == page.checksum { return (page, nil, false, body) }
+                if readAnyway(page) { return (page, nil, true, body) }
                 reason = "an Ogg page whose CRC is wrong"
             } else {
                 reason = "bytes that are not an Ogg page"
@@ -46,7 +48,7 @@ enum OggResync {
         }
         let next = try nextPage(after: offset, in: source)
         let end = next?.offset ?? source.size
-        return (next, Gap(offset: offset, length: end - offset, reason: reason), false)
+        return (next, Gap(offset: offset, length: end - offset, reason: reason), false, nil)
     }
 
     /// The first page with a right CRC whose capture pattern starts after

@@ -169,7 +169,7 @@ struct OggHeaderScan: Sendable {
         var chosen: (serial: UInt32, codec: OggCodec)?
         var packets: [[UInt8]] = []
         var spans: [[(offset: Int64, count: Int)]] = []
-        var partial: [UInt8] = []
+        var partial = PacketPieces()
         var partialSpans: [(offset: Int64, count: Int)] = []
         var headerPages: [Int] = []
         var packetOffsets: [Int64] = []
@@ -189,7 +189,7 @@ struct OggHeaderScan: Sendable {
         func early(_ why: String, at position: Int64) -> OggHeaderScan {
             let codec = chosen!.codec
             if !partial.isEmpty {
-                packets.append(partial)
+                packets.append(partial.joined)
                 spans.append(partialSpans)
             }
             let count = needed > 0 ? "\(needed)" : "its"
@@ -217,19 +217,20 @@ struct OggHeaderScan: Sendable {
                 guard offset < source.size else { return early("the file ends", at: offset) }
                 return early("no more than \(pageLimit) pages are read for it", at: offset)
             }
-            var (found, gap): (OggPage?, OggResync.Gap?) = (nil, nil)
+            var (found, gap, readBody): (OggPage?, OggResync.Gap?, [UInt8]?) = (nil, nil, nil)
             if pages.isEmpty {
                 // Before the first page there is no stream to resynchronise in: read it strictly.
                 guard let first = try OggPage.read(from: source, at: offset) else {
                     throw MediaError(.unsupportedFormat, "no Ogg page at the start of the file", offset: offset)
                 }
-                if try OggCRC.checksum(of: first, in: source) != first.checksum {
+                let body = try source.getBytes(at: first.bodyOffset, count: first.bodyLength)
+                if OggCRC.checksum(of: first, body: body) != first.checksum {
                     warnings.append(MediaWarning(.malformed, "the first Ogg page's CRC is wrong; read anyway", offset: offset))
                 }
-                found = first
+                (found, readBody) = (first, body)
             } else {
                 let read = try OggResync.page(at: offset, in: source, readAnyway: isExpected)
-                (found, gap) = (read.page, read.gap)
+                (found, gap, readBody) = (read.page, read.gap, read.body)
                 if read.wrongChecksum {
                     wrongChecksums.append(offset)
                     warnings.append(
@@ -258,7 +259,7 @@ struct OggHeaderScan: Sendable {
                 guard pages.count <= maximumStreams else {
                     throw MediaError(.sizeOutOfRange, "more than \(maximumStreams) logical streams", offset: page.offset)
                 }
-                let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+                let body = try readBody ?? source.getBytes(at: page.bodyOffset, count: page.bodyLength)
                 if let wanted, page.serial != wanted { continue }
                 guard let codec = OggCodec(firstPacket: body), let first = page.segments.firstIndex(where: { $0 < 255 }) else { continue }
                 let length = page.segments[...first].reduce(0) { $0 + Int($1) }
@@ -289,11 +290,11 @@ struct OggHeaderScan: Sendable {
             }
             lastSequence = page.sequence
             headerPages.append(pages.count - 1)
-            let body = try source.getBytes(at: page.bodyOffset, count: page.bodyLength)
+            let body = try readBody ?? source.getBytes(at: page.bodyOffset, count: page.bodyLength)
             var position = 0
             for (index, lace) in page.segments.enumerated() {
                 if partial.isEmpty && packetOffsets.count == packets.count { packetOffsets.append(page.offset) }
-                partial += body[position..<position + Int(lace)]
+                partial.append(body[position..<position + Int(lace)])
                 if lace > 0 {
                     let start = page.bodyOffset + Int64(position)
                     if let last = partialSpans.last, last.offset + Int64(last.count) == start {
@@ -308,9 +309,9 @@ struct OggHeaderScan: Sendable {
                     throw MediaError(.sizeOutOfRange, "Ogg header packets larger than \(maximumHeaderBytes >> 20) MiB", offset: page.offset)
                 }
                 guard lace < 255 else { continue }
-                packets.append(partial)
+                packets.append(partial.joined)
                 spans.append(partialSpans)
-                partial = []
+                partial = PacketPieces()
                 partialSpans = []
                 if chosen!.codec == .flac, packets.count > 1, needed == 0, let first = packets.last?.first, first & 0x80 != 0 {
                     needed = packets.count // header count 0 ("unknown"): the block with the last-block flag ends them
@@ -453,5 +454,27 @@ struct OggHeaderScan: Sendable {
             position = page.end
         }
         return last
+    }
+}
+
+/// A packet being put together from the pages it spans: slices of their
+/// bodies, joined once at its end (appending page after page would copy a
+/// packet of tens of kilobytes, a cover, again each time the array grows).
+private struct PacketPieces {
+    private var pieces: [ArraySlice<UInt8>] = []
+    private(set) var count = 0
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
+        guard !bytes.isEmpty else { return }
+        pieces.append(bytes)
+        count += bytes.count
+    }
+
+    var joined: [UInt8] {
+        var packet: [UInt8] = []
+        packet.reserveCapacity(count)
+        for piece in pieces { packet += piece }
+        return packet
     }
 }

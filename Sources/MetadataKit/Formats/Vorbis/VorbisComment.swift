@@ -35,8 +35,9 @@ struct VorbisComment: Sendable, Hashable {
     /// The vendor string's bytes as stored.
     var vendorBytes: [UInt8]
     /// Every field's bytes as stored, in order, fields without `=` included:
-    /// what a save keeps for the fields nobody changed.
-    var storedFields: [[UInt8]]
+    /// what a save keeps for the fields nobody changed. (Slices of the
+    /// comment's packet: a picture field is tens of kilobytes.)
+    var storedFields: [ArraySlice<UInt8>]
     /// Damage read around: a count or length that claims more than the bytes
     /// hold, a missing framing bit (offsets as in the reader parsed from).
     var warnings: [MediaWarning] = []
@@ -54,7 +55,7 @@ struct VorbisComment: Sendable, Hashable {
         self.vendor = vendor
         self.fields = fields
         vendorBytes = Array(vendor.utf8)
-        storedFields = fields.map { Array("\($0.name)=\($0.value)".utf8) }
+        storedFields = fields.map { ArraySlice("\($0.name)=\($0.value)".utf8) }
     }
 
     static func == (a: VorbisComment, b: VorbisComment) -> Bool {
@@ -119,13 +120,6 @@ struct VorbisComment: Sendable, Hashable {
             }
         }
         return items
-    }
-
-    /// A base64 `METADATA_BLOCK_PICTURE` value as a picture held in memory.
-    static func decodePictureField(_ value: String) -> Artwork? {
-        guard let data = Data(base64Encoded: value, options: .ignoreUnknownCharacters) else { return nil }
-        var reader = ByteReader(data)
-        return try? FLACPicture(parsing: &reader).artwork()
     }
 }
 
@@ -194,7 +188,7 @@ extension VorbisComment {
                 self = comment
                 return
             }
-            let bytes = try reader.readBytes(length)
+            let bytes = try reader.readSlice(length)
             comment.storedFields.append(bytes)
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else { continue }
             comment.fields.append(

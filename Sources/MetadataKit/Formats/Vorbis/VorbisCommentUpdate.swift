@@ -58,7 +58,7 @@ extension VorbisComment {
         var keptPictures: Set<Int> = []
         func append(name: String, value: String) {
             result.fields.append((name, value))
-            result.storedFields.append(Array("\(name)=\(value)".utf8))
+            result.storedFields.append(ArraySlice("\(name)=\(value)".utf8))
         }
         for bytes in storedFields {
             guard let equals = bytes.firstIndex(of: UInt8(ascii: "=")) else {

@@ -34,6 +34,32 @@ private typealias B = FLACOggBuilder
         #expect(OggCRC.update(0, Array("123456789".utf8)) == 0x89A1_897F)
     }
 
+    @Test func slicedCRCMatchesTheBitwiseDefinitionAtEveryLengthAndAlignment() {
+        // The definition, one bit at a time (RFC 3533 §6), against the eight-bytes-a-step tables:
+        // every length from 0 to 40 (the tail loop and several whole steps), from several start
+        // offsets (unaligned loads), and continued from a non-zero register.
+        func bitwise(_ crc: UInt32, _ bytes: ArraySlice<UInt8>) -> UInt32 {
+            var crc = crc
+            for byte in bytes {
+                crc ^= UInt32(byte) << 24
+                for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? crc << 1 ^ 0x04C1_1DB7 : crc << 1 }
+            }
+            return crc
+        }
+        var state: UInt32 = 12345
+        let bytes = (0..<64).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        for start in 0..<8 {
+            for length in 0...40 {
+                let slice = bytes[start..<start + length]
+                #expect(OggCRC.update(0, slice) == bitwise(0, slice), "start \(start), length \(length)")
+                #expect(OggCRC.update(0xDEAD_BEEF, slice) == bitwise(0xDEAD_BEEF, slice), "start \(start), length \(length)")
+            }
+        }
+    }
+
     @Test func paginationLacesPacketsAndNumbersPages() throws {
         let packets: [[UInt8]] = [[UInt8](repeating: 1, count: 255), [UInt8](repeating: 2, count: 70_000), [3]]
         let pages = OggPage.paginate(packets, serial: 7, firstSequence: 5, firstFlags: OggPage.beginning)

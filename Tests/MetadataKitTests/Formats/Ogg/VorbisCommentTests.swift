@@ -100,6 +100,66 @@ private typealias B = FLACOggBuilder
         #expect(bad.first?.value == .string("!!!"))
     }
 
+    @Test func base64PiecesDecodeLikeFoundationAtEveryRange() throws {
+        // Every range of a 0-, 1- and 2-padded text, against Foundation's decoder of the whole.
+        for length in [30, 31, 32] {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            var text = Data(bytes).base64EncodedString()
+            let decoded = try #require(Data(base64Encoded: text).map { [UInt8]($0) })
+            #expect(text.withUTF8 { Base64Pieces.decodedCount($0) } == length)
+            text.withUTF8 { utf8 in
+                #expect(Base64Pieces.claimedCount(utf8) == length)
+                for start in 0...length {
+                    for end in start...length {
+                        #expect(
+                            Base64Pieces.decode(utf8, bytes: start..<end) == Array(decoded[start..<end]), "\(start)..<\(end) of \(length)")
+                    }
+                }
+            }
+        }
+        // Not canonical: a line break, a character outside the alphabet, padding inside, a cut-short group.
+        for shown in ["QUJD\nREVG", "QUJD*EVG", "QU==REVG", "QUJDREV"] {
+            var text = shown
+            text.withUTF8 { utf8 in
+                #expect(Base64Pieces.decodedCount(utf8) == nil, "\(shown)")
+                #expect(Base64Pieces.decode(utf8, bytes: 0..<6) == nil, "\(shown)")
+            }
+        }
+    }
+
+    @Test func picturesStayBase64UntilTheirBytesAreAsked() throws {
+        // A JPEG whose frame header lies past a 3000-byte APP1 segment: the image header is
+        // decoded in pieces from far into the text; the image only by data().
+        var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x0B, 0xBA] + [UInt8](repeating: 0x45, count: 3000)
+        jpeg += [0xFF, 0xC0, 0x00, 0x11, 0x08, 0x01, 0x2C, 0x00, 0xC8, 0x03] + [UInt8](repeating: 1, count: 9) + [0xFF, 0xD9]
+        let block = B.picture(type: 3, mime: "image/jpeg", description: "front", width: 0, height: 0, data: jpeg)
+        let text = Data(block).base64EncodedString()
+        let items = try parse(B.comment(["METADATA_BLOCK_PICTURE=" + text])).items()
+        guard case .picture(let artwork)? = items.first?.value else {
+            Issue.record("no picture")
+            return
+        }
+        guard case .base64(let held, let offset, let count) = artwork.storage else {
+            Issue.record("the picture was decoded while reading: \(artwork.storage)")
+            return
+        }
+        #expect(held == text && offset == block.count - jpeg.count && count == jpeg.count)
+        #expect(artwork.width == 200 && artwork.height == 300 && artwork.byteCount == jpeg.count)
+        #expect(artwork.mimeType == "image/jpeg" && artwork.description == "front")
+        #expect(try artwork.data() == Data(jpeg))
+        // The same image held as bytes is the same picture (the writer keeps a field whose picture is still there).
+        #expect(artwork == Artwork(data: Data(jpeg), mimeType: "image/jpeg", pictureType: .frontCover, description: "front"))
+        #expect(artwork != Artwork(data: Data(jpeg.dropLast()), mimeType: "image/jpeg", pictureType: .frontCover, description: "front"))
+        // Base64 with line breaks (as some taggers wrap it) is decoded whole, as before.
+        let wrapped = stride(from: 0, to: text.count, by: 76).map { String(Array(text)[$0..<min(text.count, $0 + 76)]) }
+        let wrappedItems = try parse(B.comment(["METADATA_BLOCK_PICTURE=" + wrapped.joined(separator: "\r\n")])).items()
+        guard case .picture(let whole)? = wrappedItems.first?.value else {
+            Issue.record("no picture from wrapped base64")
+            return
+        }
+        #expect(try whole.data() == Data(jpeg) && whole == artwork)
+    }
+
     @Test func keyMapReadsTheCommonNames() {
         let metadata = Metadata(items: [
             item("TITLE", "T"), item("ALBUM ARTIST", "AA"), item("DESCRIPTION", "D"), item("YEAR", "1999"),
