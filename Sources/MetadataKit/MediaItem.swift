@@ -229,6 +229,16 @@ public struct MediaItem: Sendable {
             case .asItems(let store):
                 items = try store(chapterTables, items)
             case .byPlanner:
+                // MP4 chapter tracks and Matroska ChapterAtoms have no link: refused, not dropped.
+                func linked(_ chapters: [Chapter]) -> Chapter? {
+                    chapters.lazy.compactMap { $0.url != nil ? $0 : linked($0.chapters) }.first
+                }
+                if let chapter = chapterTables.lazy.compactMap({ linked($0.chapters) }).first {
+                    throw MediaError(
+                        .invalidValue,
+                        "chapter '\(chapter.titles.first?.text ?? "")' has a url, which \(format.name) chapters can't hold; remove the url to save"
+                    )
+                }
                 options.chapterTables = chapterTables
             }
         }

@@ -35,6 +35,7 @@ enum Report {
             properties(item.properties, to: &json)
             json.key("metadata")
             metadata(item.metadata, to: &json)
+            lists(item.metadata, to: &json)
             if !item.chapters.isEmpty {
                 json.key("chapters")
                 chapters(item.chapters, to: &json)
@@ -111,11 +112,9 @@ enum Report {
             case .integer(let number) where field.kind == .boolean: json.member(field.rawValue, number != 0)
             case .text(let text): json.member(field.rawValue, text)
             case .texts(let texts):
-                // Several values: an array (one value is a string).
-                json.key(field.rawValue)
-                json.beginArray()
-                for text in texts { json.string(text) }
-                json.end(array: true)
+                // One JSON type per field: several values are one string here (joined by "; ", as
+                // the tables show them) and an array in "lists" (see `lists(_:to:)`).
+                json.member(field.rawValue, texts.joined(separator: DisplayValue.separator))
             case .integer(let number): json.member(field.rawValue, number)
             case .genre(let genre): json.member(field.rawValue, genre.name)
             case .artwork(let pictures):
@@ -124,6 +123,25 @@ enum Report {
                 for picture in pictures { artwork(picture, to: &json) }
                 json.end(array: true)
             }
+        }
+        json.end(array: false)
+    }
+
+    /// `"lists"`: each text field the file holds several values of, as an
+    /// array of them (absent when there is none).
+    static func lists(_ metadata: Metadata, to json: inout JSONWriter) {
+        let lists = metadata.fieldValues.compactMap { field, value -> (MetadataField, [String])? in
+            if case .texts(let texts) = value { return (field, texts) }
+            return nil
+        }
+        guard !lists.isEmpty else { return }
+        json.key("lists")
+        json.beginObject()
+        for (field, texts) in lists {
+            json.key(field.rawValue)
+            json.beginArray()
+            for text in texts { json.string(text) }
+            json.end(array: true)
         }
         json.end(array: false)
     }

@@ -47,7 +47,7 @@ struct WriteCommand {
         \(chapterUsage)
           --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
           --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
-          --remove-all-tags   remove every tag (--set and --remove are not applied); the
+          --remove-all-tags   remove every tag (not with --set, --remove, --artwork, …); the
                               removed fields and items are listed and counted
           --no-sync           skip fsync (faster; not safe against power loss)
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only;
@@ -168,6 +168,12 @@ struct WriteCommand {
         paths = entries.map(\.path)
         problems = ReadCommand.problems(entries)
         if !artwork.isEmpty && removesArtwork { throw UsageError("--artwork and --remove-artwork exclude each other") }
+        if options.removesAllTags, !edits.isEmpty || !artwork.isEmpty || lyrics != nil || chapterEdit != nil {
+            // The save would drop them with the tags: say so instead of ignoring them.
+            throw UsageError(
+                "--remove-all-tags removes every tag, so it can't be combined with --set, --remove, --artwork, --lyrics "
+                    + "or --chapters; remove the tags first, then write the new values in a second run")
+        }
         var seen = Set<String>()
         for edit in edits where !seen.insert(edit.target).inserted {
             throw UsageError("\(edit.target) is given twice (keys are compared as the format stores them)")

@@ -74,7 +74,7 @@ import Testing
         }
     }
 
-    @Test func severalValuesAreAJSONArray() async throws {
+    @Test func severalValuesAreAStringAndAListInLists() async throws {
         let url = try copy("sample.flac")
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         var item = try await MediaItem.loaded(url)
@@ -83,7 +83,10 @@ import Testing
         try await item.save(options: SaveOptions(durability: .noSync))
         let objects = try #require(try json(try mdkit(["read", "--json", url.path])) as? [[String: Any]])
         let metadata = try #require(objects.first?["metadata"] as? [String: Any])
-        #expect(metadata["artist"] as? [String] == ["Ann", "Bob ü"] && metadata["composer"] as? String == "Solo")
+        // One JSON type per field: a string (joined), and the values one by one in "lists".
+        #expect(metadata["artist"] as? String == "Ann; Bob ü" && metadata["composer"] as? String == "Solo")
+        let lists = try #require(objects.first?["lists"] as? [String: [String]])
+        #expect(lists == ["artist": ["Ann", "Bob ü"]])
         let table = try mdkit(["read", url.path]).text
         #expect(table.contains("artist") && table.contains("Ann; Bob ü"))
     }

@@ -88,6 +88,39 @@ import Testing
         #expect(tags["id3v1:track"] == nil, "\(tags)")
     }
 
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func removingAllTagsWithAnEditIsAUsageError() throws {
+        let url = try makeMP3()
+        let before = try Data(contentsOf: url)
+        let output = try mdkit(["write", url.path, "--remove-all-tags", "--set", "title=x"])
+        #expect(output.status == 2 && output.standardError.contains("--remove-all-tags"), "\(output.standardError)")
+        #expect(try Data(contentsOf: url) == before)
+    }
+
+    /// MP4 chapter tracks and Matroska ChapterAtoms have no link: a chapter
+    /// url is refused there instead of being dropped; ID3 keeps it.
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")), arguments: ["m4a", "mkv", "mp3"])
+    func aChapterLinkIsKeptOrRefused(_ fileExtension: String) async throws {
+        let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("x.\(fileExtension)")
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=2", url.path])
+        let before = try Data(contentsOf: url)
+        var item = try await MediaItem.loaded(url)
+        item.chapters = [
+            Chapter(start: 0, titles: [.init("One")], url: "https://example.com/1"), Chapter(start: 1, titles: [.init("Two")]),
+        ]
+        if fileExtension == "mp3" {
+            try await item.save()
+            #expect(try await MediaItem.loaded(url).chapters.first?.url == "https://example.com/1")
+        } else {
+            await #expect {
+                try await item.save()
+            } throws: { error in
+                "\(error)".contains("chapter 'One' has a url")
+            }
+            #expect(try Data(contentsOf: url) == before)
+        }
+    }
+
     /// The text of an ID3 frame as stored (mutagen without its v2.4 translation).
     func storedFrame(_ url: URL, _ id: String) throws -> String {
         let script =
