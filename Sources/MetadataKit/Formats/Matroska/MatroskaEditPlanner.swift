@@ -13,7 +13,10 @@
 /// - The Tags element is rebuilt from the `matroska` tag items: a Tag whose
 ///   items are all unchanged is copied byte for byte (with its TagDefault
 ///   flags and any CRC-32); changed targets get one new Tag each, whose
-///   SimpleTags keep the elements they had (``MatroskaSimpleTagWriter``). The Info
+///   SimpleTags keep the elements they had (``MatroskaSimpleTagWriter``).
+///   Tags stay in file order; a new Tag of level 50 or more goes before the
+///   first of a lower level (or without one), so ffprobe, which keeps the
+///   last of two equal names, shows the track's values. The Info
 ///   element is rebuilt with the new Title, its other children copied byte
 ///   for byte. A CRC-32 element at the start of a rebuilt master is
 ///   recomputed (RFC 8794 §11.3.1). Changed chapter tables
@@ -190,7 +193,21 @@ enum MatroskaEditPlanner {
     ) throws -> [UInt8]? {
         let groups = old?.groups ?? []
         var order: [MatroskaTarget] = []
-        for target in groups.map(\.target) + items.map(\.target) where !order.contains(target) { order.append(target) }
+        for target in groups.map(\.target) where !order.contains(target) { order.append(target) }
+        // A new Tag of a higher level than a track goes before the first Tag
+        // of a lower level (or none): ffprobe lets the last of two equal
+        // names win, and the track's ARTIST or TITLE must.
+        for target in items.map(\.target) where !order.contains(target) {
+            let level = target.typeValue ?? 0
+            let isWhole =
+                target.trackUIDs.isEmpty && target.editionUIDs.isEmpty && target.chapterUIDs.isEmpty
+                && target.attachmentUIDs.isEmpty
+            if isWhole, level >= 50, let index = order.firstIndex(where: { ($0.typeValue ?? 0) < level }) {
+                order.insert(target, at: index)
+            } else {
+                order.append(target)
+            }
+        }
         var data: [UInt8] = []
         var changed = false
         for target in order {
