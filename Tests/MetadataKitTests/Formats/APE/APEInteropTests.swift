@@ -213,6 +213,48 @@ struct APEInteropTests {
         #expect(try MediaChecks.decodedMD5(url) == md5)
     }
 
+    /// The APEv2 items mutagen reads, by their key as stored.
+    func apeItems(_ url: URL) throws -> [String: String] {
+        let script = """
+            import sys, json
+            from mutagen.apev2 import APEv2
+            print(json.dumps({k: str(v) for k, v in APEv2(sys.argv[1]).items()}))
+            """
+        let output = try TestSupport.runChecked("python3", ["-c", script, url.path])
+        return try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: String])
+    }
+
+    /// A WavPack file whose year mutagen stored as `DATE` (as foobar2000
+    /// writes it): read as the year, changed there (no `YEAR` beside it);
+    /// new fields take the names TagLib and Picard use.
+    @Test func anAPEDateIsTheYearAndNewFieldsTakePicardsNames() async throws {
+        let url = try make("wavpack")
+        try TestSupport.runChecked(
+            "python3",
+            [
+                "-c", "import sys\nfrom mutagen.apev2 import APEv2\na = APEv2()\na['Date'] = '2009'\na['Title'] = 'T'\na.save(sys.argv[1])",
+                url.path,
+            ])
+        var item = try await MediaItem.loaded(url)
+        #expect(item.metadata.year == "2009")
+        item.metadata.year = "2010"
+        item.metadata.remixer = "Mix Person"
+        item.metadata.website = "https://example.com/"
+        item.metadata.releaseType = "album"
+        item.metadata.releaseStatus = "official"
+        item.metadata.originalArtist = "First Singer"
+        item.metadata.albumArtist = "Band"
+        try await item.save()
+        let items = try apeItems(url)
+        #expect(items["Date"] == "2010" && items["YEAR"] == nil && items["Year"] == nil, "\(items)")
+        #expect(items["MIXARTIST"] == "Mix Person" && items["WEBLINK"] == "https://example.com/", "\(items)")
+        #expect(items["MUSICBRAINZ_ALBUMTYPE"] == "album" && items["MUSICBRAINZ_ALBUMSTATUS"] == "official", "\(items)")
+        #expect(items["ORIGINAL ARTIST"] == "First Singer" && items["ALBUM ARTIST"] == "Band", "\(items)")
+        let reread = try await MediaItem.loaded(url)
+        #expect(
+            reread.metadata.year == "2010" && reread.metadata.remixer == "Mix Person" && reread.metadata.website == "https://example.com/")
+    }
+
     /// The text of each ID3v2 frame mutagen reads at the start of the file
     /// (comments by their frame ID alone).
     func id3Frames(_ url: URL) throws -> [String: [String]] {
