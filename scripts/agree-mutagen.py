@@ -94,7 +94,8 @@ PROPERTY_FIELDS = ["duration", "sampleRate", "channels", "bitsPerSample"]
 FIELDS = TEXT_FIELDS + NUMBER_FIELDS + ["artwork"] + PROPERTY_FIELDS + ["codec"]
 
 APE_KEYS = {
-    "title": ["title"], "artist": ["artist"], "album": ["album"], "year": ["year"],
+    # DATE as well as YEAR: foobar2000 and ffmpeg write the year as DATE.
+    "title": ["title"], "artist": ["artist"], "album": ["album"], "year": ["year", "date"],
     "genre": ["genre"], "comments": ["comment"], "composer": ["composer"],
     "albumArtist": ["album artist", "albumartist"],
 }

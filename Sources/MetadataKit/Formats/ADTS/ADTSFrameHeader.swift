@@ -46,6 +46,22 @@ struct ADTSFrameHeader: Equatable {
 
     var sampleRate: Int { Self.sampleRates[Int(samplingFrequencyIndex)] }
 
+    /// What makes `bytes` an ADTS frame header that can't be used, when they
+    /// start with the ADTS sync word and layer bits but a field is out of
+    /// range (nil otherwise): such a stream fails every format's recognition,
+    /// and saying "no MPEG audio frame" would hide why.
+    static func problem(in bytes: ArraySlice<UInt8>) -> String? {
+        let b = Array(bytes.prefix(length))
+        guard b.count == length, b[0] == 0xFF, b[1] & 0xF6 == 0xF0, Self(bytes) == nil else { return nil }
+        let index = Int(b[2] >> 2 & 0x0F)
+        if index >= sampleRates.count {
+            return
+                "an ADTS (AAC) frame header has sampling-frequency index \(index), which ADTS doesn't use (0–12, ISO/IEC 14496-3 Table 1.18)"
+        }
+        let frameLength = Int(b[3] & 0x03) << 11 | Int(b[4]) << 3 | Int(b[5]) >> 5
+        return "an ADTS (AAC) frame header gives a frame length of \(frameLength) bytes, shorter than its own header"
+    }
+
     /// Channels from the channel configuration; nil for 0 (a program config element says).
     var channels: Int? {
         switch channelConfiguration {

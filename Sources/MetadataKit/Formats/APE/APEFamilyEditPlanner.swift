@@ -13,7 +13,7 @@
 ///   after the audio, before any Lyrics3 block and ID3v1 tag. No tag is
 ///   written when no `.ape` item is left (or ``SaveOptions/removesAllTags``).
 /// - Leading ID3v2 tags, the audio and a Lyrics3 block are kept byte for byte
-///   (TrueAudio's ID3v2 tag is written by ``TrueAudioEditPlanner``).
+///   (TrueAudio's ID3v2 tag is written by ``APEFamilyID3EditPlanner``).
 /// - ID3v1 follows ``SaveOptions/id3v1`` as for MP3: an existing tag gets the
 ///   changed fields (``ID3v1Writer``), `.add` adds one, `.remove` removes it.
 /// - Only the file's tail changes: a same-size tail is patched in place,

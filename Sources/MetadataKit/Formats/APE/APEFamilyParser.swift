@@ -10,9 +10,10 @@
 /// ID3v1 as ``MetadataKeySpace/id3v1`` items); the properties from the
 /// codec's header at the start of the stream.
 ///
-/// With `readsID3v2` (TrueAudio, as TagLib and mutagen read it), the
-/// leading ID3v2 tags are read too (merged as in MP3 files, ``MP3Layout``),
-/// their ``MetadataKeySpace/id3`` items first; otherwise they are skipped.
+/// With `readsID3v2` (every format of the family: TagLib and mutagen read
+/// TrueAudio's so, exiftool and players the others'), the leading ID3v2
+/// tags are read too (merged as in MP3 files, ``MP3Layout``), their
+/// ``MetadataKeySpace/id3`` items first; otherwise they are skipped.
 ///
 /// Forgiving: a damaged APE tag is read as far as it goes (the file is then
 /// not editable, see ``APEFamilyEditPlanner``); a codec header that can't be

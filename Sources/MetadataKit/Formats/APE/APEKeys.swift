@@ -35,10 +35,17 @@ extension MetadataDataType {
 /// | comments | COMMENT |
 /// | artwork | COVER ART (FRONT), then the other `COVER ART (…)` items |
 /// | genre | GENRE |
-/// | year | YEAR |
+/// | year | YEAR, DATE |
 /// | bpm | BPM |
 /// | track n/N | TRACK ("n/N") |
 /// | disc n/N | DISC ("n/N") |
+///
+/// The year is read from `YEAR` (the specification's, TagLib's and
+/// Picard's) or `DATE` (foobar2000's, and mutagen users'); a change is
+/// written where the file keeps it (a `DATE`-only file keeps `DATE`, and a
+/// second key of the field in the tag goes), so no reader is left with
+/// the old year. The fields added after the first fifteen use the names
+/// TagLib's APE property map and Picard write (``apeExtendedKeys``).
 extension MetadataKeyMap {
     static let apeKeys: [MetadataField: [RawKey]] = {
         func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.ape, $0) } }
@@ -52,12 +59,55 @@ extension MetadataKeyMap {
             .comments: keys("COMMENT"),
             .artwork: APEPictureKeys.all.map { RawKey(.ape, $0) },
             .genre: keys("GENRE"),
-            .year: keys("YEAR"),
+            .year: keys("YEAR", "DATE"),
             .bpm: keys("BPM"),
             .trackNumber: keys("TRACK"),
             .trackCount: keys("TRACK"),
             .discNumber: keys("DISC"),
             .discCount: keys("DISC"),
+        ].merging(apeExtendedKeys) { $0 + $1 }
+    }()
+
+    /// The rows of the fields added after the original fifteen, by the names
+    /// TagLib (`apetag.cpp`: `MIXARTIST` for the remixer) and Picard
+    /// (`Weblink`, `Original Artist`, `MUSICBRAINZ_ALBUMTYPE` and
+    /// `MUSICBRAINZ_ALBUMSTATUS` for the release type and status, the
+    /// MusicBrainz IDs as in Vorbis comments) give them; keys are kept
+    /// uppercased (they are case-insensitive).
+    static let apeExtendedKeys: [MetadataField: [RawKey]] = {
+        func keys(_ names: String...) -> [RawKey] { names.map { RawKey(.ape, $0) } }
+        return [
+            .titleSort: keys("TITLESORT"), .artistSort: keys("ARTISTSORT"), .albumSort: keys("ALBUMSORT"),
+            .albumArtistSort: keys("ALBUMARTISTSORT"), .composerSort: keys("COMPOSERSORT"),
+            .subtitle: keys("SUBTITLE"), .discSubtitle: keys("DISCSUBTITLE"), .work: keys("WORK"),
+            .movementName: keys("MOVEMENTNAME"), .movementNumber: keys("MOVEMENT"), .movementCount: keys("MOVEMENTTOTAL"),
+            .showMovement: keys("SHOWMOVEMENT"), .artists: keys("ARTISTS"), .conductor: keys("CONDUCTOR"),
+            .lyricist: keys("LYRICIST"), .remixer: keys("MIXARTIST"), .arranger: keys("ARRANGER"),
+            .engineer: keys("ENGINEER"), .producer: keys("PRODUCER"), .djMixer: keys("DJMIXER"), .mixer: keys("MIXER"),
+            .originalArtist: keys("ORIGINAL ARTIST", "ORIGINALARTIST"), .originalAlbum: keys("ORIGINALALBUM"),
+            .label: keys("LABEL", "PUBLISHER"), .catalogNumber: keys("CATALOGNUMBER"),
+            .barcode: keys("BARCODE"), .isrc: keys("ISRC"), .asin: keys("ASIN"), .media: keys("MEDIA"),
+            .releaseType: keys("MUSICBRAINZ_ALBUMTYPE", "RELEASETYPE"),
+            .releaseStatus: keys("MUSICBRAINZ_ALBUMSTATUS", "RELEASESTATUS"),
+            .releaseCountry: keys("RELEASECOUNTRY"), .script: keys("SCRIPT"), .language: keys("LANGUAGE"),
+            .mood: keys("MOOD"), .initialKey: keys("KEY"), .copyright: keys("COPYRIGHT"), .license: keys("LICENSE"),
+            .encodedBy: keys("ENCODEDBY"), .encoderSettings: keys("ENCODERSETTINGS"),
+            .website: keys("WEBLINK"), .compilation: keys("COMPILATION"),
+            .releaseDate: keys("RELEASEDATE"), .originalDate: keys("ORIGINALDATE"), .originalYear: keys("ORIGINALYEAR"),
+            .lyrics: keys("LYRICS"),
+            .musicBrainzRecordingId: keys("MUSICBRAINZ_TRACKID"),
+            .musicBrainzReleaseTrackId: keys("MUSICBRAINZ_RELEASETRACKID"),
+            .musicBrainzReleaseId: keys("MUSICBRAINZ_ALBUMID"),
+            .musicBrainzReleaseGroupId: keys("MUSICBRAINZ_RELEASEGROUPID"),
+            .musicBrainzArtistId: keys("MUSICBRAINZ_ARTISTID"),
+            .musicBrainzAlbumArtistId: keys("MUSICBRAINZ_ALBUMARTISTID"),
+            .musicBrainzWorkId: keys("MUSICBRAINZ_WORKID"), .musicBrainzDiscId: keys("MUSICBRAINZ_DISCID"),
+            .musicBrainzTRMId: keys("MUSICBRAINZ_TRMID"),
+            .musicBrainzOriginalReleaseId: keys("MUSICBRAINZ_ORIGINALALBUMID"),
+            .acoustId: keys("ACOUSTID_ID"), .acoustIdFingerprint: keys("ACOUSTID_FINGERPRINT"),
+            .replayGainTrackGain: keys("REPLAYGAIN_TRACK_GAIN"), .replayGainTrackPeak: keys("REPLAYGAIN_TRACK_PEAK"),
+            .replayGainAlbumGain: keys("REPLAYGAIN_ALBUM_GAIN"), .replayGainAlbumPeak: keys("REPLAYGAIN_ALBUM_PEAK"),
+            .replayGainReferenceLoudness: keys("REPLAYGAIN_REFERENCE_LOUDNESS"),
         ]
     }()
 }

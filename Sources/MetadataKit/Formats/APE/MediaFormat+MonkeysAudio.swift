@@ -14,12 +14,13 @@ extension MediaFormat {
     /// ``MonkeysAudioHeader``. Recognised by `MAC ` at the start or after leading ID3v2 tags.
     static let monkeysAudio = MediaFormat(
         identifier: FileType.monkeysAudio.identifier, name: "Monkey's Audio", extensions: ["ape"], mimeTypes: ["audio/ape", "audio/x-ape"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
+        uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["MAC "]) },
         parse: { source, url in
             try APEFamilyParser.parse(
-                source, url: url, fileType: .monkeysAudio, codec: "Monkey's Audio", header: MonkeysAudioHeader.properties)
+                source, url: url, fileType: .monkeysAudio, codec: "Monkey's Audio", readsID3v2: true, header: MonkeysAudioHeader.properties)
         },
-        planEdit: APEFamilyEditPlanner.plan)
+        planEdit: APEFamilyID3EditPlanner.plan)
 }

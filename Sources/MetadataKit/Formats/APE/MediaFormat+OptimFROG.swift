@@ -14,11 +14,13 @@ extension MediaFormat {
     /// ``OptimFROGHeader``. Recognised by `OFR ` at the start or after leading ID3v2 tags.
     static let optimFROG = MediaFormat(
         identifier: FileType.optimFROG.identifier, name: "OptimFROG", extensions: ["ofr", "ofs"], mimeTypes: ["audio/x-optimfrog"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
+        uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["OFR "]) },
         parse: { source, url in
-            try APEFamilyParser.parse(source, url: url, fileType: .optimFROG, codec: "OptimFROG", header: OptimFROGHeader.properties)
+            try APEFamilyParser.parse(
+                source, url: url, fileType: .optimFROG, codec: "OptimFROG", readsID3v2: true, header: OptimFROGHeader.properties)
         },
-        planEdit: APEFamilyEditPlanner.plan)
+        planEdit: APEFamilyID3EditPlanner.plan)
 }

@@ -14,11 +14,13 @@ extension MediaFormat {
     /// ``TAKStreamInfo``. Recognised by `tBaK` at the start or after leading ID3v2 tags.
     static let tak = MediaFormat(
         identifier: FileType.tak.identifier, name: "TAK", extensions: ["tak"], mimeTypes: ["audio/x-tak"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
+        uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["tBaK"]) },
         parse: { source, url in
-            try APEFamilyParser.parse(source, url: url, fileType: .tak, codec: "TAK", header: TAKStreamInfo.properties)
+            try APEFamilyParser.parse(
+                source, url: url, fileType: .tak, codec: "TAK", readsID3v2: true, header: TAKStreamInfo.properties)
         },
-        planEdit: APEFamilyEditPlanner.plan)
+        planEdit: APEFamilyID3EditPlanner.plan)
 }

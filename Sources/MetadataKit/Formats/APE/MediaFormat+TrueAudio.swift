@@ -16,11 +16,13 @@ extension MediaFormat {
     ///
     /// A field held by both tags is read from ID3v2 (TagLib's
     /// `TrueAudio::File` prefers ID3v2, then ID3v1; mutagen reads only ID3),
-    /// then APEv2, then ID3v1; a new field is written to the APE tag, the
-    /// primary key space of the APE family (``TrueAudioEditPlanner``).
+    /// then APEv2, then ID3v1. A new field is written to the ID3v2 tag (made
+    /// when the file has none), where TagLib and mutagen look (neither reads
+    /// APE tags in TrueAudio files); a field the APE tag holds is updated
+    /// there (``APEFamilyID3EditPlanner``).
     static let trueAudio = MediaFormat(
         identifier: FileType.trueAudio.identifier, name: "TrueAudio", extensions: ["tta"], mimeTypes: ["audio/x-tta"],
-        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1],
+        keySpaces: [.id3, .ape, .id3v1], derivedKeySpaces: [.id3v1],
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["TTA1"]) },
@@ -29,5 +31,5 @@ extension MediaFormat {
                 source, url: url, fileType: .trueAudio, codec: "TrueAudio", readsID3v2: true,
                 header: TrueAudioHeader.properties)
         },
-        planEdit: TrueAudioEditPlanner.plan)
+        planEdit: APEFamilyID3EditPlanner.plan)
 }

@@ -14,11 +14,13 @@ extension MediaFormat {
     /// ``WavPackHeader``. Recognised by `wvpk` at the start or after leading ID3v2 tags.
     static let wavPack = MediaFormat(
         identifier: FileType.wavPack.identifier, name: "WavPack", extensions: ["wv"], mimeTypes: ["audio/x-wavpack"],
-        keySpaces: [.ape, .id3v1], derivedKeySpaces: [.id3v1], uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
+        uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
+        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in APEFileLayout.recognizes(probe, ["wvpk"]) },
         parse: { source, url in
-            try APEFamilyParser.parse(source, url: url, fileType: .wavPack, codec: "WavPack", header: WavPackHeader.properties)
+            try APEFamilyParser.parse(
+                source, url: url, fileType: .wavPack, codec: "WavPack", readsID3v2: true, header: WavPackHeader.properties)
         },
-        planEdit: APEFamilyEditPlanner.plan)
+        planEdit: APEFamilyID3EditPlanner.plan)
 }

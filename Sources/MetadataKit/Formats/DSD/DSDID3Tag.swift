@@ -30,17 +30,19 @@ enum DSDID3Tag {
     /// changes (``edit(_:items:source:options:audioBytes:)``).
     static func readAround(in region: Range<Int64>, source: FileSource, url: URL) throws -> IFFID3Chunk.Tag? {
         guard var tag = try read(in: region, source: source, url: url) else { return nil }
-        guard tag.items.isEmpty, !tag.isWritable, let header = tag.header, header.isSupportedVersion else { return tag }
+        guard !tag.isWritable, let header = tag.header, header.isSupportedVersion else { return tag }
+        let note = MediaWarning(
+            .unsupportedFeature, "the ID3v2 tag is read around its damage; a save keeps it as it is and refuses ID3 changes",
+            offset: header.offset)
+        // The chunk reader already gave the frames before the damage.
+        guard tag.items.isEmpty else {
+            tag.warnings.append(note)
+            return tag
+        }
         let whole = try ID3v2TagParser(source: source, url: url, header: header, limit: region.upperBound).tag()
         guard !whole.items.isEmpty else { return tag }
         tag.items = whole.items
-        tag.warnings =
-            whole.warnings + [
-                MediaWarning(
-                    .unsupportedFeature,
-                    "the ID3v2 tag is read around its damage; a save keeps it as it is and refuses ID3 changes",
-                    offset: header.offset)
-            ]
+        tag.warnings = whole.warnings + [note]
         return tag
     }
 

@@ -47,6 +47,15 @@ struct DSDIFFStructure {
 
     static let formHeaderLength: Int64 = 16
 
+    /// What is wrong with a 'FRM8' size that doesn't fit the file, in the
+    /// file's own numbers: the size counts the bytes after its 12-byte header.
+    static func formSizeMessage(_ formSize: UInt64, fileSize: Int64) -> String {
+        guard formSize >= 4 else { return "the 'FRM8' size \(formSize) is less than its form type's 4 bytes" }
+        guard formSize <= UInt64(Int64.max) - 12 else { return "the 'FRM8' size \(formSize) is out of range" }
+        let total = Int64(formSize) + 12
+        return "the 'FRM8' size \(formSize) makes the file \(total) bytes long, but it has \(fileSize) (\(total - fileSize) bytes missing)"
+    }
+
     func first(_ id: FourCC) -> DSDIFFChunk? { chunks.first { $0.id == id } }
 }
 
@@ -64,7 +73,7 @@ extension DSDIFFStructure {
         var declaredEnd = source.size
         if formSize < 4 || formSize - 4 > UInt64(source.size - Self.formHeaderLength) {
             warnings.append(
-                MediaWarning(.sizeOutOfRange, "the 'FRM8' size \(formSize) disagrees with the file (\(source.size) bytes)", offset: 4))
+                MediaWarning(.sizeOutOfRange, Self.formSizeMessage(formSize, fileSize: source.size), offset: 4))
         } else {
             declaredEnd = Int64(formSize) + 12
         }

@@ -18,10 +18,12 @@
 ///   the chunk: the reader is handed a header whose size is cut to the chunk.
 ///   A warning says so; a save writes the tag with the right size, as long
 ///   as everything in the chunk after the frames read is padding.
-/// - A tag that can't be read (a frame cut by the end of the chunk, broken
-///   header fields, an unknown version) gives no items and a warning; the
-///   chunk is kept byte for byte by a save, which refuses to write ID3 items
-///   rather than drop it or add a second ID3 chunk.
+/// - A tag whose frames stop being readable (a frame cut by the end of the
+///   chunk) gives the frames before that point and a warning, as ffprobe
+///   reads it; one that can't be read at all (broken header fields, an
+///   unknown version) gives no items and a warning. Either way the chunk is
+///   kept byte for byte by a save, which refuses to write ID3 items rather
+///   than drop it or add a second ID3 chunk.
 enum IFFID3Chunk {
     /// Chunk IDs that hold an ID3v2 tag.
     static let ids: Set<FourCC> = ["id3 ", "ID3 "]
@@ -85,16 +87,32 @@ enum IFFID3Chunk {
             header.size = chunk.size - Int64(ID3v2Header.length)
         }
         let records: [ID3v2FrameRecord]
+        var isWritable = true
         do {
-            let read = try ID3v2TagParser(source: source, url: url, header: header).framesAndWarnings()
+            let read = try ID3v2TagParser(source: source, url: url, header: header).tag()
             records = read.frames
             warnings += read.warnings
+            if read.isUnreadable { return Tag(chunk: chunk, header: header, items: [], isWritable: false, warnings: warnings) }
+            if read.isTruncated { isWritable = false }
+            if let unparsed = read.unparsed {
+                // One warning for the unreadable bytes: this one, which says what is kept.
+                warnings.removeAll { ($0.offset ?? 0) >= unparsed.lowerBound }
+                // A tag larger than its chunk, cut inside a frame: the frames
+                // before the cut are read (ffprobe shows them too); a save
+                // keeps the chunk as it is (the cut frame can't be rewritten).
+                isWritable = false
+                warnings.append(
+                    MediaWarning(
+                        .malformed,
+                        "\(unparsed.count) bytes of the ID3v2 tag in chunk '\(chunk.id)' could not be read as frames (a frame cut by the "
+                            + "chunk's end?); the \(records.count) frames before them are read, and a save keeps the chunk as it is",
+                        offset: unparsed.lowerBound))
+            }
         } catch let error as MediaError {
             warnings.append(MediaWarning(error.code, "\(error.reason); \(keptRaw)", offset: error.offset))
             return Tag(chunk: chunk, header: header, items: [], isWritable: false, warnings: warnings)
         }
-        var isWritable = true
-        if isCut {
+        if isCut, isWritable {
             // A rewrite keeps the frames read; it may only drop padding.
             let framesEnd = header.isUnsynchronised ? chunk.payloadOffset : records.last?.range.upperBound ?? header.bodyOffset
             if try !isPadding(source, from: framesEnd, to: chunk.payloadEnd) {
@@ -125,13 +143,16 @@ enum IFFID3Chunk {
 
     /// The ID3 part of a save: the old chunks to replace and the new chunk
     /// (nil: none). A tag that isn't writable is kept unless all tags are
-    /// removed; ID3 items for a file with such a tag are refused.
+    /// removed; ID3 items for a file with such a tag, other than those read
+    /// from it, are refused.
     static func edit(
         _ tag: Tag?, items: [MetadataItem], newID: FourCC, endianness: Endianness, source: FileSource,
         options: SaveOptions, audioBytes: Int64
     ) throws -> (old: [IFFChunk], bytes: [UInt8]?) {
         if let tag, !tag.isWritable {
-            if items.contains(where: { $0.keySpace == .id3 }) {
+            // The frames read from such a tag may stay as they are, unchanged.
+            let id3Items = items.filter { $0.keySpace == .id3 }
+            if !id3Items.isEmpty, !id3Items.isStoredLike(tag.items) {
                 throw MediaError(
                     .unsupportedFeature,
                     "the ID3v2 tag in chunk '\(tag.chunk.id)' can't be read whole; MetadataKit keeps it "

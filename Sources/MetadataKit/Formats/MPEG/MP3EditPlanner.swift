@@ -17,8 +17,9 @@
 ///   ``ID3v2TagWriter``, which keeps every frame it can't re-encode byte for
 ///   byte or refuses the save. No ID3v2 tag is written when no `.id3` item
 ///   is left.
-/// - An ID3v2 tag appended at the end (v2.4 with a footer, structure §5) is
-///   merged into the leading tag — its items are part of the file's items —
+/// - An ID3v2 tag appended at the end (v2.4 with a footer, structure §5,
+///   or a v2.3/v2.4 tag without one ending right before ID3v1 or the end,
+///   see ``MP3Trailer``) is merged into the leading tag — its items are part of the file's items —
 ///   and removed.
 /// - Audio bytes (from the end of the leading tags, junk included), APEv2
 ///   tags, Lyrics3 blocks and an Enhanced TAG are copied untouched, except

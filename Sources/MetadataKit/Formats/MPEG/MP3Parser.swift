@@ -23,6 +23,11 @@ enum MP3Parser {
 
         let properties = try MPEGAudioScanner.properties(in: source, from: layout.audioStart, to: layout.trailer.audioEnd)
         guard properties != nil || hasTag else {
+            let head = try source.getBytes(
+                at: layout.audioStart, count: Int(min(Int64(ADTSFrameHeader.length), source.size - layout.audioStart)))
+            if let problem = ADTSFrameHeader.problem(in: head[...]) {
+                throw MediaError(.unsupportedFormat, problem, offset: layout.audioStart)
+            }
             throw MediaError(.unsupportedFormat, "no ID3 tag and no MPEG audio frame found", offset: layout.audioStart)
         }
         let isEditable = layout.obstacle(version: layout.version(for: .keep), source: source) == nil

@@ -84,7 +84,10 @@ extension MP3Trailer {
             } else if let start = try Self.lyrics3Start(source, end: end, floor: floor) {
                 trailer.skippedRanges.append(start..<end)
                 end = start
-            } else if trailer.appendedID3v2 == nil, let tag = try ID3v2Header.appended(in: source, endingAt: end), tag.offset >= floor {
+            } else if trailer.appendedID3v2 == nil,
+                let tag = try ID3v2Header.appended(in: source, endingAt: end) ?? Self.appendedWithoutFooter(source, end: end, floor: floor),
+                tag.offset >= floor
+            {
                 trailer.appendedID3v2 = tag
                 end = tag.offset
             } else {
@@ -93,5 +96,32 @@ extension MP3Trailer {
         }
         trailer.audioEnd = end
         self = trailer
+    }
+
+    /// How far before the end an ID3v2 tag without footer is looked for.
+    static let footerlessSearch: Int64 = 256 << 10
+
+    /// An ID3v2.3 or v2.4 tag without footer that ends exactly at `end`, as
+    /// some players append one before ID3v1 (v2.3 has no footer). Looked for
+    /// only when the 4 bytes before `end` are zeros (a tag's padding; audio
+    /// frames seldom end so), within ``footerlessSearch`` bytes; the tag's
+    /// header must give exactly the size that reaches `end`.
+    static func appendedWithoutFooter(_ source: FileSource, end: Int64, floor: Int64) throws -> ID3v2Header? {
+        guard end - floor >= Int64(ID3v2Header.length) + 4, try source.getBytes(at: end - 4, count: 4) == [0, 0, 0, 0] else {
+            return nil
+        }
+        let start = max(floor, end - footerlessSearch)
+        let bytes = try source.getBytes(at: start, count: Int(end - start))
+        var index = bytes.count - ID3v2Header.length
+        while index >= 0 {
+            if bytes[index] == 0x49, bytes[index + 1] == 0x44, bytes[index + 2] == 0x33, bytes[index + 3] == 3 || bytes[index + 3] == 4,
+                let header = try? ID3v2Header(bytes: Array(bytes[index..<index + ID3v2Header.length]), offset: start + Int64(index)),
+                !header.hasFooter, header.end == end
+            {
+                return header
+            }
+            index -= 1
+        }
+        return nil
     }
 }

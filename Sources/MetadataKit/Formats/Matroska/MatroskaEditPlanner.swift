@@ -5,12 +5,18 @@
 #endif
 
 /// Writes the tags, the Segment title, the chapters and the cover-art
-/// attachments of a Matroska or WebM file in place, the way mkvpropedit
-/// does: Clusters and Cues never move.
+/// attachments of a Matroska or WebM file in place where they fit, the way
+/// mkvpropedit does; Clusters and Cues are never changed, and move only
+/// when an element must go before them (see
+/// ``MatroskaSpaceLayout/insertBeforeClusters()``).
 ///
 /// - The Tags element is rebuilt from the `matroska` tag items: a Tag whose
 ///   items are all unchanged is copied byte for byte (with its TagDefault
-///   flags and any CRC-32); changed targets get one new Tag each. The Info
+///   flags and any CRC-32); changed targets get one new Tag each, whose
+///   SimpleTags keep the elements they had (``MatroskaSimpleTagWriter``).
+///   Tags stay in file order; a new Tag of level 50 or more goes before the
+///   first of a lower level (or without one), so ffprobe, which keeps the
+///   last of two equal names, shows the track's values. The Info
 ///   element is rebuilt with the new Title, its other children copied byte
 ///   for byte. A CRC-32 element at the start of a rebuilt master is
 ///   recomputed (RFC 8794 §11.3.1). Changed chapter tables
@@ -22,7 +28,11 @@
 ///   is absorbed by a size field 1 byte wider). A Void right after the old
 ///   element is used too. Otherwise the element goes into a large enough
 ///   top-level Void, or at the end of the Segment (the file), and the old one
-///   becomes a Void. Tags emptied of every item are voided.
+///   becomes a Void. Tags emptied of every item are voided. In a file
+///   without SeekHead, or for an element that was before the Clusters, the
+///   end of the Segment is replaced by a place right before the first
+///   Cluster (the file is rewritten, the Clusters moved byte for byte),
+///   where ffprobe, mediainfo and exiftool look.
 /// - Moved, added or removed elements are entered in the SeekHead that
 ///   pointed at them (new ones in the first SeekHead), rebuilt in its place
 ///   and the Void after it; a Segment of known size gets its new size
@@ -183,7 +193,21 @@ enum MatroskaEditPlanner {
     ) throws -> [UInt8]? {
         let groups = old?.groups ?? []
         var order: [MatroskaTarget] = []
-        for target in groups.map(\.target) + items.map(\.target) where !order.contains(target) { order.append(target) }
+        for target in groups.map(\.target) where !order.contains(target) { order.append(target) }
+        // A new Tag of a higher level than a track goes before the first Tag
+        // of a lower level (or none): ffprobe lets the last of two equal
+        // names win, and the track's ARTIST or TITLE must.
+        for target in items.map(\.target) where !order.contains(target) {
+            let level = target.typeValue ?? 0
+            let isWhole =
+                target.trackUIDs.isEmpty && target.editionUIDs.isEmpty && target.chapterUIDs.isEmpty
+                && target.attachmentUIDs.isEmpty
+            if isWhole, level >= 50, let index = order.firstIndex(where: { ($0.typeValue ?? 0) < level }) {
+                order.insert(target, at: index)
+            } else {
+                order.append(target)
+            }
+        }
         var data: [UInt8] = []
         var changed = false
         for target in order {
@@ -194,7 +218,9 @@ enum MatroskaEditPlanner {
             } else {
                 changed = true
                 if !newItems.isEmpty {
-                    data += try MatroskaTags.tagElement(target: target, items: newItems.map { ($0.path, $0.item) }, rules: &rules)
+                    let stored = oldGroups.flatMap { group in zip(group.items.map(\.key), group.fields).map { ($0, $1) } }
+                    data += try MatroskaSimpleTagWriter.tagElement(
+                        target: target, items: newItems.map { ($0.path, $0.item) }, old: stored, rules: &rules)
                 }
             }
         }

@@ -13,7 +13,7 @@
 /// | title | 30/TITLE, then the Segment title `Info/Title` |
 /// | artist | 30/ARTIST, ARTIST |
 /// | albumArtist | 50/ARTIST, ALBUM_ARTIST, ALBUMARTIST |
-/// | album | 50/TITLE, TITLE, ALBUM |
+/// | album | ALBUM, 50/TITLE, TITLE |
 /// | grouping | 30/GROUPING, GROUPING |
 /// | composer | 30/COMPOSER, COMPOSER |
 /// | comments | 30/COMMENT, COMMENT, 50/COMMENT |
@@ -25,6 +25,16 @@
 /// | track count | 50/TOTAL_PARTS, TOTAL_PARTS, PART_NUMBER's "/N" |
 /// | disc number | 50/PART_NUMBER, DISC |
 /// | disc count | 60/TOTAL_PARTS, DISC's "/N" |
+///
+/// A new album is a bare `ALBUM` (empty Targets, which RFC 9559 reads as
+/// level 50), as ffmpeg writes it: ffprobe (and Jellyfin, Plex and Kodi,
+/// which read Matroska through ffmpeg) flattens every Tag without a UID
+/// into one dictionary, last name wins, so a `50/TITLE` album became the
+/// file's TITLE there; TagLib 2 reads a bare `ALBUM` as its ALBUM property
+/// and mkvextract lists it. An album a file keeps in `50/TITLE` (mkvmerge,
+/// TagLib) stays there; a new level-50 Tag (an album artist's `50/ARTIST`)
+/// goes before the file's track-level and level-less Tags, so ffprobe
+/// still shows the track's ARTIST and TITLE (see ``MatroskaEditPlanner``).
 ///
 /// `TOTAL_PARTS` counts the parts of the level below (TagLib 2.2 maps
 /// `50/TOTAL_PARTS` to TRACKTOTAL and `60/TOTAL_PARTS` to DISCTOTAL); a count
@@ -42,7 +52,7 @@ extension MetadataKeyMap {
             .title: keys("30/TITLE", "Info/Title"),
             .artist: keys("30/ARTIST", "ARTIST"),
             .albumArtist: keys("50/ARTIST", "ALBUM_ARTIST", "ALBUMARTIST"),
-            .album: keys("50/TITLE", "TITLE", "ALBUM"),
+            .album: keys("ALBUM", "50/TITLE", "TITLE"),
             .grouping: keys("30/GROUPING", "GROUPING"),
             .composer: keys("30/COMPOSER", "COMPOSER"),
             .comments: keys("30/COMMENT", "COMMENT", "50/COMMENT"),

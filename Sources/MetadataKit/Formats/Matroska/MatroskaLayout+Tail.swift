@@ -16,31 +16,48 @@ extension MatroskaLayout {
     /// unknown size child by child until a top-level ID, RFC 9559 §6.2), at
     /// most ``maximumScan`` elements; only a save that appends asks.
     func elementsEndWithSegment(_ source: FileSource) -> Bool {
+        walkAfterFirstCluster(source) { _ in } == segmentEnd
+    }
+
+    /// Every Cues element from the first Cluster on, found by walking (a
+    /// SeekHead may not point at them). A walk that stops early (the file
+    /// ends inside an element: a cut recording) has seen every one.
+    func cuesAfterFirstCluster(_ source: FileSource) -> [EBMLElement] {
+        var cues: [EBMLElement] = []
+        _ = walkAfterFirstCluster(source) { if $0.id == MatroskaID.cues { cues.append($0) } }
+        return cues
+    }
+
+    /// Walks the top-level elements from the first Cluster (see
+    /// ``elementsEndWithSegment(_:)``), showing each to `visit`; returns
+    /// where the walk ended, nil when an element can't be read.
+    func walkAfterFirstCluster(_ source: FileSource, visit: (EBMLElement) -> Void) -> Int64? {
         var position = firstCluster ?? segmentData
         var count = 0
         while position < segmentEnd {
             count += 1
             guard count <= Self.maximumScan, let element = try? EBMLElement(parsing: source, at: position, limit: segmentEnd) else {
-                return false
+                return nil
             }
+            visit(element)
             if let end = element.end {
-                guard end <= segmentEnd else { return false }
+                guard end <= segmentEnd else { return nil }
                 position = end
                 continue
             }
-            guard element.id == MatroskaID.cluster else { return false }
+            guard element.id == MatroskaID.cluster else { return nil }
             var child = element.dataOffset
             while child < segmentEnd {
                 count += 1
                 guard count <= Self.maximumScan, let inner = try? EBMLElement(parsing: source, at: child, limit: segmentEnd) else {
-                    return false
+                    return nil
                 }
                 if MatroskaID.topLevel.contains(inner.id) { break }
-                guard let end = inner.end, end <= segmentEnd else { return false }
+                guard let end = inner.end, end <= segmentEnd else { return nil }
                 child = end
             }
             position = child
         }
-        return position == segmentEnd
+        return position
     }
 }

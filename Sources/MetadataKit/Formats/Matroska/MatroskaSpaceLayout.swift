@@ -10,14 +10,20 @@
 struct MatroskaSpaceLayout {
     let file: MatroskaFile
     let source: FileSource
-    private(set) var patches: [(offset: Int64, bytes: [UInt8])] = []
+    var patches: [(offset: Int64, bytes: [UInt8])] = []
     /// Bytes to add after the end of the file (the end of the Segment).
-    private(set) var appended: [UInt8] = []
+    var appended: [UInt8] = []
     /// Top-level Voids not used yet: offset and total size (old elements
     /// voided by this save join them, so a later element can go there).
-    private var voids: [(offset: Int64, size: Int64)]
-    /// Elements that moved, appeared (`from` nil) or went (`to` nil).
-    private var moves: [(id: UInt32, from: Int64?, to: Int64?)] = []
+    var voids: [(offset: Int64, size: Int64)]
+    /// Elements that moved, appeared (`from` nil) or went (`to` nil); `to`
+    /// is an offset in the old file (moved by the insertion when after it),
+    /// or in the new file when `final`.
+    var moves: [(id: UInt32, from: Int64?, to: Int64?, final: Bool)] = []
+    /// Bytes put before the first Cluster instead of after the last (see
+    /// ``insertBeforeClusters()``); everything from `offset` on moves by
+    /// their count.
+    var insertion: (offset: Int64, bytes: [UInt8])?
 
     init(file: MatroskaFile, source: FileSource) {
         self.file = file
@@ -64,7 +70,7 @@ struct MatroskaSpaceLayout {
         if let index = voids.firstIndex(where: { $0.offset + $0.size == element.offset }),
             let target = fill(index, id, data, span: voids[index].size + total)
         {
-            moves.append((id, element.offset, target))
+            moves.append((id, element.offset, target, false))
             return
         }
         try place(id, data, replacing: element)
@@ -93,7 +99,7 @@ struct MatroskaSpaceLayout {
     /// Turns `element` into a Void.
     mutating func remove(_ element: EBMLElement) throws {
         free(element)
-        moves.append((element.id, element.offset, nil))
+        moves.append((element.id, element.offset, nil, false))
     }
 
     /// Voids `element` and offers its bytes to later elements.
@@ -104,7 +110,7 @@ struct MatroskaSpaceLayout {
 
     /// Records the bytes of a span starting at `offset`; they replace
     /// earlier patches inside it (the Void header of a freed element).
-    private mutating func patch(_ offset: Int64, _ bytes: [UInt8]) {
+    mutating func patch(_ offset: Int64, _ bytes: [UInt8]) {
         patches.removeAll { $0.offset >= offset && $0.offset < offset + Int64(bytes.count) }
         patches.append((offset, bytes))
     }
@@ -132,13 +138,39 @@ struct MatroskaSpaceLayout {
             appended += EBML.element(id, data)
         }
         if let old { free(old) }
-        moves.append((id, old?.offset, target))
+        moves.append((id, old?.offset, target, false))
     }
 
     /// The plan: the patches, the SeekHead entries and Segment size they
     /// need, and the appended elements as a new tail.
     mutating func plan() throws -> FileEditPlan {
+        try insertBeforeClusters()
         try updateSeekHeads()
+        if let insertion, !insertion.bytes.isEmpty { return try insertionPlan(insertion) }
+        try checkAppendable()
+        let segment = file.layout.segment
+        if !appended.isEmpty, let size = segment.dataSize {
+            guard let bytes = EBML.sizeBytes(size + Int64(appended.count), length: segment.sizeLength) else {
+                throw MediaError(.unsupportedFeature, "the Segment's size field can't hold its new size", offset: segment.offset)
+            }
+            patches.append((segment.offset + Int64(segment.idLength), bytes))
+        }
+        let result = try changedPatches()
+        return appended.isEmpty ? .inPlace(result) : .patchedTail(patches: result, offset: source.size, bytes: appended)
+    }
+
+    /// The patches, sorted, each cut to the bytes that differ from the file.
+    func changedPatches() throws -> [(offset: Int64, bytes: [UInt8])] {
+        var result: [(offset: Int64, bytes: [UInt8])] = []
+        for patch in patches.sorted(by: { $0.offset < $1.offset }) {
+            if let changed = try FileEditPlan.changedPatch(of: patch.bytes, at: patch.offset, in: source) { result.append(changed) }
+        }
+        return result
+    }
+
+    /// Refuses a save that appends after a Segment that doesn't end the
+    /// file, or whose last element is cut short.
+    func checkAppendable() throws {
         if !appended.isEmpty {
             let segment = file.layout.segment
             guard file.layout.segmentEnd == source.size, segment.end == nil || segment.end == source.size else {
@@ -153,18 +185,7 @@ struct MatroskaSpaceLayout {
                     "the Segment's last element is cut short (a recording that stopped mid-Cluster?): what doesn't fit in place can't go after it without changing the last packet",
                     offset: segment.offset)
             }
-            if let size = segment.dataSize {
-                guard let bytes = EBML.sizeBytes(size + Int64(appended.count), length: segment.sizeLength) else {
-                    throw MediaError(.unsupportedFeature, "the Segment's size field can't hold its new size", offset: segment.offset)
-                }
-                patches.append((segment.offset + Int64(segment.idLength), bytes))
-            }
         }
-        var result: [(offset: Int64, bytes: [UInt8])] = []
-        for patch in patches.sorted(by: { $0.offset < $1.offset }) {
-            if let changed = try FileEditPlan.changedPatch(of: patch.bytes, at: patch.offset, in: source) { result.append(changed) }
-        }
-        return appended.isEmpty ? .inPlace(result) : .patchedTail(patches: result, offset: source.size, bytes: appended)
     }
 
     /// Enters every move in the SeekHeads: an entry that pointed at the old
@@ -176,28 +197,42 @@ struct MatroskaSpaceLayout {
     /// read by walking its elements).
     private mutating func updateSeekHeads() throws {
         let layout = file.layout
-        guard !layout.seekHeads.isEmpty, !moves.isEmpty else { return }
-        var entries = layout.seekHeads.map { $0.entries.map { (id: $0.id, position: $0.position) } }
+        guard !layout.seekHeads.isEmpty, !moves.isEmpty || insertion != nil else { return }
+        var entries = layout.seekHeads.map { $0.entries.map { (id: $0.id, position: $0.position, done: false) } }
         var changed = Set<Int>()
         for move in moves {
             let old = move.from.map { $0 - layout.segmentData }
+            let new = move.to.map { (move.final ? $0 : newOffset($0)) - layout.segmentData }
             let found = entries.indices.lazy.compactMap { head in
-                entries[head].firstIndex { $0.id == move.id && $0.position == old }.map { (head, $0) }
+                entries[head].firstIndex { !$0.done && $0.id == move.id && $0.position == old }.map { (head, $0) }
             }.first
             if let (head, index) = found {
-                if let to = move.to { entries[head][index].position = to - layout.segmentData } else { entries[head].remove(at: index) }
+                if let new { entries[head][index] = (move.id, new, true) } else { entries[head].remove(at: index) }
                 changed.insert(head)
-            } else if let to = move.to {
-                entries[0].append((move.id, to - layout.segmentData))
+            } else if let new {
+                entries[0].append((move.id, new, true))
                 changed.insert(0)
+            }
+        }
+        // What the insertion moved: every other entry past it.
+        if insertion != nil {
+            for head in entries.indices {
+                for index in entries[head].indices where !entries[head][index].done {
+                    let position = newOffset(layout.segmentData + entries[head][index].position) - layout.segmentData
+                    if position != entries[head][index].position {
+                        entries[head][index].position = position
+                        changed.insert(head)
+                    }
+                }
             }
         }
         for head in changed.sorted() {
             let seekHead = layout.seekHeads[head]
-            let data = Self.seekHeadData(entries[head], crc: seekHead.hasCRC)
+            let list = entries[head].map { (id: $0.id, position: $0.position) }
+            let data = Self.seekHeadData(list, crc: seekHead.hasCRC)
             if !put(seekHead: data, at: seekHead.element) {
                 // Whole at the end, and a SeekHead pointing there in its place.
-                let target = source.size + Int64(appended.count)
+                let target = newOffset(source.size + Int64(appended.count))
                 appended += EBML.element(MatroskaID.seekHead, data)
                 let forward = Self.seekHeadData([(MatroskaID.seekHead, target - layout.segmentData)], crc: seekHead.hasCRC)
                 guard put(seekHead: forward, at: seekHead.element) else {

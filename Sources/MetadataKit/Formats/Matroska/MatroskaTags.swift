@@ -18,7 +18,8 @@ extension MetadataKeySpace {
 /// item's language. A SimpleTag with neither value gives no item, but its
 /// nested SimpleTags do. TagDefault is not part of the item: a Tag whose
 /// items are unchanged is written back byte for byte (see
-/// ``MatroskaEditPlanner``), a rebuilt one gets the default flag.
+/// ``MatroskaEditPlanner``); in a rebuilt one each SimpleTag keeps its own
+/// elements as the file had them (see ``MatroskaSimpleTagWriter``).
 struct MatroskaTags: Sendable {
     /// One Tag element: its target, where it is, and its items.
     struct Group: Sendable {
@@ -26,6 +27,9 @@ struct MatroskaTags: Sendable {
         var offset: Int64
         var size: Int
         var items: [MetadataItem]
+        /// Each item's SimpleTag elements other than nested SimpleTags, as
+        /// stored (parallel to ``items``).
+        var fields: [[MatroskaSimpleTagWriter.Field]] = []
     }
 
     var groups: [Group] = []
@@ -50,15 +54,18 @@ extension MatroskaTags {
             let size = Int(child.dataOffset - child.offset) + tag.remaining
             var target = MatroskaTarget()
             var items: [MetadataItem] = []
+            var fields: [[MatroskaSimpleTagWriter.Field]] = []
             for (field, value) in EBMLChildren.list(tag, warnings: &warnings) {
                 switch field.id {
                 case MatroskaID.targets: target = Self.target(value, warnings: &warnings)
                 case MatroskaID.simpleTag:
-                    Self.simpleTag(value, path: [], target: target, depth: 1, into: &items, warnings: &warnings, offset: field.offset)
+                    Self.simpleTag(
+                        value, path: [], target: target, depth: 1, into: &items, fields: &fields, warnings: &warnings,
+                        offset: field.offset)
                 default: break
                 }
             }
-            groups.append(Group(target: target, offset: child.offset, size: Int(size), items: items))
+            groups.append(Group(target: target, offset: child.offset, size: Int(size), items: items, fields: fields))
         }
         self.groups = groups
     }
@@ -81,7 +88,7 @@ extension MatroskaTags {
 
     private static func simpleTag(
         _ reader: ByteReader, path: [String], target: MatroskaTarget, depth: Int, into items: inout [MetadataItem],
-        warnings: inout [MediaWarning], offset: Int64
+        fields stored: inout [[MatroskaSimpleTagWriter.Field]], warnings: inout [MediaWarning], offset: Int64
     ) {
         guard depth <= EBMLChildren.maximumDepth else {
             warnings.append(
@@ -93,7 +100,11 @@ extension MatroskaTags {
         var language = "und"
         var bcp47: String?
         var nested: [(ByteReader, Int64)] = []
+        var own: [MatroskaSimpleTagWriter.Field] = []
         for (field, data) in EBMLChildren.list(reader, warnings: &warnings) {
+            if field.id != MatroskaID.simpleTag {
+                own.append(.init(id: field.id, payload: Array(EBMLChildren.bytes(data)), sizeLength: field.sizeLength))
+            }
             switch field.id {
             case MatroskaID.tagName: name = EBMLChildren.string(data)
             case MatroskaID.tagString: value = .string(EBMLChildren.string(data))
@@ -113,73 +124,12 @@ extension MatroskaTags {
             let type: MetadataDataType = if case .data = value { .binary } else { .utf8 }
             items.append(
                 MetadataItem(keySpace: .matroska, key: target.key(fullPath), value: value, dataType: type, language: bcp47 ?? language))
+            stored.append(own)
         }
         for (child, childOffset) in nested {
-            simpleTag(child, path: fullPath, target: target, depth: depth + 1, into: &items, warnings: &warnings, offset: childOffset)
+            simpleTag(
+                child, path: fullPath, target: target, depth: depth + 1, into: &items, fields: &stored, warnings: &warnings,
+                offset: childOffset)
         }
-    }
-}
-
-extension MatroskaTags {
-    /// A Tag element holding `items` (all of one target), nested SimpleTags
-    /// under the last SimpleTag of their parent's name.
-    /// A language that isn't ISO 639-2 goes to TagLanguageBCP47 where
-    /// `rules` allow it (not in WebM: refused there).
-    static func tagElement(
-        target: MatroskaTarget, items: [(path: [String], item: MetadataItem)], rules: inout MatroskaWriteRules
-    ) throws -> [UInt8] {
-        final class Node {
-            let name: String
-            var item: MetadataItem?
-            var children: [Node] = []
-            init(name: String, item: MetadataItem?) {
-                self.name = name
-                self.item = item
-            }
-        }
-        var roots: [Node] = []
-        for (path, item) in items {
-            var siblings = roots
-            var parent: Node?
-            for name in path.dropLast() {
-                if let found = siblings.last(where: { $0.name == name }) {
-                    parent = found
-                } else {
-                    let node = Node(name: name, item: nil)
-                    if let parent { parent.children.append(node) } else { roots.append(node) }
-                    parent = node
-                }
-                siblings = parent!.children
-            }
-            let node = Node(name: path.last!, item: item)
-            if let parent { parent.children.append(node) } else { roots.append(node) }
-        }
-        func serialize(_ node: Node) throws -> [UInt8] {
-            var data = EBML.element(MatroskaID.tagName, string: node.name)
-            if let item = node.item {
-                // TagLanguage holds ISO 639-2 (3 letters); other tags go to TagLanguageBCP47.
-                data += try rules.language(
-                    item.language, plain: MatroskaID.tagLanguage, bcp47: MatroskaID.tagLanguageBCP47, what: "tags")
-                data += EBML.element(MatroskaID.tagDefault, unsigned: 1)
-                switch item.value {
-                case .data(let bytes): data += EBML.element(MatroskaID.tagBinary, [UInt8](bytes))
-                case .picture:
-                    throw MediaError(.invalidValue, "Matroska tag '\(item.key)' can't hold a picture (pictures are attachments)")
-                default:
-                    guard
-                        let text = item.value.stringValues.isEmpty
-                            ? item.value.stringValue : item.value.stringValues.joined(separator: "; ")
-                    else {
-                        throw MediaError(.invalidValue, "Matroska tag '\(item.key)' needs a text or binary value")
-                    }
-                    data += EBML.element(MatroskaID.tagString, string: text)
-                }
-            }
-            for child in node.children { data += try serialize(child) }
-            return EBML.element(MatroskaID.simpleTag, data)
-        }
-        var data = target.serialized()
-        for root in roots { data += try serialize(root) }
-        return EBML.element(MatroskaID.tag, data)
     }
 }

@@ -55,6 +55,18 @@ enum StreamBuilder {
 private typealias S = StreamBuilder
 
 @Suite struct ADTSTests {
+    /// An ADTS stream (frames as ffmpeg's `-f adts` writes them, built here) whose headers give a
+    /// sampling-frequency index ADTS doesn't use is refused with that
+    /// reason, not as "no MPEG audio frame".
+    @Test func anInvalidSampleRateIndexIsNamed() async throws {
+        let frames = (0..<20).flatMap { _ in S.adtsFrame(length: 300, rateIndex: 15, channels: 2, blocks: 1) }
+        let url = try DSDBuilder.file(frames, name: "x.aac")
+        defer { DSDBuilder.remove(url) }
+        let error = await #expect(throws: MediaError.self) { _ = try await MediaItem.loaded(url) }
+        #expect(error?.code == .unsupportedFormat)
+        #expect(error?.reason.contains("sampling-frequency index 15") == true, "\(String(describing: error))")
+    }
+
     @Test func readsFramesAfterAnID3TagAndID3v1() async throws {
         let frames = (0..<100).flatMap { _ in S.adtsFrame(length: 300, rateIndex: 3, channels: 2, blocks: 1) }
         let v1 = Array("TAG".utf8) + Array("V1 Title".utf8) + [UInt8](repeating: 0, count: 125 - 8)

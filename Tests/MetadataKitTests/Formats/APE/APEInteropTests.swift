@@ -136,7 +136,9 @@ struct APEInteropTests {
         let after = try tags(url)
         #expect(after["title"]?.last as? String == "Néw tïtle ✓")
         #expect(after["album"]?.last as? String == String(repeating: "Älbum ", count: 300))
-        #expect(after["comment"]?.last as? String == "Cömment")
+        // TrueAudio: a new field goes to ID3v2 (what TagLib and mutagen read there).
+        #expect(after["comment"]?.last as? String == (kind == "tta" ? nil : "Cömment"))
+        if kind == "tta" { #expect(try id3Frames(url)["COMM"] == ["Cömment"]) }
         #expect(after["artist"]?.dropFirst().compactMap { $0 as? String } == ["Ärtist One", "Artist Two"])
         #expect(after["custom"]?.last as? String == "keep me")
         #expect(after["track"]?.last as? String == "3/12")
@@ -151,7 +153,8 @@ struct APEInteropTests {
         try expectSameProperties(try await MediaItem.loaded(url), try mutagen(url), kind)
     }
 
-    /// Files with no tag get one that mutagen reads.
+    /// Files with no tag get one that mutagen reads: APEv2, and in
+    /// TrueAudio ID3v2 (mutagen's and TagLib's `TrueAudio` read no APE tag).
     @Test(arguments: ["wavpack", "musepack", "tta"])
     func newTagsAreReadByMutagen(kind: String) async throws {
         let url = try make(kind)
@@ -161,8 +164,108 @@ struct APEInteropTests {
         item.metadata.trackNumber = 2
         item.metadata.trackCount = 5
         try await item.save()
-        let after = try tags(url)
-        #expect(after["title"]?.last as? String == "Fïrst" && after["track"]?.last as? String == "2/5")
+        if kind == "tta" {
+            let frames = try id3Frames(url)
+            #expect(frames["TIT2"] == ["Fïrst"] && frames["TRCK"] == ["2/5"], "\(frames)")
+            #expect(try tags(url)["title"] == nil)
+        } else {
+            let after = try tags(url)
+            #expect(after["title"]?.last as? String == "Fïrst" && after["track"]?.last as? String == "2/5")
+        }
+    }
+
+    /// A Musepack file (mpcenc) given a leading ID3v2 tag by mutagen's `ID3`
+    /// beside its APE tag, as some taggers do: the ID3v2 title is read, a
+    /// new title reaches both tags (exiftool shows no stale one), and
+    /// removing every tag removes the ID3v2 tag too; the audio is kept.
+    @Test func aMusepackFilesLeadingID3v2TagIsReadUpdatedAndRemoved() async throws {
+        #expect(TestSupport.hasTool("exiftool"))
+        let url = try make("musepack")
+        let script = """
+            import sys
+            from mutagen.apev2 import APEv2
+            from mutagen.id3 import ID3, TIT2, TPE1
+            ape = APEv2(); ape["Title"] = "Old title"; ape.save(sys.argv[1])
+            tags = ID3(); tags.add(TIT2(encoding=3, text="Old title")); tags.add(TPE1(encoding=3, text="ID3 artist"))
+            tags.save(sys.argv[1])
+            """
+        try TestSupport.runChecked("python3", ["-c", script, url.path])
+        let md5 = try MediaChecks.decodedMD5(url)
+        var item = try await MediaItem.loaded(url)
+        #expect(item.warnings.isEmpty, "\(item.warnings)")
+        #expect(item.metadata.title == "Old title" && item.metadata.artist == "ID3 artist")
+        item.metadata.title = "Néw title"
+        try await item.save()
+        // exiftool reads the ID3v2 tag of such a file (and not its APE tag).
+        let exif = try TestSupport.runChecked("exiftool", ["-G1", "-s", "-Title", url.path]).text
+        #expect(exif.contains("ID3v2") && exif.contains("Néw title") && !exif.contains("Old title"), "\(exif)")
+        #expect(try id3Frames(url)["TIT2"] == ["Néw title"])
+        let ape = try TestSupport.runChecked(
+            "python3", ["-c", "import sys\nfrom mutagen.apev2 import APEv2\nprint(APEv2(sys.argv[1])['Title'])", url.path])
+        #expect(ape.text.trimmingCharacters(in: .whitespacesAndNewlines) == "Néw title")
+        #expect(try MediaChecks.decodedMD5(url) == md5, "the decoded audio changed")
+
+        var cleared = try await MediaItem.loaded(url)
+        try await cleared.save(options: SaveOptions(removesAllTags: true))
+        let bytes = [UInt8](try Data(contentsOf: url))
+        #expect(Array(bytes.prefix(3)) != Array("ID3".utf8), "the ID3v2 tag is gone")
+        #expect(try await MediaItem.loaded(url).metadata.items.isEmpty)
+        #expect(try MediaChecks.decodedMD5(url) == md5)
+    }
+
+    /// The APEv2 items mutagen reads, by their key as stored.
+    func apeItems(_ url: URL) throws -> [String: String] {
+        let script = """
+            import sys, json
+            from mutagen.apev2 import APEv2
+            print(json.dumps({k: str(v) for k, v in APEv2(sys.argv[1]).items()}))
+            """
+        let output = try TestSupport.runChecked("python3", ["-c", script, url.path])
+        return try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: String])
+    }
+
+    /// A WavPack file whose year mutagen stored as `DATE` (as foobar2000
+    /// writes it): read as the year, changed there (no `YEAR` beside it);
+    /// new fields take the names TagLib and Picard use.
+    @Test func anAPEDateIsTheYearAndNewFieldsTakePicardsNames() async throws {
+        let url = try make("wavpack")
+        try TestSupport.runChecked(
+            "python3",
+            [
+                "-c", "import sys\nfrom mutagen.apev2 import APEv2\na = APEv2()\na['Date'] = '2009'\na['Title'] = 'T'\na.save(sys.argv[1])",
+                url.path,
+            ])
+        var item = try await MediaItem.loaded(url)
+        #expect(item.metadata.year == "2009")
+        item.metadata.year = "2010"
+        item.metadata.remixer = "Mix Person"
+        item.metadata.website = "https://example.com/"
+        item.metadata.releaseType = "album"
+        item.metadata.releaseStatus = "official"
+        item.metadata.originalArtist = "First Singer"
+        item.metadata.albumArtist = "Band"
+        try await item.save()
+        let items = try apeItems(url)
+        #expect(items["Date"] == "2010" && items["YEAR"] == nil && items["Year"] == nil, "\(items)")
+        #expect(items["MIXARTIST"] == "Mix Person" && items["WEBLINK"] == "https://example.com/", "\(items)")
+        #expect(items["MUSICBRAINZ_ALBUMTYPE"] == "album" && items["MUSICBRAINZ_ALBUMSTATUS"] == "official", "\(items)")
+        #expect(items["ORIGINAL ARTIST"] == "First Singer" && items["ALBUM ARTIST"] == "Band", "\(items)")
+        let reread = try await MediaItem.loaded(url)
+        #expect(
+            reread.metadata.year == "2010" && reread.metadata.remixer == "Mix Person" && reread.metadata.website == "https://example.com/")
+    }
+
+    /// The text of each ID3v2 frame mutagen reads at the start of the file
+    /// (comments by their frame ID alone).
+    func id3Frames(_ url: URL) throws -> [String: [String]] {
+        let script = """
+            import sys, json
+            from mutagen.id3 import ID3
+            tags = ID3(sys.argv[1])
+            print(json.dumps({f.FrameID: [str(t) for t in f.text] for f in tags.values() if hasattr(f, "text")}))
+            """
+        let output = try TestSupport.runChecked("python3", ["-c", script, url.path])
+        return try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [String: [String]])
     }
 
     /// The hand-built streams: mutagen reads the same properties, and the

@@ -108,6 +108,17 @@ private typealias B = DSDBuilder
         await #expect(throws: MediaError.self) { try await bad.save(options: Self.fast) }
     }
 
+    /// A 'FRM8' size 12 bytes too large (it counted its own header): the
+    /// warning gives the file's real numbers.
+    @Test func aFormSizeTooLargeIsToldInTheFilesNumbers() throws {
+        var bytes = B.dff()
+        let size = UInt64(bytes.count)
+        bytes.replaceSubrange(4..<12, with: B.be64(size))
+        let parsed = try B.parse(bytes, name: "x.dff")
+        let warning = try #require(parsed.warnings.first { $0.offset == 4 })
+        #expect(warning.message == "the 'FRM8' size \(size) makes the file \(size + 12) bytes long, but it has \(size) (12 bytes missing)")
+    }
+
     @Test func lyingSizes() throws {
         // A FRM8 size larger than the file: a warning, the chunks read.
         let long = try B.parse(B.dff(after: [B.chunk("ID3 ", B.id3([("TIT2", "x")]))], formSize: 1 << 50), name: "x.dff")

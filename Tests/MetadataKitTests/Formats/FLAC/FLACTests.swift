@@ -95,10 +95,15 @@ private typealias B = FLACOggBuilder
                 return nil
             } catch let error as MediaError { return error.code } catch { return nil }
         }
-        // A block length past the end of the file.
-        var long = B.flac([(4, B.comment(["A=b"]))])
+        // A block length past the end of the file (an APPLICATION block: a
+        // VORBIS_COMMENT or PICTURE is read by its fields instead, see
+        // FLACWrongBlockLengthTests).
+        var long = B.flac([(2, Array("abcd".utf8) + [1, 2, 3])])
         long[4 + 38 + 1] = 0xFF
         #expect(code(long) == .sizeOutOfRange)
+        var comment = B.flac([(4, B.comment(["A=b"]))])
+        comment[4 + 38 + 1] = 0xFF
+        #expect(code(comment) == nil)
         // Type 127, STREAMINFO missing, STREAMINFO of the wrong size.
         #expect(code(B.flac([(127, [])])) == .malformed)
         #expect(code(Array("fLaC".utf8) + FLACBlock.header(type: 4, isLast: true, length: 8) + B.comment([])) == .malformed)

@@ -31,7 +31,7 @@ struct MatroskaChapterWriteTests {
     func chaptersAreWrittenAndEveryToolReadsThem(_ name: String) async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = try I.make(name, in: directory)
-        let hash = try I.trackHash(file), cluster = try I.firstCluster(file), size = try FileSource(url: file).size
+        let hash = try I.trackHash(file), cluster = try I.clusters(file), size = try FileSource(url: file).size
         var item = try await MediaItem.loaded(file)
         let oldItems = item.metadata.items
         item.chapters = Self.chapters
@@ -98,7 +98,7 @@ struct MatroskaChapterWriteTests {
             try FileManager.default.removeItem(at: file)
             try FileManager.default.moveItem(at: with, to: file)
         }
-        let hash = try I.trackHash(file), cluster = try I.firstCluster(file), size = try FileSource(url: file).size
+        let hash = try I.trackHash(file), cluster = try I.clusters(file), size = try FileSource(url: file).size
         let jpeg = directory.appendingPathComponent("new.jpg")
         try I.picture(jpeg)
         let picture = try Data(contentsOf: jpeg)
@@ -154,7 +154,7 @@ struct MatroskaChapterWriteTests {
                 "mimetype=image/jpeg", file.path,
             ])
         let old = try #require(try MatroskaLayout(parsing: FileSource(url: file)).first(MatroskaID.attachments))
-        let hash = try I.trackHash(file), cluster = try I.firstCluster(file), size = try FileSource(url: file).size
+        let hash = try I.trackHash(file), cluster = try I.clusters(file), size = try FileSource(url: file).size
         let picture = try Data(contentsOf: small)
         #expect(picture.count + 200 < (try Data(contentsOf: large)).count)
         var item = try await MediaItem.loaded(file)

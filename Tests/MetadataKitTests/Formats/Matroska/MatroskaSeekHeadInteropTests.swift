@@ -54,7 +54,7 @@ struct MatroskaSeekHeadInteropTests {
         bytes += second
         try Data(bytes).write(to: file)
         #expect(try count("Tags", in: file) == 2)
-        let hash = try I.trackHash(file), cluster = try I.firstCluster(file)
+        let hash = try I.trackHash(file), cluster = try I.clusters(file)
         var item = try await MediaItem.loaded(file)
         #expect(item.metadata.comments == "from another tool" && item.metadata.title == "Track Title")
 
@@ -107,7 +107,7 @@ struct MatroskaSeekHeadInteropTests {
         let layout = try MatroskaLayout(parsing: FileSource(url: file))
         #expect(layout.warnings.isEmpty && layout.first(MatroskaID.chapters) == nil)
         #expect(!(try I.mkvinfo(file)).localizedCaseInsensitiveContains("error"))
-        let hash = try I.trackHash(file), cluster = try I.firstCluster(file), size = try FileSource(url: file).size
+        let hash = try I.trackHash(file), cluster = try I.clusters(file), size = try FileSource(url: file).size
         var item = try await MediaItem.loaded(file)
         item.chapters = [Chapter(start: 0, titles: [Chapter.Title("Erste")]), Chapter(start: 1.5, titles: [Chapter.Title("Zweite")])]
         try await item.save()

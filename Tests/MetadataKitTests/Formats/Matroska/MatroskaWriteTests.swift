@@ -94,9 +94,18 @@ private typealias B = MatroskaBuilder
         let tight = try B.write(
             B.file([B.element(MatroskaID.seekHead, []), B.info(), B.tracks(), B.cluster()]), "tight.mkv", in: directory)
         try await expectRefused(tight)
-        // Data after the Segment: nothing can go at its end.
+        // Data after the Segment: nothing can go at its end, but the Tags,
+        // before the Clusters, stay there (the Clusters move); the data
+        // after the Segment stays.
         let trailing = try B.write(B.typical(voidSize: 2) + [1, 2, 3, 4], "trailing.mkv", in: directory)
-        try await expectRefused(trailing)
+        var item = try await MediaItem.loaded(trailing)
+        item.metadata.comments = String(repeating: "long comment ", count: 40)
+        try await item.save()
+        let bytes = try Data(contentsOf: trailing)
+        #expect(bytes.suffix(4) == Data([1, 2, 3, 4]))
+        let layout = try MatroskaLayout(parsing: FileSource(url: trailing))
+        #expect(try #require(layout.first(MatroskaID.tags)).offset < layout.firstCluster!)
+        #expect(try await MediaItem.loaded(trailing).metadata.comments == item.metadata.comments)
     }
 
     func expectRefused(_ url: URL) async throws {

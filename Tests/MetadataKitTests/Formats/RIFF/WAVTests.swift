@@ -116,7 +116,7 @@ private typealias R = RIFFBuilder
                     R.chunk("id3 ", Array(R.id3([("TIT2", "x")]).prefix(12))),
                     R.chunk("zzzz", R.samples(64)),
                 ]),
-                [.sizeOutOfRange, .unsupportedFeature], 12 + 24 + 408 + 8 + 6, 100
+                [.sizeOutOfRange, .malformed], 12 + 24 + 408 + 8 + 6, 100
             ),
             ("RIFF size past EOF", R.wave([R.fmt(), data], riffSize: 0x7FFF_FFFF), [.sizeOutOfRange], 4, 10),
         ]

@@ -4,13 +4,16 @@
     import Foundation
 #endif
 
-/// Writes the tags of a TrueAudio file:
+/// Writes the tags of the files of the APE family (Monkey's Audio, WavPack,
+/// Musepack, TrueAudio, OptimFROG, TAK) that may start with ID3v2 tags:
 ///
-///     [ID3v2 tag] TTA1 stream [APEv2 tag] [Lyrics3 v2] [ID3v1]
+///     [ID3v2 tag] stream [APEv2 tag] [Lyrics3 v2] [ID3v1]
 ///
 /// TagLib's `TrueAudio::File` and mutagen's `TrueAudio` keep the tags of a
-/// TrueAudio file in a leading ID3v2 tag (and ID3v1); the APE family keeps
-/// them in an APEv2 tag at the end. Both are read and both are written:
+/// TrueAudio file in a leading ID3v2 tag (and ID3v1); the rest of the family
+/// keeps them in an APEv2 tag at the end, but some taggers put an ID3v2 tag
+/// in front, which exiftool and players read. Both are read and both are
+/// written, so no reader is left with a stale value:
 /// - The leading ID3v2 tags (merged as in MP3 files, ``MP3Layout``) are
 ///   replaced by one tag holding the `.id3` items (``ID3v2TagWriter``: every
 ///   frame it can't re-encode kept byte for byte, or the save refused). It
@@ -23,15 +26,17 @@
 ///   their sizes the save is a set of in-place patches, else a rewrite.
 ///
 /// A field the file holds in both tags is changed in both; a field it holds
-/// in neither goes to the APE tag (the format's primary key space, as for the
-/// rest of the family), also when the file has an ID3v2 tag.
+/// in neither goes to the format's primary key space: the ID3v2 tag for
+/// TrueAudio, made when the file has none (TagLib's `TrueAudio::File` and
+/// mutagen read no APE tag there, see ``MediaFormat/trueAudio``), the APE
+/// tag for the others.
 ///
 /// A file without a leading ID3v2 tag that is given no `.id3` item is saved
 /// exactly as the other formats of the family. An ID3v2 tag appended at the
 /// end, a leading tag cut by the end of the file or leading tags that don't
 /// end where the stream starts are refused (`unsupportedFeature`,
 /// `truncated`) before anything is written.
-enum TrueAudioEditPlanner {
+enum APEFamilyID3EditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let id3 = try MP3Layout(parsing: source, url: url)
@@ -40,14 +45,14 @@ enum TrueAudioEditPlanner {
         if let problem = id3.tagObstacle() { throw problem }
         if let appended = id3.appended {
             throw MediaError(
-                .unsupportedFeature, "MetadataKit doesn't write a TrueAudio file with an ID3v2 tag appended at its end",
+                .unsupportedFeature, "MetadataKit doesn't write a file of the APE family with an ID3v2 tag appended at its end",
                 offset: appended.header.offset)
         }
         let tail = try APEFamilyEditPlanner.tail(source, items, options, loaded: id3.frames.compactMap(\.item))
         let audioStart = id3.audioStart
         guard tail.layout.audioStart == audioStart, tail.offset >= audioStart else {
             throw MediaError(
-                .unsupportedFeature, "the leading ID3v2 tags don't end where the TrueAudio stream starts", offset: audioStart)
+                .unsupportedFeature, "the leading ID3v2 tags don't end where the audio stream starts", offset: audioStart)
         }
 
         var head: [UInt8] = []
