@@ -31,17 +31,12 @@ struct MetadataChanges {
         derived: [MetadataKeySpace] = [], formatName: String? = nil, fillsNewPrimaryTag: Bool = false
     ) throws -> [MetadataItem] {
         let change = Change(
-            loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived, fillsNewPrimaryTag: fillsNewPrimaryTag)
+            loaded: loaded, edited: edited, keySpaces: keySpaces, derived: derived, fillsNewPrimaryTag: fillsNewPrimaryTag,
+            formatName: formatName)
         var items = edited.items
         for field in MetadataField.allCases where edited[field] != loaded[field] {
             let value = Self.meaningful(edited[field])
-            if let value {
-                try FieldRules.check(field, value)
-                if !hasPlace(for: field, in: keySpaces, derived: derived) {
-                    let format = formatName.map { "\($0) files have" } ?? "this format has"
-                    throw MediaError(.invalidValue, "\(format) no place for \(field.rawValue): no tag of the file's kind holds it")
-                }
-            }
+            if let value { try FieldRules.check(field, value) }
             try apply(field, value: value, to: &items, change)
         }
         if fillsNewPrimaryTag {
@@ -84,14 +79,6 @@ struct MetadataChanges {
         }
     }
 
-    /// Whether one of `keySpaces` (not a derived one) has a key that is not a fallback for `field`.
-    func hasPlace(for field: MetadataField, in keySpaces: [MetadataKeySpace], derived: [MetadataKeySpace]) -> Bool {
-        let fallbacks = fallbackKeys(of: field)
-        return (keyMap.keys[field] ?? []).contains {
-            keySpaces.contains($0.keySpace) && !derived.contains($0.keySpace) && !fallbacks.contains($0)
-        }
-    }
-
     /// What one call of ``resolvedItems(loaded:edited:keySpaces:derived:)`` works from.
     private struct Change {
         var loaded: Metadata
@@ -100,6 +87,8 @@ struct MetadataChanges {
         var derived: [MetadataKeySpace]
         /// Whether a primary tag the edit starts gets the other tags' fields (see ``MediaFormat/fillsNewPrimaryTag``).
         var fillsNewPrimaryTag: Bool
+        /// The format's name, for messages.
+        var formatName: String?
     }
 
     /// The keys `field` reads only as a last resort (see
@@ -134,6 +123,11 @@ struct MetadataChanges {
         }
         if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first }) {
             targets = [primary]
+        }
+        if targets.isEmpty, value != nil {
+            // Neither a tag of the file nor the format's primary tag has a key for it: refused, not dropped.
+            let format = change.formatName.map { "\($0) files have" } ?? "this format has"
+            throw MediaError(.invalidValue, "\(format) no place for \(field.rawValue): no tag of the file's kind holds it")
         }
         let converter = registry.converter(for: field)
         // What the converter wrote stays even when the field is removed (ID3 `TIPL`

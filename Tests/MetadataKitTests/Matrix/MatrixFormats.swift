@@ -145,7 +145,7 @@ enum MatrixKeys {
     /// Picard's APEv2 names (mutagen keeps APE keys as written, case and all).
     static let apeNames: [MetadataField: [String]] = [
         .title: ["Title"], .artist: ["Artist"], .album: ["Album"], .albumArtist: ["Album Artist"],
-        .genre: ["Genre"], .year: ["Year"], .trackNumber: ["Track"], .trackCount: ["Track"],
+        .genre: ["Genre"], .year: ["Year", "Date"], .trackNumber: ["Track"], .trackCount: ["Track"],
         .discNumber: ["Disc"], .discCount: ["Disc"], .comments: ["Comment"], .composer: ["Composer"],
         .grouping: ["Grouping"], .bpm: ["BPM"], .lyrics: ["Lyrics"], .copyright: ["Copyright"],
         .conductor: ["Conductor"], .label: ["Label"], .isrc: ["ISRC"], .catalogNumber: ["CatalogNumber"],

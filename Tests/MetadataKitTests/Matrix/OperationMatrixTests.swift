@@ -301,11 +301,14 @@ import Testing
         let partners = fields.filter { $0 != cell.field && Self.related(cell.field, $0) }
             .flatMap { MatrixKeys.mutagenKeys($0, family: format.family) }
         let related = Set(keys) + MatrixKeys.id3v1Keys(cell.field) + partners
-        let mentioned = (cell.expected + oldTexts).map(normalized).filter { $0.count > 1 }
+        let mentioned = (cell.expected + oldTexts).map(normalized)
+        // A value of the field's (containing or contained; a one-character value only exactly).
+        func matching(_ value: String, _ text: String) -> Bool {
+            value == text || (min(value.count, text.count) > 1 && (value.contains(text) || text.contains(value)))
+        }
         for key in Set(before.keys).union(after.keys) where before[key] != after[key] && !related.contains(key) {
             let values = (before[key] ?? []) + (after[key] ?? [])
-            if values.contains(where: { value in mentioned.contains { normalized(value).contains($0) || $0.contains(normalized(value)) } })
-            {
+            if values.contains(where: { value in mentioned.contains { matching(normalized(value), $0) } }) {
                 continue
             }
             if before[key] == nil, let added = after[key],
