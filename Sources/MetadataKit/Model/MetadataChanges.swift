@@ -55,12 +55,10 @@ struct MetadataChanges {
             items.contains(where: { $0.keySpace == primary })
         else { return }
         for field in MetadataField.allCases where change.edited[field] == change.loaded[field] {
-            guard let value = Self.meaningful(change.edited[field]), field != .artwork,
-                let key = (keyMap.keys[field] ?? []).first(where: { $0.keySpace == primary }),
+            let primaryKeys = (keyMap.keys[field] ?? []).filter { $0.keySpace == primary }
+            guard let value = Self.meaningful(change.edited[field]), field != .artwork, let key = primaryKeys.first,
                 !fallbackKeys(of: field).contains(key),
-                !items.contains(where: { item in
-                    (keyMap.keys[field] ?? []).contains { $0.keySpace == primary && $0.key == item.key && item.keySpace == primary }
-                }),
+                !items.contains(where: { item in item.keySpace == primary && primaryKeys.contains { $0.key == item.key } }),
                 let copy = try? registry.converter(for: field).items(for: field, value: value, key: key, existing: [])
             else { continue }
             items += copy

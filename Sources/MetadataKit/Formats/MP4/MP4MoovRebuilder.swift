@@ -304,8 +304,9 @@ struct MP4MoovRebuilder {
         }
         var children: [MP4Node] = []
         var changed = list == nil
-        var emitted = Set<String>()
         var damagedTail: MP4Node?
+        // The items still to place, per key.
+        var pending = wanted
         if let list {
             var warnings: [MediaWarning] = [] // the reader reported them
             let (atoms, tailOffset) = try reader.itemAtoms(ilst: list.header, depth: 3, warnings: &warnings)
@@ -315,7 +316,6 @@ struct MP4MoovRebuilder {
             // keeps its atoms: each takes as many of the key's items as it held, the last the rest.
             var atomsLeft: [String: Int] = [:]
             for entry in parsed { if let key = entry.loaded?.first?.key { atomsLeft[key, default: 0] += 1 } }
-            var pending = wanted
             for (atom, loaded) in parsed {
                 guard let loaded else {
                     // Damaged: kept, unless a new item of its type replaces it.
@@ -335,7 +335,6 @@ struct MP4MoovRebuilder {
                     changed = true
                     continue
                 }
-                emitted.insert(key)
                 let count = atomsLeft[key] == 0 ? left.count : min(max(loaded.count, 1), left.count)
                 let items = Array(left.prefix(count))
                 pending[key] = Array(left.dropFirst(count))
@@ -347,7 +346,8 @@ struct MP4MoovRebuilder {
                 }
             }
         }
-        for key in order where !emitted.contains(key) {
+        // Keys no atom of the file took (new ones): appended.
+        for key in order where pending[key]?.isEmpty != true {
             children.append(.bytes(try MP4MetadataEncoder.iTunesAtom(key: key, items: wanted[key]!)))
             changed = true
         }

@@ -82,17 +82,20 @@ public struct DefaultMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        guard let first = items.firstIndex(where: { value(of: $0, for: field) != nil }) else { return nil }
-        let item = items[first]
-        // The same key stored again (an MP4 `©ART` per artist, as some taggers
-        // write them; repeated ASF attributes): one list, as mutagen reads it.
-        let again = items[(first + 1)...].filter { $0.keySpace == item.keySpace && $0.key == item.key }
-        let own = value(of: item, for: field)
-        guard !again.isEmpty, field.kind == .text, let own else { return own }
-        // A copy with the same text (ffmpeg writes an ASF artist in both description objects) is no second value.
-        var texts = own.texts
-        for text in again.flatMap({ value(of: $0, for: field)?.texts ?? [] }) where !texts.contains(text) { texts.append(text) }
-        return DisplayValue.list(texts)
+        for (index, item) in items.enumerated() {
+            guard let own = value(of: item, for: field) else { continue }
+            // The same key stored again (an MP4 `©ART` per artist, as some taggers
+            // write them; repeated ASF attributes): one list, as mutagen reads it.
+            // A copy with the same text (ffmpeg writes an ASF artist in both
+            // description objects) is no second value.
+            guard field.kind == .text else { return own }
+            var texts = own.texts
+            for again in items[(index + 1)...] where again.keySpace == item.keySpace && again.key == item.key {
+                for text in value(of: again, for: field)?.texts ?? [] where !texts.contains(text) { texts.append(text) }
+            }
+            return texts.count == own.texts.count ? own : DisplayValue.list(texts)
+        }
+        return nil
     }
 
     /// The value one item gives `field`, if any.
