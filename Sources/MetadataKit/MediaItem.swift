@@ -146,7 +146,9 @@ public struct MediaItem: Sendable {
 
     /// Writes the file with the changed metadata to `destination` (replacing
     /// it if it exists); the original file is left untouched and this item
-    /// still describes it.
+    /// still describes it. A `destination` that is the original under another
+    /// name (another case on a case-insensitive volume, a link: the same
+    /// device and inode) is refused with `invalidValue`; use ``save(options:)``.
     public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
         let save = try named { try prepareSave(options: options) }
         var editor = FileEditor()

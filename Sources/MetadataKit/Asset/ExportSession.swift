@@ -30,8 +30,9 @@
 ///   edit lists have more than one media segment or a rate other than 1 can
 ///   be exported whole but not cut (`unsupportedFeature`).
 /// - Fragmented MP4 is refused (`unsupportedFeature`), as by ``AssetReader``.
-/// - The file is written beside the output under a temporary name and moved
-///   into place at the end: on any error or cancellation (Task
+/// - The file is written beside the output under a temporary name, synced,
+///   and moved into place at the end, then its folder is synced (as a save:
+///   `F_FULLFSYNC` on Darwin): on any error or cancellation (Task
 ///   cancellation) nothing is left at ``outputURL``, and the input is never
 ///   written to.
 public final class ExportSession {
@@ -124,11 +125,8 @@ public final class ExportSession {
                 try await writer.usePlannedLayout(await planner.layout)
             }
             try await write(plans, timed: timed, metadata: items, into: writer, reportingProgress: true)
-            guard rename(temporary.path, outputURL.path) == 0 else {
-                let reason = systemErrorText()
-                unlink(temporary.path)
-                throw MediaError(.io, "cannot move the exported file into place: \(reason)", path: outputURL.path)
-            }
+            // Synced, renamed, folder synced: as a save's temporary file (F_FULLFSYNC on Darwin).
+            try FileIO.replaceDurably(temporary.path, as: outputURL.path)
             report(1)
         } catch {
             await writer.cancelWriting()

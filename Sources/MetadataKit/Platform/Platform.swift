@@ -58,14 +58,31 @@ enum Platform {
         #endif
     }
 
-    /// Tries `primitives` in order until one succeeds (the order is the
-    /// portable logic, tested with a stand-in `call`).
+    /// Tries `primitives` in order until one succeeds; a primitive's failure
+    /// moves on to the next only when it says the call is not supported on
+    /// this file (``isUnsupported(_:)``, e.g. `F_FULLFSYNC` on SMB): any other
+    /// error (`EIO`: the bytes did not reach the disk) is the answer, with
+    /// `errno` as that primitive left it. The order and the fallback are the
+    /// portable logic, tested with a stand-in `call` that sets `errno`.
     static func sync(
         _ descriptor: Int32, trying primitives: [SyncPrimitive],
         with call: (SyncPrimitive, Int32) -> Int32
     ) -> Int32 {
-        for primitive in primitives where call(primitive, descriptor) == 0 { return 0 }
+        for primitive in primitives {
+            if call(primitive, descriptor) == 0 { return 0 }
+            let error = errno
+            guard isUnsupported(error) else { return -1 }
+            errno = error
+        }
         return -1
+    }
+
+    /// Whether a sync primitive's `errno` means "not supported here" (the
+    /// next primitive may work), not a failure of the sync itself:
+    /// `ENOTSUP`/`EOPNOTSUPP`, `EINVAL` (a file system without the call) and
+    /// `ENOTTY` (a descriptor that is not a file on some network file systems).
+    static func isUnsupported(_ error: Int32) -> Bool {
+        error == ENOTSUP || error == EOPNOTSUPP || error == EINVAL || error == ENOTTY
     }
 
     private static func call(_ primitive: SyncPrimitive, _ descriptor: Int32) -> Int32 {
@@ -94,6 +111,13 @@ enum Platform {
         #endif
     }()
 
+    /// The text of a NUL-terminated C string in a buffer (`confstr`,
+    /// `getcwd`), as UTF-8 up to the first NUL (the whole buffer when it has
+    /// none). `String(cString:)` on an array is deprecated in Swift 6.
+    static func decodeCString(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     // MARK: File identity
 
     /// A `stat` device number as an unsigned 64-bit value: Darwin's `dev_t`
@@ -112,6 +136,21 @@ enum Platform {
         var first = stat(), second = stat()
         guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
         return deviceNumber(first.st_dev) == deviceNumber(second.st_dev) && first.st_ino == second.st_ino
+    }
+
+    /// ``isSameFile(_:_:)`` for file URLs, which are first compared as
+    /// standardized paths (the same spelling is the same file, without a
+    /// `stat`, also when it is gone). For "is this picture from this file".
+    static func isSameFile(_ a: URL, _ b: URL) -> Bool {
+        a.standardizedFileURL.path == b.standardizedFileURL.path || isSameFile(a.path, b.path)
+    }
+
+    /// The device and inode of the file at `path` (symlinks followed); nil
+    /// when it can't be `stat`ed.
+    static func identity(ofFileAt path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return (deviceNumber(info.st_dev), UInt64(info.st_ino))
     }
 
     /// The file's last modification time.
@@ -153,7 +192,7 @@ enum Platform {
         #if canImport(Darwin)
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
             guard confstr(_CS_DARWIN_USER_TEMP_DIR, &buffer, buffer.count) > 0 else { return nil }
-            var folder = String(cString: buffer)
+            var folder = decodeCString(buffer)
             while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
         #else
             let folder = "/dev/shm"

@@ -117,6 +117,12 @@ struct FileEditor {
 
     /// Writes the file `plan` describes to `destination`, leaving `url` as it
     /// is; returns what `verify` returned for the new file.
+    ///
+    /// A `destination` that is the file at `url` under another name — its
+    /// device and inode: another case of the name on a case-insensitive volume
+    /// (APFS, HFS+), a hard link, a symbolic link to it — is refused
+    /// (`invalidValue`) before anything is written: the rename would replace
+    /// the original.
     @discardableResult
     func write<Checked>(
         _ plan: FileEditPlan, from url: URL, expecting snapshot: FileSnapshot, to destination: URL,
@@ -126,6 +132,14 @@ struct FileEditor {
         let descriptor = try FileIO.open(url, flags: O_RDONLY | O_NONBLOCK)
         defer { close(descriptor) }
         try lockAndCheck(descriptor, url: url, snapshot: snapshot, exclusive: false)
+        if let target = Platform.identity(ofFileAt: destination.path), target.device == snapshot.device,
+            target.inode == snapshot.inode
+        {
+            throw MediaError(
+                .invalidValue,
+                "the destination is the file itself under another name (\(url.lastPathComponent)); "
+                    + "save() changes it in place, save(to:) writes another file", path: destination.path)
+        }
         return try rewrite(
             from: descriptor, segments: plan.segments(originalSize: snapshot.size), to: destination,
             permissionsFrom: descriptor, verify: verify)

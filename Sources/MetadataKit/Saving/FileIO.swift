@@ -74,6 +74,27 @@ enum FileIO {
         }
     }
 
+    /// Puts the finished file at `temporary` in place as `destination` the
+    /// way a save does: syncs its bytes, renames it over `destination`, syncs
+    /// the folder (the new name becomes durable); ``Platform/sync(_:)``, so
+    /// `F_FULLFSYNC` on Darwin. `sync` syncs a path (tests record the calls).
+    /// A failure before the rename leaves `destination` as it was (the caller
+    /// removes `temporary`); a failed folder sync after it is an `io` error
+    /// saying a crash may undo the new file.
+    static func replaceDurably(
+        _ temporary: String, as destination: String, sync: (String) throws -> Void = { try FileIO.sync(path: $0) }
+    ) throws {
+        try sync(temporary)
+        try rename(temporary, over: destination)
+        let folder = URL(fileURLWithPath: destination, isDirectory: false).deletingLastPathComponent().path
+        do {
+            try sync(folder)
+        } catch let error as MediaError {
+            throw MediaError(
+                .io, "the file was written, but a sync after it failed (\(error.reason)); a crash may undo it", path: destination)
+        }
+    }
+
     /// Makes what was written to `descriptor` durable (``Platform/sync(_:)``).
     static func sync(_ descriptor: Int32, path: String) throws {
         guard Platform.sync(descriptor) == 0 else { throw MediaError(.io, "fsync failed: \(systemErrorText())", path: path) }

@@ -10,6 +10,7 @@ import Testing
         let fullFails = Platform.sync(7, trying: [.fullFileSync, .fileSync]) { primitive, descriptor in
             #expect(descriptor == 7)
             tried.append(primitive)
+            if primitive == .fullFileSync { errno = ENOTSUP }
             return primitive == .fullFileSync ? -1 : 0
         }
         #expect(fullFails == 0 && tried == [.fullFileSync, .fileSync])
@@ -21,13 +22,55 @@ import Testing
                 return 0
             } == 0)
         #expect(tried == [.fullFileSync], "a successful full sync needs no fsync")
-        #expect(Platform.sync(7, trying: [.fullFileSync, .fileSync]) { _, _ in -1 } == -1)
+        #expect(
+            Platform.sync(7, trying: [.fullFileSync, .fileSync]) { _, _ in
+                errno = EINVAL
+                return -1
+            } == -1)
         #expect(Platform.sync(7, trying: []) { _, _ in 0 } == -1, "nothing tried is no sync")
         #if canImport(Darwin)
             #expect(Platform.syncPrimitives == [.fullFileSync, .fileSync], "F_FULLFSYNC first, fsync where it is refused")
         #else
             #expect(Platform.syncPrimitives == [.fileSync])
         #endif
+    }
+
+    /// Only "not supported here" moves on to plain fsync: an `EIO` from
+    /// `F_FULLFSYNC` (the bytes did not reach the disk) is the answer, with
+    /// its errno, not hidden by an fsync that succeeds.
+    @Test func aFullSyncFallsBackOnlyWhereItIsUnsupported() {
+        for unsupported in [ENOTSUP, EOPNOTSUPP, EINVAL, ENOTTY] {
+            var tried: [Platform.SyncPrimitive] = []
+            let result = Platform.sync(3, trying: [.fullFileSync, .fileSync]) { primitive, _ in
+                tried.append(primitive)
+                if primitive == .fileSync { return 0 }
+                errno = unsupported
+                return -1
+            }
+            #expect(result == 0 && tried == [.fullFileSync, .fileSync], "errno \(unsupported) falls back")
+        }
+        for failure in [EIO, ENOSPC, EBADF] {
+            var tried: [Platform.SyncPrimitive] = []
+            let result = Platform.sync(3, trying: [.fullFileSync, .fileSync]) { primitive, _ in
+                tried.append(primitive)
+                if primitive == .fileSync { return 0 }
+                errno = failure
+                return -1
+            }
+            let reported = errno
+            #expect(result == -1 && tried == [.fullFileSync], "errno \(failure) is the answer")
+            #expect(reported == failure, "errno stays the full sync's")
+        }
+    }
+
+    /// A C string in a buffer (Darwin's `confstr`) ends at its first NUL;
+    /// bytes past it, and non-ASCII names, decode as they should.
+    @Test func cStringBuffersDecodeUpToTheirFirstNul() {
+        let bytes = Array("/var/folders/x/Müsik/".utf8).map { CChar(bitPattern: $0) }
+        #expect(Platform.decodeCString(bytes + [0, 65, 66, 0]) == "/var/folders/x/Müsik/")
+        #expect(Platform.decodeCString(bytes) == "/var/folders/x/Müsik/", "no NUL: the whole buffer")
+        #expect(Platform.decodeCString([0, 65]) == "")
+        #expect(Platform.decodeCString([]) == "")
     }
 
     @Test func realSyncsSucceedOnAFileAndFailOnABadDescriptor() throws {

@@ -172,10 +172,11 @@ enum FLACEditPlanner {
         return result
     }
 
-    /// Whether `artwork`'s bytes are in the file of `source`.
+    /// Whether `artwork`'s bytes are in the file of `source` (device and
+    /// inode: another spelling of the path, a link, is the same file).
     private static func sameFile(_ artwork: Artwork, _ source: FileSource) -> Bool {
         guard case .file(let url, _) = artwork.storage else { return false }
-        return url.resolvingSymlinksInPath().path == URL(fileURLWithPath: source.path).resolvingSymlinksInPath().path
+        return Platform.isSameFile(url, URL(fileURLWithPath: source.path))
     }
 
     /// Whether `new` is the picture `old` read from this file, unchanged (a

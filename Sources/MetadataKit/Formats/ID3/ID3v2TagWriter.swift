@@ -193,8 +193,9 @@ struct ID3v2TagWriter {
     }
 
     /// Whether `existing` (decoded from a frame) is the item `desired`.
-    /// Pictures compare by what they are and where their bytes lie, not by
-    /// the URL spelling they were read through.
+    /// Pictures compare by what they are and where their bytes lie: the same
+    /// file by device and inode, not by the URL spelling they were read
+    /// through (another case on APFS, a hard link).
     static func same(_ existing: MetadataItem, _ desired: MetadataItem) -> Bool {
         guard case .picture(let a) = existing.value, case .picture(let b) = desired.value else {
             return existing == desired
@@ -204,7 +205,7 @@ struct ID3v2TagWriter {
             a.byteCount == b.byteCount
         else { return false }
         if case .file(let leftURL, let left) = a.storage, case .file(let rightURL, let right) = b.storage {
-            return left == right && leftURL.standardizedFileURL.path == rightURL.standardizedFileURL.path
+            return left == right && Platform.isSameFile(leftURL, rightURL)
         }
         return a == b
     }

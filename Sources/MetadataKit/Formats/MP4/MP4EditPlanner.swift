@@ -166,7 +166,7 @@ enum MP4EditPlanner {
                 if let artwork = chapter.artwork {
                     let fromThisFile: Bool
                     if case .file(let pictureURL, _) = artwork.storage {
-                        fromThisFile = pictureURL.standardizedFileURL.path == url.standardizedFileURL.path
+                        fromThisFile = Platform.isSameFile(pictureURL, url)
                     } else {
                         fromThisFile = false
                     }
