@@ -94,7 +94,8 @@ struct EditJournal: Equatable {
         }
     }
 
-    /// The journal's path for `url`: `.NAME.mdkit-journal` in the same folder.
+    /// The journal's path for the file at `url` (its inode read now; the
+    /// name's when the file can't be `stat`ed).
     static func url(for url: URL) -> URL {
         URL(fileURLWithPath: path(for: url.path), isDirectory: false)
     }
@@ -105,20 +106,58 @@ struct EditJournal: Equatable {
     /// all a save without fsync promises.
     static let volatileDirectory: String? = Platform.volatileFolder
 
-    /// The journal's path for the file at `path`.
+    /// The journal's path for the file at `path`, whose inode is read now
+    /// (``path(for:inode:)``; the name's journal, ``legacyName(for:)``, when
+    /// the file can't be `stat`ed).
     static func path(for path: String) -> String {
-        let (directory, name) = location(for: path)
-        return directory.isEmpty ? name : directory == "/" ? "/" + name : directory + "/" + name
+        guard let identity = Platform.identity(ofFileAt: path) else {
+            let (directory, name) = (folder(of: path), legacyName(for: path))
+            return join(directory, name)
+        }
+        return self.path(for: path, inode: identity.inode)
+    }
+
+    /// The journal's path for the file at `path` with this inode.
+    static func path(for path: String, inode: UInt64) -> String {
+        let (directory, name) = location(for: path, inode: inode)
+        return join(directory, name)
+    }
+
+    private static func join(_ directory: String, _ name: String) -> String {
+        directory.isEmpty ? name : directory == "/" ? "/" + name : directory + "/" + name
     }
 
     /// The folder (without a trailing slash; "" for the current one) and the
-    /// name of the journal of the file at `path` (plain string work: this
-    /// runs on every load).
-    static func location(for path: String) -> (directory: String, name: String) {
+    /// name of the journal of the file at `path` with this inode:
+    /// `.inode-N.mdkit-journal`, named after the file's identity, not the
+    /// spelling of its path — on a case-insensitive volume (APFS, HFS+)
+    /// `Song.mp3` and `song.mp3` are one file, with one journal, and so are
+    /// hard links in one folder. The folder pins the file system (a folder's
+    /// entries live on its volume), so the inode alone names the file there;
+    /// device numbers are left out because they can change across reboots
+    /// (USB disks), when a journal matters most. A file that took a dead
+    /// file's inode is told apart by the journal's sector fingerprints
+    /// (``matchesInterruptedSave(_:)``). Plain string work: every load asks.
+    static func location(for path: String, inode: UInt64) -> (directory: String, name: String) {
+        (folder(of: path), "." + identityKey(inode: inode) + ".mdkit-journal")
+    }
+
+    /// The name of the file's entry in a batch journal (``encodeBatch(_:)``):
+    /// its identity, as in its journal's name.
+    static func identityKey(inode: UInt64) -> String { "inode-" + String(inode) }
+
+    /// The journal name earlier versions used, `.NAME.mdkit-journal` after the
+    /// spelling of the file's name; still recovered from.
+    static func legacyName(for path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." + path + ".mdkit-journal" }
+        return "." + String(path[path.utf8.index(after: slash)...]) + ".mdkit-journal"
+    }
+
+    /// The folder of `path` without a trailing slash ("" for the current one).
+    static func folder(of path: String) -> String {
         // The last "/" found in the UTF-8 bytes (searching characters from the end cost more than the lookup).
-        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", "." + path + ".mdkit-journal") }
-        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
-        return (directory, "." + String(path[path.utf8.index(after: slash)...]) + ".mdkit-journal")
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     func encoded() -> [UInt8] {
@@ -205,7 +244,9 @@ struct EditJournal: Equatable {
     /// for the batch instead of one per file). Layout: magic `MDKB`, u32
     /// version (2; 1 is still read), u32 count, per file u16 name length +
     /// name + u32 length + that file's journal; last a u32 checksum of
-    /// everything before it (as in a single journal of that version).
+    /// everything before it (as in a single journal of that version). The
+    /// name is the file's ``identityKey(inode:)`` (earlier versions wrote its
+    /// file name; both are read).
     static func encodeBatch(_ entries: [(name: String, journal: EditJournal)]) -> [UInt8] {
         var writer = ByteWriter()
         writer.write(Array("MDKB".utf8))
@@ -226,6 +267,14 @@ struct EditJournal: Equatable {
     /// The journal of the file named `fileName` in `bytes`, a single or a
     /// batch journal; nil when torn or when it holds nothing for that file.
     static func decode(_ bytes: [UInt8], fileName: String) -> EditJournal? {
+        decode(bytes, names: [fileName])
+    }
+
+    /// The journal in `bytes`, a single one or the entry of a batch journal
+    /// named one of `names` (the file's ``identityKey(inode:)``, or its file
+    /// name in batches of earlier versions); nil when torn or when it holds
+    /// nothing under those names.
+    static func decode(_ bytes: [UInt8], names: [String]) -> EditJournal? {
         guard bytes.starts(with: Array("MDKB".utf8)) else { return EditJournal(decoding: bytes) }
         guard bytes.count >= 16, let version = Self.version(of: bytes) else { return nil }
         var trailer = ByteReader(Array(bytes[(bytes.count - 4)...]))
@@ -238,7 +287,7 @@ struct EditJournal: Equatable {
             guard let nameLength = try? reader.readUInt16(), let name = try? reader.readBytes(Int(nameLength)),
                 let length = try? reader.readUInt32(), let journal = try? reader.readBytes(Int(length))
             else { return nil }
-            if String(decoding: name, as: UTF8.self) == fileName { return EditJournal(decoding: journal) }
+            if names.contains(String(decoding: name, as: UTF8.self)) { return EditJournal(decoding: journal) }
         }
         return nil
     }

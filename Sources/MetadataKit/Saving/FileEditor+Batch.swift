@@ -237,12 +237,12 @@ extension FileEditor {
                         "cannot create a journal in \(folder): \(systemErrorText())", path: folder)
                 }
                 defer { close(descriptor) }
-                let bytes = EditJournal.encodeBatch(group.map { ($0.edit.url.lastPathComponent, $0.journal!) })
+                let bytes = EditJournal.encodeBatch(group.map { (EditJournal.identityKey(inode: $0.edit.snapshot.inode), $0.journal!) })
                 try step(.journalWrite) {
                     try FileIO.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false))
                 }
                 for entry in group {
-                    let path = EditJournal.path(for: entry.edit.url.path)
+                    let path = EditJournal.path(for: entry.edit.url.path, inode: entry.edit.snapshot.inode)
                     unlink(path) // a stale journal of ours: replaced by this one
                     guard link(batchPath, path) == 0 else {
                         entry.error = MediaError(.io, "cannot link the journal: \(systemErrorText())", path: entry.edit.url.path)

@@ -17,7 +17,7 @@ extension FileEditor {
         do {
             // Opened first, not following a link: a link is found without an `lstat` per load.
             source = try FileSource(path: path, followingSymbolicLink: false)
-            if try FileJournalStore.recoverPending(path: path) {
+            if try FileJournalStore.recoverPending(path: path, inode: source.snapshot.inode) {
                 source = try FileSource(path: path) // the recovery changed it: read it anew
             }
         } catch is FileSource.SymbolicLinkFound {

@@ -10,14 +10,16 @@
     import Darwin
 #endif
 
-/// Journals as files beside the saved file: `.NAME.mdkit-journal`
-/// (``EditJournal/path(for:)``), written and synced before the file is
-/// touched, removed when the save is done. A batch writes one journal per
+/// Journals as files beside the saved file: `.inode-N.mdkit-journal`, named
+/// after the file's inode (``EditJournal/location(for:inode:)``), so that any
+/// spelling of the file's name finds it — written and synced before the file
+/// is touched, removed when the save is done. A batch writes one journal per
 /// folder and hard-links it under each file's journal name
-/// (``EditJournal/encodeBatch(_:)``); recovery reads both kinds.
+/// (``EditJournal/encodeBatch(_:)``); recovery reads both kinds, and the
+/// `.NAME.mdkit-journal` journals of earlier versions.
 struct FileJournalStore: JournalStore {
     func write(_ journal: EditJournal, of file: FileSnapshot, url: URL) throws -> String {
-        let path = EditJournal.path(for: url.path)
+        let path = EditJournal.path(for: url.path, inode: file.inode)
         do {
             try FileIO.createFile(URL(fileURLWithPath: path, isDirectory: false), holding: journal.encoded())
         } catch {
@@ -42,17 +44,25 @@ struct FileJournalStore: JournalStore {
 
     func keep(_ path: String) {}
 
-    /// Recovers the file at `path` from a journal beside it, if there is
-    /// one; true when its old bytes were put back.
-    static func recoverPending(path: String) throws -> Bool {
-        let (directory, name) = EditJournal.location(for: path)
+    /// Recovers the file at `path` (with this inode) from a journal beside
+    /// it, if there is one; true when its old bytes were put back.
+    static func recoverPending(path: String, inode: UInt64) throws -> Bool {
+        let (directory, name) = EditJournal.location(for: path, inode: inode)
         // Speed: every load asks, and almost never finds one (JournalLookup caches folder listings).
-        guard JournalLookup.shared.exists(directory: directory, name: name) else { return false }
-        let journalPath = EditJournal.path(for: path)
+        guard let found = JournalLookup.shared.firstExisting(directory: directory, names: [name, EditJournal.legacyName(for: path)])
+        else { return false }
+        let journalPath = directory.isEmpty ? found : directory == "/" ? "/" + found : directory + "/" + found
         return try JournalRecovery.replay(
             fileAt: path, durable: true,
             reading: {
                 FileManager.default.contents(atPath: journalPath).map { [UInt8]($0) }
             }, remove: { unlink(journalPath) })
+    }
+
+    /// ``recoverPending(path:inode:)`` for the file at `path` as it is now
+    /// (false when it can't be `stat`ed: nothing to recover).
+    static func recoverPending(path: String) throws -> Bool {
+        guard let identity = Platform.identity(ofFileAt: path) else { return false }
+        return try recoverPending(path: path, inode: identity.inode)
     }
 }

@@ -74,12 +74,22 @@ final class JournalLookup: @unchecked Sendable {
     private var racyUntil: [String: Double] = [:]
     private var uses = 0
 
-    /// Whether `directory/name` exists, for journal names (`.NAME.mdkit-journal`
+    /// Whether `directory/name` exists, for journal names (`.inode-N.mdkit-journal`
     /// or `mdkit-journal-…`). `directory` is the folder's path without the
     /// trailing slash ("" for the current folder).
     func exists(directory: String, name: String) -> Bool {
         if let names = cachedNames(in: directory) { return !names.isEmpty && names.contains(name) }
         return access((directory.isEmpty ? "" : directory + "/") + name, F_OK) == 0
+    }
+
+    /// The first of `names` (journal names) that exists in `directory`; nil
+    /// when none does. One look at the cached listing for all of them.
+    func firstExisting(directory: String, names: [String]) -> String? {
+        if let listed = cachedNames(in: directory) {
+            return listed.isEmpty ? nil : names.first { listed.contains($0) }
+        }
+        let prefix = directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/"
+        return names.first { access(prefix + $0, F_OK) == 0 }
     }
 
     /// The journal names in `directory`: from the cached listing while it is

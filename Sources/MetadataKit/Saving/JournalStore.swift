@@ -56,7 +56,9 @@ enum JournalRecovery {
         defer { close(descriptor) }
         guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
         guard let bytes = try reading() else { return false }
-        guard let journal = EditJournal.decode(bytes, fileName: url.lastPathComponent),
+        var info = stat()
+        let key = fstat(descriptor, &info) == 0 ? [EditJournal.identityKey(inode: UInt64(info.st_ino))] : []
+        guard let journal = EditJournal.decode(bytes, names: key + [url.lastPathComponent]),
             journal.matchesInterruptedSave(descriptor)
         else {
             remove()
