@@ -17,6 +17,32 @@ extension Platform {
         private static let fallocateCall = cLibraryFunction("fallocate", as: Fallocate.self)
     #endif
 
+    /// Whether this system has a call that inserts blocks in the middle of a
+    /// file (Linux `fallocate(2)`; whether a given file system takes it is
+    /// found out by trying). False on Darwin: a save there never pads to the
+    /// block size nor journals an insertion that can only fail.
+    static var canInsertBlocks: Bool {
+        #if os(Linux)
+            fallocateCall != nil
+        #else
+            false
+        #endif
+    }
+
+    /// Makes a new file at `path` (which must not exist) that shares every
+    /// block of the open file `source` (copy on write): Darwin
+    /// `fclonefileat(2)` on APFS — a whole file, where Linux clones ranges
+    /// (``cloneRange(from:at:length:to:at:)``). 0, or -1 with `errno` set
+    /// (`ENOTSUP` elsewhere: HFS+, SMB, and on Linux, whose rewrites clone ranges).
+    static func cloneFile(_ source: Int32, to path: String) -> Int32 {
+        #if canImport(Darwin)
+            return fclonefileat(source, AT_FDCWD, path, 0)
+        #else
+            errno = ENOTSUP
+            return -1
+        #endif
+    }
+
     /// Inserts `length` zero bytes at `offset` of `descriptor`, moving the rest
     /// of the file up by `length`; both must be multiples of the file
     /// system's block size and `offset` inside the file.

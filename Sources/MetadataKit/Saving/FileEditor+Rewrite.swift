@@ -106,23 +106,19 @@ extension FileEditor {
         permissionsFrom original: Int32
     ) throws -> (descriptor: Int32, path: String) {
         let directory = destination.deletingLastPathComponent()
-        var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
-        let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard temporary >= 0 else {
-            throw MediaError(
-                errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
-                "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
-        }
-        let temporaryPath = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })
+        let (temporary, temporaryPath, wholeClone) = try createTemporary(
+            in: directory, for: destination, cloning: Self.keepsAnyRunInPlace(segments) ? source : nil)
         do {
             try step(.temporaryWrite) {
                 var position: Int64 = 0
                 var buffer = [UInt8](repeating: 0, count: Self.copyChunk)
-                var cloned = false
+                var cloned = wholeClone
                 for segment in segments {
                     switch segment {
                     case .bytes(let bytes):
                         try FileIO.write(temporary, bytes, at: position, url: destination)
+                    case .original(let offset, _) where wholeClone && offset == position:
+                        break // the clone holds these bytes where they belong
                     case .original(let offset, let length):
                         let (shared, copied) = try copyInKernel(
                             from: source, at: offset, length: length, to: temporary, at: position,
@@ -138,6 +134,9 @@ extension FileEditor {
                     }
                     position += segment.length
                 }
+                if wholeClone, ftruncate(temporary, off_t(position)) != 0 {
+                    throw MediaError(.io, "cannot set the new file's size: \(systemErrorText())", path: destination.path)
+                }
                 recorder.path = cloned ? .cloneRewrite : .rewrite
             }
         } catch {
@@ -152,5 +151,43 @@ extension FileEditor {
         }
         Platform.copyExtendedAttributes(from: original, to: temporary)
         return (temporary, temporaryPath)
+    }
+
+    /// Whether some run of the original keeps its offset in the new file
+    /// (what a whole-file clone already holds in place).
+    static func keepsAnyRunInPlace(_ segments: [FileEditPlan.Segment]) -> Bool {
+        var position: Int64 = 0
+        for segment in segments {
+            if case .original(let offset, let length) = segment, offset == position, length > 0 { return true }
+            position += segment.length
+        }
+        return false
+    }
+
+    /// A new temporary file `.NAME.mdkit-…` in `directory`: a copy-on-write
+    /// clone of `source` where the system clones whole files
+    /// (``wholeFileClone``: Darwin `fclonefileat` on APFS) and `source` is
+    /// given, else an empty file (`mkstemp`). Returns its descriptor, path,
+    /// and whether it is a clone.
+    private func createTemporary(in directory: URL, for destination: URL, cloning source: Int32?) throws
+        -> (descriptor: Int32, path: String, cloned: Bool)
+    {
+        if allowsClone, let source {
+            var random = SystemRandomNumberGenerator()
+            let path = directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-\(String(random.next(), radix: 36))").path
+            if wholeFileClone(source, path) == 0 {
+                let descriptor = open(path, O_RDWR | O_CLOEXEC)
+                if descriptor >= 0 { return (descriptor, path, true) }
+                unlink(path)
+            }
+        }
+        var template = Array(directory.appendingPathComponent(".\(destination.lastPathComponent).mdkit-XXXXXX").path.utf8CString)
+        let temporary = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard temporary >= 0 else {
+            throw MediaError(
+                errno == EACCES || errno == EROFS || errno == EPERM ? .readOnly : .io,
+                "cannot create a temporary file in \(directory.path): \(systemErrorText())", path: destination.path)
+        }
+        return (temporary, String(cString: template.withUnsafeBufferPointer { $0.baseAddress! }), false)
     }
 }

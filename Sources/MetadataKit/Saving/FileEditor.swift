@@ -46,7 +46,17 @@ struct FileEditor {
     /// Test hooks: each turned off forces the next path down
     /// (insertion, then a clone into the temporary file, then copying it in
     /// the kernel, then through a buffer).
-    var allowsInsertion = true, allowsClone = true, allowsKernelCopy = true
+    var allowsInsertion = FileEditor.insertsBlocks, allowsClone = true, allowsKernelCopy = true
+    /// Whether saves may insert blocks: asked before a layout change is
+    /// padded to the block size (``MP4EditPlanner/insertionBlock(for:)``)
+    /// or journaled as an insertion. ``Platform/canInsertBlocks`` (false on
+    /// Darwin); tests bind it to false to run the Darwin path on Linux.
+    @TaskLocal static var insertsBlocks = Platform.canInsertBlocks
+    /// Makes a copy-on-write clone of an open file at a new path (0, or -1
+    /// with `errno`): ``Platform/cloneFile(_:to:)``, Darwin's `fclonefileat`;
+    /// a rewrite then writes only what moved or changed. Tests put in a
+    /// stand-in that copies, to run that path on Linux.
+    var wholeFileClone: (Int32, String) -> Int32 = Platform.cloneFile
     /// A rewrite whose moved tail is shorter than this is not done by
     /// inserting space (the copy costs little; tests set 0).
     var insertionMinimumTail = FileEditor.insertionMinimumTail

@@ -17,7 +17,8 @@ public enum SavePath: String, Sendable, Hashable, CaseIterable {
     /// into them, with an undo journal: the payload was not moved or copied.
     case insertion
     /// A new file beside the original sharing the payload's blocks
-    /// (`FICLONERANGE`, btrfs and XFS), renamed over it.
+    /// (`FICLONERANGE`, btrfs and XFS; a whole-file `fclonefileat` on APFS,
+    /// with only what moved or changed written), renamed over it.
     case cloneRewrite
     /// A new file beside the original with every byte copied
     /// (`copy_file_range` where the system has it), renamed over it.

@@ -87,6 +87,80 @@ import Testing
         #expect(try strayFiles(beside: url).isEmpty)
     }
 
+    /// Without the capability (Darwin; bound here on Linux) the save that
+    /// would insert on ext4 is a rewrite that writes and syncs no journal:
+    /// a failure injected at the journal's write or sync is never reached.
+    @Test(
+        .enabled(if: canInsert, "the temporary folder's file system can't insert blocks"),
+        arguments: [FileEditor.Step.journalWrite, .journalSync])
+    func withoutTheInsertionCapabilityNoJournalIsWritten(step: FileEditor.Step) throws {
+        let (url, snapshot, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var withCapability = editor
+        withCapability.failingStep = step
+        #expect(throws: MediaError.self, "with the capability the journal step is reached") {
+            try withCapability.apply(plan, to: url, expecting: snapshot) { _ in }
+        }
+        try FileEditor.$insertsBlocks.withValue(false) {
+            var editor = editor
+            editor.failingStep = step
+            #expect(!editor.allowsInsertion)
+            try editor.apply(plan, to: url, expecting: snapshot) { _ in }
+            #expect(editor.recorder.path == .rewrite)
+        }
+        #expect(try contents(url) == expected)
+        #expect(try strayFiles(beside: url).isEmpty)
+    }
+
+    /// Where whole files clone (Darwin's `fclonefileat` on APFS; a copying
+    /// stand-in here), the temporary file starts as a clone: the runs that
+    /// keep their offset are not written again, the rest is, and the size is
+    /// set. A plan that moves every run doesn't clone.
+    @Test func aRewriteStartsFromAWholeFileCloneWhereRunsStayInPlace() throws {
+        let (url, _, directory) = try makeFile()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var clones = 0
+        var editor = editor
+        editor.allowsInsertion = false
+        editor.inPlaceTailLimit = 0
+        editor.wholeFileClone = { source, path in
+            clones += 1
+            let target = open(path, O_RDWR | O_CREAT | O_EXCL, 0o600)
+            guard target >= 0 else { return -1 }
+            defer { close(target) }
+            var info = stat()
+            fstat(source, &info)
+            var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+            _ = pread(source, &bytes, bytes.count, 0)
+            return pwrite(target, bytes, bytes.count, 0) == bytes.count ? 0 : -1
+        }
+        let count = Int64(original.count)
+        let plans: [(FileEditPlan, [UInt8], Bool)] = [
+            // A changed middle, same size: head and tail stay in place.
+            (
+                .rewrite([
+                    .original(offset: 0, length: 1000), .bytes([UInt8](repeating: 7, count: 10)),
+                    .original(offset: 1010, length: count - 1010),
+                ]),
+                Array(original[..<1000]) + [UInt8](repeating: 7, count: 10) + original[1010...], true
+            ),
+            // A shrinking tail: the clone is cut to the new size.
+            (.rewrite([.original(offset: 0, length: 2000), .bytes([1, 2, 3])]), Array(original[..<2000]) + [1, 2, 3], true),
+            // Everything moves: no clone.
+            (.rewrite([.bytes([9, 9]), .original(offset: 0, length: count)]), [9, 9] + original, false),
+        ]
+        for (plan, expected, clone) in plans {
+            try Data(original).write(to: url)
+            let snapshot = try FileSource(url: url).snapshot
+            let before = clones
+            try editor.apply(plan, to: url, expecting: snapshot) { _ in }
+            #expect(try contents(url) == expected)
+            #expect((clones > before) == clone)
+            #expect(editor.recorder.path == (clone ? .cloneRewrite : .rewrite))
+            #expect(try strayFiles(beside: url).isEmpty)
+        }
+    }
+
     @Test(arguments: [(false, true, true), (false, false, true), (false, false, false)])
     func testHooksForceEachFallback(insertion: Bool, clone: Bool, kernelCopy: Bool) throws {
         let (url, snapshot, directory) = try makeFile()

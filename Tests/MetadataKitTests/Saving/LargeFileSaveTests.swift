@@ -62,6 +62,37 @@ struct LargeFileSaveTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["movie.m4a"])
     }
 
+    /// Where the system can't insert blocks (Darwin; bound here on Linux),
+    /// the movie that would take an insertion on ext4 is rewritten at once:
+    /// its growth is not padded up to whole blocks, no journal is written
+    /// for an insertion that can only fail.
+    @Test(.enabled(if: InsertionEditorTests.canInsert, "the temporary folder's file system can't insert blocks"))
+    func withoutTheInsertionCapabilityAGrowingMovieIsRewrittenUnpadded() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = try makeMovie(in: directory)
+        let twin = directory.appendingPathComponent("twin.m4a")
+        try FileManager.default.copyItem(at: url, to: twin)
+        let title = String(repeating: "long title ", count: 2000)
+        let before = try FileSource(url: url).size
+        var inserted = try await MediaItem.loaded(twin)
+        inserted.metadata.title = title
+        try await inserted.save()
+        #expect(inserted.lastSavePath == .insertion, "the same save with the capability")
+        #expect((try FileSource(url: twin).size - before) % 4096 == 0, "grown by whole blocks")
+        try await FileEditor.$insertsBlocks.withValue(false) {
+            var item = try await MediaItem.loaded(url)
+            item.metadata.title = title
+            try await item.save()
+            #expect(item.lastSavePath == .rewrite)
+        }
+        let growth = try FileSource(url: url).size - before
+        #expect(growth > 0 && growth % 4096 != 0, "not padded to the block size (grew \(growth) bytes)")
+        #expect(try MediaChecks.decodedMD5(url) == MediaChecks.decodedMD5(twin))
+        #expect(try await MediaItem.loaded(url).metadata.title == title)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path)) == ["movie.m4a", "twin.m4a"])
+    }
+
     /// An MP3 (ID3v2.4, an ID3v1 tag that changes too) and a FLAC file over
     /// 1 MiB whose tags grow past their padding: blocks inserted on ext4.
     @Test(

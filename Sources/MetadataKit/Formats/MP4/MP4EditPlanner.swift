@@ -123,9 +123,10 @@ enum MP4EditPlanner {
     }
 
     /// The file system block size when the file is large enough for a save
-    /// to insert space instead of rewriting it (``FileEditor/insertionMinimumTail``).
+    /// to insert space instead of rewriting it (``FileEditor/insertionMinimumTail``)
+    /// and the system can insert blocks (``FileEditor/insertsBlocks``; not Darwin).
     static func insertionBlock(for source: FileSource) -> Int64? {
-        guard source.size >= FileEditor.insertionMinimumTail, let block = Platform.blockSize(path: source.path),
+        guard FileEditor.insertsBlocks, source.size >= FileEditor.insertionMinimumTail, let block = Platform.blockSize(path: source.path),
             block > 0, block <= 1 << 20
         else { return nil }
         return block
