@@ -171,6 +171,26 @@ enum Platform {
         #endif
     }
 
+    /// Whether this process may create files in `folder` (`access(2)`
+    /// `W_OK | X_OK`: permissions, a read-only volume, and on Darwin the
+    /// sandbox, which answers `access` as it answers `open`). A sandboxed app
+    /// (iOS, the Mac App Store) can be handed a file — a security-scoped URL
+    /// from a document picker — without its folder.
+    static func canCreateFiles(in folder: String) -> Bool {
+        access(folder.isEmpty ? "." : folder, W_OK | X_OK) == 0
+    }
+
+    /// Whether ``volatileFolder`` is on disk, so that a journal synced there
+    /// survives a power cut: Darwin's per-user temporary folder is; Linux's
+    /// `/dev/shm` is RAM.
+    static var volatileFolderIsOnDisk: Bool {
+        #if canImport(Darwin)
+            true
+        #else
+            false
+        #endif
+    }
+
     // MARK: Symbols, folders
 
     /// `dlsym`'s handle for "search every loaded image": `RTLD_DEFAULT`, which

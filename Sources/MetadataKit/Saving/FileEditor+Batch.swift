@@ -63,7 +63,9 @@ extension FileEditor {
         }
         // Layout changes of large files (which may insert blocks) and of files
         // with other hard links (which keep their inode) are saved on their own.
+        // So are files whose folder can't be written (no journal or temporary file beside them).
         let alone = edits.indices.filter { index in
+            guard Self.isFolderWritable(edits[index].url.deletingLastPathComponent().path) else { return true }
             guard case .rewrite = edits[index].plan else { return false }
             var info = stat()
             return stat(edits[index].url.path, &info) == 0 && (info.st_nlink > 1 || Int64(info.st_size) >= insertionMinimumTail)

@@ -47,14 +47,21 @@ extension FileEditor {
     /// Same-size patches; with `newSize`, the first patch replaces the file
     /// from its offset to the end (the journal then keeps that whole old tail)
     /// and the others are same-size patches before it. Nil when nothing changes.
+    /// `store`: the store outside the file's folder when that can't be
+    /// written (``storeWithoutFolder(_:snapshot:url:)``).
     func patchInPlace<Checked>(
         _ descriptor: Int32, url: URL, snapshot: FileSnapshot, patches: [(offset: Int64, bytes: [UInt8])],
-        newSize: Int64?, verify: (URL) throws -> Checked
+        newSize: Int64?, verify: (URL) throws -> Checked, store elsewhere: VolatileJournalStore? = nil
     ) throws -> Checked? {
         guard !patches.isEmpty else { return nil }
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: snapshot.size, url: url)
         guard !writes.isEmpty else { return nil }
         let journal = EditJournal(fileSize: snapshot.size, regions: originals, written: writes, newSize: newSize)
+        if let elsewhere {
+            return try patchInPlace(
+                descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
+                store: elsewhere, verify: verify)
+        }
         // Speed: without fsync the journal goes into a reused RAM slot instead of a new file per save.
         if durability == .noSync, let store = VolatileJournalStore.shared {
             return try patchInPlace(

@@ -92,6 +92,23 @@ struct FileEditor {
         try lockAndCheck(descriptor, url: url, snapshot: snapshot)
         var plan = plan
         recorder.path = nil
+        // A folder that can't be written (a sandboxed app's file): in place, the journal elsewhere, or refused.
+        let elsewhere = try storeWithoutFolder(url.deletingLastPathComponent().path, snapshot: snapshot, url: url)
+        if let elsewhere {
+            if case .rewrite = plan {
+                plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url, limit: Self.hardLinkTailLimit)
+                guard plan.inPlaceWrites != nil else {
+                    throw Self.folderRefusal(
+                        "and this change would need more than \(Self.hardLinkTailLimit >> 20) MiB rewritten in place", url: url)
+                }
+            }
+            guard let writes = plan.inPlaceWrites else { return nil }
+            let checked = try patchInPlace(
+                descriptor, url: url, snapshot: snapshot, patches: writes.patches, newSize: writes.newSize,
+                verify: verify, store: elsewhere)
+            recorder.path = checked == nil ? .unchanged : .inPlace
+            return checked
+        }
         if durability == .noSync, VolatileJournalStore.shared != nil {
             plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url)
         }

@@ -58,6 +58,10 @@ final class VolatileJournalStore: @unchecked Sendable {
     }
 
     let directory: String
+    /// The device of the store's folder: a journal synced there survives a
+    /// power cut with the file only when the file is on it too (and the
+    /// folder is on disk, ``Platform/volatileFolderIsOnDisk``).
+    let device: UInt64
     private let lock = Lock()
     private var free: [Slot] = []
     private var own: [String: Slot] = [:]
@@ -94,6 +98,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         guard descriptor >= 0 else { return nil }
         directory = path
         directoryDescriptor = descriptor
+        device = Platform.deviceNumber(info.st_dev)
         atexit { VolatileJournalStore.shared?.removeFreeSlots() }
     }
 
@@ -240,7 +245,7 @@ final class VolatileJournalStore: @unchecked Sendable {
             let url = URL(fileURLWithPath: path, isDirectory: false)
             let length = Int(header.length)
             if try JournalRecovery.replay(
-                fileAt: path, durable: false,
+                fileAt: path, durable: Platform.volatileFolderIsOnDisk,
                 reading: {
                     try FileIO.read(descriptor, at: Int64(Self.headerLength), count: length, url: url)
                 }, remove: { unlink(slotPath) })
@@ -336,11 +341,22 @@ extension VolatileJournalStore: JournalStore {
         try write(journal, device: file.device, inode: file.inode, url: url)
     }
 
-    func sync(_ slot: Slot, url: URL, durable: Bool) {}
+    /// Durable (a save whose file's folder can't hold its journal, on a
+    /// system whose store is on disk): the slot and the folder naming it.
+    func sync(_ slot: Slot, url: URL, durable: Bool) throws {
+        guard durable else { return }
+        try FileIO.sync(slot.descriptor, path: "\(directory)/\(slot.name)")
+        try FileIO.sync(directoryDescriptor, path: directory)
+    }
 
     func remove(_ slot: Slot) { clear(slot) }
 
-    func syncRemoval(_ slot: Slot, url: URL, durable: Bool) {}
+    /// Durable: the cleared slot, so that a power cut can't bring back the
+    /// journal of a finished save.
+    func syncRemoval(_ slot: Slot, url: URL, durable: Bool) throws {
+        guard durable else { return }
+        try FileIO.sync(slot.descriptor, path: "\(directory)/\(slot.name)")
+    }
 
     func keep(_ slot: Slot) { abandon(slot) }
 }
