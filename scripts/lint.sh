@@ -3,6 +3,9 @@
 # toolchain's swift-format (`swift format` on Swift 6). Exits non-zero on any
 # finding. `scripts/lint.sh --fix` rewrites the files in place instead.
 #
+# Then runs scripts/platform-check.sh (OS-specific code only in Platform/
+# folders), which has nothing to fix.
+#
 # Run by .ci/run before the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,3 +28,5 @@ if [ "${1:-}" = "--fix" ]; then
 else
     "${format[@]}" lint --configuration .swift-format --parallel --recursive --strict "${existing[@]}"
 fi
+
+bash scripts/platform-check.sh

@@ -1,3 +1,5 @@
+import MetadataKit
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -60,15 +62,17 @@ public struct FileStatus: Sendable, Hashable {
 
     private init(_ info: stat) {
         size = Int64(info.st_size)
-        #if canImport(Darwin)
-            let time = info.st_mtimespec
-        #else
-            let time = info.st_mtim
-        #endif
-        modificationTimeNanoseconds = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-        device = UInt64(truncatingIfNeeded: info.st_dev)
+        modificationTimeNanoseconds = SharedPlatform.modificationTimeNanoseconds(info)
+        device = Self.deviceNumber(info.st_dev)
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         type = UInt32(info.st_mode) & UInt32(S_IFMT)
+    }
+
+    /// A `dev_t` as the library converts it (``SharedPlatform/deviceNumber(_:)``):
+    /// Darwin's signed 32-bit value through its bit pattern, so the catalog
+    /// and the library agree on a device.
+    static func deviceNumber<Device: BinaryInteger>(_ device: Device) -> UInt64 {
+        SharedPlatform.deviceNumber(device)
     }
 
     /// Whether a scan must read the file again: its size, modification time or identity changed.

@@ -68,15 +68,7 @@ struct LibPQ: @unchecked Sendable {
     static let shared: Result<LibPQ, CatalogError> = load(from: names)
 
     /// Where libpq is looked for: the run-time linker's search first.
-    static let names: [String] = {
-        #if canImport(Darwin)
-            return [
-                "libpq.5.dylib", "/opt/homebrew/opt/libpq/lib/libpq.5.dylib", "/usr/local/opt/libpq/lib/libpq.5.dylib",
-            ]
-        #else
-            return ["libpq.so.5", "libpq.so"]
-        #endif
-    }()
+    static let names: [String] = CatalogPlatform.libpqNames
 
     /// Loads the first of `names` that `dlopen` finds and looks up every function.
     static func load(from names: [String]) -> Result<LibPQ, CatalogError> {

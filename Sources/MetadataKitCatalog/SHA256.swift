@@ -147,21 +147,16 @@ extension UInt32 {
     fileprivate func rotatedRight(_ count: UInt32) -> UInt32 { (self >> count) | (self << (32 - count)) }
 }
 
-/// OpenSSL's one-shot `SHA256()` from the system's libcrypto, loaded with
-/// `dlopen` when first used (no link-time dependency: without the library,
-/// or with `MDKIT_SHA256=swift`, ``SHA256`` hashes). Hashing the artwork of
-/// every file was a third of a scan's processor time in Swift.
+/// The system's SHA-256 (``CatalogPlatform/systemSHA256``: CommonCrypto on
+/// Darwin; OpenSSL's one-shot `SHA256()` from libcrypto on Linux, loaded with
+/// `dlopen` when first used, no link-time dependency). Without it, or with
+/// `MDKIT_SHA256=swift`, ``SHA256`` hashes. Hashing the artwork of every file
+/// was a third of a scan's processor time in Swift.
 enum SystemSHA256 {
-    typealias Function = @convention(c) (UnsafePointer<UInt8>?, Int, UnsafeMutablePointer<UInt8>?) -> UnsafeMutablePointer<UInt8>?
-
-    static let function: Function? = {
+    /// ``CatalogPlatform/systemSHA256``, unless `MDKIT_SHA256=swift` asks for this package's own.
+    static let function: CatalogPlatform.Digest? = {
         if ProcessInfo.processInfo.environment["MDKIT_SHA256"] == "swift" { return nil }
-        for name in ["libcrypto.so.3", "libcrypto.so"] {
-            guard let library = dlopen(name, RTLD_NOW | RTLD_LOCAL) else { continue }
-            if let symbol = dlsym(library, "SHA256") { return unsafeBitCast(symbol, to: Function.self) }
-            dlclose(library)
-        }
-        return nil
+        return CatalogPlatform.systemSHA256
     }()
 
     /// The digest of `bytes`, or nil when the library is not there (or the bytes are not contiguous, or empty).
@@ -170,7 +165,7 @@ enum SystemSHA256 {
         return bytes.withContiguousStorageIfAvailable { buffer -> [UInt8]? in
             guard let base = buffer.baseAddress, !buffer.isEmpty else { return nil }
             var digest = [UInt8](repeating: 0, count: 32)
-            let done = digest.withUnsafeMutableBufferPointer { function(base, buffer.count, $0.baseAddress) != nil }
+            let done = digest.withUnsafeMutableBufferPointer { function(UnsafeRawPointer(base), buffer.count, $0.baseAddress!) }
             return done ? digest : nil
         } ?? nil
     }

@@ -76,18 +76,7 @@ func run(_ type: any Command.Type, _ arguments: [String]) async -> Never {
     }
 }
 
-#if canImport(Glibc)
-    // Comment packets with pictures (Ogg, FLAC) make buffers of a few hundred KiB
-    // per file. glibc maps each one anew past 128 KiB, so every file paid page
-    // faults for them; keeping such buffers in the heap removes that.
-    // (mallopt(3) is looked up at run time: Swift's Glibc module doesn't declare it.)
-    if let symbol = dlsym(nil, "mallopt") { // glibc's RTLD_DEFAULT is 0
-        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
-        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
-        _ = mallopt(-3, 32 << 20) // M_MMAP_THRESHOLD
-        _ = mallopt(-1, 64 << 20) // M_TRIM_THRESHOLD
-    }
-#endif
+Allocator.keepLargeBuffersInTheHeap() // glibc: large buffers stay in the heap (Platform/Allocator.swift)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else { fail(topUsage(), status: 2) }

@@ -55,8 +55,25 @@ final class KernelCopier {
                 if copied == count { return copied }
                 try pipe.drain(into: output, path: path) // then the rest below
             }
-            while isEnabled, let copyFileRange = Self.copyFileRange, copied < count {
-                var from = Int64(offset + copied), to = Int64(target + copied)
+            guard isEnabled, copied < count else { return copied }
+            return copied + Self.copyRange(from: input, at: offset + copied, count: count - copied, to: output, at: target + copied)
+        #else
+            // Darwin: no splice(2) or copy_file_range(2); the caller copies every byte through its buffer.
+            return 0
+        #endif
+    }
+
+    /// Copies up to `count` bytes at `offset` of `input` to `target` of
+    /// `output` with `copy_file_range(2)` in calls of up to 1 GiB (a clone on
+    /// file systems that share blocks); returns how many bytes from the start
+    /// were copied — fewer (0 on Darwin, which has no such call) where the
+    /// system can't (`EXDEV`, `ENOSYS`, …): the caller copies the rest.
+    static func copyRange(from input: Int32, at offset: Int64, count: Int64, to output: Int32, at target: Int64) -> Int64 {
+        #if os(Linux)
+            guard let copyFileRange else { return 0 }
+            var copied: Int64 = 0
+            while copied < count {
+                var from = offset + copied, to = target + copied
                 let done = copyFileRange(input, &from, output, &to, Int(min(count - copied, 1 << 30)), 0)
                 if done < 0, errno == EINTR { continue }
                 if done <= 0 { break } // not supported here (EXDEV, ENOSYS, …): the caller copies
@@ -64,7 +81,7 @@ final class KernelCopier {
             }
             return copied
         #else
-            // Darwin: no splice(2) or copy_file_range(2); the caller copies every byte through its buffer.
+            // Darwin: no copy_file_range(2); the caller copies through its buffer.
             return 0
         #endif
     }

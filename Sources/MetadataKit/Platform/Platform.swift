@@ -180,6 +180,19 @@ enum Platform {
         access(folder.isEmpty ? "." : folder, W_OK | X_OK) == 0
     }
 
+    /// How the size of ``volatileFolder`` counts its entries where it does:
+    /// Linux tmpfs (`/dev/shm`) reports 40 bytes for an empty folder plus 20
+    /// per entry (a store then tells from one `fstat` that no other process
+    /// left a slot); nil on Darwin, whose folder is on APFS (the store lists
+    /// it instead).
+    static var volatileFolderSizes: (empty: Int, entry: Int)? {
+        #if os(Linux)
+            (40, 20)
+        #else
+            nil
+        #endif
+    }
+
     /// Whether ``volatileFolder`` is on disk, so that a journal synced there
     /// survives a power cut: Darwin's per-user temporary folder is; Linux's
     /// `/dev/shm` is RAM.

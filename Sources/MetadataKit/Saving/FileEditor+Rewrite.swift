@@ -81,21 +81,8 @@ extension FileEditor {
         from source: Int32, at offset: Int64, length: Int64, to target: Int32, at position: Int64,
         cloning: Bool
     ) throws -> (cloned: Bool, done: Int64) {
-        #if os(Linux)
-            guard allowsKernelCopy, let copyFileRange = KernelCopier.copyFileRange else { return (false, 0) }
-            var done: Int64 = 0
-            while done < length {
-                var from = offset + done, to = position + done
-                let copied = copyFileRange(source, &from, target, &to, Int(min(length - done, 1 << 30)), 0)
-                if copied < 0, errno == EINTR { continue }
-                if copied <= 0 { break } // not here (EXDEV, ENOSYS, …): the caller copies the rest
-                done += Int64(copied)
-            }
-            return (false, done)
-        #else
-            // Darwin: no copy_file_range(2); the caller copies through its buffer.
-            return (false, 0)
-        #endif
+        guard allowsKernelCopy else { return (false, 0) }
+        return (false, KernelCopier.copyRange(from: source, at: offset, count: length, to: target, at: position))
     }
 
     /// Writes `segments` (runs of `source` and new bytes) to a new temporary

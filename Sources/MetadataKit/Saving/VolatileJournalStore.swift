@@ -67,8 +67,8 @@ final class VolatileJournalStore: @unchecked Sendable {
     private var own: [String: Slot] = [:]
     /// The store folder, kept open to `fstat` it.
     private let directoryDescriptor: Int32
-    /// Whether the folder's size counts its entries, as tmpfs's does (40 bytes
-    /// plus 20 per entry): then a size that counts only this process's slots
+    /// Whether the folder's size counts its entries, as tmpfs's does
+    /// (``Platform/volatileFolderSizes``): then a size that counts only this process's slots
     /// says there is no other slot, without listing the folder (other
     /// processes never remove a live slot, so this process's slots are all
     /// there). Checked when this process makes its first slot — the size must
@@ -76,7 +76,8 @@ final class VolatileJournalStore: @unchecked Sendable {
     /// if it does not hold (other file systems, or a slot made meanwhile).
     /// Speed only: a load's RAM-journal check is one `fstat` instead of a folder listing.
     private var sizeCountsEntries: Bool?
-    static let emptyFolderSize = 40, entrySize = 20
+    /// The folder sizes that count entries (``Platform/volatileFolderSizes``); nil where none do.
+    static let folderSizes = Platform.volatileFolderSizes
     /// Slots of processes that are gone holding a journal of another file
     /// (device, inode): looked at once, then skipped by later loads.
     /// Speed only: spares later loads an `open` and `pread` per such slot.
@@ -171,12 +172,14 @@ final class VolatileJournalStore: @unchecked Sendable {
         own[name] = slot
         if sizeCountsEntries == nil {
             // The size must have grown by one entry and count every entry listed.
-            let sizeAfter = folderSize(), entries = JournalLookup.entryNames(in: directory)?.count
-            sizeCountsEntries =
-                sizeBefore.map { $0 + Self.entrySize } == sizeAfter
-                && entries.map {
-                    Self.emptyFolderSize + Self.entrySize * $0
-                } == sizeAfter
+            if let sizes = Self.folderSizes {
+                let sizeAfter = folderSize(), entries = JournalLookup.entryNames(in: directory)?.count
+                sizeCountsEntries =
+                    sizeBefore.map { $0 + sizes.entry } == sizeAfter
+                    && entries.map { sizes.empty + sizes.entry * $0 } == sizeAfter
+            } else {
+                sizeCountsEntries = false
+            }
         }
         return slot
     }
@@ -202,7 +205,7 @@ final class VolatileJournalStore: @unchecked Sendable {
         lock.lock()
         let calibrated = sizeCountsEntries == true, mine = own.count
         lock.unlock()
-        if calibrated, folderSize() == Self.emptyFolderSize + Self.entrySize * mine {
+        if calibrated, let sizes = Self.folderSizes, folderSize() == sizes.empty + sizes.entry * mine {
             return false // no slot of another process
         }
         guard let names = JournalLookup.shared.names(in: directory) else { return false }
