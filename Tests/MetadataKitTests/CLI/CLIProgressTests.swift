@@ -8,7 +8,9 @@ import Testing
 /// `script`), redrawn in place with `\r`; nothing when it is a pipe or with
 /// `--quiet`.
 @Suite(
-    .enabled(if: Capabilities.mdkit && TestSupport.hasTool("script"), "needs the mdkit binary and script (util-linux)"))
+    .enabled(
+        if: Capabilities.mdkit && Capabilities.utilLinuxScript,
+        "needs the mdkit binary and script from util-linux (-c; BSD script on Darwin has none)"))
 struct CLIProgressTests {
     /// Runs `arguments` under a pseudo-terminal; returns everything the
     /// terminal showed (standard output and error together) and the exit status.

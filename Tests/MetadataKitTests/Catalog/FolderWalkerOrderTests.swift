@@ -17,6 +17,11 @@ import Testing
             names.insert(String((0..<Int.random(in: 1...8, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
         }
         names = names.filter { $0 != "." && $0 != ".." }
+        if !Capabilities.caseSensitiveTemporaryFolder {
+            // APFS, HFS+: `a` and `A` would be one file; keep one name of each such group.
+            var seen = Set<String>()
+            names = names.filter { seen.insert($0.lowercased()).inserted }
+        }
         let root = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: root) }
         for name in names { #expect(FileManager.default.createFile(atPath: root.appendingPathComponent(name).path, contents: Data())) }
@@ -24,7 +29,9 @@ import Testing
         let expected = names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         #expect(walked == expected, "seed \(seed)")
         if TestSupport.hasTool("ls") {
-            let listed = try TestSupport.runChecked("env", ["LC_ALL=C", "ls", "-1a", "--quoting-style=literal", root.path]).text
+            // GNU ls quotes names on request only; BSD ls (Darwin) prints them as they are when not on a terminal.
+            let options = Capabilities.gnuLs ? ["-1a", "--quoting-style=literal"] : ["-1a"]
+            let listed = try TestSupport.runChecked("env", ["LC_ALL=C", "ls"] + options + [root.path]).text
             let lines = listed.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter {
                 !$0.isEmpty && $0 != "." && $0 != ".."
             }

@@ -128,3 +128,59 @@ extension Capabilities {
             present: ["mkvmerge", "mkvinfo", "mkvextract"].allSatisfy(TestSupport.isInstalled), providedByCI: [.linux])
     }
 }
+
+extension Capabilities {
+    /// util-linux's `script`, whose `-c` runs a command under a
+    /// pseudo-terminal (BSD `script` on Darwin has no `-c`). CI installs
+    /// util-linux on Linux; on Darwin the progress tests are disabled.
+    static let utilLinuxScript: Bool = {
+        let present =
+            TestSupport.isInstalled("script") && (try? TestSupport.run("script", ["--version"]).text.contains("util-linux")) == true
+        return check("script from util-linux (BSD script has no -c)", present: present, providedByCI: [.linux])
+    }()
+
+    /// Whether names that differ only in case are two files in the temporary
+    /// folder: true on Linux file systems, false on APFS and HFS+ by default.
+    static let caseSensitiveTemporaryFolder: Bool = {
+        guard let directory = try? TestSupport.makeTemporaryDirectory() else { return false }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard FileManager.default.createFile(atPath: directory.appendingPathComponent("a").path, contents: Data()) else { return false }
+        return !FileManager.default.fileExists(atPath: directory.appendingPathComponent("A").path)
+    }()
+
+    /// GNU `ls` (coreutils), which takes `--quoting-style`; BSD `ls` on Darwin doesn't.
+    static let gnuLs: Bool = (try? TestSupport.run("ls", ["--version"]).status) == 0
+
+    /// A writable tmpfs at `/dev/shm` (Linux), for the tests of the fallback
+    /// where a file system can't insert blocks. Every Linux CI system has
+    /// one; Darwin has no tmpfs.
+    static var shmFolder: Bool {
+        check(
+            "a writable tmpfs at /dev/shm", present: FileManager.default.isWritableFile(atPath: "/dev/shm"),
+            providedByCI: [.linux])
+    }
+
+    /// A SHA-256 tool to check hashes against: `sha256sum` (coreutils) or
+    /// `shasum -a 256` (Perl's, on every Mac). CI has one on both systems.
+    static var sha256Tool: Bool {
+        check(
+            "sha256sum or shasum", present: TestSupport.sha256Command != nil, providedByCI: [.linux, .darwin])
+    }
+}
+
+extension TestSupport {
+    /// The command that prints a file's SHA-256 as `HEX  PATH`: `sha256sum`
+    /// (coreutils), else `shasum -a 256` (Perl's, which every Mac has; not
+    /// every macOS has `sha256sum`); nil with neither.
+    static let sha256Command: [String]? = {
+        if isInstalled("sha256sum") { return ["sha256sum"] }
+        if isInstalled("shasum") { return ["shasum", "-a", "256"] }
+        return nil
+    }()
+
+    /// The lowercase hex SHA-256 of the file at `path`, by ``sha256Command``.
+    static func sha256Hex(ofFileAt path: String) throws -> String {
+        let command = try #require(sha256Command, "needs sha256sum or shasum")
+        return String(try runChecked(command[0], Array(command.dropFirst()) + [path]).text.prefix(64))
+    }
+}

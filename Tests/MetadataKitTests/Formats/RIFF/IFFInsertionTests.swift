@@ -93,9 +93,10 @@ struct IFFInsertionTests {
     }
 
     /// On tmpfs the same save is a rewrite, and the file reads the same.
-    @Test(arguments: ["song.wav", "song.aiff"])
+    @Test(
+        .enabled(if: Capabilities.shmFolder, "needs a writable tmpfs at /dev/shm (Linux), which can't insert blocks"),
+        arguments: ["song.wav", "song.aiff"])
     func onTmpfsTheSaveRewrites(name: String) async throws {
-        guard FileManager.default.isWritableFile(atPath: "/dev/shm") else { return }
         let directory = URL(fileURLWithPath: "/dev/shm").appendingPathComponent("mdkit-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
         defer { try? FileManager.default.removeItem(at: directory) }
