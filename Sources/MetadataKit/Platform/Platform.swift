@@ -115,7 +115,8 @@ enum Platform {
     /// `getcwd`), as UTF-8 up to the first NUL (the whole buffer when it has
     /// none). `String(cString:)` on an array is deprecated in Swift 6.
     static func decodeCString(_ buffer: [CChar]) -> String {
-        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // truncatingIfNeeded: CChar is Int8 on Darwin and x86 Linux, UInt8 on ARM Linux.
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(truncatingIfNeeded: $0) }, as: UTF8.self)
     }
 
     // MARK: File identity

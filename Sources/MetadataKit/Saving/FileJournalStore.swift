@@ -47,9 +47,12 @@ struct FileJournalStore: JournalStore {
     /// Recovers the file at `path` (with this inode) from a journal beside
     /// it, if there is one; true when its old bytes were put back.
     static func recoverPending(path: String, inode: UInt64) throws -> Bool {
-        let (directory, name) = EditJournal.location(for: path, inode: inode)
+        let directory = EditJournal.folder(of: path)
         // Speed: every load asks, and almost never finds one (JournalLookup caches folder listings).
-        guard let found = JournalLookup.shared.firstExisting(directory: directory, names: [name, EditJournal.legacyName(for: path)])
+        guard
+            let found = JournalLookup.shared.firstExisting(
+                directory: directory,
+                names: { [EditJournal.location(for: path, inode: inode).name, EditJournal.legacyName(for: path)] })
         else { return false }
         let journalPath = directory.isEmpty ? found : directory == "/" ? "/" + found : directory + "/" + found
         return try JournalRecovery.replay(

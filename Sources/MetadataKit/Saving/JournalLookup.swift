@@ -83,13 +83,15 @@ final class JournalLookup: @unchecked Sendable {
     }
 
     /// The first of `names` (journal names) that exists in `directory`; nil
-    /// when none does. One look at the cached listing for all of them.
-    func firstExisting(directory: String, names: [String]) -> String? {
+    /// when none does. One look at the cached listing for all of them;
+    /// `names` is only made when the folder holds journals or has no valid
+    /// listing (speed: every load asks, and the folder almost never has one).
+    func firstExisting(directory: String, names: () -> [String]) -> String? {
         if let listed = cachedNames(in: directory) {
-            return listed.isEmpty ? nil : names.first { listed.contains($0) }
+            return listed.isEmpty ? nil : names().first { listed.contains($0) }
         }
         let prefix = directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/"
-        return names.first { access(prefix + $0, F_OK) == 0 }
+        return names().first { access(prefix + $0, F_OK) == 0 }
     }
 
     /// The journal names in `directory`: from the cached listing while it is
