@@ -10,8 +10,8 @@
     import Darwin
 #endif
 
-/// A media file and its metadata: the entry point for reading (and, later,
-/// writing) tags.
+/// A media file and its metadata: the entry point for reading and writing
+/// tags.
 ///
 /// ```swift
 /// var item = MediaItem(url: url)
@@ -112,7 +112,16 @@ public struct MediaItem: Sendable {
     }
 
     /// Whether ``metadata`` or ``chapterTables`` differ from what was loaded.
-    public var hasChanges: Bool { metadata != loadedMetadata || chapterTables != loadedChapterTables }
+    public var hasChanges: Bool { metadata != loadedMetadata || hasChapterChanges }
+
+    /// Whether ``chapterTables`` differ from what was loaded.
+    var hasChapterChanges: Bool { chapterTables != loadedChapterTables }
+
+    /// The raw items as loaded.
+    var loadedItems: [MetadataItem] { loadedMetadata.items }
+
+    /// The file's size when it was loaded (or last saved).
+    var lastKnownSize: Int64? { snapshot?.size }
 
     /// Writes the changed metadata back to the file, then loads it again.
     ///
@@ -136,7 +145,11 @@ public struct MediaItem: Sendable {
     ///   the new bytes were written (its message says the file was saved but a
     ///   crash may undo it).
     public mutating func save(options: SaveOptions = SaveOptions()) async throws {
-        let save = try named { try prepareSave(options: options) }
+        try await carryOut(try named { try prepareSave(options: options) }, options: options)
+    }
+
+    /// Writes a prepared save to the file and adopts what was written.
+    mutating func carryOut(_ save: PreparedSave, options: SaveOptions) async throws {
         var editor = FileEditor()
         editor.durability = options.durability
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
@@ -202,7 +215,13 @@ public struct MediaItem: Sendable {
         var plan: FileEditPlan
         var snapshot: FileSnapshot
         var fileType: FileType
-        var verify: (URL) throws -> CheckedSave
+        /// The save's check of a file as written: read from the written file
+        /// after the save, and from the planned bytes by ``plan(options:)``.
+        var check: (FileSource) throws -> CheckedSave
+        /// The check, reading the written file at a URL.
+        var verify: (URL) throws -> CheckedSave {
+            { [check] written in try check(FileSource(url: written)) }
+        }
     }
 
     /// Resolves the changes into raw items, plans the edit, and makes the check
@@ -270,8 +289,8 @@ public struct MediaItem: Sendable {
         {
             exempt.insert(.id3)
         }
-        let verify: (URL) throws -> CheckedSave = { written in
-            let source = try FileSource(url: written)
+        let check: (FileSource) throws -> CheckedSave = { source in
+            let written = URL(fileURLWithPath: source.path, isDirectory: false)
             let reread = try format.parse(source, written)
             let actual = Metadata(items: reread.items)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
@@ -293,7 +312,7 @@ public struct MediaItem: Sendable {
             }
             return CheckedSave(parsed: reread, path: written.path)
         }
-        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, verify: verify)
+        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, check: check)
     }
 
     /// Pictures compare by what they are, not by where their bytes are stored.

@@ -383,9 +383,11 @@ struct WriteCommand {
     private func writeOnce(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
         var (item, changes) = try await edited(url: url, pictures: pictures)
         if dryRun {
+            let plan = try item.plan(options: options)
+            guard !plan.isEmpty || !changes.isEmpty else { return "no changes" }
             // ID3v1 fields that can't hold the new value (MP3 only).
             let losses = try item.id3v1Updates(options: options).filter { $0.loss != nil }.map { "id3v1: \($0)" }
-            return changes.isEmpty ? "no changes" : "would change\n" + (changes + losses).map { "  " + $0 }.joined(separator: "\n")
+            return "would change\n" + Self.describe(plan, chapterLines: changes.filter { $0.hasPrefix("chapter") }, losses: losses)
         }
         let removed = options.removesAllTags && !changes.isEmpty ? "\n" + changes.map { "  " + $0 }.joined(separator: "\n") : ""
         if let output {
@@ -394,9 +396,19 @@ struct WriteCommand {
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try checkWritable(path)
-        try await item.save(options: options)
+        var count = changes.count
+        if options.isPlain {
+            try await item.save(options: options)
+        } else {
+            // Options that change the file beyond the fields (ID3v1 added or
+            // removed, another ID3v2 version): the plan counts its items.
+            let plan = try item.plan(options: options)
+            guard !plan.isEmpty else { return "no changes" }
+            if count == 0 { count = plan.itemChanges.count }
+            try await item.save(plan)
+        }
         let how = verbose ? "; " + Self.describe(item.lastSavePath ?? .unchanged) : ""
-        return "saved (\(Self.count(changes.count))\(how))" + removed
+        return "saved (\(Self.count(count))\(how))" + removed
     }
 
     /// How a save changed the file, for `--verbose`.

@@ -210,18 +210,33 @@ import Testing
         var item = item
         item.metadata[field] = value
         let destination = folder.appendingPathComponent("\(name).\(format.fileExtension)")
+        // The dry run's plan: refused exactly when the save is, and listing
+        // every raw item the save added, changed or removed.
+        let plan = Result { try item.plan() }
         do {
             try await item.save(to: destination)
-            return .saved(destination)
         } catch let error as MediaError {
+            if case .success = plan { return .refused("PLAN: the plan accepted a save that was refused: \(error.description)") }
             return .refused(error.description)
         }
+        let planned: SavePlan
+        switch plan {
+        case .success(let made): planned = made
+        case .failure(let error): return .refused("PLAN: the plan refused a save that succeeded: \(error)")
+        }
+        let written = try await MediaItem.loaded(destination)
+        let actual = SavePlan.differences(from: item.loadedItems, to: written.metadata.items).map(\.description)
+        if actual != planned.itemChanges.map(\.description) {
+            return .refused("PLAN: the plan listed \(planned.itemChanges.map(\.description)), the save made \(actual)")
+        }
+        return .saved(destination)
     }
 
     /// A refusal is a pass when the message names the field and the refusal
     /// is right: several values of a field that holds one, or a field the
     /// format's tag has no place for (no independent reader's key for it).
     static func judgeRefusal(_ cell: Cell, _ message: String, _ format: MatrixFormat) -> [String] {
+        if message.hasPrefix("PLAN:") { return [message] }
         guard message.contains(cell.field.rawValue) else { return ["refused without naming the field: \(message)"] }
         switch cell.operation {
         case .setSeveral where FieldRules.singleValued.contains(cell.field) || cell.field.kind != .text:

@@ -205,3 +205,25 @@ import Testing
         #expect(try mutagen(url)["mp4:©ART"] == ["Solo"])
     }
 }
+
+extension FieldOperationTests {
+    /// Issue 32.8: the dry run shows every item the save adds, changes or
+    /// removes — ID3v1 updates and removals, and the save reports them.
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func dryRunListsEveryItemTheSaveChanges() throws {
+        let url = try makeMP3()
+        let before = try Data(contentsOf: url)
+        let dry = try mdkit(["write", url.path, "--set", "title=New", "--dry-run"])
+        #expect(dry.status == 0)
+        for line in ["title: 'Old Title' → 'New'", "id3:TIT2: 'Old Title' → 'New'", "id3v1:title: 'Old Title' → 'New'"] {
+            #expect(dry.text.contains("  \(line)\n"), "\(line) missing from \(dry.text)")
+        }
+        let removal = try mdkit(["write", url.path, "--id3v1", "remove", "--dry-run"])
+        #expect(removal.text.contains("  - id3v1:title\n") && removal.text.contains("  - id3v1:artist\n"), "\(removal.text)")
+        #expect(try Data(contentsOf: url) == before, "a dry run wrote")
+        let saved = try mdkit(["write", url.path, "--id3v1", "remove"])
+        #expect(saved.status == 0 && !saved.text.contains("0 changes") && saved.text.contains("saved ("), "\(saved.text)")
+        #expect(try mutagen(url).keys.allSatisfy { !$0.hasPrefix("id3v1") }, "mutagen still finds ID3v1")
+        #expect(try Data(contentsOf: url).count == before.count - 128)
+    }
+}
