@@ -227,3 +227,26 @@ extension FieldOperationTests {
         #expect(try Data(contentsOf: url).count == before.count - 128)
     }
 }
+
+extension FieldOperationTests {
+    /// Issue 32.7: LRC ID tags (`[ti:…]`) have no place in ID3 SYLT/USLT; the
+    /// save says so, naming them, where it used to drop them without a word.
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func lrcLinesID3CannotKeepAreNamed() throws {
+        let url = try makeMP3()
+        let lrc = url.deletingLastPathComponent().appendingPathComponent("song.lrc")
+        try Data("[ti:My Song]\n[ar:Someone]\n[00:00.50]Hello\n[00:01.00]World\n".utf8).write(to: lrc)
+        for arguments in [["--dry-run"], []] {
+            let output = try mdkit(["write", url.path, "--lyrics", lrc.path] + arguments)
+            #expect(output.status == 0)
+            #expect(output.text.contains("warning:") && output.text.contains("'[ti:My Song]', '[ar:Someone]'"), "\(output.text)")
+        }
+        #expect(try mdkit(["read", "--lrc", url.path]).text == "[00:00.50]Hello\n[00:01.00]World\n")
+        // FLAC keeps the LRC text itself: no warning, and it reads back exactly.
+        let flac = url.deletingLastPathComponent().appendingPathComponent("x.flac")
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.3", flac.path])
+        let saved = try mdkit(["write", flac.path, "--lyrics", lrc.path])
+        #expect(saved.status == 0 && !saved.text.contains("warning"), "\(saved.text)")
+        #expect(try mdkit(["read", "--lrc", flac.path]).text == "[ti:My Song]\n[ar:Someone]\n[00:00.50]Hello\n[00:01.00]World\n")
+    }
+}
