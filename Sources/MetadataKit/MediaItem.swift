@@ -312,6 +312,11 @@ public struct MediaItem: Sendable {
             }
             return CheckedSave(parsed: reread, path: written.path)
         }
+        // A plan that writes nothing although fields changed would drop the
+        // change silently: the check on the file as it is refuses it.
+        if !changed.isEmpty, Self.layout(of: plan, size: source.size) == .unchanged {
+            _ = try check(source)
+        }
         return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, check: check)
     }
 

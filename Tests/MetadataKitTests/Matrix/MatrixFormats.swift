@@ -28,6 +28,8 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
     var addsID3WithMutagen = false
     /// Whether several values are stored as one text joined by "/" (ID3v2.3).
     var joinsLists = false
+    /// Whether TagLib (1.13 here: no Matroska) reads the format.
+    var taglibReads = true
     var description: String { name }
 
     static let all: [MatrixFormat] = [
@@ -52,6 +54,8 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
         MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
         MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
         MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
+        MatrixFormat(
+            name: "Matroska (MKA)", fileExtension: "mka", ffmpeg: ["-c:a", "flac"], family: "matroska", taglibReads: false),
     ]
 
     /// The tags every base file starts with (ffmpeg's generic names, which
@@ -113,6 +117,10 @@ enum MatrixKeys {
             default: break
             }
             return keys
+        case "matroska":
+            // mkvtoolnix's view (Tests/Tools/matroska-dump.py) of the names the
+            // Matroska tagging guidelines give (MatroskaKeys.swift's table).
+            return (MetadataKeyMap.matroskaKeys[field] ?? []).filter { !$0.key.hasPrefix("Attachment/") }.map { "mkv:" + $0.key }
         case "mp4":
             switch field {
             case .trackNumber, .trackCount: return ["mp4:trkn"]

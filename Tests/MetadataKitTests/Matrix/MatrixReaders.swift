@@ -12,7 +12,7 @@ enum MatrixReaders {
 
     static var toolsPresent: Bool {
         TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasPythonModule("mutagen")
-            && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config")
+            && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config") && TestSupport.hasTool("mkvextract")
     }
 
     private static let tools = TestSupport.packageRoot.appendingPathComponent("Tests/Tools")
@@ -33,6 +33,11 @@ enum MatrixReaders {
             result[path] = tags
         }
         return result
+    }
+
+    /// mkvextract's tags and mkvmerge's Segment title of Matroska files.
+    static func matroska(_ files: [URL]) throws -> [String: Tags] {
+        try batch("python3", [tools.appendingPathComponent("matroska-dump.py").path], files)
     }
 
     static func mutagen(_ files: [URL]) throws -> [String: Tags] {
