@@ -30,32 +30,61 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
     var joinsLists = false
     /// Whether TagLib (1.13 here: no Matroska) reads the format.
     var taglibReads = true
+    /// A Python script run on the base file after ffmpeg (its path is
+    /// `sys.argv[1]`): how the files of an unusual class are made.
+    var prepare: String? = nil
+    /// Fields the base file holds in an unusual way (several atoms or
+    /// fields, two keys, a frame of another version): every operation on
+    /// them starts from the base file, not from a file whose field was set.
+    var heldFields: [MetadataField] = []
     var description: String { name }
 
-    static let all: [MatrixFormat] = [
+    static let all: [MatrixFormat] =
+        [
+            MatrixFormat(
+                name: "MP3 ID3v2.4", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"], family: "id3",
+                encoder: "libmp3lame"),
+            MatrixFormat(
+                name: "MP3 ID3v2.3+v1", fileExtension: "mp3",
+                ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3", "-write_id3v1", "1"], family: "id3", encoder: "libmp3lame",
+                joinsLists: true),
+            MatrixFormat(name: "M4A", fileExtension: "m4a", ffmpeg: ["-c:a", "aac"], family: "mp4"),
+            MatrixFormat(name: "FLAC", fileExtension: "flac", ffmpeg: ["-c:a", "flac"], family: "vorbis"),
+            MatrixFormat(name: "Ogg Vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"], family: "vorbis", encoder: "libvorbis"),
+            MatrixFormat(
+                name: "Opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus", "-ar", "48000"], family: "vorbis", encoder: "libopus"),
+            MatrixFormat(
+                name: "WAV (INFO)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+                mutagenReads: false),
+            MatrixFormat(
+                name: "WAV (INFO+ID3)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
+                addsID3WithMutagen: true),
+            MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
+            MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
+            MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
+            MatrixFormat(
+                name: "Matroska (MKA)", fileExtension: "mka", ffmpeg: ["-c:a", "flac"], family: "matroska", taglibReads: false),
+        ] + unusual
+
+    /// Files whose fields are held the way some taggers leave them.
+    static let unusual: [MatrixFormat] = [
         MatrixFormat(
-            name: "MP3 ID3v2.4", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"], family: "id3",
-            encoder: "libmp3lame"),
+            name: "M4A ©ART ×3 atoms", fileExtension: "m4a", ffmpeg: ["-c:a", "aac"], family: "mp4",
+            prepare: MatrixPreparation.threeArtistAtoms, heldFields: [.artist]),
         MatrixFormat(
-            name: "MP3 ID3v2.3+v1", fileExtension: "mp3",
-            ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3", "-write_id3v1", "1"], family: "id3", encoder: "libmp3lame",
-            joinsLists: true),
-        MatrixFormat(name: "M4A", fileExtension: "m4a", ffmpeg: ["-c:a", "aac"], family: "mp4"),
-        MatrixFormat(name: "FLAC", fileExtension: "flac", ffmpeg: ["-c:a", "flac"], family: "vorbis"),
-        MatrixFormat(name: "Ogg Vorbis", fileExtension: "ogg", ffmpeg: ["-c:a", "libvorbis"], family: "vorbis", encoder: "libvorbis"),
+            name: "FLAC several fields", fileExtension: "flac", ffmpeg: ["-c:a", "flac"], family: "vorbis",
+            prepare: MatrixPreparation.severalVorbisFields, heldFields: [.artist, .genre, .composer]),
         MatrixFormat(
-            name: "Opus", fileExtension: "opus", ffmpeg: ["-c:a", "libopus", "-ar", "48000"], family: "vorbis", encoder: "libopus"),
+            name: "WavPack Year+DATE", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape",
+            prepare: MatrixPreparation.apeYearAndDate, heldFields: [.year]),
         MatrixFormat(
-            name: "WAV (INFO)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
-            mutagenReads: false),
+            name: "MP3 v2.3 with TDRC", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"],
+            family: "id3", encoder: "libmp3lame", joinsLists: true,
+            prepare: MatrixPreparation.id3v23(date: ("TDRC", "2001-05-06")), heldFields: [.year]),
         MatrixFormat(
-            name: "WAV (INFO+ID3)", fileExtension: "wav", ffmpeg: ["-c:a", "pcm_s16le"], family: "id3", ffprobeSkips: [.composer],
-            addsID3WithMutagen: true),
-        MatrixFormat(name: "AIFF", fileExtension: "aiff", ffmpeg: ["-c:a", "pcm_s16be", "-write_id3v2", "1"], family: "id3"),
-        MatrixFormat(name: "WMA", fileExtension: "wma", ffmpeg: ["-c:a", "wmav2"], family: "asf", taglibSkips: [.comments]),
-        MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
-        MatrixFormat(
-            name: "Matroska (MKA)", fileExtension: "mka", ffmpeg: ["-c:a", "flac"], family: "matroska", taglibReads: false),
+            name: "MP3 v2.3 ISO TYER", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"],
+            family: "id3", encoder: "libmp3lame", joinsLists: true,
+            prepare: MatrixPreparation.id3v23(date: ("TYER", "2020-01-01T00:00:00.000Z")), heldFields: [.year]),
     ]
 
     /// The tags every base file starts with (ffmpeg's generic names, which
@@ -89,6 +118,7 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
                 """
             try TestSupport.runChecked("python3", ["-c", script, url.path])
         }
+        if let prepare { try TestSupport.runChecked("python3", ["-c", prepare, url.path]) }
         return url
     }
 }
@@ -192,4 +222,82 @@ enum MatrixKeys {
         .title: ["title"], .artist: ["artist"], .album: ["album"], .genre: ["genre"],
         .comments: ["comment", "description"], .composer: ["composer"],
     ]
+}
+
+/// The scripts that make the unusual base files of ``MatrixFormat/unusual``.
+enum MatrixPreparation {
+    /// Each artist in its own `©ART` atom, as some taggers write them (mutagen
+    /// and exiftool show all three); the `moov` is at the end of ffmpeg's
+    /// M4A, so no chunk offset moves.
+    static let threeArtistAtoms = """
+        import struct, sys
+        path = sys.argv[1]
+        data = bytearray(open(path, "rb").read())
+        def find(start, end, kind):
+            while start < end:
+                size, name = struct.unpack(">I4s", data[start:start + 8])
+                if name == kind:
+                    return start, size
+                start += size
+            raise SystemExit("no " + repr(kind))
+        moov = find(0, len(data), b"moov")
+        udta = find(moov[0] + 8, moov[0] + moov[1], b"udta")
+        meta = find(udta[0] + 8, udta[0] + udta[1], b"meta")
+        ilst = find(meta[0] + 12, meta[0] + meta[1], b"ilst")
+        art = find(ilst[0] + 8, ilst[0] + ilst[1], b"\\xa9ART")
+        def atom(text):
+            payload = text.encode()
+            inner = struct.pack(">I4sI4s", 16 + len(payload), b"data", 1, b"\\0\\0\\0\\0") + payload
+            return struct.pack(">I4s", 8 + len(inner), b"\\xa9ART") + inner
+        new = atom("Base Artist") + atom("Second Artist") + atom("Third Artist")
+        grow = len(new) - art[1]
+        data[art[0]:art[0] + art[1]] = new
+        for offset in (moov[0], udta[0], meta[0], ilst[0]):
+            size = struct.unpack(">I", data[offset:offset + 4])[0]
+            data[offset:offset + 4] = struct.pack(">I", size + grow)
+        open(path, "wb").write(data)
+        """
+
+    /// Several Vorbis fields of one name, as mutagen and Picard write lists.
+    static let severalVorbisFields = """
+        import sys
+        from mutagen.flac import FLAC
+        f = FLAC(sys.argv[1])
+        f["ARTIST"] = ["Base Artist", "Second Artist"]
+        f["GENRE"] = ["Rock", "Pop"]
+        f["COMPOSER"] = ["Base Composer", "Second Composer"]
+        f.save()
+        """
+
+    /// An APEv2 tag with both `Year` (TagLib's, Picard's) and `DATE` (ffmpeg's).
+    static let apeYearAndDate = """
+        import sys
+        from mutagen.wavpack import WavPack
+        f = WavPack(sys.argv[1])
+        f["Year"] = "2001"
+        f.save()
+        """
+
+    /// The ffmpeg tag replaced by an ID3v2.3 tag with the base fields and
+    /// `date` as the date frame: a v2.4 `TDRC` (as converters that only
+    /// relabel the version leave it) or a `TYER` holding a whole timestamp.
+    static func id3v23(date: (String, String)) -> String {
+        """
+        import struct, sys
+        path = sys.argv[1]
+        data = open(path, "rb").read()
+        def synchsafe(n):
+            return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+        if data[:3] == b"ID3":
+            size = (data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]
+            data = data[10 + size:]
+        def frame(name, text):
+            body = b"\\x00" + text.encode("latin-1")
+            return name.encode() + struct.pack(">I", len(body)) + b"\\x00\\x00" + body
+        frames = [("TIT2", "Base Title"), ("TPE1", "Base Artist"), ("TALB", "Base Album"), ("TPE2", "Base Album Artist"),
+                  ("TCON", "Rock"), ("TRCK", "3/10"), ("TCOM", "Base Composer"), ("\(date.0)", "\(date.1)")]
+        body = b"".join(frame(name, text) for name, text in frames) + b"\\x00" * 256
+        open(path, "wb").write(b"ID3\\x03\\x00\\x00" + synchsafe(len(body)) + body + data)
+        """
+    }
 }
