@@ -30,6 +30,8 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
     var joinsLists = false
     /// Whether TagLib (1.13 here: no Matroska) reads the format.
     var taglibReads = true
+    /// Whether exiftool is asked too (MP4, Matroska, WAV and AIFF).
+    var exiftoolReads: Bool { ["M4A", "Matroska", "WAV", "AIFF"].contains { name.hasPrefix($0) } }
     /// A Python script run on the base file after ffmpeg (its path is
     /// `sys.argv[1]`): how the files of an unusual class are made.
     var prepare: String? = nil
@@ -221,6 +223,13 @@ enum MatrixKeys {
     static let ffprobeNames: [MetadataField: [String]] = [
         .title: ["title"], .artist: ["artist"], .album: ["album"], .genre: ["genre"],
         .comments: ["comment", "description"], .composer: ["composer"],
+    ]
+
+    /// exiftool's tag names for the fields it names alike in MP4, Matroska,
+    /// RIFF INFO (album: Product) and ID3.
+    static let exiftoolNames: [MetadataField: [String]] = [
+        .title: ["exif:Title"], .artist: ["exif:Artist"], .album: ["exif:Album", "exif:Product"], .genre: ["exif:Genre"],
+        .comments: ["exif:Comment"], .composer: ["exif:Composer"],
     ]
 }
 

@@ -13,6 +13,7 @@ enum MatrixReaders {
     static var toolsPresent: Bool {
         TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasPythonModule("mutagen")
             && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config") && TestSupport.hasTool("mkvextract")
+            && TestSupport.hasTool("exiftool")
     }
 
     private static let tools = TestSupport.packageRoot.appendingPathComponent("Tests/Tools")
@@ -30,6 +31,26 @@ enum MatrixReaders {
             guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
                 let path = object["path"] as? String, let tags = object["tags"] as? [String: [String]]
             else { continue }
+            result[path] = tags
+        }
+        return result
+    }
+
+    /// exiftool's Title, Artist, Album (RIFF: Product), Genre, Comment and
+    /// Composer of each file (exiftool's pick where several groups hold one),
+    /// read in one run.
+    static func exiftool(_ files: [URL]) throws -> [String: Tags] {
+        guard !files.isEmpty else { return [:] }
+        let names = ["Title", "Artist", "Album", "Product", "Genre", "Comment", "Composer"]
+        let output = try TestSupport.run("exiftool", ["-j", "-q", "-m"] + names.map { "-" + $0 } + files.map(\.path))
+        let array = try JSONSerialization.jsonObject(with: output.standardOutput) as? [[String: Any]] ?? []
+        var result: [String: Tags] = [:]
+        for object in array {
+            guard let path = object["SourceFile"] as? String else { continue }
+            var tags: Tags = [:]
+            for name in names {
+                if let value = object[name] { tags["exif:" + name] = ["\(value)"] }
+            }
             result[path] = tags
         }
         return result

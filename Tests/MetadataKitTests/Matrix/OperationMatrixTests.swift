@@ -173,6 +173,7 @@ import Testing
         var sourceMetadata: [String: Metadata] = [:]
         for source in Set(cells.map(\.source)) { sourceMetadata[source.path] = try await MediaItem.loaded(source).metadata }
         let taglib = try MatrixReaders.taglib(files)
+        let exiftool = format.exiftoolReads ? try MatrixReaders.exiftool(files) : [:]
         let hashes = try MatrixReaders.audioHashes(files)
         var counts: [Operation: (pass: Int, refused: Int, fail: Int)] = [:]
         for cell in cells {
@@ -201,6 +202,11 @@ import Testing
                     problems += Self.judgeReader(
                         "ffprobe", cell, before: try MatrixReaders.ffprobe(cell.source), after: try MatrixReaders.ffprobe(url),
                         keys: names, format: format)
+                }
+                if format.exiftoolReads, let names = MatrixKeys.exiftoolNames[cell.field], [.setOne, .clear].contains(cell.operation) {
+                    problems += Self.judgeReader(
+                        "exiftool", cell, before: exiftool[cell.source.path] ?? [:], after: exiftool[url.path] ?? [:], keys: names,
+                        format: format)
                 }
                 if hashes[url.path] == nil || hashes[url.path] != hashes[base.path] {
                     problems.append("the audio packets changed (ffmpeg streamhash)")
