@@ -87,6 +87,9 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
             name: "MP3 v2.3 ISO TYER", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"],
             family: "id3", encoder: "libmp3lame", joinsLists: true,
             prepare: MatrixPreparation.id3v23(date: ("TYER", "2020-01-01T00:00:00.000Z")), heldFields: [.year]),
+        MatrixFormat(
+            name: "MP3 stacked ID3v2", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"],
+            family: "id3", encoder: "libmp3lame", prepare: MatrixPreparation.stackedTag, heldFields: [.label, .grouping]),
     ]
 
     /// The tags every base file starts with (ffmpeg's generic names, which
@@ -285,6 +288,24 @@ enum MatrixPreparation {
         f = WavPack(sys.argv[1])
         f["Year"] = "2001"
         f.save()
+        """
+
+    /// A second ID3v2.4 tag right after ffmpeg's (label and grouping in
+    /// it), as a tagger that writes its tag behind one it didn't see leaves
+    /// it: mutagen reads the first tag only; a save merges both into one.
+    static let stackedTag = """
+        import struct, sys
+        path = sys.argv[1]
+        data = open(path, "rb").read()
+        def synchsafe(n):
+            return bytes([(n >> 21) & 0x7F, (n >> 14) & 0x7F, (n >> 7) & 0x7F, n & 0x7F])
+        size = (data[6] << 21) | (data[7] << 14) | (data[8] << 7) | data[9]
+        first, rest = data[:10 + size], data[10 + size:]
+        def frame(name, text):
+            body = b"\\x03" + text.encode("utf-8")
+            return name.encode() + synchsafe(len(body)) + b"\\x00\\x00" + body
+        body = frame("TPUB", "Stacked Label") + frame("TIT1", "Stacked Grouping") + b"\\x00" * 64
+        open(path, "wb").write(first + b"ID3\\x04\\x00\\x00" + synchsafe(len(body)) + body + rest)
         """
 
     /// The ffmpeg tag replaced by an ID3v2.3 tag with the base fields and
