@@ -68,10 +68,22 @@ public struct MediaItem: Sendable {
     private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.
     private var snapshot: FileSnapshot?
+    /// The contents, for an item read from memory (``init(data:filename:)``).
+    let contents: Data?
 
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
         self.url = url
+        contents = nil
+    }
+
+    /// An item whose file's contents are `data`, named `filename` (its
+    /// extension helps tell the format, as a path's does). Read with
+    /// ``load()`` like a file (pictures are kept in memory); it can't be
+    /// saved (``isEditable`` is false): write `data` to a file to edit it.
+    public init(data: Data, filename: String) {
+        url = URL(fileURLWithPath: filename, isDirectory: false)
+        contents = data
     }
 
     /// Reads the file's metadata and properties. Only the bytes needed are read;
@@ -91,7 +103,7 @@ public struct MediaItem: Sendable {
         let source: FileSource
         let format: MediaFormat
         do {
-            source = try FileEditor.openRecovered(path: url.path)
+            source = try contents.map { FileSource(bytes: [UInt8]($0), path: url.path) } ?? FileEditor.openRecovered(path: url.path)
             format = try MediaFormat.detect(source, url: url)
             parsed = try format.parse(source, url)
         } catch let error as MediaError {
@@ -99,16 +111,28 @@ public struct MediaItem: Sendable {
         }
         self.format = format
         fileType = parsed.fileType
-        isEditable = parsed.isEditable
+        isEditable = parsed.isEditable && contents == nil
         properties = parsed.properties
         warnings = parsed.warnings
         chapterTables = parsed.chapterTables
         loadedChapterTables = chapterTables
-        metadata = Metadata(items: parsed.items)
+        metadata = Metadata(items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) })
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
         return source
+    }
+
+    /// `item` with a picture stored in `source` read into memory (an item
+    /// read from memory has no file to read it from later).
+    private static func inMemory(_ item: MetadataItem, _ source: FileSource) throws -> MetadataItem {
+        guard let picture = item.value.picture, let offset = picture.fileOffset else { return item }
+        var copy = item
+        copy.value = .picture(
+            Artwork(
+                data: Data(try source.getBytes(at: offset, count: picture.byteCount)), mimeType: picture.mimeType,
+                pictureType: picture.pictureType, description: picture.description))
+        return copy
     }
 
     /// Whether ``metadata`` or ``chapterTables`` differ from what was loaded.
@@ -229,6 +253,9 @@ public struct MediaItem: Sendable {
     func prepareSave(options: SaveOptions) throws -> PreparedSave {
         guard isLoaded, let snapshot, let fileType, let format else {
             throw MediaError(.notLoaded, "call load() before save()", path: url.path)
+        }
+        guard contents == nil else {
+            throw MediaError(.unsupportedFeature, "an item read from memory can't be saved: write its data to a file and load that")
         }
         guard let planEdit = format.planEdit else {
             throw MediaError(.unsupportedFeature, "writing \(format.name) files is not supported yet")

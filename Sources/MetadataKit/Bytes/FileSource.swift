@@ -28,7 +28,7 @@ public final class FileSource {
     private let descriptor: Int32
     /// For a source made of runs: the runs, where each starts, and the source
     /// the `.original` runs are read from.
-    private let composed: (runs: [Run], starts: [Int64], base: FileSource)?
+    private let composed: (runs: [Run], starts: [Int64], base: FileSource?)?
     /// Three windows, each holding bytes `start ..< start + count` of the
     /// file: parsers often alternate between regions (the start of the file,
     /// a tag at its end and the item after a picture; the two ends of a movie
@@ -124,6 +124,22 @@ public final class FileSource {
             count = Self.windowCount * Self.windowSize
         }
     }
+
+    /// A source reading `bytes` in memory (a file's contents given as `Data`),
+    /// named `path` in messages; its identity is its size alone.
+    init(bytes: [UInt8], path: String) {
+        self.path = path
+        size = Int64(bytes.count)
+        snapshot = FileSnapshot(size: size, modificationSeconds: 0, modificationNanoseconds: 0, inode: 0)
+        descriptor = -1
+        composed = ([.bytes(bytes)], [0], nil)
+        windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
+            count = Self.windowCount * Self.windowSize
+        }
+    }
+
+    /// True for a source of bytes in memory (``init(bytes:path:)``).
+    var isInMemory: Bool { composed != nil && composed?.base == nil }
 
     deinit { if descriptor >= 0 { close(descriptor) } }
 
@@ -255,7 +271,7 @@ extension FileSource {
     /// Copies `count` bytes at `offset` of a source made of runs: each run
     /// the range touches, from memory or from the base source.
     fileprivate func fillComposed(
-        _ composed: (runs: [Run], starts: [Int64], base: FileSource), _ destination: UnsafeMutableRawPointer, count: Int,
+        _ composed: (runs: [Run], starts: [Int64], base: FileSource?), _ destination: UnsafeMutableRawPointer, count: Int,
         at offset: Int64
     ) throws {
         let (runs, starts, base) = composed
@@ -275,6 +291,7 @@ extension FileSource {
             if piece > 0 {
                 switch runs[index] {
                 case .original(let origin, _):
+                    guard let base else { throw MediaError(.io, "a run of the original file without one", path: path) }
                     try base.read(into: UnsafeMutableRawBufferPointer(start: destination + written, count: piece), at: origin + within)
                 case .bytes(let bytes):
                     bytes.withUnsafeBytes { raw in _ = memcpy(destination + written, raw.baseAddress! + Int(within), piece) }
