@@ -29,12 +29,7 @@ extension MediaItem {
             let before = loadedItems
             var after = before
             if layout != .unchanged {
-                let runs = save.plan.segments(originalSize: source.size).map { segment -> FileSource.Run in
-                    switch segment {
-                    case .original(let offset, let length): return .original(offset: offset, length: length)
-                    case .bytes(let bytes): return .bytes(bytes)
-                    }
-                }
+                let runs = save.plan.segments(originalSize: source.size)
                 after = try save.check(FileSource(runs: runs, over: source)).parsed.items
             }
             let wanted = options.removesAllTags ? Metadata() : metadata

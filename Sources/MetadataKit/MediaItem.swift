@@ -321,8 +321,13 @@ public struct MediaItem: Sendable {
             let reread = try format.parse(source, written)
             let actual = Metadata(items: reread.items)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
-                let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
-                throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(shown)")
+                func shown(_ value: DisplayValue?) -> String {
+                    value.map { $0.text.map { "'\($0)'" } ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
+                }
+                throw MediaError(
+                    .verificationFailed,
+                    "\(field.rawValue) \(shown(expected[field])) reads back as \(shown(actual[field])): the file's tag can't hold it as given"
+                )
             }
             if !options.removesAllTags {
                 let lost = ItemSurvival.missing(expected: untouched, actual: reread.items, exempt: exempt)

@@ -241,7 +241,11 @@ enum MatrixPreparation {
     /// Each artist in its own `©ART` atom, as some taggers write them (mutagen
     /// and exiftool show all three); the `moov` is at the end of ffmpeg's
     /// M4A, so no chunk offset moves.
-    static let threeArtistAtoms = """
+    static let threeArtistAtoms = artistAtoms(["Base Artist", "Second Artist", "Third Artist"])
+
+    /// The M4A's `©ART` atom replaced by one atom per name in `names`.
+    static func artistAtoms(_ names: [String]) -> String {
+        """
         import struct, sys
         path = sys.argv[1]
         data = bytearray(open(path, "rb").read())
@@ -261,7 +265,7 @@ enum MatrixPreparation {
             payload = text.encode()
             inner = struct.pack(">I4sI4s", 16 + len(payload), b"data", 1, b"\\0\\0\\0\\0") + payload
             return struct.pack(">I4s", 8 + len(inner), b"\\xa9ART") + inner
-        new = atom("Base Artist") + atom("Second Artist") + atom("Third Artist")
+        new = b"".join(atom(name) for name in [\(names.map { "\"\($0)\"" }.joined(separator: ", "))])
         grow = len(new) - art[1]
         data[art[0]:art[0] + art[1]] = new
         for offset in (moov[0], udta[0], meta[0], ilst[0]):
@@ -269,6 +273,7 @@ enum MatrixPreparation {
             data[offset:offset + 4] = struct.pack(">I", size + grow)
         open(path, "wb").write(data)
         """
+    }
 
     /// Several Vorbis fields of one name, as mutagen and Picard write lists.
     static let severalVorbisFields = """
