@@ -66,6 +66,9 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
             MatrixFormat(name: "WavPack", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape"),
             MatrixFormat(
                 name: "Matroska (MKA)", fileExtension: "mka", ffmpeg: ["-c:a", "flac"], family: "matroska", taglibReads: false),
+            // ffmpeg writes no Musepack: its WAV is encoded by mpcenc and tagged by mutagen, as Picard tags it.
+            MatrixFormat(
+                name: "Musepack", fileExtension: "mpc", ffmpeg: ["-f", "wav"], family: "ape", prepare: MatrixPreparation.musepack),
         ] + unusual
 
     /// Files whose fields are held the way some taggers leave them.
@@ -274,6 +277,27 @@ enum MatrixPreparation {
         open(path, "wb").write(data)
         """
     }
+
+    /// The WAV ffmpeg wrote under the .mpc name encoded by `mpcenc` (SV8),
+    /// then the base tags written by mutagen as an APEv2 tag.
+    static let musepack = """
+        import os, shutil, subprocess, sys, tempfile
+        from mutagen.musepack import Musepack
+        path = sys.argv[1]
+        folder = tempfile.mkdtemp()
+        wav = os.path.join(folder, "in.wav")
+        shutil.copyfile(path, wav)
+        subprocess.run(["mpcenc", "--silent", "--overwrite", wav, path], check=True, capture_output=True)
+        shutil.rmtree(folder)
+        f = Musepack(path)
+        if f.tags is None:
+            f.add_tags()
+        for key, value in (("Title", "Base Title"), ("Artist", "Base Artist"), ("Album", "Base Album"),
+                           ("Album Artist", "Base Album Artist"), ("Genre", "Rock"), ("Year", "2001"),
+                           ("Track", "3/10"), ("Comment", "Base comment"), ("Composer", "Base Composer")):
+            f[key] = value
+        f.save()
+        """
 
     /// Several Vorbis fields of one name, as mutagen and Picard write lists.
     static let severalVorbisFields = """

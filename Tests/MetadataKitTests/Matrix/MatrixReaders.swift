@@ -13,7 +13,7 @@ enum MatrixReaders {
     static var toolsPresent: Bool {
         TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasPythonModule("mutagen")
             && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config") && TestSupport.hasTool("mkvextract")
-            && TestSupport.hasTool("exiftool")
+            && TestSupport.hasTool("exiftool") && TestSupport.hasTool("mpcenc")
     }
 
     private static let tools = TestSupport.packageRoot.appendingPathComponent("Tests/Tools")
