@@ -19,6 +19,10 @@ extension MediaItem {
     /// `progress`, when given, is called after each group is written with
     /// how many of the items are done (saved, or failed), in order: for a
     /// progress display (`mdkit write` draws one).
+    ///
+    /// Cancelling the task stops the batch before the next files are
+    /// planned: each file not yet written is left as it was, its error
+    /// `cancelled`.
     public static func save(
         _ items: inout [MediaItem], options: SaveOptions = SaveOptions(), progress: (@Sendable (_ done: Int) -> Void)? = nil
     ) async -> [(any Error)?] {
@@ -35,6 +39,15 @@ extension MediaItem {
         let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         var next = 0
         while next < items.count {
+            // Cancelled: the files not written yet stay as they are (a group
+            // planned but not written is dropped), each with a `cancelled` error.
+            if Task.isCancelled {
+                for index in group.map(\.index) + Array(next..<items.count) {
+                    errors[index] = MediaError(
+                        .cancelled, "the save was cancelled before this file was written", path: items[index].url.path)
+                }
+                return errors
+            }
             // Planning reads and parses each file: a window of them on every core.
             let indices = Array(next..<min(items.count, next + window))
             next += indices.count

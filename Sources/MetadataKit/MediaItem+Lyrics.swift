@@ -24,11 +24,15 @@ extension MediaItem {
     /// `SYLT` frame (and the plain text in `USLT`) where the primary key
     /// space is ID3 (MP3, WAV, AIFF), else the LRC text as ``Metadata/lyrics``
     /// (Vorbis `LYRICS`, MP4 `©lyr`).
+    /// - Returns: the LRC lines the format can't keep (ID tags such as
+    ///   `[ti:…]` in ID3, whose `SYLT` holds timed lines only); empty where
+    ///   the LRC text is stored and round-trips exactly.
     /// - Throws: `unsupportedFormat` before the file is loaded.
-    public mutating func setTimedLyrics(_ lrc: LRCLyrics) throws {
+    @discardableResult
+    public mutating func setTimedLyrics(_ lrc: LRCLyrics) throws -> [String] {
         guard let identifier = fileType?.identifier, let format = MediaFormat.all.first(where: { $0.identifier == identifier }),
             let space = format.keySpaces.first
         else { throw MediaError(.unsupportedFormat, "load the file before setting its lyrics") }
-        metadata.setTimedLyrics(lrc, in: space)
+        return metadata.setTimedLyrics(lrc, in: space)
     }
 }

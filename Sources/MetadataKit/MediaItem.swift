@@ -10,8 +10,8 @@
     import Darwin
 #endif
 
-/// A media file and its metadata: the entry point for reading (and, later,
-/// writing) tags.
+/// A media file and its metadata: the entry point for reading and writing
+/// tags.
 ///
 /// ```swift
 /// var item = MediaItem(url: url)
@@ -68,10 +68,22 @@ public struct MediaItem: Sendable {
     private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.
     private var snapshot: FileSnapshot?
+    /// The contents, for an item read from memory (``init(data:filename:)``).
+    let contents: Data?
 
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
         self.url = url
+        contents = nil
+    }
+
+    /// An item whose file's contents are `data`, named `filename` (its
+    /// extension helps tell the format, as a path's does). Read with
+    /// ``load()`` like a file (pictures are kept in memory); it can't be
+    /// saved (``isEditable`` is false): write `data` to a file to edit it.
+    public init(data: Data, filename: String) {
+        url = URL(fileURLWithPath: filename, isDirectory: false)
+        contents = data
     }
 
     /// Reads the file's metadata and properties. Only the bytes needed are read;
@@ -91,7 +103,7 @@ public struct MediaItem: Sendable {
         let source: FileSource
         let format: MediaFormat
         do {
-            source = try FileEditor.openRecovered(path: url.path)
+            source = try contents.map { FileSource(bytes: [UInt8]($0), path: url.path) } ?? FileEditor.openRecovered(path: url.path)
             format = try MediaFormat.detect(source, url: url)
             parsed = try format.parse(source, url)
         } catch let error as MediaError {
@@ -99,20 +111,41 @@ public struct MediaItem: Sendable {
         }
         self.format = format
         fileType = parsed.fileType
-        isEditable = parsed.isEditable
+        isEditable = parsed.isEditable && contents == nil
         properties = parsed.properties
         warnings = parsed.warnings
         chapterTables = parsed.chapterTables
         loadedChapterTables = chapterTables
-        metadata = Metadata(items: parsed.items)
+        metadata = Metadata(items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) })
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
         return source
     }
 
+    /// `item` with a picture stored in `source` read into memory (an item
+    /// read from memory has no file to read it from later).
+    private static func inMemory(_ item: MetadataItem, _ source: FileSource) throws -> MetadataItem {
+        guard let picture = item.value.picture, let offset = picture.fileOffset else { return item }
+        var copy = item
+        copy.value = .picture(
+            Artwork(
+                data: Data(try source.getBytes(at: offset, count: picture.byteCount)), mimeType: picture.mimeType,
+                pictureType: picture.pictureType, description: picture.description))
+        return copy
+    }
+
     /// Whether ``metadata`` or ``chapterTables`` differ from what was loaded.
-    public var hasChanges: Bool { metadata != loadedMetadata || chapterTables != loadedChapterTables }
+    public var hasChanges: Bool { metadata != loadedMetadata || hasChapterChanges }
+
+    /// Whether ``chapterTables`` differ from what was loaded.
+    var hasChapterChanges: Bool { chapterTables != loadedChapterTables }
+
+    /// The raw items as loaded.
+    var loadedItems: [MetadataItem] { loadedMetadata.items }
+
+    /// The file's size when it was loaded (or last saved).
+    var lastKnownSize: Int64? { snapshot?.size }
 
     /// Writes the changed metadata back to the file, then loads it again.
     ///
@@ -136,7 +169,11 @@ public struct MediaItem: Sendable {
     ///   the new bytes were written (its message says the file was saved but a
     ///   crash may undo it).
     public mutating func save(options: SaveOptions = SaveOptions()) async throws {
-        let save = try named { try prepareSave(options: options) }
+        try await carryOut(try named { try prepareSave(options: options) }, options: options)
+    }
+
+    /// Writes a prepared save to the file and adopts what was written.
+    mutating func carryOut(_ save: PreparedSave, options: SaveOptions) async throws {
         var editor = FileEditor()
         editor.durability = options.durability
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
@@ -204,7 +241,13 @@ public struct MediaItem: Sendable {
         var plan: FileEditPlan
         var snapshot: FileSnapshot
         var fileType: FileType
-        var verify: (URL) throws -> CheckedSave
+        /// The save's check of a file as written: read from the written file
+        /// after the save, and from the planned bytes by ``plan(options:)``.
+        var check: (FileSource) throws -> CheckedSave
+        /// The check, reading the written file at a URL.
+        var verify: (URL) throws -> CheckedSave {
+            { [check] written in try check(FileSource(url: written)) }
+        }
     }
 
     /// Resolves the changes into raw items, plans the edit, and makes the check
@@ -212,6 +255,9 @@ public struct MediaItem: Sendable {
     func prepareSave(options: SaveOptions) throws -> PreparedSave {
         guard isLoaded, let snapshot, let fileType, let format else {
             throw MediaError(.notLoaded, "call load() before save()", path: url.path)
+        }
+        guard contents == nil else {
+            throw MediaError(.unsupportedFeature, "an item read from memory can't be saved: write its data to a file and load that")
         }
         guard let planEdit = format.planEdit else {
             throw MediaError(.unsupportedFeature, "writing \(format.name) files is not supported yet")
@@ -272,13 +318,18 @@ public struct MediaItem: Sendable {
         {
             exempt.insert(.id3)
         }
-        let verify: (URL) throws -> CheckedSave = { written in
-            let source = try FileSource(url: written)
+        let check: (FileSource) throws -> CheckedSave = { source in
+            let written = URL(fileURLWithPath: source.path, isDirectory: false)
             let reread = try format.parse(source, written)
             let actual = Metadata(items: reread.items)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
-                let shown = actual[field].map { $0.text ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
-                throw MediaError(.verificationFailed, "\(field.rawValue) read back as \(shown)")
+                func shown(_ value: DisplayValue?) -> String {
+                    value.map { $0.text.map { "'\($0)'" } ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
+                }
+                throw MediaError(
+                    .verificationFailed,
+                    "\(field.rawValue) \(shown(expected[field])) reads back as \(shown(actual[field])): the file's tag can't hold it as given"
+                )
             }
             if !options.removesAllTags {
                 let lost = ItemSurvival.missing(expected: untouched, actual: reread.items, exempt: exempt)
@@ -295,7 +346,12 @@ public struct MediaItem: Sendable {
             }
             return CheckedSave(parsed: reread, path: written.path)
         }
-        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, verify: verify)
+        // A plan that writes nothing although fields changed would drop the
+        // change silently: the check on the file as it is refuses it.
+        if !changed.isEmpty, Self.layout(of: plan, size: source.size) == .unchanged {
+            _ = try check(source)
+        }
+        return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, check: check)
     }
 
     /// Pictures compare by what they are, not by where their bytes are stored.

@@ -74,3 +74,24 @@ extension WriteCommand {
         return lines
     }
 }
+
+extension WriteCommand {
+    /// The lines `--dry-run` prints for a plan, indented: the fields that
+    /// change, the chapters, every raw item the save adds, changes or
+    /// removes, values stored in another form, ID3v1 `losses`, and how the
+    /// file's bytes change.
+    static func describe(_ plan: SavePlan, chapterLines: [String], losses: [String]) -> String {
+        var lines = plan.fieldChanges.map(\.description) + chapterLines
+        lines += plan.itemChanges.map(\.description)
+        lines += plan.conversions.map { "note: " + $0 } + losses
+        let layout: String
+        switch plan.layout {
+        case .unchanged: layout = "nothing written"
+        case .sameSize: layout = "in place, the size unchanged"
+        case .newTail: layout = "in place, the end of the file rewritten"
+        case .newLayout: layout = "a new layout (blocks inserted where the filesystem can, else a rewritten copy)"
+        }
+        lines.append("file: \(layout); \(plan.sizes.before) → \(plan.sizes.after) bytes")
+        return lines.map { "  " + TerminalText.escape($0) }.joined(separator: "\n")
+    }
+}

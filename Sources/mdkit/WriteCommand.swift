@@ -43,7 +43,8 @@ struct WriteCommand {
           --artwork-mime M    MIME type of the preceding --artwork (default: from its header)
           --remove-artwork    remove every picture
           --lyrics FILE.lrc   set timed lyrics from an LRC file: an ID3 SYLT frame (and the text
-                              in USLT) for MP3, WAV, AIFF; the LRC text as the lyrics elsewhere
+                              in USLT) for MP3, WAV, AIFF (LRC ID tags such as [ti:] have no
+                              place there: a warning names them); the LRC text elsewhere
         \(chapterUsage)
           --id3v2-version V   MP3: write ID3v2.V (3 or 4); default: keep 2.3/2.4, 2.2 becomes 2.4
           --id3v1 MODE        MP3: update an existing ID3v1 tag (default), add one, or remove it
@@ -281,37 +282,37 @@ struct WriteCommand {
     private func saveInBatches(pictures: [Artwork], progress: Progress) async -> [(text: String, failed: Bool)] {
         let command = self
         progress.update(done: 0, phase: "loading")
-        let loaded = await ReadCommand.forEach(paths) { path, url -> Result<(MediaItem, Int), MediaError> in
+        let loaded = await ReadCommand.forEach(paths) { path, url -> Result<Edited, MediaError> in
             defer { progress.advance() }
             if let problem = command.problems[path] { return .failure(MediaError(.io, problem)) }
             do {
-                let (item, changes) = try await command.edited(url: url, pictures: pictures)
-                if !changes.isEmpty || !command.options.isPlain { try command.checkWritable(path) }
-                return .success((item, changes.count))
+                let edit = try await command.edited(url: url, pictures: pictures)
+                if !edit.changes.isEmpty || !command.options.isPlain { try command.checkWritable(path) }
+                return .success(edit)
             } catch {
                 return .failure(error as? MediaError ?? MediaError(.io, Report.errorMessage(error)))
             }
         }
         var reports = [(text: String, failed: Bool)](repeating: ("", false), count: paths.count)
-        var batch: [(index: Int, changes: Int)] = []
+        var batch: [(index: Int, edit: Edited)] = []
         var items: [MediaItem] = []
         for (index, result) in loaded.enumerated() {
             switch result {
             case .failure(let error):
                 reports[index] = ("\(TerminalText.escape(paths[index])): error: \(TerminalText.escape(Report.errorMessage(error)))\n", true)
-            case .success(let (item, changes)):
-                if changes == 0 && options.isPlain {
+            case .success(let edit):
+                if edit.changes.isEmpty && options.isPlain {
                     reports[index] = ("\(TerminalText.escape(paths[index])): no changes\n", false)
                     continue
                 }
-                batch.append((index, changes))
-                items.append(item)
+                batch.append((index, edit))
+                items.append(edit.item)
             }
         }
         let skipped = Int64(paths.count - items.count)
         progress.update(done: skipped, phase: "saving")
         let errors = await MediaItem.save(&items, options: options) { saved in progress.update(done: skipped + Int64(saved)) }
-        for (entry, error) in zip(batch, errors) {
+        for ((entry, error), saved) in zip(zip(batch, errors), items) {
             let path = paths[entry.index]
             if (error as? MediaError)?.code == .fileChanged {
                 // Changed by another program since it was loaded: load it again, alone.
@@ -329,13 +330,14 @@ struct WriteCommand {
             }
             reports[entry.index] =
                 error.map { ("\(TerminalText.escape(path)): error: \(TerminalText.escape(Report.errorMessage($0)))\n", true) }
-                ?? ("\(TerminalText.escape(path)): saved (\(Self.count(entry.changes)))\n", false)
+                ?? ("\(TerminalText.escape(path)): saved (\(Self.count(entry.edit.count(saved: saved))))\(entry.edit.warned)\n", false)
         }
         return reports
     }
 
-    /// The item at `url`, loaded, with the edits applied; and the changes that makes.
-    private func edited(url: URL, pictures: [Artwork]) async throws -> (MediaItem, [String]) {
+    /// The item at `url`, loaded, with the edits applied; the changes that
+    /// makes; and warnings on what the format can't keep of what was asked.
+    private func edited(url: URL, pictures: [Artwork]) async throws -> Edited {
         var item = MediaItem(url: url)
         try await item.load()
         let before = item.metadata
@@ -352,10 +354,22 @@ struct WriteCommand {
         }
         if !pictures.isEmpty { item.metadata.artwork = pictures }
         if removesArtwork { item.metadata.artwork = [] }
-        if let lyrics { try item.setTimedLyrics(lyrics) }
+        var warnings: [String] = []
+        if let lyrics {
+            let unkept = try item.setTimedLyrics(lyrics)
+            if !unkept.isEmpty {
+                let lines =
+                    unkept.prefix(3).map { "'\($0)'" }.joined(separator: ", ") + (unkept.count > 3 ? " and \(unkept.count - 3) more" : "")
+                warnings.append(
+                    "the lyrics are stored as timed lines (ID3 SYLT) and plain text (USLT), which have no place for the LRC lines \(lines)")
+            }
+        }
         let chapterChanges = Self.apply(chapterEdit, to: &item)
         // Removing every tag removes everything, edits included (SaveOptions.removesAllTags).
-        return (item, Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata) + chapterChanges)
+        return Edited(
+            item: item, before: before,
+            changes: Self.describeChanges(from: before, to: options.removesAllTags ? Metadata() : item.metadata) + chapterChanges,
+            warnings: warnings)
     }
 
     /// How many times a save that found its file changed by another program
@@ -381,22 +395,29 @@ struct WriteCommand {
     }
 
     private func writeOnce(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
-        var (item, changes) = try await edited(url: url, pictures: pictures)
+        let edit = try await edited(url: url, pictures: pictures)
+        var item = edit.item
+        let changes = edit.changes
+        let warned = edit.warned
         if dryRun {
+            let plan = try item.plan(options: options)
+            guard !plan.isEmpty || !changes.isEmpty else { return "no changes" }
             // ID3v1 fields that can't hold the new value (MP3 only).
             let losses = try item.id3v1Updates(options: options).filter { $0.loss != nil }.map { "id3v1: \($0)" }
-            return changes.isEmpty ? "no changes" : "would change\n" + (changes + losses).map { "  " + $0 }.joined(separator: "\n")
+            return "would change\n" + Self.describe(plan, chapterLines: changes.filter { $0.hasPrefix("chapter") }, losses: losses) + warned
         }
         let removed = options.removesAllTags && !changes.isEmpty ? "\n" + changes.map { "  " + $0 }.joined(separator: "\n") : ""
         if let output {
             try await item.save(to: URL(fileURLWithPath: output), options: options)
-            return "written to \(output) (\(Self.count(changes.count)))" + removed
+            return "written to \(output) (\(Self.count(changes.count)))" + removed + warned
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try checkWritable(path)
         try await item.save(options: options)
+        let count = edit.count(saved: item)
+        if count == 0, item.lastSavePath == .unchanged { return "no changes" }
         let how = verbose ? "; " + Self.describe(item.lastSavePath ?? .unchanged) : ""
-        return "saved (\(Self.count(changes.count))\(how))" + removed
+        return "saved (\(Self.count(count))\(how))" + removed + warned
     }
 
     /// How a save changed the file, for `--verbose`.
@@ -417,4 +438,27 @@ struct WriteCommand {
 extension SaveOptions {
     /// True when the options ask for nothing beyond the metadata changes.
     var isPlain: Bool { !removesAllTags && id3v2Version == .keep && id3v1 == .updateExisting }
+}
+
+extension WriteCommand {
+    /// A file loaded and edited, before its save.
+    struct Edited {
+        var item: MediaItem
+        /// The metadata as loaded.
+        var before: Metadata
+        /// The lines describing the changes asked for.
+        var changes: [String]
+        /// What the format can't keep of what was asked.
+        var warnings: [String]
+
+        /// The warnings as indented lines after a file's report line.
+        var warned: String { warnings.map { "\n  warning: " + TerminalText.escape($0) }.joined() }
+
+        /// The changes a save made: those asked for, or — for options that
+        /// change the file beyond the fields (ID3v1 added or removed) — the
+        /// raw items that differ once `saved` holds the file as written.
+        func count(saved: MediaItem) -> Int {
+            changes.isEmpty ? WriteCommand.describeChanges(from: before, to: saved.metadata).count : changes.count
+        }
+    }
 }

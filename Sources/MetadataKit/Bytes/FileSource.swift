@@ -24,7 +24,11 @@ public final class FileSource {
     /// Size, modification time and inode when the file was opened.
     let snapshot: FileSnapshot
 
+    /// The open file; -1 for a source made of runs (``init(runs:over:)``).
     private let descriptor: Int32
+    /// For a source made of runs: the runs, where each starts, and the source
+    /// the `.original` runs are read from.
+    private let composed: (runs: [Run], starts: [Int64], base: FileSource?)?
     /// Three windows, each holding bytes `start ..< start + count` of the
     /// file: parsers often alternate between regions (the start of the file,
     /// a tag at its end and the item after a picture; the two ends of a movie
@@ -79,13 +83,65 @@ public final class FileSource {
         }
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
+        composed = nil
         // Not zeroed: a window's bytes are only read after a read filled them.
         windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
             count = Self.windowCount * Self.windowSize
         }
     }
 
-    deinit { close(descriptor) }
+    /// A run of a source made of runs: bytes of another source, or bytes in memory.
+    enum Run: Sendable, Equatable {
+        /// `length` bytes of the base source from `offset`.
+        case original(offset: Int64, length: Int64)
+        /// Bytes in memory.
+        case bytes([UInt8])
+
+        var length: Int64 {
+            switch self {
+            case .original(_, let length): return length
+            case .bytes(let bytes): return Int64(bytes.count)
+            }
+        }
+    }
+
+    /// A source whose bytes are `runs` laid end to end, the original ones read
+    /// from `base`: a file as an edit would make it, read without writing it
+    /// (the dry run of a save parses it). It takes `base`'s path and identity.
+    init(runs: [Run], over base: FileSource) {
+        path = base.path
+        snapshot = base.snapshot
+        descriptor = -1
+        var starts: [Int64] = []
+        var total: Int64 = 0
+        for run in runs {
+            starts.append(total)
+            total += run.length
+        }
+        size = total
+        composed = (runs, starts, base)
+        windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
+            count = Self.windowCount * Self.windowSize
+        }
+    }
+
+    /// A source reading `bytes` in memory (a file's contents given as `Data`),
+    /// named `path` in messages; its identity is its size alone.
+    init(bytes: [UInt8], path: String) {
+        self.path = path
+        size = Int64(bytes.count)
+        snapshot = FileSnapshot(size: size, modificationSeconds: 0, modificationNanoseconds: 0, inode: 0)
+        descriptor = -1
+        composed = ([.bytes(bytes)], [0], nil)
+        windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
+            count = Self.windowCount * Self.windowSize
+        }
+    }
+
+    /// True for a source of bytes in memory (``init(bytes:path:)``).
+    var isInMemory: Bool { composed != nil && composed?.base == nil }
+
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Throws `truncated` unless `count` bytes exist at `offset`.
     public func require(_ offset: Int64, _ count: Int64, _ what: @autoclosure () -> String) throws {
@@ -202,8 +258,51 @@ public final class FileSource {
 
     /// Reads exactly `count` bytes at `offset` into `destination`.
     private func fill(_ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64) throws {
+        if let composed {
+            return try fillComposed(composed, destination, count: count, at: offset)
+        }
         try readFully(descriptor, into: destination, count: count, at: offset, path: path) { [path] end in
             MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: end, path: path)
+        }
+    }
+}
+
+extension FileSource {
+    /// Copies `count` bytes at `offset` of a source made of runs: each run
+    /// the range touches, from memory or from the base source.
+    fileprivate func fillComposed(
+        _ composed: (runs: [Run], starts: [Int64], base: FileSource?), _ destination: UnsafeMutableRawPointer, count: Int,
+        at offset: Int64
+    ) throws {
+        let (runs, starts, base) = composed
+        // The last run starting at or before `offset` (binary search).
+        var low = 0
+        var high = starts.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if starts[middle] <= offset { low = middle } else { high = middle }
+        }
+        var position = offset
+        var written = 0
+        var index = low
+        while written < count, index < runs.count {
+            let within = position - starts[index]
+            let piece = Int(min(Int64(count - written), runs[index].length - within))
+            if piece > 0 {
+                switch runs[index] {
+                case .original(let origin, _):
+                    guard let base else { throw MediaError(.io, "a run of the original file without one", path: path) }
+                    try base.read(into: UnsafeMutableRawBufferPointer(start: destination + written, count: piece), at: origin + within)
+                case .bytes(let bytes):
+                    bytes.withUnsafeBytes { raw in _ = memcpy(destination + written, raw.baseAddress! + Int(within), piece) }
+                }
+                written += piece
+                position += Int64(piece)
+            }
+            index += 1
+        }
+        guard written == count else {
+            throw MediaError(.truncated, "read past the end of the planned file", offset: position, path: path)
         }
     }
 }

@@ -41,6 +41,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let verificationFailed = Code(rawValue: "verificationFailed")
         /// The operation needs `load()` to have been called first.
         public static let notLoaded = Code(rawValue: "notLoaded")
+        /// The task was cancelled before the work was done (nothing of it written).
+        public static let cancelled = Code(rawValue: "cancelled")
     }
 
     /// The kind of failure.

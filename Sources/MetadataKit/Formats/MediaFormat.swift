@@ -50,7 +50,11 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
             keySpaces.contains(.asf) ? MetadataKeyMap.asfReplacedKeys : [])
     }
     /// Keys whose place holds one text (``MetadataKeyMap/singleValueKeys``).
-    var singleValueKeys: Set<MetadataKeyMap.RawKey> { keySpaces.contains(.asf) ? MetadataKeyMap.asfSingleValueKeys : [] }
+    /// The Matroska Segment title (`Info/Title`, RFC 9559 §5.1.2.13) is one string.
+    var singleValueKeys: Set<MetadataKeyMap.RawKey> {
+        (keySpaces.contains(.asf) ? MetadataKeyMap.asfSingleValueKeys : []).union(
+            keySpaces.contains(.matroska) ? [MetadataKeyMap.RawKey(.matroska, "Info/Title")] : [])
+    }
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// Key spaces in which a tag holds each key once (APEv2 items): when a

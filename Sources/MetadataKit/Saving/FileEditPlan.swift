@@ -17,20 +17,10 @@
 /// existing structures change), or a new layout made of runs of the original
 /// file and new bytes.
 enum FileEditPlan: Sendable {
-    /// A run of the new file.
-    enum Segment: Sendable, Equatable {
-        /// `length` bytes of the original file from `offset`.
-        case original(offset: Int64, length: Int64)
-        /// New bytes.
-        case bytes([UInt8])
-
-        var length: Int64 {
-            switch self {
-            case .original(_, let length): return length
-            case .bytes(let bytes): return Int64(bytes.count)
-            }
-        }
-    }
+    /// A run of the new file: `length` bytes of the original file from
+    /// `offset`, or new bytes (the runs a ``FileSource`` can be made of, so a
+    /// plan can be read before it is written).
+    typealias Segment = FileSource.Run
 
     /// Bytes to overwrite at offsets inside the file; the size is unchanged.
     case inPlace([(offset: Int64, bytes: [UInt8])])

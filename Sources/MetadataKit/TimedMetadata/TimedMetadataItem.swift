@@ -24,14 +24,21 @@ public struct TimedMetadataItem: Sendable, Hashable {
         _ = try encodedValue() // validates
     }
 
-    /// The key space (`mdta`) and key of ``identifier``.
-    public var namespace: String { String(identifier[..<identifier.firstIndex(of: "/")!]) }
-    public var key: String { String(identifier[identifier.index(after: identifier.firstIndex(of: "/")!)...]) }
+    /// The key space (`mdta`) of ``identifier``: the part before its first
+    /// "/"; empty when it has none.
+    public var namespace: String { identifier.firstIndex(of: "/").map { String(identifier[..<$0]) } ?? "" }
+    /// The key of ``identifier``: the part after its first "/"; the whole
+    /// identifier when it has none.
+    public var key: String { identifier.firstIndex(of: "/").map { String(identifier[identifier.index(after: $0)...]) } ?? identifier }
 
     /// The value's bytes as stored in a sample (big-endian).
     func encodedValue() throws -> [UInt8] {
         func fail() -> MediaError {
             MediaError(.invalidValue, "\(identifier): a \(dataType.shortName) value can't be \(value)")
+        }
+        // `identifier` is settable: what init checks is checked again before writing.
+        guard namespace.utf8.count == 4, !key.isEmpty else {
+            throw MediaError(.invalidValue, "identifier '\(identifier)' must be namespace/key with a 4-character namespace (mdta/…)")
         }
         var writer = ByteWriter()
         func integer(_ bits: Int, signed: Bool) throws {

@@ -158,4 +158,13 @@ import Testing
         let error = #expect(throws: MediaError.self) { try TimedMetadataDocument(json: bad) }
         #expect(error?.reason.contains("group 0, item 0") == true)
     }
+
+    /// `identifier` is settable: a value without a namespace reads as an
+    /// empty namespace (it crashed) and is refused when written.
+    @Test func anEditedIdentifierWithoutANamespaceIsRefused() throws {
+        var edited = try item(.utf8, .string("x"))
+        edited.identifier = "no-namespace"
+        #expect(edited.namespace == "" && edited.key == "no-namespace")
+        #expect(throws: MediaError.self) { try edited.encodedValue() }
+    }
 }

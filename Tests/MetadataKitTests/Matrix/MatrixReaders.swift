@@ -12,7 +12,8 @@ enum MatrixReaders {
 
     static var toolsPresent: Bool {
         TestSupport.hasTool("ffmpeg") && TestSupport.hasTool("ffprobe") && TestSupport.hasPythonModule("mutagen")
-            && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config")
+            && TestSupport.hasTool("g++") && TestSupport.hasTool("pkg-config") && TestSupport.hasTool("mkvextract")
+            && TestSupport.hasTool("exiftool") && TestSupport.hasTool("mpcenc")
     }
 
     private static let tools = TestSupport.packageRoot.appendingPathComponent("Tests/Tools")
@@ -33,6 +34,31 @@ enum MatrixReaders {
             result[path] = tags
         }
         return result
+    }
+
+    /// exiftool's Title, Artist, Album (RIFF: Product), Genre, Comment and
+    /// Composer of each file (exiftool's pick where several groups hold one),
+    /// read in one run.
+    static func exiftool(_ files: [URL]) throws -> [String: Tags] {
+        guard !files.isEmpty else { return [:] }
+        let names = ["Title", "Artist", "Album", "Product", "Genre", "Comment", "Composer"]
+        let output = try TestSupport.run("exiftool", ["-j", "-q", "-m"] + names.map { "-" + $0 } + files.map(\.path))
+        let array = try JSONSerialization.jsonObject(with: output.standardOutput) as? [[String: Any]] ?? []
+        var result: [String: Tags] = [:]
+        for object in array {
+            guard let path = object["SourceFile"] as? String else { continue }
+            var tags: Tags = [:]
+            for name in names {
+                if let value = object[name] { tags["exif:" + name] = ["\(value)"] }
+            }
+            result[path] = tags
+        }
+        return result
+    }
+
+    /// mkvextract's tags and mkvmerge's Segment title of Matroska files.
+    static func matroska(_ files: [URL]) throws -> [String: Tags] {
+        try batch("python3", [tools.appendingPathComponent("matroska-dump.py").path], files)
     }
 
     static func mutagen(_ files: [URL]) throws -> [String: Tags] {

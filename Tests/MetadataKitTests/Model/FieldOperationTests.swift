@@ -56,12 +56,32 @@ import Testing
 
     @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
     func legalDatesAreAccepted() throws {
-        let url = try makeMP3()
+        let url = try makeMP3(["-id3v2_version", "4"])
         for value in ["2024", "2024-02", "2024-02-29", "2024-02-29T23:59", "2024-02-29T23:59:59"] {
             let output = try mdkit(["write", url.path, "--set", "year=\(value)"])
             #expect(output.status == 0, "\(value): \(output.standardError)")
+            #expect(try mdkit(["read", "--json", url.path]).text.contains("\"year\": \"\(value)\""), "\(value)")
         }
         #expect(try mdkit(["write", url.path, "--set", "year=2023-02-29"]).status != 0) // not a leap year
+    }
+
+    /// ID3v2.3 keeps a date as TYER (year), TDAT (day and month) and TIME
+    /// (hours and minutes): a year and month alone, or seconds, have no
+    /// place there. Refused whatever the file holds (a file whose TYER
+    /// already held the year reported it saved, writing nothing).
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func datesID3v23CannotHoldAreRefused() throws {
+        let url = try makeMP3()
+        for current in ["2001", "2024"] {
+            #expect(try mdkit(["write", url.path, "--set", "year=\(current)"]).status == 0)
+            let before = try Data(contentsOf: url)
+            for value in ["2024-02", "2024-02-29T23:59:59"] {
+                let output = try mdkit(["write", url.path, "--set", "year=\(value)"])
+                #expect(output.status != 0 && output.standardError.contains("year '\(value)' reads back as"), "\(output.standardError)")
+                #expect(try Data(contentsOf: url) == before)
+            }
+        }
+        #expect(try mdkit(["write", url.path, "--set", "year=2024-02-29T23:59"]).status == 0)
     }
 
     @Test(
@@ -153,37 +173,7 @@ import Testing
                 "-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.3", "-c:a", "aac", "-metadata", "artist=A1",
                 "-metadata", "title=T", url.path,
             ])
-        let script = """
-            import struct, sys
-            path = sys.argv[1]
-            data = bytearray(open(path, "rb").read())
-            def boxes(start, end):
-                while start < end:
-                    size, kind = struct.unpack(">I4s", data[start:start + 8])
-                    yield start, size, kind
-                    start += size
-            def find(start, end, kind, skip=0):
-                for offset, size, name in boxes(start, end):
-                    if name == kind:
-                        return offset, size
-                raise SystemExit("no " + kind.decode())
-            moov = find(0, len(data), b"moov")
-            udta = find(moov[0] + 8, moov[0] + moov[1], b"udta")
-            meta = find(udta[0] + 8, udta[0] + udta[1], b"meta")
-            ilst = find(meta[0] + 12, meta[0] + meta[1], b"ilst")
-            art = find(ilst[0] + 8, ilst[0] + ilst[1], b"\\xa9ART")
-            def atom(text):
-                payload = text.encode()
-                data_atom = struct.pack(">I4sI4s", 16 + len(payload), b"data", 1, b"\\0\\0\\0\\0") + payload
-                return struct.pack(">I4s", 8 + len(data_atom), b"\\xa9ART") + data_atom
-            new = atom("A1") + atom("A2") + atom("A3")
-            grow = len(new) - art[1]
-            data[art[0]:art[0] + art[1]] = new
-            for offset in (moov[0], udta[0], meta[0], ilst[0]):
-                size = struct.unpack(">I", data[offset:offset + 4])[0]
-                data[offset:offset + 4] = struct.pack(">I", size + grow)
-            open(path, "wb").write(data)
-            """
+        let script = MatrixPreparation.artistAtoms(["A1", "A2", "A3"])
         try TestSupport.runChecked("python3", ["-c", script, url.path])
         return url
     }
@@ -203,5 +193,50 @@ import Testing
         let output = try mdkit(["write", url.path, "--set", "artist=Solo"])
         #expect(output.status == 0, "\(output.standardError)")
         #expect(try mutagen(url)["mp4:©ART"] == ["Solo"])
+    }
+}
+
+extension FieldOperationTests {
+    /// Issue 32.8: the dry run shows every item the save adds, changes or
+    /// removes — ID3v1 updates and removals, and the save reports them.
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func dryRunListsEveryItemTheSaveChanges() throws {
+        let url = try makeMP3()
+        let before = try Data(contentsOf: url)
+        let dry = try mdkit(["write", url.path, "--set", "title=New", "--dry-run"])
+        #expect(dry.status == 0)
+        for line in ["title: 'Old Title' → 'New'", "id3:TIT2: 'Old Title' → 'New'", "id3v1:title: 'Old Title' → 'New'"] {
+            #expect(dry.text.contains("  \(line)\n"), "\(line) missing from \(dry.text)")
+        }
+        let removal = try mdkit(["write", url.path, "--id3v1", "remove", "--dry-run"])
+        #expect(removal.text.contains("  - id3v1:title\n") && removal.text.contains("  - id3v1:artist\n"), "\(removal.text)")
+        #expect(try Data(contentsOf: url) == before, "a dry run wrote")
+        let saved = try mdkit(["write", url.path, "--id3v1", "remove"])
+        #expect(saved.status == 0 && !saved.text.contains("0 changes") && saved.text.contains("saved ("), "\(saved.text)")
+        #expect(try mutagen(url).keys.allSatisfy { !$0.hasPrefix("id3v1") }, "mutagen still finds ID3v1")
+        #expect(try Data(contentsOf: url).count == before.count - 128)
+    }
+}
+
+extension FieldOperationTests {
+    /// Issue 32.7: LRC ID tags (`[ti:…]`) have no place in ID3 SYLT/USLT; the
+    /// save says so, naming them, where it used to drop them without a word.
+    @Test(.enabled(if: toolsPresent || TestSupport.missingUnderCI("ffmpeg, mutagen and mdkit")))
+    func lrcLinesID3CannotKeepAreNamed() throws {
+        let url = try makeMP3()
+        let lrc = url.deletingLastPathComponent().appendingPathComponent("song.lrc")
+        try Data("[ti:My Song]\n[ar:Someone]\n[00:00.50]Hello\n[00:01.00]World\n".utf8).write(to: lrc)
+        for arguments in [["--dry-run"], []] {
+            let output = try mdkit(["write", url.path, "--lyrics", lrc.path] + arguments)
+            #expect(output.status == 0)
+            #expect(output.text.contains("warning:") && output.text.contains("'[ti:My Song]', '[ar:Someone]'"), "\(output.text)")
+        }
+        #expect(try mdkit(["read", "--lrc", url.path]).text == "[00:00.50]Hello\n[00:01.00]World\n")
+        // FLAC keeps the LRC text itself: no warning, and it reads back exactly.
+        let flac = url.deletingLastPathComponent().appendingPathComponent("x.flac")
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.3", flac.path])
+        let saved = try mdkit(["write", flac.path, "--lyrics", lrc.path])
+        #expect(saved.status == 0 && !saved.text.contains("warning"), "\(saved.text)")
+        #expect(try mdkit(["read", "--lrc", flac.path]).text == "[ti:My Song]\n[ar:Someone]\n[00:00.50]Hello\n[00:01.00]World\n")
     }
 }

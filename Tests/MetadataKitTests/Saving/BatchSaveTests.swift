@@ -35,4 +35,46 @@ struct BatchSaveTests {
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).count == 4)
     }
+
+    /// Cancelling the task between groups stops the batch: the files not
+    /// written are byte-identical, each with a `cancelled` error.
+    @Test func cancellationStopsBeforeTheNextFiles() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first.flac")
+        try TestSupport.runChecked("ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=duration=0.2", first.path])
+        let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
+        var urls: [URL] = []
+        for index in 0..<(3 * window) {
+            let url = directory.appendingPathComponent("\(index).flac")
+            try FileManager.default.copyItem(at: first, to: url)
+            urls.append(url)
+        }
+        let original = try Data(contentsOf: first)
+        var items: [MediaItem] = []
+        for url in urls {
+            var item = try await MediaItem(contentsOf: url)
+            item.metadata.title = "Batch"
+            items.append(item)
+        }
+        let saving = items
+        // A one-byte budget writes each window of plans as one group; the
+        // progress call after the first group cancels the task.
+        let errors = await Task {
+            var items = saving
+            return await MediaItem.save(&items, options: SaveOptions(), byteBudget: 1) { _ in
+                withUnsafeCurrentTask { $0?.cancel() }
+            }
+        }.value
+        let saved = errors.filter { $0 == nil }.count
+        #expect(saved == window, "one window saved before the cancellation took effect: \(saved)")
+        for (url, error) in zip(urls, errors) {
+            if let error {
+                #expect((error as? MediaError)?.code == .cancelled, "\(error)")
+                #expect(try Data(contentsOf: url) == original, "\(url.lastPathComponent) was written")
+            } else {
+                #expect(try await MediaItem(contentsOf: url).metadata.title == "Batch")
+            }
+        }
+    }
 }

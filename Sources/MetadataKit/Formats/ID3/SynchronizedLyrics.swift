@@ -141,7 +141,12 @@ extension Metadata {
     /// (replacing the `SYLT` frames there) plus the plain text in `USLT`
     /// (``lyrics``) for players without `SYLT`; elsewhere the LRC text as
     /// ``lyrics`` (Vorbis `LYRICS`, MP4 `©lyr`), which round-trips exactly.
-    public mutating func setTimedLyrics(_ lrc: LRCLyrics, in keySpace: MetadataKeySpace) {
+    ///
+    /// - Returns: the LRC lines the key space can't keep: in ID3, the lines
+    ///   that are no timed line (`[ti:…]`, `[ar:…]` and other ID tags), since
+    ///   `SYLT` holds timed text only; empty elsewhere.
+    @discardableResult
+    public mutating func setTimedLyrics(_ lrc: LRCLyrics, in keySpace: MetadataKeySpace) -> [String] {
         if keySpace == .id3 {
             let language = synchronizedLyrics.first?.language ?? "eng"
             let position = items.firstIndex { $0.keySpace == .id3 && ($0.key == "SYLT" || $0.key == "SLT") } ?? items.endIndex
@@ -149,8 +154,13 @@ extension Metadata {
             let sylt = SynchronizedLyrics(lines: lrc.timedLines, language: language).item()
             items = kept.filter { $0.offset < position }.map(\.element) + [sylt] + kept.filter { $0.offset >= position }.map(\.element)
             lyrics = lrc.timedLines.map(\.text).joined(separator: "\n")
+            return lrc.lines.compactMap { line in
+                guard case .other(let text) = line, !text.allSatisfy(\.isWhitespace) else { return nil }
+                return text
+            }
         } else {
             lyrics = lrc.text
+            return []
         }
     }
 }

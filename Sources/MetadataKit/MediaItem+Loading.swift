@@ -1,0 +1,45 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+extension MediaItem {
+    /// The item for the file at `url`, loaded: the one-step form of
+    /// ``init(url:)`` and ``load()``, for code that keeps items in `let`s or
+    /// in an actor's or observable model's properties.
+    ///
+    /// ```swift
+    /// let item = try await MediaItem(contentsOf: url)
+    /// print(item.metadata.title ?? "untitled")
+    /// ```
+    public init(contentsOf url: URL) async throws {
+        self.init(url: url)
+        try await load()
+    }
+
+    /// The item read from `data`, the contents of a file named `filename`,
+    /// loaded (see ``init(data:filename:)``).
+    public init(loading data: Data, filename: String) async throws {
+        self.init(data: data, filename: filename)
+        try await load()
+    }
+
+    /// Saves the changes (as ``save(options:)``) and returns the item as
+    /// saved; this value is left as it was. For an item held where a
+    /// mutating call can't reach it across a suspension (an actor's or a
+    /// `@MainActor` model's property): `model.item = try await model.item.saving()`.
+    public func saving(options: SaveOptions = SaveOptions()) async throws -> MediaItem {
+        var saved = self
+        try await saved.save(options: options)
+        return saved
+    }
+
+    /// Carries out `plan` (as ``save(_:)``) and returns the item as saved;
+    /// this value is left as it was.
+    public func saving(_ plan: SavePlan) async throws -> MediaItem {
+        var saved = self
+        try await saved.save(plan)
+        return saved
+    }
+}
