@@ -34,7 +34,10 @@ struct ElementaryStreamFrame: Equatable, Sendable {
 ///   samples over their rate. Where the walk stops early (damage, or a
 ///   limit), the rest is counted at the average bytes per second of the
 ///   frames read (exact for constant bit rates, as AC-3's), with a warning
-///   for damage.
+///   for damage. A last frame whose length runs past the end of the audio
+///   (or a header cut there) is a stream cut short: a `truncated` warning
+///   in ``Scan/cut``, and a save is refused (``RawStreamParser``). Streams
+///   longer than the walk's limits are not checked.
 enum ElementaryStreamScanner {
     /// How far past the start of the audio the first frame is looked for.
     static let searchLimit = 64 * 1024
@@ -56,6 +59,9 @@ enum ElementaryStreamScanner {
         var samples: Int64 = 0
         var duration: Double = 0
         var warnings: [MediaWarning] = []
+        /// The warning for a stream cut short (also in ``warnings``): a frame
+        /// whose length runs past the end of the audio, or a header cut there.
+        var cut: MediaWarning?
     }
 
     /// Whether a stream starts exactly at `offset`: `count` frames follow one
@@ -94,8 +100,17 @@ enum ElementaryStreamScanner {
                 break
             }
             guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
-                frame.streamKey == scan.first.streamKey, Int64(frame.length) <= end - position
+                frame.streamKey == scan.first.streamKey
             else { break }
+            guard Int64(frame.length) <= end - position else {
+                if scan.frames > 0 {
+                    scan.cut = MediaWarning(
+                        .truncated,
+                        "the stream is cut at byte \(end): its frame at byte \(position) declares \(frame.length) bytes, \(end - position) remain",
+                        offset: end)
+                }
+                break
+            }
             scan.frames += 1
             scan.bytes += Int64(frame.length)
             scan.samples += Int64(frame.samples)
@@ -109,16 +124,24 @@ enum ElementaryStreamScanner {
             let share = Double(rest) / Double(max(scan.first.length, 1))
             scan.duration = share * Double(scan.first.samples) / Double(scan.first.sampleRate)
             scan.bytes = rest
-            scan.warnings.append(
-                MediaWarning(
-                    .truncated, "the first frame (\(scan.first.length) bytes) runs past the end of the audio (\(rest) bytes left)",
-                    offset: position))
+            let cut = MediaWarning(
+                .truncated, "the first frame (\(scan.first.length) bytes) runs past the end of the audio (\(rest) bytes left)",
+                offset: position)
+            scan.warnings.append(cut)
+            scan.cut = cut
             return scan
         }
+        if scan.cut == nil, !limited, rest > 0, rest < Int64(headerLength),
+            try source.getBytes(at: position, count: 1)[0] == syncByte
+        {
+            scan.cut = MediaWarning(
+                .truncated, "the stream is cut at byte \(end): a frame header at byte \(position) runs past it", offset: end)
+        }
+        if let cut = scan.cut, scan.frames > 0 { scan.warnings.append(cut) }
         if rest > 0, scan.bytes > 0, scan.duration > 0 {
             // Count what was not walked at the rate of what was.
             scan.duration += Double(rest) * scan.duration / Double(scan.bytes)
-            if !limited, rest >= Int64(headerLength) {
+            if !limited, scan.cut == nil, rest >= Int64(headerLength) {
                 scan.warnings.append(
                     MediaWarning(
                         .malformed,

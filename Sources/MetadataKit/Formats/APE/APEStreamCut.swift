@@ -1,0 +1,144 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Finds a stream of the APE family that is shorter than its own structure
+/// says: a file cut short (an interrupted copy or download). Its tags go
+/// right after the stream, so a tag written there would be read by decoders
+/// as the rest of the cut packet or frame (ffmpeg decodes an APE tag after a
+/// cut Musepack SV8 stream as an audio packet: `APETAGEX` starts with `AP`,
+/// the audio packet's key). A read warns; a save is refused
+/// (``APEFamilyEditPlanner``).
+///
+/// - Musepack SV8 (Musepack SV8 specification): the stream ends with a
+///   stream-end packet (`SE`, 3 bytes); the packets are walked only when the
+///   stream does not end with one.
+/// - WavPack: every block's `ckSize` (blocks walked), and the header's total
+///   samples against those of the blocks.
+/// - TrueAudio (TTA format description): the 22-byte header, a seek table
+///   of one u32 size per frame of `rate × 256 / 245` samples and its CRC,
+///   then the frames.
+/// - Monkey's Audio from 3.98 (MAC SDK `APE_DESCRIPTOR`): the descriptor,
+///   header, seek table, WAV header, frame data (64-bit) and WAV trailer
+///   byte counts.
+///
+/// Not detected: Musepack SV4–SV7 (bit-packed frames), older Monkey's Audio,
+/// OptimFROG and TAK (no stream length in their headers).
+enum APEStreamCut {
+    /// Most SV8 packets or WavPack blocks walked.
+    static let maximumUnits = 1 << 22
+
+    /// A `.truncated` warning at the cut when the stream in `start..<end` is
+    /// cut; nil when it is whole, or when its structure can't tell.
+    static func check(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> MediaWarning? {
+        guard end - start >= 4 else { return nil }
+        let magic = try source.getBytes(at: start, count: 4)
+        func starts(_ text: String) -> Bool { magic.starts(with: text.utf8) }
+        let cut: String?
+        if starts("MPCK") {
+            cut = try musepackSV8(source, start, end)
+        } else if starts("wvpk") {
+            cut = try wavPack(source, start, end)
+        } else if starts("TTA1") {
+            cut = try trueAudio(source, start, end)
+        } else if starts("MAC ") {
+            cut = try monkeysAudio(source, start, end)
+        } else {
+            cut = nil
+        }
+        return cut.map { MediaWarning(.truncated, "the stream is cut at byte \(end): \($0)", offset: end) }
+    }
+
+    /// The save's refusal for a cut stream.
+    static func refusal(_ warning: MediaWarning) -> MediaError {
+        MediaError(
+            .truncated,
+            "\(warning.message); a tag written after it would be decoded as audio, so MetadataKit doesn't write this file",
+            offset: warning.offset)
+    }
+
+    private static func musepackSV8(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        if end - start >= 7, try source.getBytes(at: end - 3, count: 3).elementsEqual("SE".utf8 + [3]) { return nil }
+        var position = start + 4
+        for _ in 0..<maximumUnits {
+            guard end - position >= 3 else {
+                return position == end
+                    ? "the Musepack stream has no stream-end packet ('SE')"
+                    : "a Musepack packet header at byte \(position) runs past it"
+            }
+            let head = try source.getAvailableBytes(at: position, count: 11)
+            guard head[0..<2].allSatisfy({ (0x41...0x5A).contains($0) }) else { return nil } // damage, not a cut
+            var reader = ByteReader(Array(head[2...]), fileOffset: position + 2)
+            guard let size = try? MusepackHeader.variableLength(&reader), size >= Int64(2 + reader.position) else { return nil }
+            let key = String(decoding: head[0..<2], as: UTF8.self)
+            if size > end - position {
+                return "its '\(key)' packet at byte \(position) declares \(size) bytes, \(end - position) remain"
+            }
+            if key == "SE" { return nil }
+            position += size
+        }
+        return nil
+    }
+
+    private static func wavPack(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        let first = try WavPackBlockHeader(parsing: source, at: start, end: end, allowingCut: true)
+        var position = start
+        var samples: UInt64 = 0
+        for _ in 0..<maximumUnits {
+            guard end - position >= Int64(WavPackBlockHeader.length) else {
+                if position != end { return "a WavPack block header at byte \(position) runs past it" }
+                break
+            }
+            guard let block = try? WavPackBlockHeader(parsing: source, at: position, end: end, allowingCut: true) else {
+                return nil // not a block: damage or junk, not a cut
+            }
+            if block.length > end - position {
+                return "its WavPack block at byte \(position) declares \(block.length) bytes, \(end - position) remain"
+            }
+            if block.flags & WavPackBlockHeader.initialBlockFlag != 0 { samples += UInt64(block.blockSamples) }
+            position += block.length
+        }
+        if let total = first.totalSamples, first.blockIndex == 0, samples < total {
+            return "its WavPack blocks hold \(samples) samples of the \(total) the header declares"
+        }
+        return nil
+    }
+
+    private static func trueAudio(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        guard end - start >= 22 else { return "the TTA header runs past it" }
+        var reader = try source.reader(at: start, count: 22)
+        try reader.skip(10)
+        let rate = Int64(try reader.readUInt32(.little))
+        let samples = Int64(try reader.readUInt32(.little))
+        let frameLength = rate * 256 / 245
+        guard frameLength > 0, samples > 0 else { return nil }
+        let frames = (samples + frameLength - 1) / frameLength
+        let table = start + 22
+        guard frames * 4 + 4 <= end - table else {
+            return "the TTA seek table of \(frames) frames (\(frames * 4 + 4) bytes) runs past it"
+        }
+        var sizes = try source.reader(at: table, count: Int(frames * 4))
+        var expected = table + frames * 4 + 4
+        for _ in 0..<frames { expected += Int64(try sizes.readUInt32(.little)) }
+        guard expected > end else { return nil }
+        return "the TTA seek table's \(frames) frames end at byte \(expected)"
+    }
+
+    private static func monkeysAudio(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        guard end - start >= 52 else { return nil }
+        var reader = try source.reader(at: start, count: 52)
+        try reader.skip(4)
+        guard try reader.readUInt16(.little) >= 3980 else { return nil }
+        try reader.skip(2)
+        var expected = start
+        for _ in 0..<4 { expected += Int64(try reader.readUInt32(.little)) } // descriptor, header, seek table, WAV header
+        let low = Int64(try reader.readUInt32(.little))
+        let high = Int64(try reader.readUInt32(.little))
+        guard high < 1 << 20 else { return nil }
+        expected += low + high << 32 + Int64(try reader.readUInt32(.little)) // frame data, WAV trailer
+        guard expected > end else { return nil }
+        return "the Monkey's Audio descriptor's parts end at byte \(expected)"
+    }
+}
