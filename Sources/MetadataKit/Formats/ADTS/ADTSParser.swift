@@ -85,9 +85,12 @@ enum RawStreamParser {
 
     /// ``MP3EditPlanner``, after refusing a stream cut short (``ElementaryStreamScanner/Scan/cut``):
     /// decoders take a tag at the end of such a file for the rest of the cut frame.
-    static func planner(_ read: @escaping @Sendable (FileSource, Int64, Int64) throws -> (
-        MediaProperties, ElementaryStreamScanner.Scan
-    )?) -> @Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan {
+    static func planner(
+        _ read:
+            @escaping @Sendable (FileSource, Int64, Int64) throws -> (
+                MediaProperties, ElementaryStreamScanner.Scan
+            )?
+    ) -> @Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan {
         { source, items, options in
             let layout = try MP3Layout(parsing: source, url: URL(fileURLWithPath: source.path, isDirectory: false))
             if let cut = try read(source, layout.audioStart, layout.trailer.audioEnd)?.1.cut {

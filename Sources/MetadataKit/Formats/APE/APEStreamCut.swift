@@ -19,7 +19,7 @@
 ///   samples against those of the blocks.
 /// - TrueAudio (TTA format description): the 22-byte header, a seek table
 ///   of one u32 size per frame of `rate × 256 / 245` samples and its CRC,
-///   then the frames.
+///   then the frames (only when both CRC-32s match).
 /// - Monkey's Audio from 3.98 (MAC SDK `APE_DESCRIPTOR`): the descriptor,
 ///   header, seek table, WAV header, frame data (64-bit) and WAV trailer
 ///   byte counts.
@@ -108,10 +108,12 @@ enum APEStreamCut {
 
     private static func trueAudio(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
         guard end - start >= 22 else { return "the TTA header runs past it" }
-        var reader = try source.reader(at: start, count: 22)
-        try reader.skip(10)
-        let rate = Int64(try reader.readUInt32(.little))
-        let samples = Int64(try reader.readUInt32(.little))
+        let header = try source.getBytes(at: start, count: 22)
+        func le32(_ bytes: ArraySlice<UInt8>) -> UInt32 { bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+        // Numbers only from a header and a seek table whose CRCs match (damage is no cut).
+        guard EBMLCRC32.checksum(header[0..<18]) == le32(header[18..<22]) else { return nil }
+        let rate = Int64(le32(header[10..<14]))
+        let samples = Int64(le32(header[14..<18]))
         let frameLength = rate * 256 / 245
         guard frameLength > 0, samples > 0 else { return nil }
         let frames = (samples + frameLength - 1) / frameLength
@@ -119,9 +121,10 @@ enum APEStreamCut {
         guard frames * 4 + 4 <= end - table else {
             return "the TTA seek table of \(frames) frames (\(frames * 4 + 4) bytes) runs past it"
         }
-        var sizes = try source.reader(at: table, count: Int(frames * 4))
+        let sizes = try source.getBytes(at: table, count: Int(frames * 4 + 4))
+        guard EBMLCRC32.checksum(sizes.dropLast(4)) == le32(sizes.suffix(4)) else { return nil }
         var expected = table + frames * 4 + 4
-        for _ in 0..<frames { expected += Int64(try sizes.readUInt32(.little)) }
+        for index in 0..<Int(frames) { expected += Int64(le32(sizes[(index * 4)..<(index * 4 + 4)])) }
         guard expected > end else { return nil }
         return "the TTA seek table's \(frames) frames end at byte \(expected)"
     }
