@@ -46,7 +46,7 @@ enum APEFamilyParser {
         var isEditable = layout.tag?.isDamaged != true
         // A stream cut short: a warning at the cut, and read-only (a tag after it would be decoded as audio).
         if let cut = try? APEStreamCut.check(source, layout.audioStart, layout.audioEnd) {
-            if !warnings.contains(where: { $0.code == .truncated }) { warnings.append(cut) }
+            if !warnings.contains(where: { $0.code == .truncated && $0.offset == cut.offset }) { warnings.append(cut) }
             isEditable = false
         }
         if readsID3v2, layout.audioStart > 0 {

@@ -24,8 +24,19 @@
 ///   header, seek table, WAV header, frame data (64-bit) and WAV trailer
 ///   byte counts.
 ///
-/// Not detected: Musepack SV4–SV7 (bit-packed frames), older Monkey's Audio,
-/// OptimFROG and TAK (no stream length in their headers).
+/// - Musepack SV7 (as ffmpeg's demuxer reads it): a 24-byte header (the
+///   frame count u32 LE at 4), then a bit stream in 32-bit little-endian
+///   words, read from the high bit, starting 8 bits into the first word;
+///   each frame is a 20-bit length and that many bits. The frames are
+///   walked: the stream must hold the header's count.
+/// - TAK (as ffmpeg's demuxer reads it): the LAST_FRAME metadata object
+///   (type 7, 11 bytes: a 40-bit position after the metadata and a 24-bit
+///   size, little-endian bit order) gives where the last frame ends.
+/// - OptimFROG: chunks of a 4-character id and a u32 LE size (`OFR `,
+///   `HEAD`, `COMP`…, `TAIL`); a chunk must fit.
+///
+/// Not detected: Musepack SV4–SV6, Monkey's Audio before 3.98, TAK without
+/// a LAST_FRAME object, an OptimFROG file cut between chunks.
 enum APEStreamCut {
     /// Most SV8 packets or WavPack blocks walked.
     static let maximumUnits = 1 << 22
@@ -45,6 +56,12 @@ enum APEStreamCut {
             cut = try trueAudio(source, start, end)
         } else if starts("MAC ") {
             cut = try monkeysAudio(source, start, end)
+        } else if starts("MP+"), magic[3] & 0xF == 7 {
+            cut = try musepackSV7(source, start, end)
+        } else if starts("tBaK") {
+            cut = try tak(source, start, end)
+        } else if starts("OFR ") {
+            cut = try optimFROG(source, start, end)
         } else {
             cut = nil
         }
@@ -82,6 +99,82 @@ enum APEStreamCut {
         return nil
     }
 
+    private static func musepackSV7(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        guard end - start >= 28 else { return "the Musepack SV7 header runs past it" }
+        let frames = le32(try source.getBytes(at: start + 4, count: 4)[...])
+        guard frames > 0, frames <= maximumUnits else { return nil }
+        var position = start + 24
+        var used: UInt64 = 8 // bits of the word at `position` before the frame
+        for index in 1...Int(frames) {
+            let needed: Int64 = used <= 12 ? 4 : 8
+            guard end - position >= needed else {
+                return "the length of its frame \(index) of \(frames) at byte \(position) runs past it"
+            }
+            let bytes = try source.getBytes(at: position, count: Int(needed))
+            var words = UInt64(le32(bytes[0..<4]))
+            if needed == 8 { words = words << 32 | UInt64(le32(bytes[4..<8])) }
+            let length = words >> (UInt64(needed * 8) - 20 - used) & 0xFFFFF
+            let bits = used + 20 + length
+            let extent = Int64((bits + 31) / 32 * 4)
+            guard extent <= end - position else {
+                return "its frame \(index) of \(frames) at byte \(position) needs \(extent) bytes, \(end - position) remain"
+            }
+            used = bits & 31
+            position += extent - (used != 0 ? 4 : 0)
+        }
+        return nil
+    }
+
+    private static func tak(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        var position = start + 4
+        var last: Int64?
+        for _ in 0..<TAKStreamInfo.maximumObjects {
+            guard end - position >= 4 else { return "the TAK metadata runs past it" }
+            let head = try source.getBytes(at: position, count: 4)
+            let size = Int64(le32([head[1], head[2], head[3], 0][...]))
+            position += 4
+            if head[0] & 0x7F == 0 {
+                guard let last else { return nil }
+                let expected = position + last
+                return expected > end ? "its last frame (by the LAST_FRAME metadata object) ends at byte \(expected)" : nil
+            }
+            guard size <= end - position else {
+                return "a TAK metadata object at byte \(position - 4) declares \(size) bytes, \(end - position) remain"
+            }
+            if head[0] & 0x7F == 7, size == 11 {
+                let field = try source.getBytes(at: position, count: 8)
+                let value = field.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                last = Int64(value & (1 << 40 - 1)) + Int64(value >> 40)
+            }
+            position += size
+        }
+        return nil
+    }
+
+    private static func optimFROG(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
+        var position = start
+        for _ in 0..<maximumUnits {
+            guard end - position >= 8 else {
+                let rest = try source.getBytes(at: position, count: Int(min(end - position, 4)))
+                return !rest.isEmpty && rest.allSatisfy({ (0x20...0x7E).contains($0) })
+                    ? "a chunk header at byte \(position) runs past it" : nil
+            }
+            let head = try source.getBytes(at: position, count: 8)
+            guard head[0..<4].allSatisfy({ (0x20...0x7E).contains($0) }) else { return nil } // not a chunk: can't tell
+            let size = Int64(le32(head[4..<8]))
+            if size > end - position - 8 {
+                let id = String(decoding: head[0..<4], as: UTF8.self)
+                return "its '\(id)' chunk at byte \(position) declares \(size + 8) bytes, \(end - position) remain"
+            }
+            position += 8 + size
+        }
+        return nil
+    }
+
+    private static func le32(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+        bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
     private static func wavPack(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
         let first = try WavPackBlockHeader(parsing: source, at: start, end: end, allowingCut: true)
         var position = start
@@ -109,7 +202,6 @@ enum APEStreamCut {
     private static func trueAudio(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> String? {
         guard end - start >= 22 else { return "the TTA header runs past it" }
         let header = try source.getBytes(at: start, count: 22)
-        func le32(_ bytes: ArraySlice<UInt8>) -> UInt32 { bytes.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
         // Numbers only from a header and a seek table whose CRCs match (damage is no cut).
         guard EBMLCRC32.checksum(header[0..<18]) == le32(header[18..<22]) else { return nil }
         let rate = Int64(le32(header[10..<14]))

@@ -5,8 +5,8 @@ import Testing
 
 /// Streams cut short (an interrupted copy) in the formats whose tags follow
 /// the stream: Musepack SV8 (`mpcenc`), WavPack (`wavpack`), TrueAudio, raw
-/// AAC (ADTS) and AC-3 (ffmpeg), Monkey's Audio 3.99 (hand-built: no encoder
-/// here) and DSF (hand-built: ffmpeg writes none). A cut file reads with a
+/// AAC (ADTS) and AC-3 (ffmpeg); Monkey's Audio 3.99, Musepack SV7, TAK,
+/// OptimFROG and DSF hand-built (no encoder here). A cut file reads with a
 /// `truncated` warning at the cut; a save is refused and leaves it byte for
 /// byte (a tag after the cut would be decoded as the rest of the cut packet:
 /// ffmpeg takes an APE tag after a cut SV8 stream for an audio packet). An
@@ -118,22 +118,32 @@ struct TruncatedStreamTests {
         #expect(try MediaChecks.decodedMD5(url) == audio)
     }
 
-    /// Monkey's Audio 3.99 (hand-built, see ``APEBuilder/monkeysAudio()``):
-    /// the descriptor's byte counts give the stream's end.
-    @Test func aCutMonkeysAudioStream() async throws {
+    /// Formats with no encoder here, hand-built as their encoders lay them
+    /// out (the same checks find the cuts in mutagen's test files
+    /// `click.mpc`, `silence-44-s.tak`, `silence-2s-44100-16.ofr` and
+    /// `mac-399.ape`, and none in the whole files): Monkey's Audio 3.99 (the
+    /// descriptor's byte counts), Musepack SV7 (the frames' lengths), TAK
+    /// (the LAST_FRAME object), OptimFROG (the chunks).
+    @Test(arguments: ["ape", "mpc", "tak", "ofr"])
+    func handBuiltStreams(pathExtension: String) async throws {
+        let built = [
+            "ape": APEBuilder.monkeysAudio(), "mpc": APEBuilder.musepackSV7(), "tak": APEBuilder.takWithLastFrame(),
+            "ofr": APEBuilder.optimFROGChunks(),
+        ]
+        let whole = try #require(built[pathExtension])
         let directory = try TestSupport.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let whole = APEBuilder.monkeysAudio()
-        let intact = directory.appendingPathComponent("whole.ape")
+        let intact = directory.appendingPathComponent("whole.\(pathExtension)")
         try Data(whole).write(to: intact)
         var item = try await MediaItem.loaded(intact)
-        #expect(!item.warnings.contains { $0.code == .truncated } && item.isEditable)
+        #expect(!item.warnings.contains { $0.code == .truncated } && item.isEditable, "\(item.warnings)")
         item.metadata.title = "Whole"
         try await item.save()
-        for cut in [100, 300, whole.count - 1] {
-            let url = directory.appendingPathComponent("cut-\(cut).ape")
+        #expect(try await MediaItem.loaded(intact).metadata.title == "Whole")
+        for cut in [60, whole.count / 2, whole.count - 1] {
+            let url = directory.appendingPathComponent("cut-\(cut).\(pathExtension)")
             try Data(whole.prefix(cut)).write(to: url)
-            try await expectCut(url, at: Int64(cut), "ape cut at \(cut)")
+            try await expectCut(url, at: Int64(cut), "\(pathExtension) cut at \(cut) of \(whole.count)")
         }
     }
 
