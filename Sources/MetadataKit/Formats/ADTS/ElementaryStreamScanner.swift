@@ -137,6 +137,11 @@ enum ElementaryStreamScanner {
             scan.cut = MediaWarning(
                 .truncated, "the stream is cut at byte \(end): a frame header at byte \(position) runs past it", offset: end)
         }
+        if limited {
+            scan.cut = try cutAtTheEnd(
+                source, from: position, to: end, headerLength: headerLength, syncByte: syncByte, key: scan.first.streamKey,
+                parse: parse)
+        }
         if let cut = scan.cut, scan.frames > 0 { scan.warnings.append(cut) }
         if rest > 0, scan.bytes > 0, scan.duration > 0 {
             // Count what was not walked at the rate of what was.
@@ -151,6 +156,52 @@ enum ElementaryStreamScanner {
             scan.bytes += rest
         }
         return scan
+    }
+
+    /// How far before the end of the audio a walk that stopped at a limit
+    /// looks for the last frames (a few of the longest: ADTS frames are at
+    /// most 8191 bytes, E-AC-3 ones 4096).
+    static let tailLength: Int64 = 24 * 1024
+
+    /// Where a stream too long to walk is cut: from the first header of the
+    /// stream in its last ``tailLength`` bytes that starts a chain of whole
+    /// frames, the chain either reaches the end (nil) or its next frame
+    /// runs past it (the cut). A sync word in frame data starts no chain.
+    static func cutAtTheEnd(
+        _ source: FileSource, from floor: Int64, to end: Int64, headerLength: Int, syncByte: UInt8, key: UInt32,
+        parse: HeaderParser
+    ) throws -> MediaWarning? {
+        let start = max(floor, end - tailLength)
+        let window = try source.getBytes(at: start, count: Int(end - start))
+        func frame(at index: Int) -> ElementaryStreamFrame? {
+            guard window.count - index >= headerLength, let frame = parse(window[index..<index + headerLength]),
+                frame.streamKey == key
+            else { return nil }
+            return frame
+        }
+        for index in window.indices where window[index] == syncByte {
+            guard let first = frame(at: index), first.length > 0 else { continue }
+            var position = index
+            var whole = 0
+            while position < window.count {
+                guard let next = frame(at: position) else {
+                    // A header cut by the end, after whole frames: a cut.
+                    if whole > 0, window.count - position < headerLength, window[position] == syncByte { break }
+                    whole = -1 // not a chain
+                    break
+                }
+                guard next.length <= window.count - position else { break }
+                position += max(next.length, 1)
+                whole += 1
+            }
+            guard whole > 0 else { continue }
+            if position == window.count { return nil }
+            let at = start + Int64(position)
+            return MediaWarning(
+                .truncated, "the stream is cut at byte \(end): its frame at byte \(at) runs past it (\(end - at) bytes remain)",
+                offset: end)
+        }
+        return nil
     }
 
     /// The first frame in `start..<end` followed by a frame of its stream.

@@ -88,6 +88,28 @@ struct TruncatedStreamTests {
         }
     }
 
+    /// Raw streams longer than the frame walk's 4 MiB (ffmpeg's AAC at
+    /// 256 kbit/s and AC-3 at 640 kbit/s, 10 s repeated: raw frames join):
+    /// the cut is found from the last frames; the whole file has no warning.
+    @Test(arguments: [("long.aac", ["-c:a", "aac", "-b:a", "256k"]), ("long.ac3", ["-c:a", "ac3", "-b:a", "640k"])])
+    func aLongRawStreamCutPastTheWalk(name: String, codec: [String]) async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent(name)
+        try TestSupport.runChecked(
+            "ffmpeg", ["-nostdin", "-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=10", "-ac", "2"] + codec + [url.path])
+        let part = try Data(contentsOf: url)
+        let whole = (0..<(Int(ElementaryStreamScanner.walkLimit) / part.count + 2)).reduce(Data()) { data, _ in data + part }
+        try whole.write(to: url)
+        #expect(whole.count > Int(ElementaryStreamScanner.walkLimit) + 100_000)
+        #expect(!(try await MediaItem.loaded(url)).warnings.contains { $0.code == .truncated })
+        for cut in [whole.count - 100, whole.count - 5000] {
+            let cutURL = directory.appendingPathComponent("cut-\(cut)-\(name)")
+            try whole.prefix(cut).write(to: cutURL)
+            try await expectCut(cutURL, at: Int64(cut), "\(name) cut at \(cut) of \(whole.count)")
+        }
+    }
+
     /// The state the old save left: an APE tag (here by mutagen) right after
     /// the cut. The cut is still found, before the tag.
     @Test func aCutMusepackStreamWithATagAfterTheCut() async throws {
