@@ -179,11 +179,13 @@ enum ElementaryStreamScanner {
             else { return nil }
             return frame
         }
-        for index in window.indices where window[index] == syncByte {
+        var steps = 0 // frames looked at in every chain: bounded, whatever the bytes
+        for index in window.indices where window[index] == syncByte && steps < 1 << 16 {
             guard let first = frame(at: index), first.length > 0 else { continue }
             var position = index
             var whole = 0
             while position < window.count {
+                steps += 1
                 guard let next = frame(at: position) else {
                     // A header cut by the end, after whole frames: a cut.
                     if whole > 0, window.count - position < headerLength, window[position] == syncByte { break }

@@ -216,7 +216,7 @@ enum APEStreamCut {
         let sizes = try source.getBytes(at: table, count: Int(frames * 4 + 4))
         guard EBMLCRC32.checksum(sizes.dropLast(4)) == le32(sizes.suffix(4)) else { return nil }
         var expected = table + frames * 4 + 4
-        for index in 0..<Int(frames) { expected += Int64(le32(sizes[(index * 4)..<(index * 4 + 4)])) }
+        for index in 0..<Int(frames) { expected &+= Int64(le32(sizes[(index * 4)..<(index * 4 + 4)])) }
         guard expected > end else { return nil }
         return "the TTA seek table's \(frames) frames end at byte \(expected)"
     }
