@@ -36,8 +36,9 @@ struct ElementaryStreamFrame: Equatable, Sendable {
 ///   frames read (exact for constant bit rates, as AC-3's), with a warning
 ///   for damage. A last frame whose length runs past the end of the audio
 ///   (or a header cut there) is a stream cut short: a `truncated` warning
-///   in ``Scan/cut``, and a save is refused (``RawStreamParser``). Streams
-///   longer than the walk's limits are not checked.
+///   in ``Scan/cut``, and a save is refused (``RawStreamParser``). For a
+///   stream longer than the walk's limits, the last frames are found from
+///   the end (``cutAtTheEnd(_:from:to:headerLength:syncByte:key:parse:)``).
 enum ElementaryStreamScanner {
     /// How far past the start of the audio the first frame is looked for.
     static let searchLimit = 64 * 1024

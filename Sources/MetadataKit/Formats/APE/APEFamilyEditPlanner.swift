@@ -40,7 +40,7 @@ enum APEFamilyEditPlanner {
         _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions, loaded other: [MetadataItem] = []
     ) throws -> (offset: Int64, bytes: [UInt8], layout: APEFileLayout) {
         let layout = try APEFileLayout(parsing: source)
-        if let cut = try APEStreamCut.check(source, layout.audioStart, layout.audioEnd) { throw APEStreamCut.refusal(cut) }
+        if let cut = try? APEStreamCut.check(source, layout.audioStart, layout.audioEnd) { throw APEStreamCut.refusal(cut) }
         if let tag = layout.tag, tag.isDamaged {
             throw MediaError(
                 .unsupportedFeature, "the APE tag is damaged; a save would lose the bytes that could not be read", offset: tag.start)
