@@ -38,6 +38,16 @@ enum AC3Parser {
         return parsed
     }
 
+    /// The scan of the stream in `start..<end` (for the planner's check of a cut stream).
+    @Sendable static func scan(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> (
+        MediaProperties, ElementaryStreamScanner.Scan
+    )? {
+        try ElementaryStreamScanner.scan(
+            source, from: start, to: end, headerLength: AC3FrameHeader.length, syncByte: 0x0B,
+            parse: { AC3FrameHeader($0)?.frame }
+        ).map { (MediaProperties(), $0) }
+    }
+
     /// Whether an AC-3 or E-AC-3 stream starts right at `offset` (three frames
     /// in a row, or fewer up to the end of the file).
     static func startsStream(in source: FileSource, at offset: Int64) throws -> Bool {

@@ -15,7 +15,7 @@ extension MediaFormat {
     /// Raw AC-3 and E-AC-3 streams with ID3 tags (and an APEv2 tag at the end) as
     /// in MP3 files: read by ``AC3Parser``; edits planned by ``MP3EditPlanner``
     /// (a leading ID3v2 tag, an APEv2 tag the file has, ID3v1 at the end, the
-    /// audio copied untouched).
+    /// audio copied untouched); a stream cut short is not written.
     ///
     /// The sync word 0x0B77 is a weak signature, so a file is recognised only
     /// when three frames follow one another (or fewer reach its end) right at
@@ -26,5 +26,5 @@ extension MediaFormat {
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: AC3Parser.startsStream(in:at:)) },
-        parse: AC3Parser.parse, planEdit: MP3EditPlanner.plan)
+        parse: AC3Parser.parse, planEdit: RawStreamParser.planner(AC3Parser.scan))
 }

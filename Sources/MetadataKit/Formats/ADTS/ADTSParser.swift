@@ -21,20 +21,25 @@
 ///   (`unsupportedFormat`).
 enum ADTSParser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
-        try RawStreamParser.parse(source, url, fileType: .aac) { source, start, end in
-            if let adif = try adif(source, from: start, to: end) { return adif }
-            guard
-                let scan = try ElementaryStreamScanner.scan(
-                    source, from: start, to: end, headerLength: ADTSFrameHeader.length, syncByte: 0xFF,
-                    parse: { ADTSFrameHeader($0)?.frame })
-            else { return nil }
-            let first = ADTSFrameHeader(try source.getBytes(at: scan.firstOffset, count: ADTSFrameHeader.length)[...])
-            var properties = MediaProperties()
-            properties.codec = first?.codec ?? "AAC"
-            properties.channels = first?.channels
-            properties.sampleRate = first?.sampleRate
-            return (properties, scan)
-        }
+        try RawStreamParser.parse(source, url, fileType: .aac, properties: properties)
+    }
+
+    /// The properties of the ADIF or ADTS stream in `start..<end`.
+    @Sendable static func properties(_ source: FileSource, _ start: Int64, _ end: Int64) throws -> (
+        MediaProperties, ElementaryStreamScanner.Scan
+    )? {
+        if let adif = try adif(source, from: start, to: end) { return adif }
+        guard
+            let scan = try ElementaryStreamScanner.scan(
+                source, from: start, to: end, headerLength: ADTSFrameHeader.length, syncByte: 0xFF,
+                parse: { ADTSFrameHeader($0)?.frame })
+        else { return nil }
+        let first = ADTSFrameHeader(try source.getBytes(at: scan.firstOffset, count: ADTSFrameHeader.length)[...])
+        var properties = MediaProperties()
+        properties.codec = first?.codec ?? "AAC"
+        properties.channels = first?.channels
+        properties.sampleRate = first?.sampleRate
+        return (properties, scan)
     }
 
     /// The properties of an ADIF stream at `start` (nil when the bytes
@@ -78,6 +83,26 @@ enum RawStreamParser {
     /// from; nil when there is no stream there.
     typealias PropertiesReader = (FileSource, Int64, Int64) throws -> (MediaProperties, ElementaryStreamScanner.Scan)?
 
+    /// ``MP3EditPlanner``, after refusing a stream cut short (``ElementaryStreamScanner/Scan/cut``):
+    /// decoders take a tag at the end of such a file for the rest of the cut frame.
+    static func planner(
+        _ read:
+            @escaping @Sendable (FileSource, Int64, Int64) throws -> (
+                MediaProperties, ElementaryStreamScanner.Scan
+            )?
+    ) -> @Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan {
+        { source, items, options in
+            let layout = try MP3Layout(parsing: source, url: URL(fileURLWithPath: source.path, isDirectory: false))
+            if let cut = try read(source, layout.audioStart, layout.trailer.audioEnd)?.1.cut {
+                throw MediaError(
+                    .truncated,
+                    "\(cut.message); a tag after it is decoded as part of the cut frame, so MetadataKit doesn't write this file",
+                    offset: cut.offset)
+            }
+            return try MP3EditPlanner.plan(source, items, options)
+        }
+    }
+
     static func parse(_ source: FileSource, _ url: URL, fileType: FileType, properties read: PropertiesReader) throws -> ParsedFile {
         let layout = try MP3Layout(parsing: source, url: url)
         var items = layout.frames.compactMap(\.item)
@@ -86,6 +111,7 @@ enum RawStreamParser {
         let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil || layout.trailer.apeTag != nil
         var warnings = layout.warnings
         var properties = MediaProperties()
+        var cut = false
         if let result = try read(source, layout.audioStart, layout.trailer.audioEnd) {
             let (found, scan) = result
             properties = found
@@ -94,12 +120,13 @@ enum RawStreamParser {
                 properties.bitrate = Int((Double(scan.bytes) * 8 / scan.duration).rounded())
             }
             warnings += scan.warnings
+            if scan.cut != nil { cut = true }
         } else if !hasTag {
             throw MediaError(.unsupportedFormat, "no ID3 tag and no \(fileType.identifier) frame found", offset: layout.audioStart)
         } else {
             warnings.append(MediaWarning(.malformed, "no audio frame found after the tags", offset: layout.audioStart))
         }
-        let isEditable = layout.obstacle(version: layout.version(for: .keep), source: source) == nil
+        let isEditable = !cut && layout.obstacle(version: layout.version(for: .keep), source: source) == nil
         warnings.sort { ($0.offset ?? 0) < ($1.offset ?? 0) }
         return ParsedFile(fileType: fileType, items: items, properties: properties, isEditable: isEditable, warnings: warnings)
     }

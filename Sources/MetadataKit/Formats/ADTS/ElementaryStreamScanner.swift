@@ -34,7 +34,11 @@ struct ElementaryStreamFrame: Equatable, Sendable {
 ///   samples over their rate. Where the walk stops early (damage, or a
 ///   limit), the rest is counted at the average bytes per second of the
 ///   frames read (exact for constant bit rates, as AC-3's), with a warning
-///   for damage.
+///   for damage. A last frame whose length runs past the end of the audio
+///   (or a header cut there) is a stream cut short: a `truncated` warning
+///   in ``Scan/cut``, and a save is refused (``RawStreamParser``). For a
+///   stream longer than the walk's limits, the last frames are found from
+///   the end (``cutAtTheEnd(_:from:to:headerLength:syncByte:key:parse:)``).
 enum ElementaryStreamScanner {
     /// How far past the start of the audio the first frame is looked for.
     static let searchLimit = 64 * 1024
@@ -56,6 +60,9 @@ enum ElementaryStreamScanner {
         var samples: Int64 = 0
         var duration: Double = 0
         var warnings: [MediaWarning] = []
+        /// The warning for a stream cut short (also in ``warnings``): a frame
+        /// whose length runs past the end of the audio, or a header cut there.
+        var cut: MediaWarning?
     }
 
     /// Whether a stream starts exactly at `offset`: `count` frames follow one
@@ -94,8 +101,17 @@ enum ElementaryStreamScanner {
                 break
             }
             guard let frame = parse(try source.getBytes(at: position, count: headerLength)[...]),
-                frame.streamKey == scan.first.streamKey, Int64(frame.length) <= end - position
+                frame.streamKey == scan.first.streamKey
             else { break }
+            guard Int64(frame.length) <= end - position else {
+                if scan.frames > 0 {
+                    scan.cut = MediaWarning(
+                        .truncated,
+                        "the stream is cut at byte \(end): its frame at byte \(position) declares \(frame.length) bytes, \(end - position) remain",
+                        offset: end)
+                }
+                break
+            }
             scan.frames += 1
             scan.bytes += Int64(frame.length)
             scan.samples += Int64(frame.samples)
@@ -109,16 +125,29 @@ enum ElementaryStreamScanner {
             let share = Double(rest) / Double(max(scan.first.length, 1))
             scan.duration = share * Double(scan.first.samples) / Double(scan.first.sampleRate)
             scan.bytes = rest
-            scan.warnings.append(
-                MediaWarning(
-                    .truncated, "the first frame (\(scan.first.length) bytes) runs past the end of the audio (\(rest) bytes left)",
-                    offset: position))
+            let cut = MediaWarning(
+                .truncated, "the first frame (\(scan.first.length) bytes) runs past the end of the audio (\(rest) bytes left)",
+                offset: position)
+            scan.warnings.append(cut)
+            scan.cut = cut
             return scan
         }
+        if scan.cut == nil, !limited, rest > 0, rest < Int64(headerLength),
+            try source.getBytes(at: position, count: 1)[0] == syncByte
+        {
+            scan.cut = MediaWarning(
+                .truncated, "the stream is cut at byte \(end): a frame header at byte \(position) runs past it", offset: end)
+        }
+        if limited {
+            scan.cut = try cutAtTheEnd(
+                source, from: position, to: end, headerLength: headerLength, syncByte: syncByte, key: scan.first.streamKey,
+                parse: parse)
+        }
+        if let cut = scan.cut, scan.frames > 0 { scan.warnings.append(cut) }
         if rest > 0, scan.bytes > 0, scan.duration > 0 {
             // Count what was not walked at the rate of what was.
             scan.duration += Double(rest) * scan.duration / Double(scan.bytes)
-            if !limited, rest >= Int64(headerLength) {
+            if !limited, scan.cut == nil, rest >= Int64(headerLength) {
                 scan.warnings.append(
                     MediaWarning(
                         .malformed,
@@ -128,6 +157,54 @@ enum ElementaryStreamScanner {
             scan.bytes += rest
         }
         return scan
+    }
+
+    /// How far before the end of the audio a walk that stopped at a limit
+    /// looks for the last frames (a few of the longest: ADTS frames are at
+    /// most 8191 bytes, E-AC-3 ones 4096).
+    static let tailLength: Int64 = 24 * 1024
+
+    /// Where a stream too long to walk is cut: from the first header of the
+    /// stream in its last ``tailLength`` bytes that starts a chain of whole
+    /// frames, the chain either reaches the end (nil) or its next frame
+    /// runs past it (the cut). A sync word in frame data starts no chain.
+    static func cutAtTheEnd(
+        _ source: FileSource, from floor: Int64, to end: Int64, headerLength: Int, syncByte: UInt8, key: UInt32,
+        parse: HeaderParser
+    ) throws -> MediaWarning? {
+        let start = max(floor, end - tailLength)
+        let window = try source.getBytes(at: start, count: Int(end - start))
+        func frame(at index: Int) -> ElementaryStreamFrame? {
+            guard window.count - index >= headerLength, let frame = parse(window[index..<index + headerLength]),
+                frame.streamKey == key
+            else { return nil }
+            return frame
+        }
+        var steps = 0 // frames looked at in every chain: bounded, whatever the bytes
+        for index in window.indices where window[index] == syncByte && steps < 1 << 16 {
+            guard let first = frame(at: index), first.length > 0 else { continue }
+            var position = index
+            var whole = 0
+            while position < window.count {
+                steps += 1
+                guard let next = frame(at: position) else {
+                    // A header cut by the end, after whole frames: a cut.
+                    if whole > 0, window.count - position < headerLength, window[position] == syncByte { break }
+                    whole = -1 // not a chain
+                    break
+                }
+                guard next.length <= window.count - position else { break }
+                position += max(next.length, 1)
+                whole += 1
+            }
+            guard whole > 0 else { continue }
+            if position == window.count { return nil }
+            let at = start + Int64(position)
+            return MediaWarning(
+                .truncated, "the stream is cut at byte \(end): its frame at byte \(at) runs past it (\(end - at) bytes remain)",
+                offset: end)
+        }
+        return nil
     }
 
     /// The first frame in `start..<end` followed by a frame of its stream.

@@ -13,7 +13,7 @@ extension MediaFormat {
     /// Raw AAC streams (ADTS, or ADIF) with ID3 tags (and an APEv2 tag at the end) as
     /// in MP3 files: read by ``ADTSParser``; edits planned by ``MP3EditPlanner``
     /// (a leading ID3v2 tag, an APEv2 tag the file has, ID3v1 at the end, the
-    /// audio copied untouched).
+    /// audio copied untouched); a stream cut short is not written.
     ///
     /// An ADTS sync word is a weak signature, so a file is recognised only
     /// when three frames follow one another (or fewer reach its end) right at
@@ -26,5 +26,5 @@ extension MediaFormat {
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: ADTSParser.startsStream(in:at:)) },
-        parse: ADTSParser.parse, planEdit: MP3EditPlanner.plan)
+        parse: ADTSParser.parse, planEdit: RawStreamParser.planner(ADTSParser.properties))
 }

@@ -20,7 +20,9 @@
 ///   else the tail is replaced.
 ///
 /// A damaged APE tag (bytes that could not be read as items) is not rebuilt:
-/// the save is refused (`unsupportedFeature`) before anything is written.
+/// the save is refused (`unsupportedFeature`) before anything is written. So
+/// is a save of a stream cut short (``APEStreamCut``, `truncated`): its tag
+/// would be decoded as the rest of the cut audio.
 enum APEFamilyEditPlanner {
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let tail = try self.tail(source, items, options)
@@ -38,6 +40,7 @@ enum APEFamilyEditPlanner {
         _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions, loaded other: [MetadataItem] = []
     ) throws -> (offset: Int64, bytes: [UInt8], layout: APEFileLayout) {
         let layout = try APEFileLayout(parsing: source)
+        if let cut = try? APEStreamCut.check(source, layout.audioStart, layout.audioEnd) { throw APEStreamCut.refusal(cut) }
         if let tag = layout.tag, tag.isDamaged {
             throw MediaError(
                 .unsupportedFeature, "the APE tag is damaged; a save would lose the bytes that could not be read", offset: tag.start)

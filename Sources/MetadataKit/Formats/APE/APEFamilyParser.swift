@@ -17,7 +17,9 @@
 ///
 /// Forgiving: a damaged APE tag is read as far as it goes (the file is then
 /// not editable, see ``APEFamilyEditPlanner``); a codec header that can't be
-/// read is a warning and leaves the properties it could not give empty.
+/// read is a warning and leaves the properties it could not give empty; a
+/// stream cut short (``APEStreamCut``) is a warning and makes the file
+/// read-only.
 enum APEFamilyParser {
     /// Reads a codec header at `start`, the stream ending at `end` (where the
     /// trailing tags begin). Throws `unsupportedFormat` when the header is not
@@ -42,6 +44,11 @@ enum APEFamilyParser {
         var items = try layout.tag?.metadataItems(source: source, url: url) ?? []
         items += layout.id3v1Items ?? []
         var isEditable = layout.tag?.isDamaged != true
+        // A stream cut short: a warning at the cut, and read-only (a tag after it would be decoded as audio).
+        if let cut = try? APEStreamCut.check(source, layout.audioStart, layout.audioEnd) {
+            if !warnings.contains(where: { $0.code == .truncated && $0.offset == cut.offset }) { warnings.append(cut) }
+            isEditable = false
+        }
         if readsID3v2, layout.audioStart > 0 {
             do {
                 let id3 = try MP3Layout(parsing: source, url: url)

@@ -22,7 +22,9 @@
 /// - QuickTime `mdta` items: when they changed, the first `mdta` `meta` gets a
 ///   new `keys` and `ilst` (other children kept); a second `mdta` `meta` is
 ///   dropped (its items were merged into the first). When there is none, a
-///   `moov/meta` is added in Apple's layout.
+///   `moov/meta` is added in Apple's layout. An `mdta` `meta` in a `udta`
+///   that also holds (or gets) the iTunes `meta` moves to `moov/meta`; see
+///   ``relocatedQuickTimeMeta(in:)``.
 /// - `udta` ©-atoms are rewritten per key when their strings changed.
 /// - With a ``shift``, every `stco`/`co64` chunk offset at or after
 ///   `shift.from` moves by `shift.by` (ISO/IEC 14496-12 §8.7.5).
@@ -63,13 +65,18 @@ struct MP4MoovRebuilder {
         var firstPlainMeta: Int?
         var userDataIndex: Int?
         var lastTrack: Int?
+        let relocating = try relocatedQuickTimeMeta(in: moov)
+        var relocated: MP4Node?
         for child in moov.children {
             if child.type == "meta", firstPlainMeta == nil, try isPlainMeta(child) { firstPlainMeta = children.count }
             switch child.type {
             case "udta" where !sawUserData:
                 sawUserData = true
                 userDataIndex = children.count
-                children.append(try userDataBox(child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime))
+                children.append(
+                    try userDataBox(
+                        child, quickTimeChanged: quickTimeChanged, wroteQuickTime: &wroteQuickTime,
+                        relocating: relocating, relocated: &relocated))
             case "meta" where try isQuickTimeMeta(child):
                 if let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime) { children.append(node) }
             case "trak" where chapters != nil:
@@ -107,7 +114,10 @@ struct MP4MoovRebuilder {
         if children.allSatisfy(\.isOriginal), children.count == moov.children.count { return .original(moov.header) }
         if let from = userDataIndex, let to = firstPlainMeta, from > to {
             children.insert(children.remove(at: from), at: to)
+            userDataIndex = to
         }
+        // After the udta: mutagen reads no tags when a meta in this layout comes first.
+        if let relocated, let index = userDataIndex { children.insert(relocated, at: index + 1) }
         if let tail = moov.damagedTail { children.append(tail) }
         return .container("moov", prefix: [], children: children)
     }
@@ -117,13 +127,19 @@ struct MP4MoovRebuilder {
         try MP4TreeBuilder(source: source).metaPrefix(meta.header) == 0
     }
 
-    private func isQuickTimeMeta(_ meta: MP4Box) throws -> Bool {
+    func isQuickTimeMeta(_ meta: MP4Box) throws -> Bool {
         try reader.handlerType(of: meta) == "mdta" || meta.child("keys") != nil
     }
 
     /// The first `mdta` `meta` gets the new items; later ones are dropped.
-    private func quickTimeMeta(_ meta: MP4Box, changed: Bool, wrote: inout Bool) throws -> MP4Node? {
-        guard changed else { return .original(meta.header) }
+    /// `plain`: written in QuickTime's layout (no version and flags), for
+    /// a `meta` that moves to `moov`.
+    func quickTimeMeta(_ meta: MP4Box, changed: Bool, wrote: inout Bool, plain: Bool = false) throws -> MP4Node? {
+        guard changed else {
+            guard plain else { return .original(meta.header) }
+            let tail = meta.damagedTail.map { [$0] } ?? []
+            return .container("meta", prefix: [], children: meta.children.map { .original($0.header) } + tail)
+        }
         if let keys = meta.child("keys"), (try? reader.keys(keys.header)) == nil {
             throw MediaError(
                 .unsupportedFeature, "the 'keys' atom can't be read, so its metadata can't be rewritten",
@@ -139,7 +155,7 @@ struct MP4MoovRebuilder {
         }
         if meta.child("hdlr") == nil { children = [.bytes(MP4MetadataEncoder.handler("mdta")), .bytes(keys), .bytes(ilst)] + children }
         if let tail = meta.damagedTail { children.append(tail) }
-        return .container("meta", prefix: try prefix(of: meta), children: children)
+        return .container("meta", prefix: plain ? [] : try prefix(of: meta), children: children)
     }
 
     // MARK: udta
@@ -154,7 +170,9 @@ struct MP4MoovRebuilder {
         return order.map { ($0, groups[$0]!) }
     }
 
-    private func userDataBox(_ udta: MP4Box, quickTimeChanged: Bool, wroteQuickTime: inout Bool) throws -> MP4Node {
+    private func userDataBox(
+        _ udta: MP4Box, quickTimeChanged: Bool, wroteQuickTime: inout Bool, relocating: MP4Box?, relocated: inout MP4Node?
+    ) throws -> MP4Node {
         var wanted = Dictionary(uniqueKeysWithValues: userDataGroups.map { ($0.key, $0.items) })
         var children: [MP4Node] = []
         var changed = false
@@ -165,6 +183,11 @@ struct MP4MoovRebuilder {
         var wantedAssets = MP4AssetBoxQueue(assets)
         for child in udta.children {
             if child.type == "meta" {
+                if let relocating, child.header.offset == relocating.header.offset {
+                    relocated = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime, plain: true)
+                    changed = true
+                    continue
+                }
                 if firstMeta == nil { firstMeta = children.count }
                 if try isQuickTimeMeta(child) {
                     let node = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime)

@@ -96,12 +96,45 @@ enum APEBuilder {
         return bytes + payload(300)
     }
 
-    /// Musepack SV7 (the 32-byte `MP+` header as mutagen and TagLib read it):
-    /// 100 frames, 48 kHz (index 1 in bits 16–17 of the flags) — 114624 samples.
+    /// Musepack SV7 (the `MP+` header as mutagen and TagLib read it): 100
+    /// frames, 48 kHz (index 1 in bits 16–17 of the flags) — 114624 samples.
+    /// The frames as ffmpeg reads them (``APEStreamCut``): from byte 24, 32-bit
+    /// little-endian words read from the high bit, 8 bits in; each frame a
+    /// 20-bit length and that many bits (here 40–46 bits of a pattern).
     static func musepackSV7() -> [UInt8] {
-        var bytes = Array("MP+".utf8) + [0x17] + le32(100) + le32(1 << 16)
-        bytes += [UInt8](repeating: 0, count: 20)
-        return bytes + payload(500)
+        var bits = [Bool](repeating: false, count: 8)
+        for index in 0..<100 {
+            let length = 40 + index % 7
+            bits += (0..<20).map { length >> (19 - $0) & 1 == 1 }
+            bits += (0..<length).map { ($0 + index) % 3 == 0 }
+        }
+        bits += [Bool](repeating: false, count: (32 - bits.count % 32) % 32)
+        var bytes = Array("MP+".utf8) + [0x17] + le32(100) + le32(1 << 16) + [UInt8](repeating: 0, count: 12)
+        for start in stride(from: 0, to: bits.count, by: 32) {
+            bytes += le32(bits[start..<start + 32].reduce(UInt32(0)) { $0 << 1 | ($1 ? 1 : 0) })
+        }
+        return bytes
+    }
+
+    /// OptimFROG laid out in chunks as encoder output is (a 4-character id
+    /// and a u32 LE size): the ``optimFROG()`` header as an `OFR ` chunk, a
+    /// `HEAD` chunk (the WAV header), a `COMP` chunk of 300 bytes, an empty `TAIL`.
+    static func optimFROGChunks() -> [UInt8] {
+        let header = Array(optimFROG()[0..<23])
+        return header + Array("HEAD".utf8) + le32(44) + payload(44, seed: 7) + Array("COMP".utf8) + le32(300) + payload(300)
+            + Array("TAIL".utf8) + le32(0)
+    }
+
+    /// ``tak()`` with a LAST_FRAME metadata object (type 7, 11 bytes: the
+    /// last frame's 40-bit position after the metadata and its 24-bit size,
+    /// then a CRC) before the END object: frames of 300 bytes, the last one
+    /// at 200 and 100 bytes long.
+    static func takWithLastFrame() -> [UInt8] {
+        let plain = tak()
+        let end = plain.count - 300 - 4 // the END object
+        let field = UInt64(200) | UInt64(100) << 40
+        let lastFrame: [UInt8] = [7, 11, 0, 0] + (0..<8).map { UInt8(field >> (8 * $0) & 0xFF) } + [0x44, 0x55, 0x66]
+        return Array(plain[0..<end]) + lastFrame + Array(plain[end...])
     }
 
     /// Musepack SV5 (no marker; version in bits 11–20 of the first u32, the
