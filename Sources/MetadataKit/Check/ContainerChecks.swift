@@ -59,18 +59,24 @@ enum ContainerChecks {
         return (finding, fixedItem)
     }
 
-    /// Tags elements after the first Cluster that no SeekHead entry points at.
+    /// Tags elements after the first Cluster that no SeekHead entry points
+    /// at, found by walking the top-level elements from the first Cluster
+    /// (jumping over Clusters by their size).
     static func unreachableTags(_ source: FileSource) throws -> [Finding] {
         let layout = try MatroskaLayout(parsing: source)
-        guard let firstCluster = layout.firstCluster else { return [] }
+        guard layout.firstCluster != nil else { return [] }
         let sought = Set(layout.seekHeads.flatMap(\.entries).map { layout.segmentData + $0.position })
-        return layout.all(MatroskaID.tags).filter { $0.offset > firstCluster && !sought.contains($0.offset) }.map { tags in
+        var unreachable: [Int64] = []
+        _ = layout.walkAfterFirstCluster(source) { element in
+            if element.id == MatroskaID.tags, !sought.contains(element.offset) { unreachable.append(element.offset) }
+        }
+        return unreachable.map { offset in
             Finding(
                 .mkvTagsUnreachable, .warning,
-                "a Tags element after the Clusters is in no SeekHead: players and tools that stop at the first Cluster "
-                    + "(ffprobe, mediainfo, exiftool) don't see these tags",
-                byteOffset: tags.offset,
-                fixNote: "not repaired yet: a save keeps unchanged Tags where they are; mkvpropedit can add the SeekHead entry")
+                "a Tags element after the Clusters is in no SeekHead: readers that follow the SeekHead and stop at the "
+                    + "first Cluster (MetadataKit, mediainfo, exiftool, players seeking from the start) don't see these tags",
+                byteOffset: offset,
+                fixNote: "a save keeps Tags it doesn't see; remux the file (mkvmerge -o new.mkv file.mkv) to index them")
         }
     }
 }

@@ -34,6 +34,12 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// Matroska Tags after the Clusters that no SeekHead points at: readers that stop at the first Cluster miss them.
         public static let mkvTagsUnreachable = Code(rawValue: "mkv.tags-unreachable")
 
+        /// Every code above (the `read.` codes aside), in the order docs/CHECK.md lists them.
+        public static let named: [Code] = [
+            .id3Stacked, .id3V23HoldsV24Frame, .id3V1Disagrees, .flacBlockLength, .pictureMIMEMismatch, .audioTruncated,
+            .mp3NoVBRHeader, .mkvTagsUnreachable,
+        ]
+
         /// Any other damage the reader read around: `read.` and the ``MediaError/Code``
         /// in kebab case (`read.truncated`, `read.malformed`, `read.size-out-of-range`).
         public static func read(_ code: MediaError.Code) -> Code {
