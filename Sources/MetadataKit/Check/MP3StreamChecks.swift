@@ -30,7 +30,8 @@ enum MP3StreamChecks {
                     .mp3NoVBRHeader, .info,
                     "the stream has a variable bit rate but no Xing or VBRI header: players guess its duration and seek badly",
                     byteOffset: first.offset,
-                    fixNote: "a Xing header is built from the audio frames, which --fix does not touch (use a tool such as mp3val or vbrfix)"))
+                    fixNote:
+                        "a Xing header is built from the audio frames, which --fix does not touch (use a tool such as mp3val or vbrfix)"))
         }
         return findings
     }
