@@ -16,11 +16,11 @@ struct FileCheck {
     /// Per finding (same index): the items a repair replaces (`old` nil: added).
     var edits: [[(old: MetadataItem?, new: MetadataItem)]] = []
 
-    init(_ item: MediaItem) throws {
+    init(_ item: MediaItem, source: FileSource? = nil) throws {
         guard item.isLoaded, let format = item.format else {
             throw MediaError(.notLoaded, "call load() before check()", path: item.url.path)
         }
-        let source = try FileSource(url: item.url)
+        let source = try source ?? FileSource(url: item.url)
         for finding in WarningFindings.findings(item.warnings, format: format.identifier, isEditable: item.isEditable) {
             add(finding)
         }

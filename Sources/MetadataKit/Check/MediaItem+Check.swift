@@ -18,6 +18,12 @@ extension MediaItem {
         try named { try FileCheck(self).findings }
     }
 
+    /// ``check()`` reading `source`, the file the item was loaded from, still
+    /// open (a scan checks each file without opening it again).
+    package func check(reading source: FileSource) throws -> [Finding] {
+        try named { try FileCheck(self, source: source).findings }
+    }
+
     /// What ``repair(_:)`` with `codes` would change, without changing
     /// anything: one ``Repair`` per change. The save is planned (not
     /// written), so a repair the save layer would refuse throws here too.
