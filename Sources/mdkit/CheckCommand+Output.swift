@@ -1,12 +1,11 @@
 import MetadataKit
 
 extension CheckCommand {
-    /// The lines of one file: its findings (those left after a repair), the
-    /// changes made or planned; a file that could not be read is one
-    /// "error" line. Every line is escaped for the terminal.
+    /// The lines of one file: the changes made or planned, then its
+    /// findings (those left after a repair). Every line is escaped for the
+    /// terminal. (A file that could not be read is reported on stderr.)
     static func text(_ result: FileResult, dryRun: Bool) -> String {
         var lines: [String] = []
-        if let error = result.error { lines.append("\(result.path): error: \(error)") }
         for repair in result.repairs {
             lines.append("\(result.path): \(dryRun ? "would fix" : "fixed") \(repair.code): \(repair.change)")
         }

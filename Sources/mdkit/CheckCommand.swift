@@ -20,8 +20,9 @@ struct CheckCommand {
         stable code, a severity (error, warning, info), the byte offset, one line
         of explanation and whether --fix repairs it (docs/CHECK.md lists them).
         Output: "FILE: SEVERITY CODE at byte N: message (fixable)" per finding;
-        sound files print nothing. A summary (files, findings by code, fixable)
-        goes to stderr.
+        sound files print nothing. A file that can't be read is reported on
+        stderr ("FILE: error: <code>: <reason>"; JSON: an object with "error").
+        A summary (files, findings by code, fixable) goes to stderr.
           --json      one JSON array, one object per file with "findings"
           --jsonl     the same objects, one per line, streamed
           --fix       repair the fixable findings, each file in one normal save
@@ -121,7 +122,7 @@ struct CheckCommand {
                 } else {
                     output.append(Self.text(result, dryRun: dryRun))
                 }
-                if let error = result.error, json || jsonLines {
+                if let error = result.error {
                     StandardStream.error.write(text: TerminalText.escape("\(result.path): error: \(error)") + "\n")
                 }
                 if let error = result.repairError {
@@ -145,8 +146,9 @@ struct CheckCommand {
         var item = MediaItem(url: url)
         do {
             if let problem { throw MediaError(.io, problem) }
-            try await item.load()
-            result.findings = try item.check()
+            // The file the load opened is checked without opening it again.
+            let file = try await item.loadKeepingFile()
+            result.findings = try item.check(reading: file)
         } catch {
             result.error = Report.errorMessage(error)
             return result

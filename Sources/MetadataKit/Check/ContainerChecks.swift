@@ -32,7 +32,15 @@ enum ContainerChecks {
         case .file(let url, let offset):
             if url.path == source.path { return try? source.getBytes(at: offset, count: count) }
             return try? FileSource(url: url).getBytes(at: offset, count: count)
-        case .bytes, .base64:
+        case .base64(let text, let offset, _):
+            // Only the groups that hold the first bytes are decoded (a cover is tens of KiB of text).
+            var text = text
+            let piece = text.withUTF8 { utf8 -> [UInt8]? in
+                guard let total = Base64Pieces.claimedCount(utf8), offset + count <= total else { return nil }
+                return Base64Pieces.decode(utf8, bytes: offset..<offset + count)
+            }
+            return piece ?? picture.storage.memoryBytes.map { Array($0.prefix(count)) }
+        case .bytes:
             return picture.storage.memoryBytes.map { Array($0.prefix(count)) }
         }
     }

@@ -32,7 +32,8 @@ struct CLICheckTests {
 
         let unreadable = try mdkit(["check", clean.path, noise.path, v1.path])
         #expect(unreadable.status == 3)
-        #expect(unreadable.text.contains("\(noise.path): error: "))
+        #expect(unreadable.standardError.contains("\(noise.path): error: "))
+        #expect(!unreadable.text.contains("error"))
 
         for arguments in [
             ["check"], ["check", "--dry-run", clean.path], ["check", "--fix=no.such-code", clean.path],
