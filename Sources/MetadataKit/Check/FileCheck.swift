@@ -53,8 +53,17 @@ struct FileCheck {
             audioStart = min(header.end, source.size)
         }
         let stacked = findings.indices.filter { findings[$0].code == .id3Stacked }
-        if !stacked.isEmpty || (hasV24Keys && firstVersion == 3) {
+        let dates = ID3Checks.datesDisagree(items)
+        if !stacked.isEmpty || (hasV24Keys && firstVersion == 3) || dates != nil {
             let layout = try MP3Layout(parsing: source, url: url)
+            if let dates {
+                let frame = layout.frames.first { $0.id == "TYER" }
+                add(
+                    Finding(
+                        .id3DatesDisagree, .warning, "TYER says \(dates.tyer), TDRC says \(dates.tdrc)",
+                        byteOffset: frame?.range.lowerBound,
+                        fixNote: "which year is right can't be told; set it with mdkit write --set year=…"))
+            }
             let loss = ID3Checks.stackedLoss(layout, source: source)
             for index in stacked {
                 findings[index].isFixable = item.isEditable && loss == nil

@@ -21,6 +21,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public static let id3Stacked = Code(rawValue: "id3.stacked")
         /// An ID3v2.3 tag holding frames that only ID3v2.4 defines (`TDRC`, `TDOR`, …).
         public static let id3V23HoldsV24Frame = Code(rawValue: "id3.v23-holds-v24-frame")
+        /// An ID3v2 tag whose `TYER` and `TDRC` name different years.
+        public static let id3DatesDisagree = Code(rawValue: "id3.dates-disagree")
         /// The ID3v1 tag's title, artist, album or year differ from the ID3v2 tag's.
         public static let id3V1Disagrees = Code(rawValue: "id3.v1-disagrees")
         /// A FLAC metadata block whose length field disagrees with its content.
@@ -36,7 +38,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
         /// Every code above (the `read.` codes aside), in the order docs/CHECK.md lists them.
         public static let named: [Code] = [
-            .id3Stacked, .id3V23HoldsV24Frame, .id3V1Disagrees, .flacBlockLength, .pictureMIMEMismatch, .audioTruncated,
+            .id3Stacked, .id3V23HoldsV24Frame, .id3DatesDisagree, .id3V1Disagrees, .flacBlockLength, .pictureMIMEMismatch, .audioTruncated,
             .mp3NoVBRHeader, .mkvTagsUnreachable,
         ]
 

@@ -82,12 +82,24 @@ enum ID3Checks {
         return findings
     }
 
+    /// The year of an ID3 date text: the timestamp's year, else the text.
+    static func year(_ text: String) -> String {
+        ID3v2FrameMapping.Timestamp(text)?.year ?? text
+    }
+
+    /// `TYER` and `TDRC` of the merged tags naming different years (taggers
+    /// that add the v2.3 frame to a v2.4 tag, or update one of them only).
+    static func datesDisagree(_ items: [MetadataItem]) -> (tyer: String, tdrc: String)? {
+        func text(_ key: String) -> String? { items.first { $0.keySpace == .id3 && $0.key == key }?.value.stringValue }
+        guard let tyer = text("TYER"), let tdrc = text("TDRC"), year(tyer) != year(tdrc) else { return nil }
+        return (tyer, tdrc)
+    }
+
     /// Why converting the tag's TDRC would lose a date: a TYER that names another year.
     private static func dateDisagreement(_ tag: ID3v2Tag) -> String? {
         func text(_ id: String) -> String? { tag.frames.first { $0.id == id }?.item?.value.stringValue }
         guard let recorded = text("TDRC"), let year = text("TYER") else { return nil }
-        let tdrcYear = ID3v2FrameMapping.Timestamp(recorded)?.year ?? recorded
-        guard tdrcYear != ID3v2FrameMapping.Timestamp(year)?.year ?? year else { return nil }
+        guard Self.year(recorded) != Self.year(year) else { return nil }
         return "TDRC (\(recorded)) and TYER (\(year)) disagree; a repair would keep only TDRC's year — set the year by hand"
     }
 

@@ -226,3 +226,30 @@ import Testing
         await #expect(throws: MediaError.self) { try await item.repair() }
     }
 }
+
+extension CheckTests {
+    @Test func tyerAndTDRCNamingDifferentYearsAreFound() async throws {
+        let folder = try F.folder()
+        let url = try F.mp3("dates.mp3", in: folder)
+        try F.python(
+            """
+            import sys
+            from mutagen.id3 import ID3, TIT2, TDRC, TYER
+            t = ID3(); t.add(TIT2(encoding=3, text='T')); t.add(TDRC(encoding=3, text='2024-05-01'))
+            t.add(TYER(encoding=3, text='1999')); t.save(sys.argv[1], v2_version=4)
+            """, in: folder, [url.path])
+        let finding = try #require(try await MediaItem.loaded(url).check().first)
+        #expect(finding.code == .id3DatesDisagree)
+        #expect(finding.message == "TYER says 1999, TDRC says 2024-05-01")
+        #expect(!finding.isFixable)
+        #expect(finding.byteOffset != nil)
+        // The same year in both is no finding.
+        try F.python(
+            """
+            import sys
+            from mutagen.id3 import ID3, TYER
+            t = ID3(sys.argv[1]); t.setall('TYER', [TYER(encoding=3, text='2024')]); t.save(sys.argv[1], v2_version=4)
+            """, in: folder, [url.path])
+        #expect(try await F.codes(url) == [])
+    }
+}
