@@ -14,9 +14,10 @@ struct CheckCommand {
 
         Finds what is wrong in each FILE (and in the media files of each FOLDER):
         every warning a read reports, and checks of its own — stacked ID3 tags,
-        ID3v2.4 frames in a v2.3 tag, ID3v1 out of step with ID3v2, FLAC block
-        lengths, pictures whose MIME type lies, audio cut short, VBR MP3s without
-        a Xing header, Matroska tags no SeekHead reaches. Each finding has a
+        ID3v2.4 frames in a v2.3 tag, TYER and TDRC disagreeing, ID3v1 out of
+        step with ID3v2, FLAC block lengths, pictures whose MIME type lies,
+        audio cut short, VBR MP3s without a Xing header, Matroska tags no
+        SeekHead reaches. Each finding has a
         stable code, a severity (error, warning, info), the byte offset, one line
         of explanation and whether --fix repairs it (docs/CHECK.md lists them).
         Output: "FILE: SEVERITY CODE at byte N: message (fixable)" per finding;
