@@ -17,9 +17,9 @@ struct CheckCommand {
         ID3v2.4 frames in a v2.3 tag, TYER and TDRC disagreeing, ID3v1 out of
         step with ID3v2, FLAC block lengths, pictures whose MIME type lies,
         audio cut short, VBR MP3s without a Xing header, Matroska tags no
-        SeekHead reaches. Each finding has a
-        stable code, a severity (error, warning, info), the byte offset, one line
-        of explanation and whether --fix repairs it (docs/CHECK.md lists them).
+        SeekHead reaches. Each finding has a stable code, a severity (error,
+        warning, info), the byte offset, one line of explanation and whether
+        --fix repairs it (docs/CHECK.md lists them).
         Output: "FILE: SEVERITY CODE at byte N: message (fixable)" per finding;
         sound files print nothing. A file that can't be read is reported on
         stderr ("FILE: error: <code>: <reason>"; JSON: an object with "error").
