@@ -87,4 +87,30 @@ enum ContainerChecks {
                 fixNote: "a save keeps Tags it doesn't see; remux the file (mkvmerge -o new.mkv file.mkv) to index them")
         }
     }
+
+    /// An Ogg file that ends inside a page, or whose last page has no
+    /// end-of-stream flag (RFC 3533 §6: the recording or download stopped at
+    /// a page boundary). Looks at the last MiB at most.
+    static func oggTruncation(_ source: FileSource) throws -> Finding? {
+        guard let last = try OggHeaderScan.lastPage(in: source, after: 0, limit: 1 << 20, maximumChecks: 16) else { return nil }
+        if last.end < source.size {
+            // A page that reads whole (one whose CRC is wrong) or junk after the stream is no cut.
+            do {
+                _ = try OggPage.read(from: source, at: last.end)
+                return nil
+            } catch let error as MediaError where error.code == .truncated {
+            } catch {
+                return nil
+            }
+            return Finding(
+                .audioTruncated, .error,
+                "the file ends inside an Ogg page (\(source.size - last.end) bytes of it are there): the stream is cut short",
+                byteOffset: last.end, fixNote: "the missing audio can't be brought back")
+        }
+        guard last.headerType & OggPage.ending == 0 else { return nil }
+        return Finding(
+            .audioTruncated, .warning,
+            "the last Ogg page has no end-of-stream flag: the stream was cut at a page boundary, or its writer never finished it",
+            byteOffset: last.offset, fixNote: "the missing audio can't be brought back")
+    }
 }

@@ -253,3 +253,27 @@ extension CheckTests {
         #expect(try await F.codes(url) == [])
     }
 }
+
+extension CheckTests {
+    /// An Ogg Vorbis download cut inside a page, and one cut at a page
+    /// boundary (no end-of-stream page): both `audio.truncated`.
+    @Test func oggCutShortIsFound() async throws {
+        let folder = try F.folder()
+        let url = folder.appendingPathComponent("whole.ogg")
+        try F.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-c:a", "libvorbis", url.path])
+        #expect(try await F.codes(url) == [])
+        let bytes = try Data(contentsOf: url)
+        let lastPage = try #require(bytes.lastRange(of: Data("OggS".utf8))).lowerBound
+        let insidePage = folder.appendingPathComponent("inside.ogg"), atBoundary = folder.appendingPathComponent("boundary.ogg")
+        try bytes.prefix(lastPage + 100).write(to: insidePage)
+        try bytes.prefix(lastPage).write(to: atBoundary)
+        let inside = try #require(try await MediaItem.loaded(insidePage).check().first)
+        #expect(inside.code == .audioTruncated)
+        #expect(inside.severity == .error)
+        #expect(inside.byteOffset == Int64(lastPage))
+        let boundary = try #require(try await MediaItem.loaded(atBoundary).check().first)
+        #expect(boundary.code == .audioTruncated)
+        #expect(boundary.severity == .warning)
+        #expect(boundary.message.contains("no end-of-stream flag"))
+    }
+}
