@@ -28,6 +28,7 @@ struct FileCheck {
         case "mp3": try checkMP3(item, source: source)
         case "matroska", "webm": try ContainerChecks.unreachableTags(source).forEach { add($0) }
         case "ogg": if let cut = try ContainerChecks.oggTruncation(source) { add(cut) }
+        case "flac": if let cut = try FLACChecks.truncation(source) { add(cut) }
         default: break
         }
         for picture in item.metadata.items where picture.value.picture != nil {

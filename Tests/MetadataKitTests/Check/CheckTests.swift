@@ -277,3 +277,31 @@ extension CheckTests {
         #expect(boundary.message.contains("no end-of-stream flag"))
     }
 }
+
+extension CheckTests {
+    /// FLAC downloads cut short (ffmpeg's fixed 4608-sample frames, flac's
+    /// 4096): the last frame headers end before STREAMINFO's total; a whole
+    /// file has no finding.
+    @Test func flacCutShortIsFound() async throws {
+        let folder = try F.folder()
+        let wav = folder.appendingPathComponent("noise.wav")
+        try F.ffmpeg(["-f", "lavfi", "-i", "anoisesrc=d=5", "-ar", "44100", wav.path])
+        let byFFmpeg = folder.appendingPathComponent("ffmpeg.flac")
+        try F.ffmpeg(["-i", wav.path, "-c:a", "flac", byFFmpeg.path])
+        var files = [byFFmpeg]
+        if TestSupport.hasTool("flac") {
+            let byFlac = folder.appendingPathComponent("flac.flac")
+            try TestSupport.runChecked("flac", ["-s", "-f", "-o", byFlac.path, wav.path])
+            files.append(byFlac)
+        }
+        for url in files {
+            #expect(try await F.codes(url) == [], "\(url.lastPathComponent)")
+            let bytes = try Data(contentsOf: url)
+            let cut = folder.appendingPathComponent("cut-" + url.lastPathComponent)
+            try bytes.prefix(bytes.count * 2 / 3).write(to: cut)
+            let finding = try #require(try await MediaItem.loaded(cut).check().first, "\(cut.lastPathComponent)")
+            #expect(finding.code == .audioTruncated)
+            #expect(finding.message.contains("its STREAMINFO counts 220500"))
+        }
+    }
+}
