@@ -24,13 +24,17 @@ struct FileCheck {
         for finding in WarningFindings.findings(item.warnings, format: format.identifier, isEditable: item.isEditable) {
             add(finding)
         }
-        switch format.identifier {
-        case "mp3": try checkMP3(item, source: source)
-        case "matroska", "webm": try ContainerChecks.unreachableTags(source).forEach { add($0) }
-        case "ogg": if let cut = try ContainerChecks.oggTruncation(source) { add(cut) }
-        case "flac": if let cut = try FLACChecks.truncation(source) { add(cut) }
-        default: break
-        }
+        // A check whose structures don't parse adds nothing: the load read
+        // around that damage and its warnings say so. Only I/O errors stop the check.
+        do {
+            switch format.identifier {
+            case "mp3": try checkMP3(item, source: source)
+            case "matroska", "webm": try ContainerChecks.unreachableTags(source).forEach { add($0) }
+            case "ogg": if let cut = try ContainerChecks.oggTruncation(source) { add(cut) }
+            case "flac": if let cut = try FLACChecks.truncation(source) { add(cut) }
+            default: break
+            }
+        } catch let error as MediaError where error.code != .io {}
         for picture in item.metadata.items where picture.value.picture != nil {
             guard case (var finding, let fixed)? = ContainerChecks.mimeMismatch(picture, source: source) else { continue }
             finding.isFixable = item.isEditable

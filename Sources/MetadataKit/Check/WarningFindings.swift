@@ -29,7 +29,8 @@ enum WarningFindings {
             return Finding(.flacBlockLength, .warning, message, byteOffset: warning.offset, isFixable: isEditable, fixNote: note)
         }
         if format == "mp3", message.contains("stacked after the first") || message.contains("appended at the end") {
-            return Finding(.id3Stacked, .warning, message, byteOffset: warning.offset, isFixable: fixable, fixNote: note)
+            // Fixable only once ID3Checks found that merging loses no frame.
+            return Finding(.id3Stacked, .warning, message, byteOffset: warning.offset)
         }
         if isAudioTruncation(warning) {
             return Finding(
