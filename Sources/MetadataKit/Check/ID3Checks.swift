@@ -109,7 +109,7 @@ enum ID3Checks {
         var field: String
         var v1: String
         var v2: String
-        /// The `id3v1` item holding the ID3v2 value.
+        /// The `id3v1` item holding the ID3v2 value as ID3v1 holds it.
         var item: MetadataItem
     }
 
@@ -133,7 +133,9 @@ enum ID3Checks {
             edited.append(item)
             let update = ID3v1Writer.update(v1Bytes, loaded: items, items: edited)
             guard let written = update.fields.first(where: { $0.field == key })?.written, written != current else { continue }
-            result.append(V1Disagreement(field: key, v1: current, v2: wanted, item: item))
+            // The item holds what ID3v1 will: a repair's description shows that.
+            let stored = MetadataItem(keySpace: .id3v1, key: key, value: .string(written), dataType: .latin1)
+            result.append(V1Disagreement(field: key, v1: current, v2: wanted, item: stored))
         }
         return result
     }

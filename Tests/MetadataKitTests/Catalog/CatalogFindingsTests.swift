@@ -47,7 +47,11 @@ import Testing
         defer { catalog.remove() }
         _ = try await CatalogTestSupport.scan([folder], into: catalog)
         try TestSupport.runChecked(
-            "sqlite3", [catalog.location, "DROP VIEW findings; ALTER TABLE files DROP COLUMN findings_json; PRAGMA user_version = 2"])
+            "sqlite3",
+            [
+                "-cmd", ".timeout 10000", catalog.location,
+                "DROP VIEW findings; ALTER TABLE files DROP COLUMN findings_json; PRAGMA user_version = 2",
+            ])
         let opened = try catalog.open()
         #expect(opened.schemaVersion == 3)
         #expect(try catalog.value("SELECT count(*) FROM findings") == "0")
