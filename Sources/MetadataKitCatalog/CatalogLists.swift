@@ -29,6 +29,8 @@ struct CatalogLists: Sendable, Equatable {
     var artwork: String? = nil
     /// `[{"code":"truncated","byte_offset":…,"message":"…"},…]`.
     var warnings: String? = nil
+    /// `[{"code":"id3.stacked","severity":"warning","byte_offset":…,"message":"…","fixable":true},…]` (schema version 3).
+    var findings: String? = nil
 
     init() {}
 
@@ -62,6 +64,12 @@ struct CatalogLists: Sendable, Equatable {
             writer.warning(code: warning.code.rawValue, byteOffset: warning.offset, message: warning.message)
         }
         warnings = writer.finish()
+        for finding in record.findings {
+            writer.finding(
+                code: finding.code.rawValue, severity: finding.severity.rawValue, byteOffset: finding.byteOffset,
+                message: finding.message, fixable: finding.isFixable)
+        }
+        findings = writer.finish()
     }
 
     /// Builds one list with the package's ``JSONWriter`` (one line, NUL
@@ -146,6 +154,16 @@ struct CatalogLists: Sendable, Equatable {
             json.member("code", code)
             json.member("byte_offset", ifPresent: byteOffset)
             json.member("message", message)
+            json.end(array: false)
+        }
+
+        mutating func finding(code: String, severity: String, byteOffset: Int64?, message: String, fixable: Bool) {
+            begin()
+            json.member("code", code)
+            json.member("severity", severity)
+            json.member("byte_offset", ifPresent: byteOffset)
+            json.member("message", message)
+            json.member("fixable", fixable)
             json.end(array: false)
         }
 

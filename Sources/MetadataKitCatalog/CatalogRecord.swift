@@ -47,6 +47,8 @@ public struct CatalogRecord: Sendable {
     public var items: [Item] = []
     public var pictures: [Picture] = []
     public var warnings: [MediaWarning] = []
+    /// What ``MediaItem/check()`` found (docs/CHECK.md); empty when the check could not run.
+    public var findings: [Finding] = []
     /// Why the file could not be read (nil when it was).
     public var error: MediaError?
     /// The values of its `files` row (``SQLCatalog/fileValues(_:)``, the
@@ -78,6 +80,7 @@ public struct CatalogRecord: Sendable {
             editable = item.isEditable
             properties = item.properties
             warnings = item.warnings
+            findings = (try? hashing.map { try item.check(reading: $0.file) } ?? item.check()) ?? []
             for field in MetadataField.allCases {
                 switch item.metadata[field] {
                 case nil: continue

@@ -10,7 +10,7 @@
 /// migrated when opened, in one transaction; one made by a newer version is refused.
 enum CatalogSchema {
     /// The version this code writes.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     /// Takes the catalog of `database` from version `version` to `version + 1`.
     static func migrate(_ database: any SQLDatabase, from version: Int) throws(CatalogError) {
@@ -20,6 +20,7 @@ enum CatalogSchema {
             try database.exec(database.translate(version2Columns))
             try CatalogListsMigration.moveLists(in: database)
             try database.exec(version2Finish(database.dialect))
+        case 2: try database.exec(database.translate(version3(database.dialect)))
         default: throw CatalogError("no migration from schema version \(version)")
         }
     }
@@ -241,6 +242,34 @@ enum CatalogSchema {
                 """
         }
     }
+
+    /// Version 3: what `mdkit check` finds in each file (docs/CHECK.md), as
+    /// a JSON list in `files.findings_json`, and the view `findings` over it
+    /// with the file's path: `select code, count(*) from findings group by code`.
+    /// A catalog migrated from version 2 has the findings of the files read since.
+    static func version3(_ dialect: SQLDialect) -> String {
+        let view: String
+        switch dialect {
+        case .sqlite:
+            view = """
+                CREATE VIEW findings AS
+                    SELECT f.id AS file_id, f.path AS path, x.key AS position,
+                        \(findingColumns.map { "json_extract(x.value, '$.\($0)') AS \($0)" }.joined(separator: ", "))
+                    FROM files f, json_each(f.findings_json) x;
+                """
+        case .postgreSQL:
+            view = """
+                CREATE VIEW findings AS
+                    SELECT f.id AS file_id, f.path AS path, x.n - 1 AS position, x.e ->> 'code' AS code,
+                        x.e ->> 'severity' AS severity, (x.e ->> 'byte_offset')::bigint AS byte_offset,
+                        x.e ->> 'message' AS message, (x.e ->> 'fixable')::boolean AS fixable
+                    FROM files f CROSS JOIN LATERAL jsonb_array_elements(f.findings_json) WITH ORDINALITY AS x(e, n);
+                """
+        }
+        return "ALTER TABLE files ADD COLUMN findings_json JSON_TEXT;\n" + view
+    }
+
+    static let findingColumns = ["code", "severity", "byte_offset", "message", "fixable"]
 
     static let streamColumns = [
         "kind", "track_id", "codec", "bitrate", "sample_rate", "channels", "width", "height", "bits_per_sample", "language", "name",

@@ -150,7 +150,7 @@ public class SQLCatalog: Catalog {
             "album_artist", "genre", "year", "track_number", "disc_number", "duration", "bitrate", "sample_rate", "channels",
             "bits_per_sample", "codec", "width", "height", "artwork_count", "warning_count", "error", "error_code", "error_offset",
             "scanned_at", "fields_json", "items_json", "streams_json", "artwork_json", "warnings_json", "artwork_sha256",
-        ] + fieldColumns.map(\.column)
+        ] + fieldColumns.map(\.column) + ["findings_json"]
 
     /// The normalized fields that also have a column of their own (schema version 2), by column.
     static let fieldColumns: [(column: String, field: MetadataField)] = [
@@ -174,7 +174,7 @@ public class SQLCatalog: Catalog {
             .string(record.error?.message), .string(record.error?.code.rawValue), record.error?.offset.map(SQLValue.integer) ?? .null,
             .real(record.scannedAt), .string(lists.fields), .string(lists.items), .string(lists.streams), .string(lists.artwork),
             .string(lists.warnings), .string(record.pictures.first?.sha256),
-        ] + fieldColumns.map { .string(record.field($0.field)) }
+        ] + fieldColumns.map { .string(record.field($0.field)) } + [.string(lists.findings)]
     }
 
     /// Stores `record` in its one row: the row `existing` (which takes its

@@ -29,11 +29,13 @@ extension FieldsCommand: Command {}
 extension ScanCommand: Command {}
 extension QueryCommand: Command {}
 extension ChaptersCommand: Command {}
+extension CheckCommand: Command {}
 
 let commands: [(name: String, type: any Command.Type, summary: String)] = [
     ("read", ReadCommand.self, "print metadata and properties"),
     ("write", WriteCommand.self, "change metadata, safely"),
     ("chapters", ChaptersCommand.self, "print the chapters"),
+    ("check", CheckCommand.self, "find damage and inconsistencies, and repair them (--fix)"),
     ("tracks", TracksCommand.self, "list the tracks of MP4/MOV/M4A and Matroska/WebM files"),
     ("export", ExportCommand.self, "copy tracks into a new MP4/MOV/M4A, optionally cut"),
     ("annotate", AnnotateCommand.self, "copy a movie and add a timed metadata track"),

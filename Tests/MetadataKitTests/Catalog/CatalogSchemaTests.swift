@@ -143,7 +143,7 @@ import Testing
         }
 
         let opened = try catalog.open()
-        #expect(opened.schemaVersion == 2)
+        #expect(opened.schemaVersion == CatalogSchema.currentVersion)
         #expect(try catalog.value("SELECT count(*) FROM files") == String(fileCount + 1))
         #expect(try catalog.rows("SELECT field, value FROM fields WHERE file_id = \(far)") == [["title", "far"]])
         let withLists = fileCount / 3
