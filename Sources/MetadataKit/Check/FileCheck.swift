@@ -29,7 +29,7 @@ struct FileCheck {
         do {
             switch format.identifier {
             case "mp3": try checkMP3(item, source: source)
-            case "matroska", "webm": try ContainerChecks.unreachableTags(source).forEach { add($0) }
+            case "matroska", "webm": for finding in try ContainerChecks.unreachableTags(source) { add(finding) }
             case "ogg": if let cut = try ContainerChecks.oggTruncation(source) { add(cut) }
             case "flac": if let cut = try FLACChecks.truncation(source) { add(cut) }
             default: break
@@ -75,7 +75,7 @@ struct FileCheck {
                 findings[index].isFixable = item.isEditable && loss == nil
                 findings[index].fixNote = loss ?? "a save merges the tags into one"
             }
-            ID3Checks.v24FramesInV23(layout, isEditable: item.isEditable).forEach { add($0) }
+            for finding in ID3Checks.v24FramesInV23(layout, isEditable: item.isEditable) { add(finding) }
         }
         let trailer = try MP3Trailer(parsing: source, floor: audioStart)
         if trailer.id3v1Items != nil, items.contains(where: { $0.keySpace == .id3 }) {
@@ -92,7 +92,7 @@ struct FileCheck {
                     edits: disagreements.map { disagreement in (old.first { $0.key == disagreement.field }, disagreement.item) })
             }
         }
-        try MP3StreamChecks.findings(source, audioStart: audioStart, audioEnd: trailer.audioEnd).forEach { add($0) }
+        for finding in try MP3StreamChecks.findings(source, audioStart: audioStart, audioEnd: trailer.audioEnd) { add(finding) }
     }
 
     /// The findings a repair of `codes` (nil: every code) works on.
