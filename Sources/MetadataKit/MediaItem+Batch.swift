@@ -78,8 +78,9 @@ extension MediaItem {
     static let batchByteBudget = 64 << 20
 
     /// Files one group of ``save(_:options:progress:)`` may hold: each keeps one or two
-    /// descriptors open until the group is synced, so 256 (groups of 600 were
-    /// slower than 256 in the write benchmark), fewer when the open-file limit is low.
+    /// descriptors open until the group is synced, so 256 (larger groups are
+    /// slower: Benchmarks/README.md, "Figures behind the code"), fewer when the
+    /// open-file limit is low.
     static let batchFileLimit: Int = Platform.openFileLimit.map { max(16, min(256, ($0 - 128) / 2)) } ?? 256
 
     /// Writes a group of planned saves with one set of syncs, then has each

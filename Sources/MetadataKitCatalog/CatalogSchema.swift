@@ -284,12 +284,13 @@ enum CatalogSchema {
     /// instead of updating pages all over them, and written again, in every batch.
     /// `files_entries` is kept up to date instead: its keys (host and path)
     /// come in the walk's order, so a batch only adds to its end, and making
-    /// it at the end took one more pass over every row, after the reading
-    /// was done (a full scan of 20,000 files: 2-5 % less time kept).
+    /// it at the end would take one more pass over every row after the
+    /// reading is done (Benchmarks/README.md, "Figures behind the code").
     static let bulkLoadIndexes = restoredIndexes.filter { $0.name != "files_entries" }
 
     /// Every index a first scan may have left out: ``bulkLoadIndexes``, and
-    /// `files_entries`, which earlier versions dropped too. Opening a catalog
+    /// `files_entries`, which an interrupted first scan by an earlier mdkit
+    /// may have left out as well. Opening a catalog
     /// makes the missing ones (``SQLiteCatalog/restoreBulkLoadIndexes()``).
     static let restoredIndexes: [(name: String, definition: String)] =
         [

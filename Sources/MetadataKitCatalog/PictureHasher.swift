@@ -15,19 +15,17 @@ import MetadataKit
 /// Hashes the artwork of the files one reading worker of a scan reads: the
 /// bytes of a picture stored in its file are read (`pread`) into a buffer
 /// the worker keeps and hashed there, through the file the worker's load
-/// left open (``MediaItem`` `loadKeepingFile()`: the file is not opened a
-/// second time). ``Artwork/data()`` opened the file again and made two
-/// arrays per picture (fresh pages from the kernel each time): with the
-/// hash, a fifth of a scan's processor time. A picture in memory is hashed
-/// as it is.
+/// left open (``MediaItem`` `loadKeepingFile()`): not through
+/// ``Artwork/data()``, which opens the file again and makes two arrays per
+/// picture (fresh pages from the kernel each time). A picture in memory is
+/// hashed as it is.
 ///
 /// The tracks of an album usually carry the same cover: the last few
 /// pictures hashed are kept with their hashes (``recentCount`` of at most
 /// ``recentLimit`` bytes), and a picture whose bytes equal one of them
 /// (same length, `memcmp`) takes its hash without hashing again: the bytes
-/// are still read and compared, but not hashed (a full scan of the
-/// benchmark library, whose files share two covers, took 18 % less
-/// processor time).
+/// are still read and compared, but not hashed (Benchmarks/README.md,
+/// "Figures behind the code").
 ///
 /// One per worker thread (not shared): the buffer is reused from file to file.
 final class PictureHasher {

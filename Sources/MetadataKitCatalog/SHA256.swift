@@ -150,8 +150,9 @@ extension UInt32 {
 /// The system's SHA-256 (``CatalogPlatform/systemSHA256``: CommonCrypto on
 /// Darwin; OpenSSL's one-shot `SHA256()` from libcrypto on Linux, loaded with
 /// `dlopen` when first used, no link-time dependency). Without it, or with
-/// `MDKIT_SHA256=swift`, ``SHA256`` hashes. Hashing the artwork of every file
-/// was a third of a scan's processor time in Swift.
+/// `MDKIT_SHA256=swift`, ``SHA256`` hashes. The system's uses the processor's
+/// SHA instructions: hashing the artwork of every file is a large part of a
+/// scan's processor time (Benchmarks/README.md, "Figures behind the code").
 enum SystemSHA256 {
     /// ``CatalogPlatform/systemSHA256``, unless `MDKIT_SHA256=swift` asks for this package's own.
     static let function: CatalogPlatform.Digest? = {

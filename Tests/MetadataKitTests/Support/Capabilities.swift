@@ -110,6 +110,20 @@ enum Capabilities {
         return true
     }()
 
+    /// Whether `chattr +i` makes a folder immutable here (Linux, root,
+    /// `chattr` installed, a file system and sandbox that allow it:
+    /// `CAP_LINUX_IMMUTABLE`) — the read-only folder test as root, whom
+    /// folder modes don't stop. CI does not promise it (like ``tmpfsMount``).
+    static let immutableFolders: Bool = {
+        guard system == .linux, getuid() == 0, TestSupport.isInstalled("chattr"),
+            let directory = try? TestSupport.makeTemporaryDirectory()
+        else { return false }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        guard (try? TestSupport.run("chattr", ["+i", directory.path]).status) == 0 else { return false }
+        _ = try? TestSupport.run("chattr", ["-i", directory.path])
+        return true
+    }()
+
     /// Whether this process can make and loop-mount a small btrfs or XFS
     /// file system (``LoopMount``): Linux, root, `mkfs.btrfs`/`mkfs.xfs`
     /// installed (Debian btrfs-progs, xfsprogs) and a sandbox that allows

@@ -42,7 +42,7 @@ enum DSDIFFEditPlanner {
         let diin = try DSDIFFEditedMaster.chunk(for: kept, existing: master, source: source)
 
         let id3Chunk = dff.first("ID3 ")
-        let tag = try id3Chunk.flatMap { try DSDID3Tag.read(in: $0.dataOffset..<$0.dataEnd, source: source, url: url) }
+        let tag = try id3Chunk.flatMap { try DSDID3Tag.read(in: $0.payloadOffset..<$0.payloadEnd, source: source, url: url) }
         var tagItems = kept
         if (id3Chunk == nil || tag != nil) && (tag?.isWritable ?? true) {
             let old = master?.items ?? []
@@ -91,7 +91,7 @@ enum DSDIFFEditPlanner {
         if last < source.size {
             segments.append(.original(offset: last, length: source.size - last))
         }
-        return try IFFEditPlanner.plan(segments, source: source, audio: dff.sound.map { $0.dataOffset..<$0.dataEnd })
+        return try IFFEditPlanner.plan(segments, source: source, audio: dff.sound.map { $0.payloadOffset..<$0.payloadEnd })
     }
 
     /// An 'ID3 ' chunk holding the tag `payload`.

@@ -29,9 +29,9 @@ extension MetadataKeyMap {
 /// and in order. A 'DIIN' whose local chunks can't all be read is kept as it
 /// is, and `dsdiff` items for it are refused.
 struct DSDIFFEditedMaster {
-    var chunk: DSDIFFChunk
+    var chunk: IFFChunk
     /// Local chunks, in order.
-    var locals: [DSDIFFChunk]
+    var locals: [IFFChunk]
     /// The text items, in chunk order.
     var items: [MetadataItem]
     /// False when the local chunks couldn't all be read.
@@ -44,11 +44,11 @@ struct DSDIFFEditedMaster {
 }
 
 extension DSDIFFEditedMaster {
-    init(parsing chunk: DSDIFFChunk, source: FileSource) throws {
-        let walk = try DSDIFFChunkWalker.walk(source, from: chunk.dataOffset, to: chunk.dataEnd, in: "DIIN")
+    init(parsing chunk: IFFChunk, source: FileSource) throws {
+        let walk = try DSDIFFChunkWalker.walk(source, from: chunk.payloadOffset, to: chunk.payloadEnd, in: "DIIN")
         var warnings = walk.warnings
         var items: [MetadataItem] = []
-        var isWritable = walk.cut == nil && walk.end == chunk.dataEnd
+        var isWritable = walk.cut == nil && walk.end == chunk.payloadEnd
         for local in walk.chunks where Self.textIDs.contains(local.id) {
             guard local.size >= 4, local.size <= Int64(Self.maximumText) + 4 else {
                 warnings.append(
@@ -56,17 +56,17 @@ extension DSDIFFEditedMaster {
                 isWritable = false
                 continue
             }
-            var reader = try source.reader(at: local.dataOffset, count: 4)
+            var reader = try source.reader(at: local.payloadOffset, count: 4)
             let count = Int64(try reader.readUInt32())
             guard count <= local.size - 4 else {
                 warnings.append(
                     MediaWarning(
                         .sizeOutOfRange, "'\(local.id)' says \(count) characters, its chunk holds \(local.size - 4); not read",
-                        offset: local.dataOffset))
+                        offset: local.payloadOffset))
                 isWritable = false
                 continue
             }
-            let decoded = IFFText.decode(try source.getBytes(at: local.dataOffset + 4, count: Int(count)))
+            let decoded = IFFText.decode(try source.getBytes(at: local.payloadOffset + 4, count: Int(count)))
             guard !decoded.text.isEmpty else { continue }
             items.append(MetadataItem(keySpace: .dsdiff, key: local.id.description, value: .string(decoded.text), dataType: decoded.type))
         }

@@ -30,7 +30,7 @@ enum DSDIFFParser {
         // An 'ID3 ' chunk cut by the end of the file is read as far as it goes (as mutagen reads it).
         let id3Chunk = dff.first("ID3 ") ?? dff.cut.flatMap { $0.id == "ID3 " ? $0 : nil }
         if let chunk = id3Chunk,
-            let tag = try DSDID3Tag.readAround(in: chunk.dataOffset..<chunk.dataEnd(atMost: source.size), source: source, url: url)
+            let tag = try DSDID3Tag.readAround(in: chunk.payloadOffset..<chunk.payloadEnd(atMost: source.size), source: source, url: url)
         {
             items += tag.items
             warnings += tag.warnings

@@ -24,13 +24,13 @@
 /// its sound data is read-only (``isTruncated``).
 struct DSDIFFStructure {
     /// The top-level chunks inside FRM8.
-    var chunks: [DSDIFFChunk]
+    var chunks: [IFFChunk]
     /// The end of FRM8 as read: its declared end, or the end of the last
     /// whole chunk when the file ends earlier. Bytes from here on are kept by
     /// writers.
     var containerEnd: Int64
     /// The sound data chunk ('DSD ' or 'DST '), possibly cut.
-    var sound: DSDIFFChunk?
+    var sound: IFFChunk?
     var isTruncated: Bool
     var sampleRate: UInt32?
     var channelCount: Int?
@@ -38,7 +38,7 @@ struct DSDIFFStructure {
     /// data the end of the file cuts ('PROP' or 'ID3 ' of a cut file; a tag
     /// chunk whose size lies): read as far as the file goes, as mutagen
     /// reads it. Writers keep its bytes (they are after ``containerEnd``).
-    var cut: DSDIFFChunk?
+    var cut: IFFChunk?
     /// 'DSD ' or 'DST ' from 'CMPR'.
     var compression: FourCC?
     /// DST frame count and rate from 'FRTE'.
@@ -56,7 +56,7 @@ struct DSDIFFStructure {
         return "the 'FRM8' size \(formSize) makes the file \(total) bytes long, but it has \(fileSize) (\(total - fileSize) bytes missing)"
     }
 
-    func first(_ id: FourCC) -> DSDIFFChunk? { chunks.first { $0.id == id } }
+    func first(_ id: FourCC) -> IFFChunk? { chunks.first { $0.id == id } }
 }
 
 extension DSDIFFStructure {
@@ -82,7 +82,7 @@ extension DSDIFFStructure {
         var chunks = walk.chunks
         var isTruncated = false
         var containerEnd = declaredEnd
-        var cutChunk: DSDIFFChunk?
+        var cutChunk: IFFChunk?
         if let cut = walk.cut {
             if cut.id == "DSD " || cut.id == "DST " {
                 isTruncated = true
@@ -103,42 +103,42 @@ extension DSDIFFStructure {
     /// Reads 'PROP' ('FS  ', 'CHNL', 'CMPR') and a DST chunk's 'FRTE'.
     private mutating func readProperties(_ source: FileSource) throws {
         guard let prop = first("PROP") ?? cut.flatMap({ $0.id == "PROP" ? $0 : nil }), prop.size >= 4,
-            source.size - prop.dataOffset >= 4
+            source.size - prop.payloadOffset >= 4
         else {
             warnings.append(MediaWarning(.malformed, "the DSDIFF file has no 'PROP' chunk; its properties are unknown", offset: 16))
             return
         }
-        guard try source.getBytes(at: prop.dataOffset, count: 4).elementsEqual("SND ".utf8) else {
-            warnings.append(MediaWarning(.malformed, "the 'PROP' chunk is not of type 'SND '", offset: prop.dataOffset))
+        guard try source.getBytes(at: prop.payloadOffset, count: 4).elementsEqual("SND ".utf8) else {
+            warnings.append(MediaWarning(.malformed, "the 'PROP' chunk is not of type 'SND '", offset: prop.payloadOffset))
             return
         }
-        let local = try DSDIFFChunkWalker.walk(source, from: prop.dataOffset + 4, to: prop.dataEnd(atMost: source.size), in: "PROP")
+        let local = try DSDIFFChunkWalker.walk(source, from: prop.payloadOffset + 4, to: prop.payloadEnd(atMost: source.size), in: "PROP")
         warnings += local.warnings
         var readable = local.chunks
         // A chunk the end of 'PROP' or of the file cuts: its leading fields where their bytes are
         // there (a cut file's channel count, as mutagen reads it).
         if var cut = local.cut {
-            cut.size = max(0, prop.dataEnd(atMost: source.size) - cut.dataOffset)
+            cut.size = max(0, prop.payloadEnd(atMost: source.size) - cut.payloadOffset)
             readable.append(cut)
         }
         for chunk in readable {
             switch chunk.id {
             case "FS  " where chunk.size >= 4:
-                var reader = try source.reader(at: chunk.dataOffset, count: 4)
+                var reader = try source.reader(at: chunk.payloadOffset, count: 4)
                 sampleRate = try reader.readUInt32()
             case "CHNL" where chunk.size >= 2:
-                var reader = try source.reader(at: chunk.dataOffset, count: 2)
+                var reader = try source.reader(at: chunk.payloadOffset, count: 2)
                 channelCount = Int(try reader.readUInt16())
             case "CMPR" where chunk.size >= 4:
-                var reader = try source.reader(at: chunk.dataOffset, count: 4)
+                var reader = try source.reader(at: chunk.payloadOffset, count: 4)
                 compression = try reader.readFourCC()
             default: break
             }
         }
         if let sound, sound.id == "DST ", !isTruncated {
-            let frames = try DSDIFFChunkWalker.walk(source, from: sound.dataOffset, to: sound.dataEnd, in: "DST ")
+            let frames = try DSDIFFChunkWalker.walk(source, from: sound.payloadOffset, to: sound.payloadEnd, in: "DST ")
             if let frte = frames.chunks.first, frte.id == "FRTE", frte.size >= 6 {
-                var reader = try source.reader(at: frte.dataOffset, count: 6)
+                var reader = try source.reader(at: frte.payloadOffset, count: 6)
                 dstFrames = (try reader.readUInt32(), try reader.readUInt16())
             }
         }

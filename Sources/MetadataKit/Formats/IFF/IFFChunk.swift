@@ -16,6 +16,10 @@
 ///
 /// In RF64/BW64 (EBU Tech 3306 §3, ITU-R BS.2088 / EBU BW64) a `ckSize` of
 /// 0xFFFFFFFF means the real 64-bit size is in the `ds64` chunk.
+///
+/// DSDIFF (Philips "Direct Stream Digital Interchange File Format" 1.5, §2
+/// "Chunks") has the same chunk with a 64-bit big-endian size, so a 12-byte
+/// header (``wideHeaderLength``; ``DSDIFFChunkWalker``).
 struct IFFChunk: Sendable, Equatable {
     var id: FourCC
     /// File offset of the chunk header.
@@ -25,11 +29,19 @@ struct IFFChunk: Sendable, Equatable {
     /// False for a chunk of odd size written without its pad byte (usually
     /// the last one; elsewhere ``IFFChunkWalker`` warns about it).
     var hasPadByte = true
+    /// The length of the chunk's header: ``headerLength``, or ``wideHeaderLength`` in DSDIFF.
+    var headerLength: Int64 = Self.headerLength
 
+    /// ID and 32-bit size (RIFF, IFF).
     static let headerLength: Int64 = 8
+    /// ID and 64-bit size (DSDIFF).
+    static let wideHeaderLength: Int64 = 12
 
-    var payloadOffset: Int64 { offset + Self.headerLength }
+    var payloadOffset: Int64 { offset + headerLength }
     var payloadEnd: Int64 { payloadOffset + size }
+    /// The end of the payload, at most `limit` (the end of the file for a chunk
+    /// the file cuts; a 64-bit size may be near 2^63, so ``payloadEnd`` may not be formed).
+    func payloadEnd(atMost limit: Int64) -> Int64 { size > limit - payloadOffset ? max(limit, payloadOffset) : payloadEnd }
     /// The end of the chunk, pad byte included when the file has it.
     var end: Int64 { payloadEnd + (size & 1 == 1 && hasPadByte ? 1 : 0) }
 }

@@ -4,33 +4,15 @@
     import Foundation
 #endif
 
-/// One chunk of a DSDIFF file (Philips "Direct Stream Digital Interchange
-/// File Format" 1.5, §2 "Chunks"), big-endian:
+/// Walks the chunks of a DSDIFF file (Philips "Direct Stream Digital
+/// Interchange File Format" 1.5, §2 "Chunks"), big-endian ``IFFChunk``s with
+/// a 12-byte header (``IFFChunk/wideHeaderLength``):
 ///
 ///     ckID        4 bytes
 ///     ckDataSize  8 bytes, the data's length
 ///     ckData      ckDataSize bytes, then a pad byte when ckDataSize is odd (not counted)
-struct DSDIFFChunk: Sendable, Equatable {
-    var id: FourCC
-    /// File offset of the chunk header.
-    var offset: Int64
-    /// Data length as declared.
-    var size: Int64
-    /// False for an odd-sized chunk at the end of its container without its pad byte.
-    var hasPadByte = true
-
-    static let headerLength: Int64 = 12
-
-    var dataOffset: Int64 { offset + Self.headerLength }
-    var dataEnd: Int64 { dataOffset + size }
-    /// The end of the data, at most `limit` (the end of the file for a chunk
-    /// the file cuts; its size may be near 2^63, so `dataEnd` may not be formed).
-    func dataEnd(atMost limit: Int64) -> Int64 { size > limit - dataOffset ? max(limit, dataOffset) : dataEnd }
-    /// The end of the chunk, pad byte included.
-    var end: Int64 { dataEnd + (size & 1 == 1 && hasPadByte ? 1 : 0) }
-}
-
-/// Walks the chunks in `start..<end` (the data of `FRM8`, `PROP`, `DIIN` or
+///
+/// It walks the chunks in `start..<end` (the data of `FRM8`, `PROP`, `DIIN` or
 /// `DST `) with positioned reads; chunk data is never read here.
 ///
 /// Every size is checked against the space left (in 64 bits: a size near
@@ -40,9 +22,9 @@ struct DSDIFFChunk: Sendable, Equatable {
 /// bytes left over are a warning too.
 enum DSDIFFChunkWalker {
     struct Walk {
-        var chunks: [DSDIFFChunk] = []
+        var chunks: [IFFChunk] = []
         /// A chunk whose header is whole but whose data runs past the end.
-        var cut: DSDIFFChunk?
+        var cut: IFFChunk?
         /// Where the last whole chunk ends (where a cut chunk or leftover bytes start).
         var end: Int64
         var warnings: [MediaWarning] = []
@@ -54,27 +36,27 @@ enum DSDIFFChunkWalker {
     static func walk(_ source: FileSource, from start: Int64, to end: Int64, in container: String) throws -> Walk {
         var walk = Walk(end: start)
         var position = start
-        while end - position >= DSDIFFChunk.headerLength {
+        while end - position >= IFFChunk.wideHeaderLength {
             guard walk.chunks.count < maximumChunks else {
                 walk.warnings.append(
                     MediaWarning(
                         .sizeOutOfRange, "more than \(maximumChunks) chunks in '\(container)'; the rest is not read", offset: position))
                 return walk
             }
-            var reader = try source.reader(at: position, count: Int(DSDIFFChunk.headerLength))
+            var reader = try source.reader(at: position, count: Int(IFFChunk.wideHeaderLength))
             let id = try reader.readFourCC()
             let size = try reader.readUInt64()
-            var chunk = DSDIFFChunk(id: id, offset: position, size: Int64(clamping: size))
-            if size > UInt64(end - chunk.dataOffset) {
+            var chunk = IFFChunk(id: id, offset: position, size: Int64(clamping: size), headerLength: IFFChunk.wideHeaderLength)
+            if size > UInt64(end - chunk.payloadOffset) {
                 walk.cut = chunk
                 walk.warnings.append(
                     MediaWarning(
                         .truncated,
-                        "chunk '\(id)' of \(size) bytes runs past the end of '\(container)' (\(end - chunk.dataOffset) bytes left)",
+                        "chunk '\(id)' of \(size) bytes runs past the end of '\(container)' (\(end - chunk.payloadOffset) bytes left)",
                         offset: position + 4))
                 return walk
             }
-            chunk.hasPadByte = chunk.size & 1 == 0 || chunk.dataEnd < end
+            chunk.hasPadByte = chunk.size & 1 == 0 || chunk.payloadEnd < end
             walk.chunks.append(chunk)
             position = chunk.end
             walk.end = position
