@@ -46,15 +46,12 @@ struct FileJournalStore: JournalStore {
 
     /// Recovers the file at `path` (with this inode) from a journal beside
     /// it, if there is one; true when its old bytes were put back.
+    /// Every load asks (one `access` per name), and almost never finds one.
     static func recoverPending(path: String, inode: UInt64) throws -> Bool {
         let directory = EditJournal.folder(of: path)
-        // Speed: every load asks, and almost never finds one (JournalLookup caches folder listings).
-        guard
-            let found = JournalLookup.shared.firstExisting(
-                directory: directory,
-                names: { [EditJournal.location(for: path, inode: inode).name, EditJournal.legacyName(for: path)] })
-        else { return false }
-        let journalPath = directory.isEmpty ? found : directory == "/" ? "/" + found : directory + "/" + found
+        let prefix = directory.isEmpty ? "" : directory == "/" ? "/" : directory + "/"
+        let names = [EditJournal.location(for: path, inode: inode).name, EditJournal.legacyName(for: path)]
+        guard let journalPath = names.lazy.map({ prefix + $0 }).first(where: { access($0, F_OK) == 0 }) else { return false }
         return try JournalRecovery.replay(
             fileAt: path, durable: true,
             reading: {
