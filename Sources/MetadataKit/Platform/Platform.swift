@@ -181,23 +181,10 @@ enum Platform {
         access(folder.isEmpty ? "." : folder, W_OK | X_OK) == 0
     }
 
-    /// How the size of ``volatileFolder`` counts its entries where it does:
-    /// Linux tmpfs (`/dev/shm`) reports 40 bytes for an empty folder plus 20
-    /// per entry (a store then tells from one `fstat` that no other process
-    /// left a slot); nil on Darwin, whose folder is on APFS (the store lists
-    /// it instead).
-    static var volatileFolderSizes: (empty: Int, entry: Int)? {
-        #if os(Linux)
-            (40, 20)
-        #else
-            nil
-        #endif
-    }
-
-    /// Whether ``volatileFolder`` is on disk, so that a journal synced there
-    /// survives a power cut: Darwin's per-user temporary folder is; Linux's
-    /// `/dev/shm` is RAM.
-    static var volatileFolderIsOnDisk: Bool {
+    /// Whether ``journalFolderElsewhere`` is on disk, so that a journal
+    /// synced there survives a power cut: Darwin's per-user temporary folder
+    /// is; Linux's `/dev/shm` is RAM.
+    static var journalFolderElsewhereIsOnDisk: Bool {
         #if canImport(Darwin)
             true
         #else
@@ -217,12 +204,14 @@ enum Platform {
         #endif
     }
 
-    /// Where journals of saves without fsync go: a folder that outlives the
-    /// process that writes there (not the machine). Linux: the RAM file
-    /// system `/dev/shm`. Darwin has none; its per-user temporary folder
-    /// (`confstr(_CS_DARWIN_USER_TEMP_DIR)`, on disk) serves instead. Nil
-    /// when the folder can't be written: journals then go beside the file.
-    static let volatileFolder: String? = {
+    /// Where journals go of saves whose own folder can't be written (a
+    /// sandboxed app's file): a folder that outlives the process that writes
+    /// there. Linux: the RAM file system `/dev/shm` (it does not outlive the
+    /// machine, so only saves without fsync may use it). Darwin: the per-user
+    /// temporary folder (`confstr(_CS_DARWIN_USER_TEMP_DIR)`, on disk; the
+    /// app's own in a sandbox). Nil when the folder can't be written: such
+    /// saves are then refused.
+    static let journalFolderElsewhere: String? = {
         #if canImport(Darwin)
             var buffer = [CChar](repeating: 0, count: Int(PATH_MAX))
             guard confstr(_CS_DARWIN_USER_TEMP_DIR, &buffer, buffer.count) > 0 else { return nil }

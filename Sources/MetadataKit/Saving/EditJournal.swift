@@ -100,12 +100,6 @@ struct EditJournal: Equatable {
         URL(fileURLWithPath: path(for: url.path), isDirectory: false)
     }
 
-    /// The folder where journals of saves without fsync go (see
-    /// ``VolatileJournalStore`` and ``Platform/volatileFolder``). Such a
-    /// journal survives a crashed process, not a crashed machine — which is
-    /// all a save without fsync promises.
-    static let volatileDirectory: String? = Platform.volatileFolder
-
     /// The journal's path for the file at `path`, whose inode is read now
     /// (``path(for:inode:)``; the name's journal, ``legacyName(for:)``, when
     /// the file can't be `stat`ed).

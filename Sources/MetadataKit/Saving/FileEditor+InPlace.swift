@@ -11,8 +11,8 @@
 #endif
 
 /// In-place edits: same-size patches, and tail replacements, made safe by an
-/// undo journal in a ``JournalStore`` (beside the file, or in a RAM slot
-/// without fsync).
+/// undo journal in a ``JournalStore`` (beside the file, or outside its folder
+/// when that can't be written).
 extension FileEditor {
     /// `plan` made a tail replacement in place when it is a rewrite whose old
     /// and new tails (from the first changed byte to the end) are at most
@@ -51,7 +51,7 @@ extension FileEditor {
     /// written (``storeWithoutFolder(_:snapshot:url:)``).
     func patchInPlace<Checked>(
         _ descriptor: Int32, url: URL, snapshot: FileSnapshot, patches: [(offset: Int64, bytes: [UInt8])],
-        newSize: Int64?, verify: (URL) throws -> Checked, store elsewhere: VolatileJournalStore? = nil
+        newSize: Int64?, verify: (URL) throws -> Checked, store elsewhere: ElsewhereJournalStore? = nil
     ) throws -> Checked? {
         guard !patches.isEmpty else { return nil }
         let (originals, writes) = try Self.journaledWrites(of: patches, newSize: newSize, in: descriptor, size: snapshot.size, url: url)
@@ -61,12 +61,6 @@ extension FileEditor {
             return try patchInPlace(
                 descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
                 store: elsewhere, verify: verify)
-        }
-        // Speed: without fsync the journal goes into a reused RAM slot instead of a new file per save.
-        if durability == .noSync, let store = VolatileJournalStore.shared {
-            return try patchInPlace(
-                descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,
-                store: store, verify: verify)
         }
         return try patchInPlace(
             descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: newSize,

@@ -123,11 +123,6 @@ extension FileEditor {
         let journal = EditJournal(
             fileSize: snapshot.size, regions: regions, written: written,
             insertion: (insertion.offset, insertion.length))
-        if durability == .noSync, let store = VolatileJournalStore.shared {
-            return try patchInPlace(
-                descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
-                store: store, verify: verify)
-        }
         return try patchInPlace(
             descriptor, url: url, snapshot: snapshot, journal: journal, writes: writes, newSize: nil,
             store: FileJournalStore(), verify: verify)

@@ -6,8 +6,8 @@
 
 /// Recovery on load: an in-place save that was interrupted (a killed process,
 /// a power cut) is finished from its journal — from the file beside the saved
-/// file (``FileJournalStore``) or from a RAM slot a dead process left
-/// (``VolatileJournalStore``) — both through
+/// file (``FileJournalStore``) or, for a file whose folder can't be written,
+/// from the store outside it (``ElsewhereJournalStore``) — both through
 /// ``JournalRecovery/replay(fileAt:durable:reading:remove:)``.
 extension FileEditor {
     /// Opens the file at `path` for reading after finishing any save of it
@@ -25,7 +25,7 @@ extension FileEditor {
             try recoverIfNeeded(path: symbolicLinkTarget(path) ?? path)
             source = try FileSource(path: path)
         }
-        guard try recoverVolatileIfNeeded(path: path, snapshot: source.snapshot) else { return source }
+        guard try recoverElsewhereIfNeeded(path: path, snapshot: source.snapshot) else { return source }
         return try FileSource(path: path) // the recovery changed it: read it anew
     }
 
@@ -41,9 +41,10 @@ extension FileEditor {
         _ = try FileJournalStore.recoverPending(path: path)
     }
 
-    /// Recovers from the journal of a save without fsync that another process
-    /// left in RAM (``VolatileJournalStore``); true when there was one.
-    static func recoverVolatileIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
-        try VolatileJournalStore.shared?.recoverPending(path: path, device: snapshot.device, inode: snapshot.inode) ?? false
+    /// Recovers from the journal an interrupted save of a file whose folder
+    /// can't be written left outside that folder (``ElsewhereJournalStore``);
+    /// true when there was one.
+    static func recoverElsewhereIfNeeded(path: String, snapshot: FileSnapshot) throws -> Bool {
+        try ElsewhereJournalStore.shared?.recoverPending(path: path, device: snapshot.device, inode: snapshot.inode) ?? false
     }
 }

@@ -11,7 +11,7 @@
 /// The folder is asked first (``isFolderWritable``). When it can't be
 /// written, the save is made in place (same-size patches, or a tail
 /// replacement of at most ``hardLinkTailLimit``) with its undo journal in the
-/// journal store outside the folder (``VolatileJournalStore``: the app's
+/// journal store outside the folder (``ElsewhereJournalStore``: the app's
 /// temporary folder on Darwin, `/dev/shm` on Linux), which every load
 /// checks; or it is refused (`readOnly`) before anything is written — never
 /// a half-done save. A save with fsync needs that store on disk and on the
@@ -41,11 +41,12 @@ extension FileEditor {
     /// The store a save must journal in when the file's folder at `folder`
     /// can't be written; nil when the folder can. Throws `readOnly` when the
     /// save can't be made safely (nothing was written).
-    func storeWithoutFolder(_ folder: String, snapshot: FileSnapshot, url: URL) throws -> VolatileJournalStore? {
+    func storeWithoutFolder(_ folder: String, snapshot: FileSnapshot, url: URL) throws -> ElsewhereJournalStore? {
         guard !Self.isFolderWritable(folder) else { return nil }
-        let store = VolatileJournalStore.shared
+        let store = ElsewhereJournalStore.shared
+        let device = store?.prepare()
         if let reason = Self.refusalWithoutFolder(
-            durability: durability, store: store.map { ($0.device, Platform.volatileFolderIsOnDisk) },
+            durability: durability, store: device.map { ($0, Platform.journalFolderElsewhereIsOnDisk) },
             fileDevice: snapshot.device)
         {
             throw Self.folderRefusal(reason, url: url)

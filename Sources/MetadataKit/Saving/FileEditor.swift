@@ -109,7 +109,7 @@ struct FileEditor {
             recorder.path = checked == nil ? .unchanged : .inPlace
             return checked
         }
-        if durability == .noSync, VolatileJournalStore.shared != nil {
+        if durability == .noSync {
             plan = try inPlaceForm(of: plan, size: snapshot.size, in: descriptor, url: url)
         }
         if case .rewrite = plan, let insertion = try insertionForm(of: plan, size: snapshot.size, in: descriptor, url: url) {

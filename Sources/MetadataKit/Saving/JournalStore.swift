@@ -11,8 +11,9 @@
 #endif
 
 /// Where the undo journal (``EditJournal``) of an in-place save is kept while
-/// the save runs: a file beside the saved file (``FileJournalStore``), or a
-/// reused RAM slot for saves without fsync (``VolatileJournalStore``).
+/// the save runs: a file beside the saved file (``FileJournalStore``), or, when
+/// the file's folder can't be written, a file in a folder outside it
+/// (``ElsewhereJournalStore``).
 ///
 /// ``FileEditor`` writes every in-place save through one routine against this
 /// protocol: write the journal, sync it, patch the file, sync it, check it,

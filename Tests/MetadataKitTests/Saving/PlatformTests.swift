@@ -108,9 +108,11 @@ import Testing
         #endif
     }
 
-    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the RAM journal folder (/dev/shm; Darwin: the per-user temporary folder)"))
-    func theVolatileFolderIsTheSystemsRAMFolder() throws {
-        let folder = try #require(Platform.volatileFolder)
+    @Test(
+        .enabled(
+            if: Capabilities.journalStoreElsewhere, "needs the journal folder elsewhere (/dev/shm; Darwin: the per-user temporary folder)"))
+    func theJournalFolderElsewhereIsTheSystemsRAMOrTemporaryFolder() throws {
+        let folder = try #require(Platform.journalFolderElsewhere)
         #if os(Linux)
             #expect(folder == "/dev/shm")
         #else

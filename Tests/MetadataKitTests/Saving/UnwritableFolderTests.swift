@@ -46,7 +46,7 @@ import Testing
         #expect(E.refusalWithoutFolder(durability: .full, store: nil, fileDevice: 2) != nil)
     }
 
-    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the journal store outside the folder (/dev/shm)"))
+    @Test(.enabled(if: Capabilities.journalStoreElsewhere, "needs the journal store outside the folder (/dev/shm)"))
     func withoutFsyncASameSizeChangeIsMadeInPlaceWithTheJournalElsewhere() throws {
         let url = try makeFile()
         defer { cleanUp(url) }
@@ -54,11 +54,17 @@ import Testing
             #expect(!FileEditor.isFolderWritable(url.deletingLastPathComponent().path))
             var editor = FileEditor()
             editor.durability = .noSync
-            var sawJournal = false
-            try editor.apply(.inPlace([(offset: 100, bytes: [1, 2, 3])]), to: url, expecting: try FileSource(url: url).snapshot) { _ in
+            var sawJournal = false, elsewhere: [UInt8]?
+            let snapshot = try FileSource(url: url).snapshot
+            let journal = try #require(ElsewhereJournalStore.shared).path(device: snapshot.device, inode: snapshot.inode)
+            try editor.apply(.inPlace([(offset: 100, bytes: [1, 2, 3])]), to: url, expecting: snapshot) { _ in
                 sawJournal = try entries(url) != ["song.bin"]
+                elsewhere = FileManager.default.contents(atPath: journal).map { [UInt8]($0) }
             }
             #expect(!sawJournal, "nothing beside the file while it was checked")
+            let written = try #require(elsewhere, "the journal was in the store outside the folder")
+            #expect(EditJournal(decoding: written)?.regions.first?.bytes == Array(original[100..<103]))
+            #expect(!FileManager.default.fileExists(atPath: journal), "and removed after the save")
             #expect(editor.recorder.path == .inPlace)
         }
         var expected = original
@@ -69,7 +75,7 @@ import Testing
 
     /// A layout change is made as a tail replacement in place (the file keeps
     /// its inode), never through a temporary file beside it.
-    @Test(.enabled(if: Capabilities.ramJournalStore, "needs the journal store outside the folder (/dev/shm)"))
+    @Test(.enabled(if: Capabilities.journalStoreElsewhere, "needs the journal store outside the folder (/dev/shm)"))
     func withoutFsyncALayoutChangeIsATailReplacementInPlace() throws {
         let url = try makeFile()
         defer { cleanUp(url) }
@@ -131,5 +137,66 @@ import Testing
         #expect([UInt8](try Data(contentsOf: url)) == original)
         #expect(try others.allSatisfy { try Data(contentsOf: $0).first == 7 })
         #expect(try entries(url) == ["song.bin"])
+    }
+
+    // MARK: Recovery from the store outside the folder
+
+    /// A file an interrupted save left half-patched, with the journal that
+    /// save left in `store` (as a killed process would).
+    func leaveInterruptedSave(in store: ElsewhereJournalStore, journal: [UInt8]? = nil) throws -> (URL, damaged: [UInt8], journal: String) {
+        let url = try makeFile()
+        let snapshot = try FileSource(url: url).snapshot
+        var damaged = original
+        damaged[10..<14] = [0xFF, 0xFF, 0xFF, 0xFF]
+        // The folder is mode 0555: the half-done patch is written through the file itself.
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.write(contentsOf: Data(damaged + [1, 2, 3, 4]))
+        try handle.close()
+        let path = store.path(device: snapshot.device, inode: snapshot.inode)
+        let bytes = journal ?? EditJournal(fileSize: 8192, regions: [(offset: 10, bytes: Array(original[10..<14]))]).encoded()
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return (url, damaged + [1, 2, 3, 4], path)
+    }
+
+    @Test(.enabled(if: Capabilities.journalStoreElsewhere, "needs the journal store outside the folder (/dev/shm)"))
+    func aLoadRecoversAnInterruptedSaveFromTheStoreOutsideTheFolder() throws {
+        let store = try #require(ElsewhereJournalStore.shared)
+        let (url, _, journal) = try leaveInterruptedSave(in: store)
+        defer { cleanUp(url) }
+        _ = try FileEditor.openRecovered(path: url.path) // what every load calls first
+        #expect([UInt8](try Data(contentsOf: url)) == original, "old bytes and old size back")
+        #expect(!FileManager.default.fileExists(atPath: journal), "the journal is removed")
+    }
+
+    @Test(.enabled(if: Capabilities.journalStoreElsewhere, "needs the journal store outside the folder (/dev/shm)"))
+    func aTornJournalOutsideTheFolderIsRemovedAndChangesNothing() throws {
+        let store = try #require(ElsewhereJournalStore.shared)
+        var torn = EditJournal(fileSize: 8192, regions: [(offset: 10, bytes: Array(original[10..<14]))]).encoded()
+        torn[torn.count - 1] ^= 0xFF // checksum no longer matches: the patch never started
+        let (url, damaged, journal) = try leaveInterruptedSave(in: store, journal: torn)
+        defer { cleanUp(url) }
+        _ = try FileEditor.openRecovered(path: url.path)
+        #expect([UInt8](try Data(contentsOf: url)) == damaged)
+        #expect(!FileManager.default.fileExists(atPath: journal))
+    }
+
+    /// A folder others may write to is not trusted: anyone could plant a
+    /// journal there for a file they can't write.
+    @Test func aJournalInAFolderOpenToOthersIsNotApplied() throws {
+        let folder = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = ElsewhereJournalStore(directory: folder.path)
+        try #require(chmod(folder.path, 0o700) == 0)
+        #expect(store.prepare() != nil, "the user's own folder, closed to others")
+        let (url, damaged, journal) = try leaveInterruptedSave(in: store)
+        defer { cleanUp(url) }
+        let snapshot = try FileSource(url: url).snapshot
+        try #require(chmod(folder.path, 0o777) == 0)
+        #expect(store.prepare() == nil)
+        #expect(try !store.recoverPending(path: url.path, device: snapshot.device, inode: snapshot.inode))
+        #expect([UInt8](try Data(contentsOf: url)) == damaged && FileManager.default.fileExists(atPath: journal))
+        try #require(chmod(folder.path, 0o700) == 0)
+        #expect(try store.recoverPending(path: url.path, device: snapshot.device, inode: snapshot.inode))
+        #expect([UInt8](try Data(contentsOf: url)) == original)
     }
 }

@@ -88,15 +88,14 @@ enum Capabilities {
 
     // MARK: The system
 
-    /// The store of journals of saves without fsync (``VolatileJournalStore``):
-    /// a writable `/dev/shm` on Linux, the per-user temporary folder on
-    /// Darwin. Without it such saves journal beside the file, as others do —
-    /// correct, but the tests of the store and of small layout changes made
-    /// in place without fsync need it. Every CI system has one.
-    static var ramJournalStore: Bool {
+    /// The store of journals of saves whose folder can't be written
+    /// (``ElsewhereJournalStore``): a writable `/dev/shm` on Linux, the
+    /// per-user temporary folder on Darwin. Without it such saves are
+    /// refused; the tests of saves that go through need it. Every CI system has one.
+    static var journalStoreElsewhere: Bool {
         check(
-            "the RAM journal folder (/dev/shm on Linux; Darwin: the per-user temporary folder)",
-            present: VolatileJournalStore.shared != nil, providedByCI: [.linux, .darwin])
+            "the journal folder outside the file's (/dev/shm on Linux; Darwin: the per-user temporary folder)",
+            present: ElsewhereJournalStore.shared?.prepare() != nil, providedByCI: [.linux, .darwin])
     }
 
     /// Whether this process may mount a tmpfs (Linux, root, and a sandbox
