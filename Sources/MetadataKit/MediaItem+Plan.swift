@@ -33,7 +33,7 @@ extension MediaItem {
                 after = try save.check(FileSource(runs: runs, over: source)).parsed.items
             }
             let wanted = options.removesAllTags ? Metadata() : metadata
-            let asLoaded = Metadata(items: before)
+            let asLoaded = loadedMetadata
             let fieldChanges = MetadataField.allCases.compactMap { field -> SavePlan.FieldChange? in
                 asLoaded[field] == wanted[field]
                     ? nil : SavePlan.FieldChange(field: field, oldValue: asLoaded[field], newValue: wanted[field])

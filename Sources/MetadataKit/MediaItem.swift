@@ -63,7 +63,7 @@ public struct MediaItem: Sendable {
     public private(set) var lastSavePath: SavePath?
 
     /// The metadata as loaded, to tell what changed.
-    private var loadedMetadata = Metadata()
+    private(set) var loadedMetadata = Metadata()
     /// The chapter tables as loaded, to tell whether they changed.
     private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.

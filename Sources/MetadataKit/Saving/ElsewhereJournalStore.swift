@@ -65,14 +65,7 @@ struct ElsewhereJournalStore: JournalStore {
     }
 
     func write(_ journal: EditJournal, of file: FileSnapshot, url: URL) throws -> String {
-        let path = path(device: file.device, inode: file.inode)
-        do {
-            try FileIO.createFile(URL(fileURLWithPath: path, isDirectory: false), holding: journal.encoded())
-        } catch {
-            unlink(path)
-            throw error
-        }
-        return path
+        try EditJournal.create(journal, at: path(device: file.device, inode: file.inode))
     }
 
     /// Durable (with fsync; only allowed when the folder is on disk, on the

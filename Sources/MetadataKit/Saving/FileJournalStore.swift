@@ -19,14 +19,7 @@
 /// `.NAME.mdkit-journal` journals of earlier versions.
 struct FileJournalStore: JournalStore {
     func write(_ journal: EditJournal, of file: FileSnapshot, url: URL) throws -> String {
-        let path = EditJournal.path(for: url.path, inode: file.inode)
-        do {
-            try FileIO.createFile(URL(fileURLWithPath: path, isDirectory: false), holding: journal.encoded())
-        } catch {
-            unlink(path)
-            throw error
-        }
-        return path
+        try EditJournal.create(journal, at: EditJournal.path(for: url.path, inode: file.inode))
     }
 
     func sync(_ path: String, url: URL, durable: Bool) throws {
@@ -121,4 +114,18 @@ struct JournalPathBuffer {
     }
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+extension EditJournal {
+    /// Writes `journal` as a new file at `path` (removed again when the
+    /// write fails) and returns the path: what every journal store does.
+    static func create(_ journal: EditJournal, at path: String) throws -> String {
+        do {
+            try FileIO.createFile(URL(fileURLWithPath: path, isDirectory: false), holding: journal.encoded())
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return path
+    }
 }
