@@ -57,7 +57,27 @@ extension MediaFormat {
     }
 }
 
+extension KeySpaceCodecs {
+    /// The codecs every format in ``MediaFormat/all`` carries: the ones the
+    /// model's converters ask (``MetadataConverterRegistry/standard``).
+    public static let standard = KeySpaceCodecs(MediaFormat.all.flatMap(\.fieldCodecs))
+}
+
 extension MetadataKeyMap {
+    /// The standard table (see the type's documentation): the rows of every
+    /// format in ``MediaFormat/all``, and the keys its key spaces' codecs
+    /// treat apart.
+    public static let standard: MetadataKeyMap = {
+        var map = MetadataKeyMap(keys: merging(MediaFormat.all))
+        let codecs = KeySpaceCodecs.standard
+        map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
+        map.replacedKeys = codecs.keys(\.replacedKeys)
+        map.singleValueKeys = codecs.keys(\.singleValueKeys)
+        map.fallbackKeys = codecs.keys(\.fallbackKeys)
+        map.syncedFallbackKeys = codecs.keys(\.syncedFallbackKeys)
+        return map
+    }()
+
     /// Every format's rows, merged in registry order (a format's own keys
     /// keep their order; rows shared by several formats appear once).
     static func merging(_ formats: [MediaFormat]) -> [MetadataField: [RawKey]] {

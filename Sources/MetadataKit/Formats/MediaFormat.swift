@@ -43,18 +43,15 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// TagLib shows only the ID3 tag of such a file once it has one, so a
     /// new tag holding only the new field would hide the others.
     let fillsNewPrimaryTag: Bool
+    /// How the key spaces this format's folder owns store the fields whose
+    /// form is their own (``KeySpaceCodec``); every format's together are
+    /// ``KeySpaceCodecs/standard``.
+    let fieldCodecs: [any KeySpaceCodec]
     /// Keys replaced by their key space's own key of the field when it is set
     /// (``MetadataKeyMap/replacedKeys``).
-    var replacedKeys: Set<MetadataKeyMap.RawKey> {
-        (keySpaces.contains(.id3) ? MetadataKeyMap.id3ReplacedKeys : []).union(
-            keySpaces.contains(.asf) ? MetadataKeyMap.asfReplacedKeys : [])
-    }
+    var replacedKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(\.replacedKeys, in: keySpaces) }
     /// Keys whose place holds one text (``MetadataKeyMap/singleValueKeys``).
-    /// The Matroska Segment title (`Info/Title`, RFC 9559 §5.1.2.13) is one string.
-    var singleValueKeys: Set<MetadataKeyMap.RawKey> {
-        (keySpaces.contains(.asf) ? MetadataKeyMap.asfSingleValueKeys : []).union(
-            keySpaces.contains(.matroska) ? [MetadataKeyMap.RawKey(.matroska, "Info/Title")] : [])
-    }
+    var singleValueKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(\.singleValueKeys, in: keySpaces) }
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// Key spaces in which a tag holds each key once (APEv2 items): when a
@@ -98,7 +95,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         identifier: String, name: String, extensions: [String], mimeTypes: [String], keySpaces: [MetadataKeySpace],
         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
         uppercasedKeySpaces: Set<MetadataKeySpace> = [], uniqueKeySpaces: Set<MetadataKeySpace> = [],
-        fillsNewPrimaryTag: Bool = false,
+        fillsNewPrimaryTag: Bool = false, fieldCodecs: [any KeySpaceCodec] = [],
         keyMapRows: @autoclosure @escaping @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
@@ -115,6 +112,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.uppercasedKeySpaces = uppercasedKeySpaces
         self.uniqueKeySpaces = uniqueKeySpaces
         self.fillsNewPrimaryTag = fillsNewPrimaryTag
+        self.fieldCodecs = fieldCodecs
         self.makeKeyMapRows = keyMapRows
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension

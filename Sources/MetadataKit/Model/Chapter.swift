@@ -100,10 +100,23 @@ public struct ChapterTable: Sendable, Hashable {
 
 extension Chapter {
     /// The seconds of a chapter timestamp: `H:MM:SS.fff`, `MM:SS.fff` or
-    /// `SS.fff`, as Vorbis `CHAPTERxxx` comments and Podlove simple chapters
+    /// `SS.fff`, as chapter comments (`CHAPTERxxx`) and Podlove simple chapters
     /// write them (surrounding spaces allowed); nil for anything else.
     public static func seconds(fromTimestamp text: String) -> Double? {
-        VorbisChapters.seconds(text)
+        let fields = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(fields.count) else { return nil }
+        var total = 0.0
+        for (index, field) in fields.enumerated() {
+            let isLast = index == fields.count - 1
+            let whole = isLast ? field.prefix { $0 != "." } : field[...]
+            let fraction = isLast ? field.dropFirst(whole.count) : ""
+            guard !whole.isEmpty, whole.count <= 12, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
+                fraction.isEmpty || (fraction.count > 1 && fraction.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }),
+                let number = Double(whole + fraction)
+            else { return nil }
+            total = total * 60 + number
+        }
+        return total
     }
 }
 

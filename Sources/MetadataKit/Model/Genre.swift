@@ -1,15 +1,12 @@
 /// A musical genre: a name, and its place in the ID3v1 list when it has one.
 ///
 /// The list is ID3v1's 80 genres (0–79) with the Winamp extensions (80–191).
-/// iTunes numbers the same list from 1 (`gnre` = ID3 index + 1).
+/// Some tags number the same list from 1 (MP4 `gnre`, ``iTunesID``).
 public struct Genre: Sendable, Hashable, CustomStringConvertible {
     /// The genre's name as shown to people.
     public var name: String
     /// Index in the ID3v1/Winamp list (0–191), nil for a genre outside it.
     public var id3Index: Int?
-
-    /// The iTunes `gnre` number (ID3 index + 1).
-    public var iTunesID: Int? { id3Index.map { $0 + 1 } }
 
     public var description: String { name }
 
@@ -31,11 +28,6 @@ public struct Genre: Sendable, Hashable, CustomStringConvertible {
         guard Genre.names.indices.contains(id3Index) else { return nil }
         self.name = Genre.names[id3Index]
         self.id3Index = id3Index
-    }
-
-    /// The listed genre with iTunes number `iTunesID` (1–192).
-    public init?(iTunesID: Int) {
-        self.init(id3Index: iTunesID - 1)
     }
 
     /// The ID3 index of a genre name, or nil.

@@ -10,21 +10,8 @@ public struct MetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStri
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
-    /// ID3v2 frames (v2.2, v2.3 and v2.4); keys are frame IDs such as `TIT2`.
-    public static let id3 = MetadataKeySpace(rawValue: "id3")
-    /// ID3v1/v1.1 fields: `title`, `artist`, `album`, `year`, `comment`, `track`, `genre`.
-    public static let id3v1 = MetadataKeySpace(rawValue: "id3v1")
-    /// iTunes-style items in `moov/udta/meta/ilst`; keys are atom types such as `©nam`,
-    /// or `----:mean:name` for freeform items.
-    public static let iTunes = MetadataKeySpace(rawValue: "itunes")
-    /// QuickTime metadata (`meta` with an `mdta` handler and a `keys` atom);
-    /// keys are the key strings, such as `com.apple.quicktime.title`.
-    public static let quickTimeMetadata = MetadataKeySpace(rawValue: "mdta")
-    /// Classic QuickTime user data (`moov/udta/©xyz` text atoms).
-    public static let quickTimeUserData = MetadataKeySpace(rawValue: "udta")
-    /// Vorbis comments (Ogg Vorbis/Opus/Speex, FLAC); keys are the field names
-    /// uppercased, such as `TITLE`; pictures are `METADATA_BLOCK_PICTURE`.
-    public static let vorbis = MetadataKeySpace(rawValue: "vorbis")
+    // Each format folder defines the key spaces it owns (`.id3` in
+    // Formats/ID3, `.iTunes` in Formats/MP4, …).
 }
 
 /// The type of a raw item's value as stored in the file.

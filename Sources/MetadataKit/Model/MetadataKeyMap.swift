@@ -47,14 +47,14 @@ public struct MetadataKeyMap: Sendable {
     /// ``MetadataField/releaseDate`` and ``MetadataField/originalDate``,
     /// which they start. A change of the field leaves its fallbacks as they
     /// are, except the ``syncedFallbackKeys``.
-    public var fallbackKeys: Set<RawKey> = Set([RawKey(.id3, "TDRL"), RawKey(.id3, "TDOR"), RawKey(.id3, "TORY")] + Self.id3VolumeKeys)
+    public var fallbackKeys: Set<RawKey> = []
 
     /// The fallback keys kept in step with their field: when the field
     /// changes, the file's items under them are rewritten by its converter
     /// (which may drop them), and removing the field removes them; another
     /// field reading the same items keeps its value (written to its own key
     /// when the items no longer give it). The ID3 `RVA2` frames of ReplayGain.
-    public var syncedFallbackKeys: Set<RawKey> = Set(Self.id3VolumeKeys)
+    public var syncedFallbackKeys: Set<RawKey> = []
 
     /// Keys other writers use for a field whose own key in the same key
     /// space is another (ffmpeg writes an MP3's comment as ID3 `TXXX:comment`,
@@ -150,16 +150,6 @@ public struct MetadataKeyMap: Sendable {
     public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
         (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
     }
-
-    /// The standard table (see the type's documentation): the rows of every
-    /// format in ``MediaFormat/all``.
-    public static let standard: MetadataKeyMap = {
-        var map = MetadataKeyMap(keys: merging(MediaFormat.all))
-        map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
-        map.replacedKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.replacedKeys) }
-        map.singleValueKeys = MediaFormat.all.reduce(into: []) { $0.formUnion($1.singleValueKeys) }
-        return map
-    }()
 
     /// Rows of several key spaces, each field's keys in argument order.
     static func concatenated(_ parts: [MetadataField: [RawKey]]...) -> [MetadataField: [RawKey]] {

@@ -72,3 +72,11 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+/// ASF attributes need no conversion of their own; the codec names the
+/// keys whose place holds one text and ffmpeg's duplicates.
+struct ASFFieldCodec: KeySpaceCodec {
+    var keySpace: MetadataKeySpace { .asf }
+    var replacedKeys: Set<String> { Set(MetadataKeyMap.asfReplacedKeys.map(\.key)) }
+    var singleValueKeys: Set<String> { Set(MetadataKeyMap.asfSingleValueKeys.map(\.key)) }
+}

@@ -15,7 +15,8 @@ extension MediaFormat {
     /// taggers put there).
     static let flac = MediaFormat(
         identifier: FileType.flac.identifier, name: "FLAC", extensions: ["flac"], mimeTypes: [FileType.flac.mimeType],
-        keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis], keyMapRows: MetadataKeyMap.vorbisKeys,
+        keySpaces: [.vorbis], uppercasedKeySpaces: [.vorbis], fieldCodecs: [VorbisFieldCodec()],
+        keyMapRows: MetadataKeyMap.vorbisKeys,
         recognizes: { probe in probe.starts(with: "fLaC") || probe.afterID3Tags?.bytes.starts(with: "fLaC".utf8) == true },
         parse: FLACParser.parse, planEdit: FLACEditPlanner.plan,
         chapterWriting: .asItems(VorbisChapters.storing))

@@ -16,14 +16,16 @@ extension MediaFormat {
     /// Matroska (RFC 9559): an EBML header whose DocType is `matroska`.
     static let matroska = MediaFormat(
         identifier: FileType.matroska.identifier, name: "Matroska", extensions: ["mkv", "mka", "mks", "mk3d"],
-        mimeTypes: [FileType.matroska.mimeType, "audio/x-matroska"], keySpaces: [.matroska], keyMapRows: MetadataKeyMap.matroskaKeys,
+        mimeTypes: [FileType.matroska.mimeType, "audio/x-matroska"], keySpaces: [.matroska], fieldCodecs: [MatroskaFieldCodec()],
+        keyMapRows: MetadataKeyMap.matroskaKeys,
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) != "webm" },
         parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 
     /// WebM: an EBML header whose DocType is `webm` (read and written like Matroska).
     static let webm = MediaFormat(
         identifier: FileType.webm.identifier, name: "WebM", extensions: ["webm"],
-        mimeTypes: [FileType.webm.mimeType, "audio/webm"], keySpaces: [.matroska], keyMapRows: MetadataKeyMap.matroskaKeys,
+        mimeTypes: [FileType.webm.mimeType, "audio/webm"], keySpaces: [.matroska], fieldCodecs: [MatroskaFieldCodec()],
+        keyMapRows: MetadataKeyMap.matroskaKeys,
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) == "webm" },
         parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 

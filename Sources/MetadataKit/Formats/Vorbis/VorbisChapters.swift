@@ -116,20 +116,7 @@ enum VorbisChapters {
     /// Seconds of `H:MM:SS.fff`, `MM:SS.fff` or `SS.fff` (surrounding spaces
     /// allowed); nil for anything else.
     static func seconds(_ text: String) -> Double? {
-        let fields = text.trimmingWhitespace().split(separator: ":", omittingEmptySubsequences: false)
-        guard (1...3).contains(fields.count) else { return nil }
-        var total = 0.0
-        for (index, field) in fields.enumerated() {
-            let isLast = index == fields.count - 1
-            let whole = isLast ? field.prefix { $0 != "." } : field[...]
-            let fraction = isLast ? field.dropFirst(whole.count) : ""
-            guard !whole.isEmpty, whole.count <= 12, whole.allSatisfy({ $0.isASCII && $0.isNumber }),
-                fraction.isEmpty || (fraction.count > 1 && fraction.dropFirst().allSatisfy { $0.isASCII && $0.isNumber }),
-                let number = Double(whole + fraction)
-            else { return nil }
-            total = total * 60 + number
-        }
-        return total
+        Chapter.seconds(fromTimestamp: text)
     }
 
     /// `HH:MM:SS.mmm` (hours as many digits as needed) for `seconds`.

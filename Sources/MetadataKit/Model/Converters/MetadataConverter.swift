@@ -77,7 +77,8 @@ public struct MetadataConverterRegistry: Sendable {
 /// one item are a list (``DisplayValue/texts(_:)``, shown joined with "; "),
 /// written back as one item of several strings (ID3v2.4 null-separated,
 /// ID3v2.3 joined by "/", repeated Vorbis fields, several MP4 `data` atoms).
-/// An ID3 `UFID:<owner>` identifier is read and written as its bytes' text.
+/// A key space whose items store a field otherwise (bytes, numbers) says how
+/// through its ``KeySpaceCodec``.
 public struct DefaultMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -111,10 +112,9 @@ public struct DefaultMetadataConverter: MetadataConverter {
             {
                 return .integer(Int(number.rounded()))
             }
-        case (_, .data(let bytes)) where item.key.hasPrefix("UFID:"):
-            // ID3 UFID (ID3v2.4.0 frames §4.1): an owner, then an identifier of up to 64 bytes (ASCII by use).
-            let text = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            if !text.isEmpty { return .text(text) }
+        case (_, .data):
+            // Bytes are no text, unless the key space says how they are one.
+            if case .value(let value) = KeySpaceCodecs.standard.reading(field, from: item, among: [item]) { return value }
         case (_, .string(let text)):
             if !text.isEmpty { return .text(text) } // most fields: one string, no list made
         default:
@@ -129,13 +129,20 @@ public struct DefaultMetadataConverter: MetadataConverter {
         for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
         existing: [MetadataItem]
     ) throws -> [MetadataItem] {
-        guard let value else { return [] }
-        if field == .bpm, key.keySpace == .iTunes {
-            guard let number = value.integer, (0...0xFFFF).contains(number) else {
-                throw MediaError(.invalidValue, "bpm must be a whole number from 0 to 65535 for MP4 'tmpo'")
-            }
-            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(Int64(number)), dataType: .signedInteger)]
+        if let special = try KeySpaceCodecs.standard.items(for: field, value: value, key: key, existing: existing) {
+            return special
         }
+        return try textItems(for: field, value: value, key: key, existing: existing)
+    }
+
+    /// The items of ``items(for:value:key:existing:)`` as most tags store
+    /// them: one item holding the text or the list of texts, in the
+    /// language of the item it replaces.
+    func textItems(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
+        guard let value else { return [] }
         if case .texts(let values) = value, field != .bpm {
             return [
                 MetadataItem(
@@ -145,10 +152,6 @@ public struct DefaultMetadataConverter: MetadataConverter {
         }
         guard let text = value.text else {
             throw MediaError(.invalidValue, "\(field.rawValue) needs a text value")
-        }
-        if key.key.hasPrefix("UFID:") {
-            guard text.utf8.count <= 64 else { throw MediaError(.invalidValue, "an ID3 UFID identifier holds at most 64 bytes") }
-            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .data(Data(text.utf8)), dataType: .binary)]
         }
         if field == .bpm, Int(text) == nil {
             throw MediaError(.invalidValue, "bpm must be a whole number, not '\(text)'")

@@ -4,8 +4,10 @@
     import Foundation
 #endif
 
-/// Track and disc number and count: ID3 `TRCK`/`TPOS` text "n/N", MP4
-/// `trkn`/`disk` number pairs, ID3v1.1's track byte.
+/// Track and disc number and count, as "n/N" text (ID3 `TRCK`/`TPOS`, APE
+/// `Track`), a number, or a number pair; key spaces that keep them
+/// otherwise say how through their ``KeySpaceCodec``. Writing one keeps the
+/// other part the key holds.
 public struct PositionMetadataConverter: MetadataConverter {
     public init() {}
 
@@ -64,25 +66,32 @@ public struct PositionMetadataConverter: MetadataConverter {
         return (index == digitsStart || overflow ? nil : value, index == end || bytes[index] < 0x80)
     }
 
-    /// Vorbis comment fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``).
-    static let vorbisTotalKeys: Set<String> = ["TRACKTOTAL", "TOTALTRACKS", "DISCTOTAL", "TOTALDISCS"]
-
-    /// Whether the item under `key` holds only a count: Vorbis `TRACKTOTAL`
-    /// and the like, Matroska `TOTAL_PARTS` (RFC 9559 tagging: the number of
-    /// parts at the level below, so `50/TOTAL_PARTS` counts an album's tracks
-    /// and `60/TOTAL_PARTS` a set's discs).
-    static func holdsCountOnly(_ keySpace: MetadataKeySpace, _ key: String) -> Bool {
-        switch keySpace {
-        case .vorbis: return vorbisTotalKeys.contains(key)
-        case .matroska: return key.hasSuffix("TOTAL_PARTS")
-        default: return false
+    /// The number and the count `item` holds as `field` and its partner
+    /// read them (the track number and count, or the disc's): what its key
+    /// space's codec reads (a Vorbis `TRACKTOTAL` holds only a count), else
+    /// a number pair, a number, or "n/N" text.
+    static func pair(of item: MetadataItem, field: MetadataField) -> (number: Int?, total: Int?)? {
+        let numberField: MetadataField = isCount(field) ? (field == .trackCount ? .trackNumber : .discNumber) : field
+        let countField: MetadataField = isCount(field) ? field : (field == .trackNumber ? .trackCount : .discCount)
+        let codecs = KeySpaceCodecs.standard
+        let number = codecs.reading(numberField, from: item, among: [item])
+        let count = codecs.reading(countField, from: item, among: [item])
+        if number != .standard || count != .standard {
+            func value(_ reading: FieldReading, _ field: MetadataField) -> Int? {
+                switch reading {
+                case .standard: return standardPair(of: item).flatMap { isCount(field) ? $0.total : $0.number }
+                case .none: return nil
+                case .value(let value): return value.integer
+                }
+            }
+            let pair = (value(number, numberField), value(count, countField))
+            return pair.0 == nil && pair.1 == nil ? nil : pair
         }
+        return standardPair(of: item)
     }
 
-    private static func pair(of item: MetadataItem) -> (number: Int?, total: Int?)? {
-        if holdsCountOnly(item.keySpace, item.key) {
-            return item.value.stringValue.flatMap(parse).flatMap { $0.number.map { (nil, $0) } }
-        }
+    /// The pair an item holds as most tags store it.
+    private static func standardPair(of item: MetadataItem) -> (number: Int?, total: Int?)? {
         switch item.value {
         case .numberPair(let number, let total):
             return (number == 0 ? nil : number, total == 0 ? nil : total)
@@ -93,23 +102,13 @@ public struct PositionMetadataConverter: MetadataConverter {
         }
     }
 
-    private static func isCount(_ field: MetadataField) -> Bool {
-        field == .trackCount || field == .discCount
-    }
-
-    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for item in items {
-            guard let pair = Self.pair(of: item) else { continue }
-            if let value = Self.isCount(field) ? pair.total : pair.number { return .integer(value) }
-        }
-        return nil
-    }
-
-    public func items(
-        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
-        existing: [MetadataItem]
-    ) throws -> [MetadataItem] {
-        let current = existing.lazy.compactMap(Self.pair).first ?? (nil, nil)
+    /// The number and count a write of `value` to `field` leaves: the
+    /// other part kept from the first of `existing` that holds a pair.
+    /// Throws `invalidValue` for a value that is no whole number, or a negative one.
+    public static func position(
+        setting field: MetadataField, to value: DisplayValue?, existing: [MetadataItem]
+    ) throws -> (number: Int?, total: Int?, current: (number: Int?, total: Int?)) {
+        let current = existing.lazy.compactMap { pair(of: $0, field: field) }.first ?? (nil, nil)
         var number = current.number
         var total = current.total
         if let value, value.integer == nil {
@@ -119,52 +118,32 @@ public struct PositionMetadataConverter: MetadataConverter {
         if let newValue, newValue < 0 {
             throw MediaError(.invalidValue, "\(field.rawValue) must not be negative")
         }
-        if Self.isCount(field) { total = newValue } else { number = newValue }
-        if number == nil && total == nil { return [] }
-        switch key.keySpace {
-        case .iTunes:
-            guard (number ?? 0) <= 0xFFFF, (total ?? 0) <= 0xFFFF else {
-                throw MediaError(.invalidValue, "\(field.rawValue) must be at most 65535 in MP4 '\(key.key)'")
-            }
-            return [
-                MetadataItem(
-                    keySpace: key.keySpace, key: key.key,
-                    value: .numberPair(number: number ?? 0, total: total), dataType: .numberPair)
-            ]
-        case .vorbis:
-            return Self.vorbisItems(
-                field: field, number: number, total: total, key: key,
-                inlineTotal: current.total != nil && !Self.vorbisTotalKeys.contains(key.key))
-        case .matroska where Self.holdsCountOnly(key.keySpace, key.key):
-            return total.map { [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(String($0)), dataType: .utf8)] } ?? []
-        case .id3v1:
-            guard let number, number <= 255 else {
-                throw MediaError(.invalidValue, "ID3v1 holds a track number from 1 to 255")
-            }
-            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(Int64(number)), dataType: .unsignedInteger)]
-        default:
-            let text = total.map { "\(number.map(String.init) ?? "")/\($0)" } ?? number.map(String.init) ?? ""
-            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8)]
-        }
+        if isCount(field) { total = newValue } else { number = newValue }
+        return (number, total, current)
     }
 
-    /// Vorbis comments keep the number and the count apart (`TRACKNUMBER`,
-    /// `TRACKTOTAL`), except that a changed number keeps an "n/N" value as
-    /// "n/N" (`inlineTotal`). A count goes to the total key the file has
-    /// (`key` when it is one), else `TRACKTOTAL`/`DISCTOTAL`.
-    private static func vorbisItems(
-        field: MetadataField, number: Int?, total: Int?, key: MetadataKeyMap.RawKey,
-        inlineTotal: Bool
-    ) -> [MetadataItem] {
-        let isTrack = field == .trackNumber || field == .trackCount
-        let numberKey = isTrack ? "TRACKNUMBER" : "DISCNUMBER"
-        let totalKey = vorbisTotalKeys.contains(key.key) ? key.key : isTrack ? "TRACKTOTAL" : "DISCTOTAL"
-        func item(_ key: String, _ text: String) -> MetadataItem {
-            MetadataItem(keySpace: .vorbis, key: key, value: .string(text), dataType: .utf8)
+    static func isCount(_ field: MetadataField) -> Bool {
+        field == .trackCount || field == .discCount
+    }
+
+    public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        for item in items {
+            guard let pair = Self.pair(of: item, field: field) else { continue }
+            if let value = Self.isCount(field) ? pair.total : pair.number { return .integer(value) }
         }
-        if !isCount(field), inlineTotal, let number, let total {
-            return [item(numberKey, "\(number)/\(total)")]
+        return nil
+    }
+
+    public func items(
+        for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey,
+        existing: [MetadataItem]
+    ) throws -> [MetadataItem] {
+        let (number, total, _) = try Self.position(setting: field, to: value, existing: existing)
+        if number == nil && total == nil { return [] }
+        if let special = try KeySpaceCodecs.standard.items(for: field, value: value, key: key, existing: existing) {
+            return special
         }
-        return (number.map { [item(numberKey, String($0))] } ?? []) + (total.map { [item(totalKey, String($0))] } ?? [])
+        let text = total.map { "\(number.map(String.init) ?? "")/\($0)" } ?? number.map(String.init) ?? ""
+        return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(text), dataType: .utf8)]
     }
 }

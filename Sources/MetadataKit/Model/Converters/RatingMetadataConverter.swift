@@ -5,21 +5,19 @@
 #endif
 
 /// The rating, shown from 0 to 100 while the raw item keeps what the file
-/// stores:
-/// - ID3 `POPM:<e-mail>` (ID3v2.4.0 frames §4.17): a byte 0–255, scaled
-///   (`round(raw × 100 / 255)`; written back as `round(value × 255 / 100)`,
-///   so 0–100 survives a round trip). The e-mail names the player whose
-///   rating it is; the key map lists the common ones (Windows Media Player,
-///   MusicBrainz Picard, MediaMonkey, foobar2000, Winamp).
-/// - MP4 `rate` (MediaMonkey, Mp3tag) and Vorbis `RATING`: a number 0–100
-///   as text; a fraction up to 1.0 ("0.8") is read as a share of 100.
+/// stores: a number 0–100 as text (MP4 `rate` as MediaMonkey and Mp3tag
+/// write it, Vorbis `RATING`); a fraction up to 1.0 ("0.8") is read as a
+/// share of 100. A key space with a scale of its own (ID3 `POPM`'s byte)
+/// converts through its ``KeySpaceCodec``.
 public struct RatingMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
         for item in items {
-            if item.keySpace == .id3, case .integer(let raw) = item.value, (0...255).contains(raw) {
-                return .integer(Int((Double(raw) * 100 / 255).rounded()))
+            switch KeySpaceCodecs.standard.reading(field, from: item, among: items) {
+            case .value(let value): return value
+            case .none: continue
+            case .standard: break
             }
             let number: Double?
             switch item.value {
@@ -42,9 +40,8 @@ public struct RatingMetadataConverter: MetadataConverter {
         guard let rating = value.integer, (0...100).contains(rating) else {
             throw MediaError(.invalidValue, "rating must be a whole number from 0 to 100, not '\(value.text ?? "")'")
         }
-        if key.keySpace == .id3 {
-            let raw = Int64((Double(rating) * 255 / 100).rounded())
-            return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .integer(raw), dataType: .unsignedInteger)]
+        if let special = try KeySpaceCodecs.standard.items(for: field, value: .integer(rating), key: key, existing: existing) {
+            return special
         }
         return [MetadataItem(keySpace: key.keySpace, key: key.key, value: .string(String(rating)), dataType: .utf8)]
     }
