@@ -47,7 +47,7 @@ struct CatalogLists: Sendable, Equatable {
         items = writer.finish()
         for stream in record.properties.streams {
             writer.stream(
-                kind: stream.kind.rawValue, trackID: stream.trackID.map(Int64.init), codec: stream.codec,
+                kind: stream.mediaType.rawValue, trackID: stream.id == 0 ? nil : Int64(stream.id), codec: stream.codecName,
                 bitrate: stream.bitrate.map(Int64.init), sampleRate: stream.sampleRate.map(Int64.init),
                 channels: stream.channels.map(Int64.init), width: stream.width.map(Int64.init), height: stream.height.map(Int64.init),
                 bitsPerSample: stream.bitsPerSample.map(Int64.init), language: stream.language, name: stream.name)

@@ -79,9 +79,9 @@ enum Report {
             json.beginArray()
             for stream in properties.streams {
                 json.beginObject()
-                if let value = stream.trackID { json.member("trackID", value) }
-                json.member("kind", stream.kind.rawValue)
-                if let value = stream.codec { json.member("codec", value) }
+                if stream.id != 0 { json.member("trackID", Int(stream.id)) }
+                json.member("kind", stream.mediaType.rawValue)
+                if let value = stream.codecName { json.member("codec", value) }
                 if let value = stream.bitrate { json.member("bitrate", value) }
                 if let value = stream.sampleRate { json.member("sampleRate", value) }
                 if let value = stream.channels { json.member("channels", value) }
@@ -95,9 +95,9 @@ enum Report {
     }
 
     /// One table line for a stream: "video, H.264, 1280×720" or "audio, AAC, 44100 Hz, 2 ch, 128 kbit/s".
-    static func streamLine(_ stream: MediaStream) -> String {
-        var parts = [stream.kind.rawValue]
-        if let codec = stream.codec { parts.append(codec) }
+    static func streamLine(_ stream: AssetTrack) -> String {
+        var parts = [stream.mediaType.rawValue]
+        if let codec = stream.codecName { parts.append(codec) }
         if let width = stream.width, let height = stream.height { parts.append("\(width)×\(height)") }
         if let rate = stream.sampleRate { parts.append("\(rate) Hz") }
         if let channels = stream.channels { parts.append("\(channels) ch") }
@@ -228,7 +228,7 @@ enum Report {
         if let value = p.codec { rows.append(("codec", value)) }
         if let width = p.width, let height = p.height { rows.append(("video", "\(width)×\(height)")) }
         for (index, stream) in p.streams.enumerated() {
-            rows.append(("stream \(stream.trackID ?? index + 1)", streamLine(stream)))
+            rows.append(("stream \(stream.id == 0 ? index + 1 : Int(stream.id))", streamLine(stream)))
         }
         for (field, value) in item.metadata.fieldValues {
             switch value {

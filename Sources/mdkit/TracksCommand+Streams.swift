@@ -6,31 +6,23 @@ import MetadataKit
     import Foundation
 #endif
 
-/// `mdkit tracks` for files that are not MP4: the streams the library lists
-/// (``MediaProperties/streams``: Matroska and WebM tracks), in the shape of
-/// the MP4 track objects where they mean the same.
+/// `mdkit tracks` for files whose tracks have no sample tables (Matroska,
+/// WebM, Ogg and ASF files with several streams): the tracks as described,
+/// in the shape of the MP4 track objects where they mean the same.
 extension TracksCommand {
-    /// The file loaded as a ``MediaItem`` with streams; `error` (Asset's)
-    /// when it has none.
-    static func streamsItem(path: String, error: MediaError) async throws -> MediaItem {
-        var item = MediaItem(url: URL(fileURLWithPath: path))
-        try await item.load()
-        guard !item.properties.streams.isEmpty else { throw error }
-        return item
-    }
-
-    static func json(path: String, item: MediaItem) -> JSON {
+    static func describedJSON(path: String, asset: Asset) -> JSON {
         var object: [(String, JSON)] = [("path", .string(path))]
-        if let type = item.fileType { object.append(("format", .string(type.identifier))) }
-        if let duration = item.properties.duration { object.append(("duration", .number((duration * 1000).rounded() / 1000))) }
+        if let type = asset.fileType?.identifier ?? asset.format?.identifier { object.append(("format", .string(type))) }
+        if asset.durationSeconds > 0 { object.append(("duration", .number((asset.durationSeconds * 1000).rounded() / 1000))) }
         var fields: [(String, JSON)] = []
+        let metadata = asset.metadata
         for field in MetadataField.allCases where field != .artwork {
-            if let value = item.metadata[field]?.text { fields.append((field.rawValue, .string(value))) }
+            if let value = metadata[field]?.text { fields.append((field.rawValue, .string(value))) }
         }
         object.append(("metadata", .object(fields)))
-        object.append(("tracks", .array(item.properties.streams.map(track))))
-        if !item.warnings.isEmpty {
-            let warnings: [JSON] = item.warnings.map { warning in
+        object.append(("tracks", .array(asset.tracks.map(describedTrack))))
+        if !asset.warnings.isEmpty {
+            let warnings: [JSON] = asset.warnings.map { warning in
                 var fields: [(String, JSON)] = []
                 if let offset = warning.offset { fields.append(("offset", .integer(offset))) }
                 fields.append(("message", .string(warning.message)))
@@ -41,12 +33,12 @@ extension TracksCommand {
         return .object(object)
     }
 
-    static func track(_ stream: MediaStream) -> JSON {
+    static func describedTrack(_ stream: AssetTrack) -> JSON {
         var object: [(String, JSON)] = []
-        if let id = stream.trackID { object.append(("id", .integer(Int64(id)))) }
+        if stream.id != 0 { object.append(("id", .integer(Int64(stream.id)))) }
         if let uid = stream.uid { object.append(("uid", .string(String(uid)))) }
-        object.append(("mediaType", .string(stream.kind.rawValue)))
-        if let codec = stream.codec { object.append(("codec", .string(codec))) }
+        object.append(("mediaType", .string(stream.mediaType.rawValue)))
+        if let codec = stream.codecName { object.append(("codec", .string(codec))) }
         if let codecID = stream.codecID { object.append(("codecID", .string(codecID))) }
         if let language = stream.language { object.append(("language", .string(language))) }
         if let name = stream.name { object.append(("name", .string(name))) }
@@ -60,12 +52,12 @@ extension TracksCommand {
         return .object(object)
     }
 
-    static func table(path: String, item: MediaItem) -> String {
-        var text =
-            "\(TerminalText.escape(path)): \(item.fileType?.identifier ?? "?") \(String(cFormat: "%.3f", item.properties.duration ?? 0)) s"
-        for warning in item.warnings { text += "\n  warning: \(TerminalText.escape(warning.description))" }
+    static func describedTable(path: String, asset: Asset) -> String {
+        let type = asset.fileType?.identifier ?? asset.format?.identifier ?? "?"
+        var text = "\(TerminalText.escape(path)): \(type) \(String(cFormat: "%.3f", asset.durationSeconds)) s"
+        for warning in asset.warnings { text += "\n  warning: \(TerminalText.escape(warning.description))" }
         text += "\n  id  type       codec            lang  details\n"
-        for stream in item.properties.streams {
+        for stream in asset.tracks {
             var details: [String] = []
             if let width = stream.width, let height = stream.height { details.append("\(width)x\(height)") }
             if let rate = stream.sampleRate { details.append("\(rate) Hz") }
@@ -78,8 +70,8 @@ extension TracksCommand {
                 return left ? value + fill : fill + value
             }
             text +=
-                pad(stream.trackID.map(String.init) ?? "-", 4) + "  " + pad(stream.kind.rawValue, 9, left: true) + "  "
-                + pad(stream.codec ?? "-", 15, left: true) + "  " + pad(stream.language ?? "-", 4, left: true) + "  "
+                pad(stream.id == 0 ? "-" : String(stream.id), 4) + "  " + pad(stream.mediaType.rawValue, 9, left: true) + "  "
+                + pad(stream.codecName ?? "-", 15, left: true) + "  " + pad(stream.language ?? "-", 4, left: true) + "  "
                 + details.joined(separator: ", ") + "\n"
         }
         return text

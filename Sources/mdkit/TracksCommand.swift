@@ -11,7 +11,8 @@ struct TracksCommand {
     static let usage = """
         usage: mdkit tracks [--json | --jsonl] [path options] FILE|FOLDER...
 
-        Lists the tracks of each MP4/MOV/M4A, Matroska or WebM FILE, one row per track.
+        Lists the tracks of each MP4/MOV/M4A FILE, and of Matroska, WebM, Ogg and ASF files
+        with several streams, one row per track; a single-stream file is an error.
           --json    one JSON array with one object per FILE:
                       path, brands [string], timescale (movie units/s), duration (s),
                       fragmented (bool), moovFirst (bool), metadata (normalized fields),
@@ -37,7 +38,7 @@ struct TracksCommand {
                       width, height   video: pixel size (sample entry, else tkhd)
                       sampleRate, channels  audio: from the sample entry
           --jsonl   the same objects, one per line (JSON Lines)
-                    Matroska and WebM files give path, format, duration, metadata, warnings and
+                    Files of the other formats give path, format, duration, metadata, warnings and
                     tracks with id (TrackNumber), uid, mediaType, codec (a name), codecID,
                     language, name, default, forced, width, height, sampleRate, channels,
                     bitsPerSample, each when the file has it.
@@ -74,16 +75,18 @@ struct TracksCommand {
             do {
                 // A folder that could not be walked, a path list that could not be read: reported in its place.
                 if let problem = entry.problem { throw MediaError(.io, problem) }
-                let asset: Asset
-                do {
-                    asset = try await Asset.load(url: URL(fileURLWithPath: path))
-                } catch let error as MediaError where error.code == .unsupportedFormat {
-                    // Not MP4: the streams other formats list (Matroska, WebM).
-                    let item = try await Self.streamsItem(path: path, error: error)
-                    if json { objects.append(Self.json(path: path, item: item)) } else { text += Self.table(path: path, item: item) }
-                    continue
+                let asset = try await Asset.load(url: URL(fileURLWithPath: path))
+                if !asset.hasSampleTables {
+                    if json {
+                        objects.append(Self.describedJSON(path: path, asset: asset))
+                    } else {
+                        text += Self.describedTable(path: path, asset: asset)
+                    }
+                } else if json {
+                    objects.append(Self.json(path: path, asset: asset))
+                } else {
+                    text += Self.table(path: path, asset: asset)
                 }
-                if json { objects.append(Self.json(path: path, asset: asset)) } else { text += Self.table(path: path, asset: asset) }
             } catch {
                 failed = true
                 if json {
@@ -151,7 +154,7 @@ struct TracksCommand {
             ("durationSeconds", .number((track.durationSeconds * 1000).rounded() / 1000)),
             ("sampleCount", .integer(Int64(track.sampleCount))),
             ("sampleBytes", .integer(track.totalSampleBytes)),
-            ("language", .string(track.language)),
+            ("language", .string(track.language ?? "und")),
             (
                 "sampleDescriptions",
                 .array(
@@ -215,7 +218,7 @@ struct TracksCommand {
                 pad(String(track.id), 4) + "  " + pad(track.mediaType.rawValue, 9, left: true) + "  "
                 + pad(track.codec?.description ?? "-", 5, left: true) + pad(String(track.timescale), 11)
                 + pad(String(cFormat: "%.3f", track.durationSeconds), 10) + pad(String(track.sampleCount), 9)
-                + pad(String(track.totalSampleBytes), 12) + "  " + pad(track.language, 4, left: true) + "  "
+                + pad(String(track.totalSampleBytes), 12) + "  " + pad(track.language ?? "und", 4, left: true) + "  "
                 + details.joined(separator: ", ") + "\n"
         }
         return text

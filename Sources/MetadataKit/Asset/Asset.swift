@@ -4,17 +4,19 @@
     import Foundation
 #endif
 
-/// A movie file opened for its tracks and samples: MP4, M4A, MOV (ISO/IEC
-/// 14496-12 base media files and QuickTime movies).
+/// A file opened for its tracks: MP4, M4A, MOV (ISO/IEC 14496-12 base
+/// media files and QuickTime movies) with their samples, and the tracks of
+/// Matroska, WebM, Ogg and ASF files with several streams.
 ///
 /// ```swift
 /// let asset = try await Asset.load(url: url)
 /// for track in asset.tracks { print(track.id, track.mediaType, track.codec ?? "?") }
 /// ```
 ///
-/// Loading reads `ftyp`, the `moov` tree and every track's sample tables
-/// (ISO/IEC 14496-12 §8.6–8.7); media data stays on disk and is read sample by
-/// sample through an ``AssetReader``.
+/// Loading an MP4 reads `ftyp`, the `moov` tree and every track's sample
+/// tables (ISO/IEC 14496-12 §8.6–8.7); media data stays on disk and is read
+/// sample by sample through an ``AssetReader``. Other formats' tracks have
+/// no sample tables (``AssetReader`` and ``ExportSession`` refuse them).
 ///
 /// Fragmented files (`moov/mvex`, samples in `moof` fragments, §8.8) load
 /// — their tracks are listed with the samples of `moov`, usually none — but
@@ -42,6 +44,14 @@ public struct Asset: Sendable {
     /// Damage in the box tree that the load read around (a `moov` longer
     /// than the file, boxes cut at the end of their container).
     private var movieWarnings: [MediaWarning] = []
+    /// The file's format, found as ``MediaItem`` finds it; nil until loaded.
+    public private(set) var format: MediaFormat?
+    /// The file's type where its ordinary read tells it (Matroska, WebM,
+    /// Ogg, WMA/WMV); nil for MP4 files, whose ``brands`` tell it.
+    public private(set) var fileType: FileType?
+    /// Whether the tracks have sample tables an ``AssetReader`` reads (MP4
+    /// files); other formats' tracks are described only.
+    public private(set) var hasSampleTables = false
     /// True once ``load()`` succeeded.
     public private(set) var isLoaded = false
     /// Where `moov` and the first `mdat` lie (`moov` first means "fast start").
@@ -76,43 +86,72 @@ public struct Asset: Sendable {
     /// The track with `id`.
     public func track(id: UInt32) -> AssetTrack? { tracks.first { $0.id == id } }
 
-    /// Reads the movie header, the tracks and their sample tables.
+    /// Reads the file's tracks: for MP4/MOV/M4A the movie header, the
+    /// tracks and their sample tables; for the other formats with several
+    /// streams (Matroska, WebM, Ogg, ASF) the tracks their reader lists.
+    /// The format is found as ``MediaItem`` finds it (``MediaFormat/all``).
     ///
-    /// - Throws: ``MediaError`` naming the file: `unsupportedFormat` (not an
-    ///   MP4/QuickTime file), `malformed`/`truncated`/`sizeOutOfRange` (bad
-    ///   boxes or tables), `unsupportedFeature` (a compressed `cmov` header).
+    /// - Throws: ``MediaError`` naming the file: `unsupportedFormat` (no
+    ///   format recognised, or one whose files hold a single stream),
+    ///   `malformed`/`truncated`/`sizeOutOfRange` (bad boxes or tables),
+    ///   `unsupportedFeature` (a compressed `cmov` header).
     public mutating func load() async throws {
         do {
             let source = try FileSource(url: url)
-            let head = try source.getAvailableBytes(at: 0, count: 8)
-            guard head.count == 8,
-                MP4Parser.topLevelTypes.contains(
-                    FourCC(UInt32(head[4]) << 24 | UInt32(head[5]) << 16 | UInt32(head[6]) << 8 | UInt32(head[7])))
-            else {
-                throw MediaError(.unsupportedFormat, "not an MP4/QuickTime file (no box at the start)", offset: 0)
-            }
-            // The same forgiving read of the box tree as MediaItem's (MP4Movie).
-            let movie = try MP4Movie(source)
-            let (layout, moov) = (movie.layout, movie.moov)
-            movieWarnings = movie.warnings
-            brands = layout.brands ?? []
-            if let mvhd = moov.child("mvhd") {
-                var reader = try source.mp4Payload(of: mvhd.header, upTo: 32)
-                let timing = try MP4HeaderTiming(parsing: &reader)
-                movieTimescale = timing.timescale
-                movieDuration = timing.units
-            }
-            tracks = try moov.children("trak").map { try AssetTrack(parsing: $0, in: source) }
-            metadataItems = try MP4MetadataParser(source: source, url: url).items(in: moov)
-            var chapterWarnings: [MediaWarning] = []
-            chapterTables = MP4Chapters.tables(in: moov, source: source, warnings: &chapterWarnings)
-            movieWarnings += chapterWarnings
-            chapterTrackIDs = MP4ChapterTrack.textTrackIDs(in: moov, source: source)
-            isFragmented = try moov.child("mvex") != nil || MP4Movie.topLevelTypes(in: source).contains("moof")
-            isMovieHeaderFirst = try MP4Movie.isMovieHeaderFirst(in: source)
+            let format = try MediaFormat.detect(source, url: url)
+            let contents = try format.loadAsset?(source, url) ?? Self.contents(of: format, source: source, url: url)
+            tracks = contents.tracks
+            movieTimescale = contents.movieTimescale
+            movieDuration = contents.movieDuration
+            brands = contents.brands
+            metadataItems = contents.metadataItems
+            movieWarnings = contents.warnings
+            chapterTables = contents.chapterTables
+            chapterTrackIDs = contents.chapterTrackIDs
+            isFragmented = contents.isFragmented
+            isMovieHeaderFirst = contents.isMovieHeaderFirst
+            self.format = format
+            fileType = contents.fileType
+            hasSampleTables = format.loadAsset != nil
             isLoaded = true
         } catch let error as MediaError {
             throw error.naming(url.path)
         }
     }
+
+    /// What a format without a track reader of its own gives: the streams,
+    /// items, chapters and warnings of its ordinary read.
+    private static func contents(of format: MediaFormat, source: FileSource, url: URL) throws -> AssetContents {
+        let parsed = try format.parse(source, url)
+        guard !parsed.properties.streams.isEmpty else {
+            throw MediaError(.unsupportedFormat, "\(format.name) files hold one stream: no tracks to list", offset: 0)
+        }
+        var contents = AssetContents()
+        contents.tracks = parsed.properties.streams
+        if let duration = parsed.properties.duration, duration.isFinite, duration > 0 {
+            contents.movieTimescale = 1000
+            contents.movieDuration = Int64((duration * 1000).rounded())
+        }
+        contents.metadataItems = parsed.items
+        contents.warnings = parsed.warnings
+        contents.chapterTables = parsed.chapterTables
+        contents.fileType = parsed.fileType
+        return contents
+    }
+}
+
+/// What loading an ``Asset`` found; a format with a track reader of its own
+/// (MP4) fills it through ``MediaFormat``'s `loadAsset`.
+struct AssetContents {
+    var tracks: [AssetTrack] = []
+    var movieTimescale: UInt32 = 0
+    var movieDuration: Int64 = 0
+    var brands: [FourCC] = []
+    var metadataItems: [MetadataItem] = []
+    var warnings: [MediaWarning] = []
+    var chapterTables: [ChapterTable] = []
+    var chapterTrackIDs: Set<UInt32> = []
+    var isFragmented = false
+    var isMovieHeaderFirst = false
+    var fileType: FileType?
 }

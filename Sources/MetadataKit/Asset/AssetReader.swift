@@ -31,6 +31,12 @@ public final class AssetReader {
         guard asset.isLoaded else {
             throw MediaError(.notLoaded, "load the asset before reading it", path: asset.url.path)
         }
+        guard asset.hasSampleTables else {
+            let name = asset.format?.name ?? "this format"
+            throw MediaError(
+                .unsupportedFeature, "the tracks of \(name) files are described only: samples are read from MP4/MOV/M4A files",
+                path: asset.url.path)
+        }
         guard !asset.isFragmented else {
             throw MediaError(.unsupportedFeature, "fragmented MP4 (samples in 'moof' fragments) is not supported", path: asset.url.path)
         }

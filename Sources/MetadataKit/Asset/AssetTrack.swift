@@ -35,10 +35,23 @@ public struct TrackReference: Sendable, Hashable {
     }
 }
 
-/// A track of an ``Asset``: its headers, sample descriptions and sample tables.
-public struct AssetTrack: Sendable, Identifiable {
-    /// `tkhd` track_ID.
+/// One track (stream) of a file: what it carries and how it is coded, and
+/// for MP4/MOV/M4A tracks their headers, sample descriptions and sample
+/// tables.
+///
+/// An ``Asset`` lists the tracks of any file that has several (MP4, MOV,
+/// Matroska, WebM, Ogg and ASF files with more than one stream);
+/// ``MediaProperties/streams`` lists the same tracks for ``MediaItem``.
+/// Fields a format doesn't give stay nil, empty or zero; only MP4 tracks
+/// have sample tables to read through an ``AssetReader``.
+public struct AssetTrack: Sendable, Hashable, Identifiable {
+    /// What a track carries (the former `MediaStream.Kind`).
+    public typealias Kind = AssetMediaType
+
+    /// The track's number in its file: MP4 `tkhd` track_ID, Matroska
+    /// TrackNumber, ASF stream number; 0 where the format numbers none (Ogg).
     public var id: UInt32
+    /// What the track carries.
     public var mediaType: AssetMediaType
     /// The `hdlr` handler type as stored.
     public var handlerType: FourCC
@@ -55,8 +68,10 @@ public struct AssetTrack: Sendable, Identifiable {
     public var timescale: UInt32
     /// The media duration (`mdhd`) in `timescale` units.
     public var duration: Int64
-    /// The ISO 639-2/T language of `mdhd` ("und" when unset).
-    public var language: String
+    /// The track's language: MP4 `mdhd`'s ISO 639-2/T code ("und" when
+    /// unset), Matroska's BCP 47 or ISO 639-2 code; nil where the format
+    /// gives none.
+    public var language: String?
     /// Sample description entries of `stsd` (complete boxes, byte for byte).
     public var sampleDescriptions: [[UInt8]]
     /// The type of each of ``sampleDescriptions`` (`avc1`, `mp4a`, `mebx`, ...);
@@ -78,7 +93,21 @@ public struct AssetTrack: Sendable, Identifiable {
     /// Audio: sample rate and channels from the sample entry.
     public var sampleRate: Int?
     public var channels: Int?
-    /// The sample tables.
+    /// Average bit rate in bits per second, when the codec configuration gives it.
+    public var bitrate: Int?
+    /// Audio: bits per sample, where the format gives it (Matroska BitDepth).
+    public var bitsPerSample: Int?
+    /// The format's own codec identifier (Matroska CodecID: `A_AAC`, `V_VP9`).
+    public var codecID: String?
+    /// The format's unique ID of the track (Matroska TrackUID).
+    public var uid: UInt64?
+    /// The track's name (Matroska track Name).
+    public var name: String?
+    /// Whether players pick the track by default, and must show it
+    /// (subtitles), where the format says (Matroska FlagDefault, FlagForced).
+    public var isDefault: Bool?
+    public var isForced: Bool?
+    /// The sample tables (MP4 tracks; empty elsewhere).
     public var sampleTable: SampleTable
     /// What loading read around in this track (samples left out of
     /// inconsistent sample tables), each naming the track.
@@ -92,66 +121,61 @@ public struct AssetTrack: Sendable, Identifiable {
     public var totalSampleBytes: Int64 { sampleTable.totalSampleBytes }
     /// The media duration in seconds.
     public var durationSeconds: Double { timescale > 0 ? Double(duration) / Double(timescale) : 0 }
-}
 
-extension AssetTrack {
-    /// Reads one `trak` of `source`: its boxes (through ``MP4TrackBoxes``)
-    /// and its sample tables.
-    init(parsing trak: MP4Box, in source: FileSource) throws {
-        let boxes = MP4TrackBoxes(trak: trak, source: source)
-        guard trak.child("tkhd") != nil, boxes.mediaBox?.child("mdhd") != nil,
-            let header = try boxes.trackHeader(), let media = try boxes.mediaHeader()
-        else {
-            throw MediaError(.malformed, "'trak' without 'tkhd', 'mdia' or 'mdhd'", offset: trak.header.offset)
-        }
-        let handler = try boxes.handler()
-        let handlerType = handler?.handlerType ?? "    "
-        var descriptions: [[UInt8]] = []
-        var stsdVersion: UInt8 = 0
-        if let stsd = try boxes.sampleDescriptions() {
-            stsdVersion = stsd.version
-            let entries = try stsd.entries(in: source, depth: MP4TrackBoxes.sampleEntryDepth)
-            guard entries.count >= min(Int(stsd.entryCount), 1) else {
-                throw MediaError(
-                    .malformed, "'stsd' lists \(stsd.entryCount) entries but holds \(entries.count)", offset: stsd.header.offset)
-            }
-            descriptions = try entries.prefix(Int(stsd.entryCount)).map { try source.getBytes(at: $0.offset, count: Int($0.size)) }
-        }
-        let table = try boxes.sampleTableBox.map { try SampleTable(parsing: $0, in: source) } ?? SampleTable()
-        var duration = media.timing.units
-        if duration == 0 { duration = table.totalDuration }
-
+    /// A track described by what it carries and its codec's name, for a
+    /// format without sample tables; the other fields are set one by one.
+    public init(id: UInt32 = 0, mediaType: AssetMediaType, codecName: String? = nil) {
         self.init(
-            id: header.trackID, mediaType: AssetMediaType(handler: handlerType), handlerType: handlerType,
-            handlerName: handler?.name, codec: descriptions.first.map { Self.entryType($0) },
-            timescale: media.timing.timescale, duration: duration, language: media.language,
-            sampleDescriptions: descriptions, sampleDescriptionVersion: stsdVersion,
-            editList: try boxes.editList(), references: try boxes.references(),
-            flags: header.flags, alternateGroup: header.alternateGroup,
-            width: nil, height: nil, sampleRate: nil, channels: nil, sampleTable: table)
-
-        if let stream = try boxes.stream(handler: handlerType) {
-            codecName = stream.codec
-            switch mediaType {
-            case .audio:
-                sampleRate = stream.sampleRate
-                channels = stream.channels
-            case .video:
-                width = stream.width
-                height = stream.height
-            default: break
-            }
-        }
-        if mediaType == .video || header.width > 0 {
-            if width == nil || width == 0 { width = header.width }
-            if height == nil || height == 0 { height = header.height }
-        }
+            id: id, mediaType: mediaType, handlerType: mediaType.handler, handlerName: nil, codec: nil, codecName: codecName,
+            timescale: 0, duration: 0, language: nil, sampleDescriptions: [], sampleDescriptionVersion: 0, editList: [],
+            references: [], flags: 0, alternateGroup: 0, sampleTable: SampleTable())
     }
 
-    /// The type of a sample description entry (a complete box): bytes 4–7;
-    /// four spaces for bytes too short to be a box.
-    static func entryType(_ entry: [UInt8]) -> FourCC {
-        guard entry.count >= 8 else { return "    " }
-        return FourCC(UInt32(entry[4]) << 24 | UInt32(entry[5]) << 16 | UInt32(entry[6]) << 8 | UInt32(entry[7]))
+    init(
+        id: UInt32, mediaType: AssetMediaType, handlerType: FourCC, handlerName: String?, codec: FourCC?,
+        codecName: String? = nil, timescale: UInt32, duration: Int64, language: String?, sampleDescriptions: [[UInt8]],
+        sampleDescriptionVersion: UInt8, editList: [EditListEntry], references: [TrackReference], flags: UInt32,
+        alternateGroup: Int16, sampleTable: SampleTable
+    ) {
+        self.id = id
+        self.mediaType = mediaType
+        self.handlerType = handlerType
+        self.handlerName = handlerName
+        self.codec = codec
+        self.codecName = codecName
+        self.timescale = timescale
+        self.duration = duration
+        self.language = language
+        self.sampleDescriptions = sampleDescriptions
+        self.sampleDescriptionVersion = sampleDescriptionVersion
+        self.editList = editList
+        self.references = references
+        self.flags = flags
+        self.alternateGroup = alternateGroup
+        self.sampleTable = sampleTable
+    }
+}
+
+/// A track as ``MediaProperties/streams`` lists it: the same type as an
+/// ``Asset``'s tracks.
+@available(*, deprecated, renamed: "AssetTrack")
+public typealias MediaStream = AssetTrack
+
+extension AssetTrack {
+    /// What the track carries.
+    @available(*, deprecated, renamed: "mediaType")
+    public var kind: AssetMediaType {
+        get { mediaType }
+        set { mediaType = newValue }
+    }
+
+    /// The track's number; nil where the format numbers none.
+    @available(*, deprecated, message: "use id (0 where the format numbers no tracks)")
+    public var trackID: Int? { id == 0 ? nil : Int(id) }
+
+    /// A track described by its number, what it carries and its codec's name.
+    @available(*, deprecated, message: "use init(id:mediaType:codecName:)")
+    public init(trackID: Int? = nil, kind: AssetMediaType, codec: String? = nil) {
+        self.init(id: UInt32(clamping: trackID ?? 0), mediaType: kind, codecName: codec)
     }
 }

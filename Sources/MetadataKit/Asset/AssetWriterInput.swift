@@ -62,7 +62,7 @@ public final class AssetWriterInput: @unchecked Sendable {
         self.init(
             mediaType: track.mediaType, sampleDescriptions: track.sampleDescriptions, timescale: track.timescale,
             handlerType: track.handlerType, handlerName: track.handlerName,
-            sampleDescriptionVersion: track.sampleDescriptionVersion, language: track.language,
+            sampleDescriptionVersion: track.sampleDescriptionVersion, language: track.language ?? "und",
             editList: editList ?? track.editList, references: references ?? track.references,
             preferredTrackID: track.id, width: track.width, height: track.height,
             alternateGroup: track.alternateGroup, trackFlags: track.flags == 0 ? 3 : track.flags)

@@ -75,6 +75,9 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// Plans the edit that stores `items` (the file's complete list of raw
     /// items after the change); nil for a read-only format.
     let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
+    /// Reads the file as an ``Asset`` (tracks with sample tables); nil for a
+    /// format whose tracks are the streams of its ordinary read.
+    let loadAsset: (@Sendable (_ source: FileSource, _ url: URL) throws -> AssetContents)?
     /// How the format stores changed chapters (``MediaItem/chapterTables``).
     let chapterWriting: ChapterWriting
 
@@ -100,7 +103,8 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?,
-        chapterWriting: ChapterWriting = .none
+        chapterWriting: ChapterWriting = .none,
+        loadAsset: (@Sendable (FileSource, URL) throws -> AssetContents)? = nil
     ) {
         self.identifier = identifier
         self.name = name
@@ -119,6 +123,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.parse = parse
         self.planEdit = planEdit
         self.chapterWriting = chapterWriting
+        self.loadAsset = loadAsset
     }
 }
 

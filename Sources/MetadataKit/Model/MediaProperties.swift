@@ -17,7 +17,7 @@ public struct MediaProperties: Sendable, Hashable {
     public var height: Int?
     /// Every stream of a multi-track file (MP4/MOV/M4A: one per track), in
     /// file order; empty for single-stream formats.
-    public var streams: [MediaStream] = []
+    public var streams: [AssetTrack] = []
 
     public init() {}
 }

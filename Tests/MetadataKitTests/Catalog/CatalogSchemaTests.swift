@@ -62,7 +62,7 @@ import Testing
             streams
                 == record.properties.streams.enumerated().map { index, stream in
                     [
-                        String(index), stream.kind.rawValue, stream.codec, stream.sampleRate.map(String.init),
+                        String(index), stream.mediaType.rawValue, stream.codecName, stream.sampleRate.map(String.init),
                         stream.channels.map(String.init),
                     ]
                 })

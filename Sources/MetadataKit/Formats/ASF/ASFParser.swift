@@ -20,7 +20,7 @@ enum ASFParser {
         let header = try ASFHeader(parsing: source, readingImages: false)
         let items = header.attributes.map { $0.item(languages: header.languages, source: source, url: url) }
         let (properties, warnings) = ASFProperties.properties(header)
-        let kinds = Set(properties.streams.map(\.kind))
+        let kinds = Set(properties.streams.map(\.mediaType))
         let fileType: FileType = kinds.contains(.video) ? .wmv : kinds.contains(.audio) ? .wma : .asf
         return ParsedFile(
             fileType: fileType, items: items, properties: properties, isEditable: header.isIntact,

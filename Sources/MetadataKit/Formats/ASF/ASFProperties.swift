@@ -50,8 +50,9 @@ enum ASFProperties {
             if var embedded = try? ASFStreamProperties.embedded(in: &data) { add(&embedded) }
         }
         for stream in streams {
-            var entry = MediaStream(
-                trackID: stream.number, kind: stream.kind, codec: stream.codecID.map(ASFStreamProperties.codecName) ?? stream.fourCC)
+            var entry = AssetTrack(
+                id: UInt32(clamping: stream.number), mediaType: stream.kind,
+                codecName: stream.codecID.map(ASFStreamProperties.codecName) ?? stream.fourCC)
             entry.bitrate = stream.bitrate
             entry.sampleRate = stream.sampleRate
             entry.channels = stream.channels

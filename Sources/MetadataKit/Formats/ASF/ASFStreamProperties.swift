@@ -9,7 +9,7 @@
 /// fields; for video, the picture size and the codec's FourCC (§9.2).
 struct ASFStreamProperties: Sendable {
     var number: Int
-    var kind: MediaStream.Kind
+    var kind: AssetMediaType
     var codecID: UInt16?
     var channels: Int?
     var sampleRate: Int?

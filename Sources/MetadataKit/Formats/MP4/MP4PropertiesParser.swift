@@ -122,26 +122,21 @@ struct MP4PropertiesParser {
             }
         }
         properties.streams = tracks.compactMap(Self.stream)
-        if measuresALAC, let measured, let index = properties.streams.firstIndex(where: { $0.kind == .audio }) {
+        if measuresALAC, let measured, let index = properties.streams.firstIndex(where: { $0.mediaType == .audio }) {
             properties.streams[index].bitrate = measured
         }
         let hasVideo = tracks.contains { $0.handler == "vide" }
         return (properties, hasVideo)
     }
 
-    /// The ``MediaStream`` of a track with a sample description.
-    static func stream(_ track: TrackFacts) -> MediaStream? {
+    /// The track (as ``MediaProperties/streams`` lists it) of a track with
+    /// a sample description: its kind from the `hdlr` handler type, as
+    /// ``Asset/tracks`` gives it.
+    static func stream(_ track: TrackFacts) -> AssetTrack? {
         guard let info = track.stream else { return nil }
-        let kind: MediaStream.Kind =
-            switch track.handler?.description {
-            case "soun": .audio
-            case "vide": .video
-            case "text", "sbtl", "subt", "clcp": .subtitle
-            case "meta": .metadata
-            case "tmcd": .timecode
-            default: .other
-            }
-        var stream = MediaStream(trackID: track.trackID, kind: kind, codec: info.codec ?? info.format.description)
+        var stream = AssetTrack(
+            id: UInt32(clamping: track.trackID ?? 0), mediaType: AssetMediaType(handler: track.handler ?? "    "),
+            codecName: info.codec ?? info.format.description)
         stream.bitrate = info.bitrate
         stream.sampleRate = info.sampleRate
         stream.channels = info.channels

@@ -15,5 +15,5 @@ extension MediaFormat {
         keySpaces: MP4EditPlanner.keySpaces, fieldCodecs: [MP4FieldCodec(), QuickTimeUserDataFieldCodec()],
         keyMapRows: MetadataKeyMap.mp4Keys,
         recognizes: { probe in probe.fourCC(at: 4).map(MP4Parser.topLevelTypes.contains) ?? false },
-        parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan, chapterWriting: .byPlanner)
+        parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan, chapterWriting: .byPlanner, loadAsset: MP4AssetLoader.load)
 }

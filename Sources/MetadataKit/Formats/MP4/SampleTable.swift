@@ -47,12 +47,12 @@ public struct SampleInfo: Sendable, Hashable {
 /// overlap), and decode times past 2^62. So every sample the ``Cursor``
 /// gives lies inside the file, the sample count is bounded by what the file
 /// stores, and no arithmetic on the tables can overflow.
-public struct SampleTable: Sendable {
-    struct Run: Sendable {
+public struct SampleTable: Sendable, Hashable {
+    struct Run: Sendable, Hashable {
         var count: UInt32
         var value: Int64
     }
-    struct ChunkRun: Sendable {
+    struct ChunkRun: Sendable, Hashable {
         var firstChunk: UInt32
         var samplesPerChunk: UInt32
         var descriptionIndex: UInt32

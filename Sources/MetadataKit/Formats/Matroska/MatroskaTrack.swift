@@ -29,7 +29,7 @@ struct MatroskaTrack: Sendable, Hashable {
     static let maximumTracksSize: Int64 = 16 << 20
 
     /// The kind of stream.
-    var kind: MediaStream.Kind {
+    var kind: AssetMediaType {
         switch type {
         case 1: return .video
         case 2: return .audio
@@ -58,8 +58,8 @@ struct MatroskaTrack: Sendable, Hashable {
     }
 
     /// The track as a stream of ``MediaProperties/streams``.
-    var stream: MediaStream {
-        var stream = MediaStream(trackID: Int(clamping: number), kind: kind, codec: codecName)
+    var stream: AssetTrack {
+        var stream = AssetTrack(id: UInt32(clamping: number), mediaType: kind, codecName: codecName)
         stream.width = pixelWidth
         stream.height = pixelHeight
         if let rate = outputSamplingFrequency ?? samplingFrequency, rate.isFinite, rate > 0, rate < 1e9 {

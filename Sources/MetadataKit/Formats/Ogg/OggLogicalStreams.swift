@@ -26,7 +26,7 @@ extension MetadataKeySpace {
 /// Each stream whose codec MetadataKit reads (``OggCodec``) has its header
 /// packets read (``OggHeaderScan`` for that serial number): its codec,
 /// audio properties (sample rate, channels, nominal bit rate) or picture
-/// size go to a ``MediaStream`` (``MediaStream/uid`` is the serial number),
+/// size go to a ``AssetTrack`` (``AssetTrack/uid`` is the serial number),
 /// and its comment — for streams other than the main one — to items in the
 /// ``MetadataKeySpace/oggStream`` key space. Skeleton (`fishead`, a
 /// metadata stream), Kate (`\x80kate`, subtitles) and other streams are
@@ -37,7 +37,7 @@ extension MetadataKeySpace {
 /// the file ends) is listed with what its first packet says and a warning,
 /// streams past the limit with their codec only.
 struct OggLogicalStreams: Sendable {
-    var streams: [MediaStream] = []
+    var streams: [AssetTrack] = []
     /// The other streams' comments, in ``MetadataKeySpace/oggStream``.
     var items: [MetadataItem] = []
     var warnings: [MediaWarning] = []
@@ -54,7 +54,7 @@ struct OggLogicalStreams: Sendable {
         for page in scan.pages.prefix(while: \.isBeginning) {
             let first = (try? source.getBytes(at: page.bodyOffset, count: page.bodyLength)) ?? []
             let codec = OggCodec(firstPacket: first)
-            var stream = MediaStream(kind: kind(of: codec, firstPacket: first), codec: codec?.rawValue ?? name(firstPacket: first))
+            var stream = AssetTrack(mediaType: kind(of: codec, firstPacket: first), codecName: codec?.rawValue ?? name(firstPacket: first))
             stream.uid = UInt64(page.serial)
             if let codec {
                 seen[codec.rawValue, default: 0] += 1
@@ -87,7 +87,7 @@ struct OggLogicalStreams: Sendable {
 
     /// Reads the headers of another stream: its properties into `stream`, its comment into ``items``.
     private mutating func readOther(
-        _ source: FileSource, serial: UInt32, label: String, after mainEnd: Int64, into stream: inout MediaStream
+        _ source: FileSource, serial: UInt32, label: String, after mainEnd: Int64, into stream: inout AssetTrack
     ) {
         do {
             let other = try OggHeaderScan.read(source, serial: serial, pageLimit: Self.pageLimit)
@@ -117,7 +117,7 @@ struct OggLogicalStreams: Sendable {
     }
 
     /// A stream's codec properties (not the file-wide bit rate or duration).
-    private static func describe(_ stream: inout MediaStream, _ properties: MediaProperties) {
+    private static func describe(_ stream: inout AssetTrack, _ properties: MediaProperties) {
         stream.sampleRate = properties.sampleRate
         stream.channels = properties.channels
         stream.width = properties.width
@@ -126,7 +126,7 @@ struct OggLogicalStreams: Sendable {
         stream.bitsPerSample = properties.bitsPerSample
     }
 
-    private static func kind(of codec: OggCodec?, firstPacket: [UInt8]) -> MediaStream.Kind {
+    private static func kind(of codec: OggCodec?, firstPacket: [UInt8]) -> AssetMediaType {
         switch codec {
         case .theora?: .video
         case .some: .audio

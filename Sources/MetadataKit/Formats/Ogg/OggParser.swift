@@ -66,7 +66,7 @@ enum OggParser {
         if let video = scan.video { OggTheora.addVideo(video, to: &properties) }
         if link.streams.count > 1 { properties.streams = link.streams }
         // A video stream whose first page follows the audio stream's (the scan stops looking at first pages then).
-        if properties.width == nil, let video = link.streams.first(where: { $0.kind == .video }) {
+        if properties.width == nil, let video = link.streams.first(where: { $0.mediaType == .video }) {
             properties.width = video.width
             properties.height = video.height
         }

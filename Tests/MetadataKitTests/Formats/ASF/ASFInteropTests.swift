@@ -128,7 +128,7 @@ struct ASFInteropTests {
         #expect(item.properties.codec == "WMA v2")
         if video {
             #expect(item.properties.width == 64 && item.properties.height == 48)
-            #expect(item.properties.streams.map(\.kind) == [.video, .audio])
+            #expect(item.properties.streams.map(\.mediaType) == [.video, .audio])
             #expect(item.fileType == .wmv)
         } else {
             #expect(item.properties.bitrate == info["bitrate"] as? Int)

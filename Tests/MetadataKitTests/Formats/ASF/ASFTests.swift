@@ -46,7 +46,7 @@ private typealias B = ASFBuilder
         #expect(properties.duration.map { abs($0 - 2) < 1e-6 } == true)
         #expect(properties.codec == "WMA v2" && properties.sampleRate == 44_100 && properties.channels == 2)
         #expect(properties.bitrate == 128_000 && properties.bitsPerSample == 16)
-        #expect(properties.streams.map(\.trackID) == [1])
+        #expect(properties.streams.map(\.id) == [1])
     }
 
     @Test func normalizedFieldsComeFromTheWMKeys() async throws {
@@ -74,7 +74,7 @@ private typealias B = ASFBuilder
         #expect(parsed.fileType == .wmv)
         #expect(parsed.properties.width == 320 && parsed.properties.height == 240)
         #expect(parsed.properties.codec == "WMA Pro")
-        #expect(parsed.properties.streams.map(\.codec) == ["WMV3", "WMA Pro"])
+        #expect(parsed.properties.streams.map(\.codecName) == ["WMV3", "WMA Pro"])
         for (codec, name) in [(0x160, "WMA v1"), (0x161, "WMA v2"), (0x163, "WMA Lossless")] {
             #expect(try B.parse(B.file([B.fileProperties(), B.audioStream(codec: codec)])).properties.codec == name)
         }

@@ -60,10 +60,10 @@ struct MatroskaInteropTests {
             $0["codec_type"] as? String != "attachment" && ($0["disposition"] as? [String: Any])?["attached_pic"] as? Int != 1
         }
         #expect(item.properties.streams.count == streams.count)
-        let video = try #require(item.properties.streams.first { $0.kind == .video })
-        #expect(video.width == 160 && video.height == 120 && video.codec == "H.264")
-        let audio = try #require(item.properties.streams.first { $0.kind == .audio })
-        #expect(audio.sampleRate == 48000 && audio.channels == 1 && audio.codec == "AAC")
+        let video = try #require(item.properties.streams.first { $0.mediaType == .video })
+        #expect(video.width == 160 && video.height == 120 && video.codecName == "H.264")
+        let audio = try #require(item.properties.streams.first { $0.mediaType == .audio })
+        #expect(audio.sampleRate == 48000 && audio.channels == 1 && audio.codecName == "AAC")
     }
 
     @Test func anMkvmergeFileReadsAsMkvextractSeesIt() async throws {

@@ -93,8 +93,8 @@ struct OggMultiplexInteropTests {
             #expect(item.properties.codec == main && item.properties.width == 96 && item.properties.height == 64)
             // The streams as ffprobe lists them.
             let ours = item.properties.streams.map { stream -> [String] in
-                var fields = ["codec_name=" + (Self.names.first { $0.value == stream.codec }?.key ?? "?")]
-                if stream.kind == .audio {
+                var fields = ["codec_name=" + (Self.names.first { $0.value == stream.codecName }?.key ?? "?")]
+                if stream.mediaType == .audio {
                     fields += ["sample_rate=\(stream.sampleRate ?? 0)", "channels=\(stream.channels ?? 0)"]
                 } else {
                     fields += ["width=\(stream.width ?? 0)", "height=\(stream.height ?? 0)"]
@@ -134,7 +134,7 @@ struct OggMultiplexInteropTests {
         let url = try make(encoder, audioFirst: audioFirst, name: "save-\(encoder)-\(audioFirst).ogv")
         let loaded = try await MediaItem.loaded(url)
         #expect(loaded.properties.codec == "Theora" && loaded.isEditable)
-        let serial = try #require(loaded.properties.streams.first { $0.kind == .audio }?.uid.map { UInt32($0) })
+        let serial = try #require(loaded.properties.streams.first { $0.mediaType == .audio }?.uid.map { UInt32($0) })
         let audioPages = try OggMultiplexTests.pageBytes(of: serial, in: url)
         let hashes = try streamHashes(url)
         let codec = encoder == "libopus" ? "Opus" : "Vorbis"

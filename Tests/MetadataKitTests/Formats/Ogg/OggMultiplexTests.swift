@@ -62,9 +62,10 @@ private typealias T = OggTheoraTests
         #expect(item.metadata.title == "Vidéo" && item.properties.codec == "Theora" && item.properties.width == 320)
         #expect(item.properties.sampleRate == nil && item.properties.bitrate == 200_000)
         let streams = item.properties.streams
-        #expect(streams.map(\.kind) == [.video, .audio] && streams.map(\.uid) == [UInt64(Self.video), UInt64(Self.audio)])
-        #expect(streams[0].codec == "Theora" && streams[0].width == 320 && streams[0].height == 240 && streams[0].bitrate == 200_000)
-        #expect(streams[1].codec == "Vorbis" && streams[1].sampleRate == 44100 && streams[1].channels == 2 && streams[1].bitrate == 128_000)
+        #expect(streams.map(\.mediaType) == [.video, .audio] && streams.map(\.uid) == [UInt64(Self.video), UInt64(Self.audio)])
+        #expect(streams[0].codecName == "Theora" && streams[0].width == 320 && streams[0].height == 240 && streams[0].bitrate == 200_000)
+        #expect(
+            streams[1].codecName == "Vorbis" && streams[1].sampleRate == 44100 && streams[1].channels == 2 && streams[1].bitrate == 128_000)
         let other = item.metadata.items.filter { $0.keySpace == .oggStream }
         #expect(other.first { $0.key == "Vorbis/TITLE" }?.value == .string("Audio"))
         #expect(other.first { $0.key == "Vorbis/CUSTOM" }?.value == .strings(["v1", "v2"]))
@@ -140,7 +141,7 @@ private typealias T = OggTheoraTests
         #expect(item.warnings.isEmpty && item.isEditable, "\(item.warnings)")
         #expect(item.metadata.title == "First" && item.properties.sampleRate == 44100 && item.properties.duration == 2)
         let streams = item.properties.streams
-        #expect(streams.map(\.kind) == [.metadata, .audio, .audio] && streams.map(\.codec) == ["Skeleton", "Vorbis", "Vorbis"])
+        #expect(streams.map(\.mediaType) == [.metadata, .audio, .audio] && streams.map(\.codecName) == ["Skeleton", "Vorbis", "Vorbis"])
         #expect(streams[2].sampleRate == 22050 && streams[2].channels == 1)
         #expect(item.metadata.items.filter { $0.keySpace == .oggStream }.map(\.key) == ["Vorbis#2/TITLE"])
         #expect(item.metadata.items.first { $0.key == "Vorbis#2/TITLE" }?.value == .string("Second"))
@@ -239,7 +240,7 @@ private typealias T = OggTheoraTests
         let url = try write(pages.flatMap { $0 }, "alone.ogv")
         var alone = try await MediaItem.loaded(url)
         #expect(alone.metadata.title == "Alone" && alone.properties.duration == 2 && alone.isEditable)
-        #expect(alone.properties.streams.map(\.codec) == ["Theora", "Vorbis"] && alone.properties.streams[0].width == 320)
+        #expect(alone.properties.streams.map(\.codecName) == ["Theora", "Vorbis"] && alone.properties.streams[0].width == 320)
         #expect(alone.warnings.contains { $0.code == .truncated && $0.message.contains("Theora") && $0.offset != nil }, "\(alone.warnings)")
         alone.metadata.title = "Saved"
         try await alone.save()

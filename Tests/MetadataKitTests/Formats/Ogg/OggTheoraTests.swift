@@ -148,7 +148,9 @@ private typealias B = FLACOggBuilder
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "video" && item.properties.codec == "Theora" && item.properties.sampleRate == nil)
         #expect(item.properties.width == 320 && item.properties.height == 240 && item.properties.duration == 2)
-        #expect(item.properties.streams.map(\.kind) == [.video, .audio] && item.properties.streams.map(\.codec) == ["Theora", "Vorbis"])
+        #expect(
+            item.properties.streams.map(\.mediaType) == [.video, .audio]
+                && item.properties.streams.map(\.codecName) == ["Theora", "Vorbis"])
         #expect(item.properties.streams[1].sampleRate == 44100 && item.properties.streams[1].channels == 2)
         #expect(item.metadata.items.first { $0.key == "Vorbis/TITLE" }?.value == .string("audio"))
         item.metadata.title = "changed"
