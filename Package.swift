@@ -29,6 +29,9 @@ let package = Package(
         .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit", "MetadataKitCatalog"]),
         .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite"]),
+        // An app's use of the public API in Swift 6 language mode (complete
+        // concurrency checking): a @MainActor @Observable model, no @testable.
+        .testTarget(name: "AppModelTests", dependencies: ["MetadataKit"], swiftSettings: [.swiftLanguageMode(.v6)]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -16,12 +18,18 @@
 ///
 /// ```swift
 /// let session = ExportSession(asset: asset, preset: .passthrough)
-/// session.outputURL = out
 /// session.timeRange = ExportTimeRange(start: 2, end: 5)
 /// session.metadata.title = "Cut"
-/// session.progressHandler = { print($0) }
-/// try await session.export()
+/// let watcher = Task {
+///     for await state in session.states() { print(state) }
+/// }
+/// try await session.export(to: out, as: .m4a)
+/// await watcher.value
 /// ```
+///
+/// A session is `Sendable`: its settings and progress are behind a lock, so
+/// a `@MainActor` model can hold one, export from a task and watch
+/// ``states()`` from another.
 ///
 /// - Time ranges: each track starts at its last sync sample at or before the
 ///   range start (so decoding works) and ends after the last sample whose
@@ -35,7 +43,7 @@
 ///   `F_FULLFSYNC` on Darwin): on any error or cancellation (Task
 ///   cancellation) nothing is left at ``outputURL``, and the input is never
 ///   written to.
-public final class ExportSession {
+public final class ExportSession: Sendable {
     public enum Preset: Sendable { case passthrough }
 
     /// How ``metadata`` combines with the source's metadata.
@@ -52,38 +60,151 @@ public final class ExportSession {
 
     public let asset: Asset
     public let preset: Preset
-    public var outputURL: URL?
+
+    /// The settings and progress, behind one lock: a session is shared
+    /// between the task that exports and those that watch it.
+    private let state = Mutex(Settings())
+
+    private struct Settings {
+        var outputURL: URL?
+        var outputFileType: AssetFileType?
+        var trackIDs: [UInt32]?
+        var timeRange: ExportTimeRange?
+        var metadata = Metadata()
+        var metadataPolicy: MetadataPolicy = .merge
+        var timedMetadata: [TimedMetadataDocument] = []
+        var shouldOptimizeForNetworkUse = false
+        var chunkDuration = 0.5
+        var progressHandler: (@Sendable (Double) -> Void)?
+        var progress: Double = 0
+        var status: Status = .pending
+        var watchers: [Int: AsyncStream<Status>.Continuation] = [:]
+        var nextWatcher = 0
+        var sizeLimit: Int64?
+    }
+
+    public var outputURL: URL? {
+        get { state.withLock { $0.outputURL } }
+        set { state.withLock { $0.outputURL = newValue } }
+    }
     /// The container; by default from the output's extension (mp4 when unknown).
-    public var outputFileType: AssetFileType?
+    public var outputFileType: AssetFileType? {
+        get { state.withLock { $0.outputFileType } }
+        set { state.withLock { $0.outputFileType = newValue } }
+    }
     /// Track IDs to export; when nil, every track with samples (for `.m4a`:
     /// the audio tracks and the tracks they refer to, such as chapters).
-    public var trackIDs: [UInt32]?
+    public var trackIDs: [UInt32]? {
+        get { state.withLock { $0.trackIDs } }
+        set { state.withLock { $0.trackIDs = newValue } }
+    }
     /// The part of the movie to export; all of it when nil.
-    public var timeRange: ExportTimeRange?
+    public var timeRange: ExportTimeRange? {
+        get { state.withLock { $0.timeRange } }
+        set { state.withLock { $0.timeRange = newValue } }
+    }
     /// Metadata to write: normalized fields and raw items.
-    public var metadata = Metadata()
-    public var metadataPolicy: MetadataPolicy = .merge
+    public var metadata: Metadata {
+        get { state.withLock { $0.metadata } }
+        set { state.withLock { $0.metadata = newValue } }
+    }
+    /// How ``metadata`` combines with the source's.
+    public var metadataPolicy: MetadataPolicy {
+        get { state.withLock { $0.metadataPolicy } }
+        set { state.withLock { $0.metadataPolicy = newValue } }
+    }
     /// Timed metadata tracks to add to the output, one per document; each
     /// describes the track its ``TimedMetadataDocument/describes`` names (when
     /// exported), else the first video track.
-    public var timedMetadata: [TimedMetadataDocument] = []
+    public var timedMetadata: [TimedMetadataDocument] {
+        get { state.withLock { $0.timedMetadata } }
+        set { state.withLock { $0.timedMetadata = newValue } }
+    }
     /// Write `moov` before `mdat` ("fast start"). The chunk layout is planned
     /// from the source's sample tables first (no media is read for that), so
     /// the file is still written in one pass, without a temporary media file.
-    public var shouldOptimizeForNetworkUse = false
+    public var shouldOptimizeForNetworkUse: Bool {
+        get { state.withLock { $0.shouldOptimizeForNetworkUse } }
+        set { state.withLock { $0.shouldOptimizeForNetworkUse = newValue } }
+    }
     /// Interleaving period in seconds.
-    public var chunkDuration = 0.5
+    public var chunkDuration: Double {
+        get { state.withLock { $0.chunkDuration } }
+        set { state.withLock { $0.chunkDuration = newValue } }
+    }
     /// Called with the fraction done (0...1), from the exporting task.
-    public var progressHandler: (@Sendable (Double) -> Void)?
+    public var progressHandler: (@Sendable (Double) -> Void)? {
+        get { state.withLock { $0.progressHandler } }
+        set { state.withLock { $0.progressHandler = newValue } }
+    }
     /// The fraction done.
-    public private(set) var progress: Double = 0
+    public var progress: Double { state.withLock { $0.progress } }
+    /// Where the export stands.
+    public var status: Status { state.withLock { $0.status } }
     /// Largest `mdat` size and chunk offset written in 32 bits; nil for 4 GiB
     /// (lowered by tests to exercise the 64-bit layouts without writing 4 GiB).
-    var sizeLimit: Int64?
+    var sizeLimit: Int64? {
+        get { state.withLock { $0.sizeLimit } }
+        set { state.withLock { $0.sizeLimit = newValue } }
+    }
+
+    /// Where an export stands, as ``states()`` reports it.
+    public enum Status: Sendable, Hashable {
+        /// Not started.
+        case pending
+        /// Writing; the fraction done (0...1).
+        case exporting(progress: Double)
+        /// The output is in place.
+        case completed
+        /// Stopped by an error or cancellation; nothing is at the output.
+        case failed
+    }
 
     public init(asset: Asset, preset: Preset = .passthrough) {
         self.asset = asset
         self.preset = preset
+    }
+
+    /// The states of the export from now on: the current one, then each
+    /// change of the percentage done, ending after it completes or fails.
+    /// Each call gives a sequence of its own; iterate it in another task
+    /// while ``export(to:as:)`` runs.
+    public func states() -> AsyncStream<Status> {
+        let (stream, continuation) = AsyncStream<Status>.makeStream(bufferingPolicy: .bufferingNewest(16))
+        let finished = state.withLock { settings -> Bool in
+            continuation.yield(settings.status)
+            guard settings.status != .completed, settings.status != .failed else { return true }
+            settings.watchers[settings.nextWatcher] = continuation
+            settings.nextWatcher += 1
+            return false
+        }
+        if finished { continuation.finish() }
+        return stream
+    }
+
+    /// Exports to `url` as `fileType` (by default from the extension); the
+    /// other settings as set. See ``export()``.
+    public func export(to url: URL, as fileType: AssetFileType? = nil) async throws {
+        state.withLock {
+            $0.outputURL = url
+            if let fileType { $0.outputFileType = fileType }
+        }
+        try await export()
+    }
+
+    /// Sets the status and tells the watchers; a final status ends their sequences.
+    private func setStatus(_ status: Status) {
+        let watchers = state.withLock { settings -> [AsyncStream<Status>.Continuation] in
+            settings.status = status
+            if case .exporting(let fraction) = status { settings.progress = fraction }
+            let watchers = Array(settings.watchers.values)
+            if status == .completed || status == .failed { settings.watchers = [:] }
+            return watchers
+        }
+        for watcher in watchers {
+            watcher.yield(status)
+            if status == .completed || status == .failed { watcher.finish() }
+        }
     }
 
     /// Exports; see the type's documentation for what is guaranteed.
@@ -92,6 +213,17 @@ public final class ExportSession {
     ///   `unsupportedFeature`, `io` e.g. for a full disk, read errors of the
     ///   source) or `CancellationError`.
     public func export() async throws {
+        setStatus(.exporting(progress: 0))
+        do {
+            try await performExport()
+        } catch {
+            setStatus(.failed)
+            throw error
+        }
+        setStatus(.completed)
+    }
+
+    private func performExport() async throws {
         guard asset.isLoaded else { throw MediaError(.notLoaded, "load the asset before exporting it", path: asset.url.path) }
         guard let outputURL else { throw MediaError(.invalidValue, "no output URL") }
         guard !Platform.isSameFile(outputURL.path, asset.url.path) else {
@@ -224,7 +356,7 @@ public final class ExportSession {
     }
 
     private func report(_ fraction: Double) {
-        progress = fraction
+        setStatus(.exporting(progress: fraction))
         progressHandler?(fraction)
     }
 
