@@ -21,7 +21,7 @@ enum CatalogSchema {
             try CatalogListsMigration.moveLists(in: database)
             try database.exec(version2Finish(database.dialect))
         case 2: try database.exec(database.translate(version3(database.dialect)))
-        default: throw CatalogError("no migration from schema version \(version)")
+        default: throw CatalogError(.schema, "no migration from schema version \(version)")
         }
     }
 

@@ -75,11 +75,12 @@ struct LibPQ: @unchecked Sendable {
         guard let handle = names.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
             return .failure(
                 CatalogError(
+                    .unavailable,
                     "PostgreSQL catalogs need libpq, which was not found (Debian: apt install libpq5; macOS: brew install libpq)"
                 ))
         }
         func symbol<Function>(_ name: String, _: Function.Type) throws(CatalogError) -> Function {
-            guard let address = dlsym(handle, name) else { throw CatalogError("libpq has no \(name): too old a version") }
+            guard let address = dlsym(handle, name) else { throw CatalogError(.unavailable, "libpq has no \(name): too old a version") }
             return unsafeBitCast(address, to: Function.self)
         }
         do throws(CatalogError) {

@@ -98,12 +98,32 @@ public struct LibraryScanner: Sendable {
         return try await scan(roots, events: events, ordered: ordered, render: render)
     }
 
+    /// Runs the scan; cancelling its task stops it: the walk hands out no
+    /// further file and each reader finishes the file it reads, then the
+    /// scan throws ``CatalogError/Code/cancelled`` (what was committed stays).
     private func scan(
         _ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void, ordered: ReorderBuffer<[UInt8]>?,
         render: (@Sendable (ScanEvent) -> [UInt8]?)?
     ) async throws(CatalogError) -> ScanSummary {
-        let roots = roots.map(Self.absolutePath)
         let state = ScanState()
+        let result = await withTaskCancellationHandler {
+            do throws(CatalogError) {
+                return Result<ScanSummary, CatalogError>.success(
+                    try await scan(roots, events: events, ordered: ordered, render: render, state: state))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            state.fail(CatalogError(.cancelled, "the scan was cancelled"))
+        }
+        return try result.get()
+    }
+
+    private func scan(
+        _ roots: [String], events: @escaping @Sendable (ScanEvent) -> Void, ordered: ReorderBuffer<[UInt8]>?,
+        render: (@Sendable (ScanEvent) -> [UInt8]?)?, state: ScanState
+    ) async throws(CatalogError) -> ScanSummary {
+        let roots = roots.map(Self.absolutePath)
         // One thread at a time uses it: this task, the writer thread, this task again.
         let writerHandOff = (try openCatalog?()).map { HandOff(value: $0) }
         let writerCatalog = writerHandOff?.value

@@ -65,7 +65,7 @@ final class PostgreSQLDatabase: SQLDatabase {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = String(cString: PQerrorMessage(connection)).trimmingWhitespaceAndNewlines()
             PQfinish(connection)
-            throw CatalogError("can't connect to PostgreSQL: \(message)")
+            throw CatalogError(.cannotOpen, "can't connect to PostgreSQL: \(message)")
         }
         self.connection = connection
         // Notices (such as "relation already exists, skipping") are not ours to print.

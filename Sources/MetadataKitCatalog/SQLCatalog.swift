@@ -38,6 +38,7 @@ public class SQLCatalog: Catalog {
             let version = try database.storedSchemaVersion()
             guard version <= CatalogSchema.currentVersion else {
                 throw CatalogError(
+                    .schema,
                     "the catalog \(location) has schema version \(version); this mdkit knows versions up to \(CatalogSchema.currentVersion)"
                 )
             }

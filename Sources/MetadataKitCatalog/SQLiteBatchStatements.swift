@@ -66,7 +66,7 @@ extension SQLiteCatalog {
                 }
                 if stored == 0 { stored = try statements.insertFile.changedRows(values, then: [.text(host)]) }
                 if stored == 0 { stored = try statements.updateFileByPath.changedRows(values, then: [.text(host), .text(record.path)]) }
-                guard stored > 0 else { throw CatalogError("the store of \(record.path) found no row and made none") }
+                guard stored > 0 else { throw CatalogError(.inconsistent, "the store of \(record.path) found no row and made none") }
             case .move, .delete:
                 try applyChange(change)
             }

@@ -28,7 +28,7 @@ public final class SQLiteCatalog: SQLCatalog {
             do {
                 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             } catch {
-                throw CatalogError("can't create the catalog's folder \(folder): \(Self.reason(error))")
+                throw CatalogError(.cannotOpen, "can't create the catalog's folder \(folder): \(Self.reason(error))")
             }
         }
         let connection = try SQLiteConnection(path: path)

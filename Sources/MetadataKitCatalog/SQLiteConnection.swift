@@ -12,10 +12,40 @@ import CSQLite
     import Darwin
 #endif
 
-/// An error from SQLite or from a catalog: what failed and SQLite's message.
+/// An error from SQLite, PostgreSQL or a catalog: what kind of failure
+/// (``code``) and the message, with the database's own where it has one.
 public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The catalog could not be opened or created (no such folder, no
+        /// permission, PostgreSQL refused the connection).
+        public static let cannotOpen = Code(rawValue: "cannotOpen")
+        /// What the catalog needs is missing: libpq, or a libpq too old.
+        public static let unavailable = Code(rawValue: "unavailable")
+        /// The catalog's schema is newer than this version knows, or has no migration.
+        public static let schema = Code(rawValue: "schema")
+        /// A statement failed in the database (its message says why).
+        public static let database = Code(rawValue: "database")
+        /// The catalog holds what it should not (a row a store expected is gone).
+        public static let inconsistent = Code(rawValue: "inconsistent")
+        /// The task running the scan was cancelled; what was committed stays.
+        public static let cancelled = Code(rawValue: "cancelled")
+    }
+
+    /// The kind of failure.
+    public var code: Code
     public var message: String
-    public init(_ message: String) { self.message = message }
+    /// An error of `code` with `message`.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+    /// A ``Code/database`` error with `message`.
+    public init(_ message: String) { self.init(.database, message) }
     public var description: String { message }
 }
 
@@ -33,7 +63,7 @@ final class SQLiteConnection {
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close(handle)
-            throw CatalogError("can't open the catalog \(path): \(message)")
+            throw CatalogError(.cannotOpen, "can't open the catalog \(path): \(message)")
         }
         self.handle = handle
         sqlite3_busy_timeout(handle, busyTimeout)
