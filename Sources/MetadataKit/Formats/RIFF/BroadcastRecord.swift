@@ -10,7 +10,8 @@
 ///
 /// Read: each field becomes a raw item when it holds something (see
 /// ``Field/Kind``); a chunk shorter than its fixed part gives the fields that
-/// fit whole, with a warning at the chunk's offset.
+/// fit whole and the text of a text field it cuts, with a warning at the
+/// chunk's offset.
 ///
 /// Written: the new payload starts from the old one, and only the fields
 /// whose item changed are encoded again; every other byte (reserved bytes,
@@ -65,8 +66,10 @@ struct BroadcastRecord: Sendable {
         if let versionKey, let field = fields.first(where: { $0.key == versionKey }), field.offset + field.length <= payload.count {
             version = Int(Self.unsigned(payload, field))
         }
-        for field in fields where field.offset + field.length <= payload.count && version >= field.minimumVersion {
-            if let item = item(field, payload) { items.append(item) }
+        for field in fields where version >= field.minimumVersion {
+            // A text field the chunk cuts gives what it holds; other fields must be whole.
+            let fits = field.offset + field.length <= payload.count || (field.kind == .text && field.offset < payload.count)
+            if fits, let item = item(field, payload) { items.append(item) }
         }
         if payload.count > fixedLength {
             let text = IFFText.decode(Array(payload[fixedLength...]))
@@ -85,7 +88,7 @@ struct BroadcastRecord: Sendable {
     }
 
     private func item(_ field: Field, _ payload: [UInt8]) -> MetadataItem? {
-        let bytes = Array(payload[field.offset..<field.offset + field.length])
+        let bytes = Array(payload[field.offset..<min(field.offset + field.length, payload.count)])
         func make(_ text: String, _ type: MetadataDataType = .utf8) -> MetadataItem {
             MetadataItem(keySpace: keySpace, key: field.key, value: .string(text), dataType: type)
         }
