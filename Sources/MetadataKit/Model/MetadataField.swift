@@ -44,7 +44,7 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     // Rating.
     case rating
     // Production sound: Broadcast WAV `bext` and `iXML` (see `MetadataKeyMap.broadcastWAVKeys`).
-    case originator, originatorReference, originationDate, originationTime, timeReference
+    case description, originator, originatorReference, originationDate, originationTime, timeReference
     case project, scene, take, tape, circled, note
 
     /// Every field, in declaration order (`allCases` makes a new array each time).

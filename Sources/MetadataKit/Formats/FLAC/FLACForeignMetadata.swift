@@ -33,12 +33,13 @@ enum FLACForeignMetadata {
             if size > available {
                 warnings.append(
                     MediaWarning(
-                        .sizeOutOfRange, "'riff' block's '\(id)' chunk says \(size) bytes but the block holds \(available); read to the block's end",
+                        .sizeOutOfRange,
+                        "'riff' block's '\(id)' chunk says \(size) bytes but the block holds \(available); read to the block's end",
                         offset: block.bodyOffset + 8))
             }
             let count = min(size, available, BroadcastWAV.maximumSize)
             let payload = try source.getBytes(at: block.bodyOffset + 12, count: Int(count))
-            if let read = BroadcastWAV.items(of: id, payload: payload, at: block.bodyOffset + 4, sampleRate: sampleRate) {
+            if let read = BroadcastWAV.items(of: id, payload: payload, at: block.bodyOffset + 12, sampleRate: sampleRate) {
                 items += read.items
                 warnings += read.warnings
             }

@@ -135,6 +135,7 @@ struct BroadcastRecord: Sendable {
     /// Fields whose item is the same as read from `old` keep their bytes.
     func payload(for items: [MetadataItem], old: [UInt8]?) throws -> [UInt8]? {
         var wanted = items.filter { $0.keySpace == keySpace }
+        let setsVersion = old == nil && wanted.contains { $0.key == versionKey }
         if old == nil {
             for (key, value) in newChunkDefaults.sorted(by: { $0.key < $1.key }) where !wanted.contains(where: { $0.key == key }) {
                 wanted.append(MetadataItem(keySpace: keySpace, key: key, value: .string(value), dataType: .utf8))
@@ -157,7 +158,7 @@ struct BroadcastRecord: Sendable {
         }
         // A field of a later version than the chunk's (bext loudness in a v1 chunk) raises the version, unless it is set too.
         if let versionKey, let versionField = fields.first(where: { $0.key == versionKey }),
-            wanted.last(where: { $0.key == versionKey }) == read.last(where: { $0.key == versionKey })
+            old == nil ? !setsVersion : wanted.last(where: { $0.key == versionKey }) == read.last(where: { $0.key == versionKey })
         {
             let version = Self.unsigned(payload, versionField)
             let needed =

@@ -21,8 +21,8 @@ enum BroadcastWAV {
     static let maximumSize: Int64 = 16 << 20
     static let secondsKey = "TimeReferenceSeconds"
 
-    /// The items of one chunk's payload (`offset`: its file offset, for
-    /// warnings); nil for another chunk ID.
+    /// The items of one chunk's payload (`offset`: the payload's file offset,
+    /// for warnings); nil for another chunk ID.
     static func items(
         of id: FourCC, payload: [UInt8], at offset: Int64, sampleRate: Int?
     ) -> (items: [MetadataItem], warnings: [MediaWarning])? {
@@ -76,7 +76,7 @@ enum BroadcastWAV {
         }
         let end = chunk.payloadEnd(atMost: source.size)
         let payload = try source.getBytes(at: chunk.payloadOffset, count: Int(end - chunk.payloadOffset))
-        return items(of: chunk.id, payload: payload, at: chunk.offset, sampleRate: sampleRate)
+        return items(of: chunk.id, payload: payload, at: chunk.payloadOffset, sampleRate: sampleRate)
     }
 
     /// The chunks to replace for `items` (bytes nil: remove the chunk; `old`
@@ -140,23 +140,23 @@ enum BroadcastWAV {
 }
 
 extension MetadataKeyMap {
-    /// Keys of the Broadcast Wave chunks (WAV), each after every ID3 and
-    /// INFO key of its field:
+    /// Keys of the Broadcast Wave chunks (WAV). Only fields no other tag
+    /// holds: the key map ranks keys across formats, and a `cart` title
+    /// ranked with ID3 and Vorbis titles would hide them in a FLAC file that
+    /// keeps a `cart` chunk (the cart's title and artist, like every other
+    /// field here, are raw items):
     ///
-    /// | field | bext | iXML | cart |
-    /// |---|---|---|---|
-    /// | title | – | – | Title |
-    /// | artist | – | – | Artist |
-    /// | comments | Description | – | – |
-    /// | originator | Originator | – | – |
-    /// | originatorReference | OriginatorReference | – | – |
-    /// | originationDate | OriginationDate | – | – |
-    /// | originationTime | OriginationTime | – | – |
-    /// | timeReference | TimeReference (samples) | – | – |
-    /// | project, scene, take, tape, circled, note | – | PROJECT, SCENE, TAKE, TAPE, CIRCLED, NOTE | – |
+    /// | field | bext | iXML |
+    /// |---|---|---|
+    /// | description | Description | – |
+    /// | originator | Originator | – |
+    /// | originatorReference | OriginatorReference | – |
+    /// | originationDate | OriginationDate | – |
+    /// | originationTime | OriginationTime | – |
+    /// | timeReference | TimeReference (samples) | – |
+    /// | project, scene, take, tape, circled, note | – | PROJECT, SCENE, TAKE, TAPE, CIRCLED, NOTE |
     static let broadcastWAVKeys: [MetadataField: [RawKey]] = [
-        .title: [RawKey(.cart, "Title")], .artist: [RawKey(.cart, "Artist")],
-        .comments: [RawKey(.bext, "Description")],
+        .description: [RawKey(.bext, "Description")],
         .originator: [RawKey(.bext, "Originator")], .originatorReference: [RawKey(.bext, "OriginatorReference")],
         .originationDate: [RawKey(.bext, "OriginationDate")], .originationTime: [RawKey(.bext, "OriginationTime")],
         .timeReference: [RawKey(.bext, "TimeReference")],

@@ -109,11 +109,14 @@ enum IXML {
             text = try setElement(key, to: new, in: text)
         }
         if text == oldText, old != nil { return nil }
+        // NUL padding keeps the chunk's size where it can: it shrinks as the text grows and grows as it shrinks.
         var tail = padding
         let growth = text.count - oldText.count
         if growth > 0 {
             let zeros = tail.reversed().prefix { $0 == 0 }.count
             tail.removeLast(min(growth, zeros))
+        } else if growth < 0, !tail.isEmpty {
+            tail += [UInt8](repeating: 0, count: -growth)
         }
         return text + tail
     }
