@@ -33,7 +33,9 @@ struct BroadcastRecord: Sendable {
             case signed
             /// Signed 16-bit hundredths (LUFS, LU, dBTP): "-23.00"; no item for 0x7FFF (unset).
             case hundredths
-            /// Bytes as hexadecimal; no item when all are 0.
+            /// Bytes as hexadecimal; no item when all are 0, and only the first
+            /// half when the second is all 0 (a SMPTE 330M basic UMID of 32
+            /// bytes in a 64-byte field, as exiftool shows it).
             case hex
             /// An AES46 post timer: a FOURCC usage and a UInt32 sample count,
             /// as `USAGE=count`; no item when the usage is zero.
@@ -109,7 +111,9 @@ struct BroadcastRecord: Sendable {
             return value == Int16.max ? nil : make(Self.hundredthsText(value))
         case .hex:
             guard bytes.contains(where: { $0 != 0 }) else { return nil }
-            return make(bytes.map { String(cFormat: "%02X", $0) }.joined())
+            let half = bytes.count / 2
+            let shown = bytes[half...].allSatisfy { $0 == 0 } ? bytes[..<half] : bytes[...]
+            return make(shown.map { String(cFormat: "%02X", $0) }.joined())
         case .postTimer:
             guard bytes[0..<4].contains(where: { $0 != 0 }) else { return nil }
             let usage = IFFText.decode(Array(bytes[0..<4])).text

@@ -61,7 +61,7 @@ private typealias R = RIFFBuilder
             (.bext, "Version", "2"), (.bext, "LoudnessValue", "-23.00"), (.bext, "LoudnessRange", "5.40"),
             (.bext, "MaxTruePeakLevel", "-1.50"), (.bext, "MaxMomentaryLoudness", "-18.20"),
             (.bext, "MaxShortTermLoudness", "-20.10"), (.bext, "CodingHistory", "A=PCM,F=96000,W=24,M=stereo,T=MixPre-6 II\r\n"),
-            (.bext, "UMID", "060A2B340101010501010D43130000000102030405060708090A0B0C0D0E0F10" + String(repeating: "00", count: 32)),
+            (.bext, "UMID", "060A2B340101010501010D43130000000102030405060708090A0B0C0D0E0F10"),
             (.broadcastWAV, "TimeReferenceSeconds", "50709"),
             (.cart, "Version", "0101"), (.cart, "CutID", "CUT123"), (.cart, "ClientID", "ACME"), (.cart, "Category", "PROMO"),
             (.cart, "OutCue", "...and now the news"), (.cart, "StartDate", "2026-12-01"), (.cart, "EndTime", "23:59:59"),
