@@ -80,6 +80,7 @@ enum IXML {
         let read = old.map { Self.items(of: $0, at: 0).items } ?? []
         let wanted = items.filter { $0.keySpace == .iXML || ($0.keySpace == .broadcastWAV && $0.key == documentKey) }
         if wanted == read { return nil }
+        if wanted.isEmpty { return [] }
         if let unknown = wanted.first(where: { $0.keySpace == .iXML && !elementKeys.contains($0.key) && $0.key != trackListKey }) {
             throw MediaError(
                 .invalidValue, "ixml has no field '\(unknown.key)' (its fields: \((elementKeys + [trackListKey]).joined(separator: ", ")))")
@@ -95,7 +96,6 @@ enum IXML {
         var text: [UInt8]
         if document != value(read, .broadcastWAV, documentKey) {
             guard let document else {
-                if wanted.isEmpty { return [] }
                 throw MediaError(.invalidValue, "ixml fields need the iXML document: keep bwf:iXML or remove the fields too")
             }
             text = Array(try BroadcastRecord.text(of: document).utf8)

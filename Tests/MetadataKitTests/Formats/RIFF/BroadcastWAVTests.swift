@@ -208,6 +208,15 @@ private typealias R = RIFFBuilder
         #expect(Self.chunks(Array(try Data(contentsOf: url))).map(\.id) == ["fmt ", "bext", "iXML", "data"])
     }
 
+    @Test func removingAllTagsRemovesTheChunks() async throws {
+        let url = try Self.copy(Self.recorderWAV)
+        defer { R.remove(url) }
+        var item = try await MediaItem.loaded(url)
+        try await item.save(options: SaveOptions(removesAllTags: true, durability: .noSync))
+        #expect(Self.chunks(Array(try Data(contentsOf: url))).map(\.id) == ["fmt ", "data"])
+        #expect(try Self.payload(url, "data") == (try Self.payload(Self.recorderWAV, "data")))
+    }
+
     @Test func refusedWritesChangeNothing() async throws {
         let url = try Self.copy(Self.recorderWAV)
         defer { R.remove(url) }
