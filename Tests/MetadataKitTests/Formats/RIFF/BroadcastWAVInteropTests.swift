@@ -137,4 +137,34 @@ struct BroadcastWAVInteropTests {
             #expect(try BroadcastWAVTests.payload(restored, id) == (try BroadcastWAVTests.payload(url, id)), "\(id)")
         }
     }
+    /// `mdkit read --json --items` on a field recorder's file shows every
+    /// bext value exiftool shows, and the iXML document whole (exiftool
+    /// shows each of its elements).
+    @Test(.enabled(if: Capabilities.mdkit, "needs the mdkit binary"))
+    func mdkitReadShowsWhatExiftoolShows() throws {
+        let url = TestSupport.fixtures.appendingPathComponent("valid/bwf-field-recorder.wav")
+        let mdkit = try #require(TestSupport.mdkitExecutable)
+        let output = try TestSupport.runChecked(mdkit.path, ["read", "--json", "--items", url.path])
+        let files = try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [[String: Any]])
+        let items = try #require(files.first?["items"] as? [[String: Any]])
+        func value(_ space: String, _ key: String) -> String? {
+            items.first { $0["keySpace"] as? String == space && $0["key"] as? String == key }.flatMap { Self.text($0["value"]) }
+        }
+        let exif = try Self.exiftool(url)
+        let bext: [(String, String)] = [
+            ("Description", "Description"), ("Originator", "Originator"), ("OriginatorReference", "OriginatorReference"),
+            ("TimeReference", "TimeReference"), ("BWFVersion", "Version"), ("BWF_UMID", "UMID"), ("CodingHistory", "CodingHistory"),
+        ]
+        for (tag, key) in bext {
+            #expect(Self.text(exif["RIFF:\(tag)"]) == value("bext", key), "\(tag)")
+        }
+        #expect(Self.text(exif["RIFF:DateTimeOriginal"]) == "2026:11:30 14:05:09")
+        #expect(value("bext", "OriginationDate") == "2026-11-30" && value("bext", "OriginationTime") == "14:05:09")
+        #expect(exif.keys.filter { $0.hasPrefix("XML:Bwfxml") }.count >= 10)
+        let chunk = try BroadcastWAVTests.payload(url, "iXML")
+        #expect(value("bwf", "iXML") == String(decoding: IXML.split(chunk).text, as: UTF8.self))
+        for (tag, key) in [("Project", "PROJECT"), ("Scene", "SCENE"), ("Take", "TAKE"), ("Tape", "TAPE"), ("Note", "NOTE")] {
+            #expect(Self.text(exif["XML:Bwfxml\(tag)"]) == value("ixml", key), "\(tag)")
+        }
+    }
 }
