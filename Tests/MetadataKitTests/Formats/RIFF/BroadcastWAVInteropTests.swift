@@ -167,4 +167,28 @@ struct BroadcastWAVInteropTests {
             #expect(Self.text(exif["XML:Bwfxml\(tag)"]) == value("ixml", key), "\(tag)")
         }
     }
+    @Test func rf64BextGrowsAndReadsBack() async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("take.wav")
+        try TestSupport.runChecked(
+            "ffmpeg",
+            [
+                "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=0.02", "-ar", "48000",
+                "-c:a", "pcm_s16le", "-rf64", "always", "-write_bext", "1", "-metadata", "description=rf", url.path,
+            ])
+        let audio = try BroadcastWAVTests.payload(url, "data")
+        var item = try await MediaItem.loaded(url)
+        item.metadata[.description] = .text("An RF64 take")
+        item.metadata.items.append(
+            MetadataItem(keySpace: .bext, key: "CodingHistory", value: .string("A=PCM,F=48000,W=16,M=mono\r\n"), dataType: .utf8))
+        try await item.save(options: Self.fast)
+        let exif = try Self.exiftool(url)
+        #expect(Self.text(exif["File:FileType"]) == "WAV (RF64)")
+        #expect(Self.text(exif["RIFF:Description"]) == "An RF64 take")
+        #expect(Self.text(exif["RIFF:CodingHistory"]) == "A=PCM,F=48000,W=16,M=mono\r\n")
+        #expect(try BroadcastWAVTests.payload(url, "data") == audio)
+        let probe = try TestSupport.runChecked("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", url.path])
+        #expect(probe.text.trimmingCharacters(in: .whitespacesAndNewlines) == "0.020000")
+    }
 }

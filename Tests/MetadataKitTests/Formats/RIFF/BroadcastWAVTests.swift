@@ -283,9 +283,10 @@ private typealias R = RIFFBuilder
         }
     }
 
-    @Test func everyPrefixOfTheFileLoadsOrFailsCleanly() async throws {
-        let bytes = Array(try Data(contentsOf: Self.recorderWAV))
-        let url = try R.file([], ext: "wav")
+    @Test(arguments: [recorderWAV, recorderFLAC])
+    func everyPrefixOfTheFileLoadsOrFailsCleanly(_ fixture: URL) async throws {
+        let bytes = Array(try Data(contentsOf: fixture))
+        let url = try R.file([], ext: fixture.pathExtension)
         defer { R.remove(url) }
         for length in stride(from: 0, to: bytes.count, by: 7) {
             try Data(bytes[..<length]).write(to: url)
