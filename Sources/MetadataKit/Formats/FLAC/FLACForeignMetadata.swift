@@ -12,7 +12,8 @@
 /// Read: the first `bext`, `iXML` and `cart` chunks give the same items as in
 /// a WAV file (``BroadcastWAV``), after the comment's. Kept: the blocks are
 /// copied byte for byte by every save (``FLACEditPlanner``); their items
-/// can't be changed in a FLAC file (a save that changes them is refused).
+/// can't be changed in a FLAC file: a save that changes them is refused
+/// (``refuseChanges(in:layout:source:)``), naming the item.
 enum FLACForeignMetadata {
     static let applicationID: [UInt8] = Array("riff".utf8)
 
@@ -45,5 +46,20 @@ enum FLACForeignMetadata {
             }
         }
         return (items, warnings)
+    }
+
+    /// Throws `unsupportedFeature` when `items` hold other Broadcast Wave
+    /// items than the file's `riff` blocks give (an item set, changed or removed).
+    static func refuseChanges(in items: [MetadataItem], layout: FLACLayout, source: FileSource) throws {
+        let given = items.filter { BroadcastWAV.keySpaces.contains($0.keySpace) }
+        var reader = try source.reader(at: layout.blocks[0].bodyOffset, count: 34)
+        let stored = try Self.items(layout: layout, source: source, sampleRate: try FLACStreamInfo(parsing: &reader).sampleRate).items
+        func counts(_ list: [MetadataItem]) -> [MetadataItem: Int] { list.reduce(into: [:]) { $0[$1, default: 0] += 1 } }
+        guard counts(given) != counts(stored) else { return }
+        let changed = given.first { !stored.contains($0) } ?? stored.first { !given.contains($0) } ?? given[0]
+        throw MediaError(
+            .unsupportedFeature,
+            "\(changed.keySpace):\(changed.key) is in a 'riff' block of `flac --keep-foreign-metadata`, which a save keeps as it is "
+                + "and doesn't rewrite: change it in the WAV file and encode that again")
     }
 }

@@ -212,13 +212,14 @@ struct BroadcastRecord: Sendable {
             return Self.littleEndian(UInt64(UInt16(bitPattern: value)), 2)
         case .hex:
             let digits = Array(text.trimmingWhitespace().utf8)
-            guard digits.count <= 2 * field.length, digits.count % 2 == 0,
-                let bytes = Optional(
-                    stride(from: 0, to: digits.count, by: 2).compactMap {
-                        UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)
-                    }),
-                bytes.count * 2 == digits.count
-            else {
+            var bytes: [UInt8] = []
+            if digits.count <= 2 * field.length, digits.count % 2 == 0 {
+                for index in stride(from: 0, to: digits.count, by: 2) {
+                    guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { break }
+                    bytes.append(byte)
+                }
+            }
+            guard bytes.count * 2 == digits.count else {
                 throw MediaError(.invalidValue, "\(name) must be up to \(field.length) bytes in hexadecimal; got '\(text)'")
             }
             return bytes + [UInt8](repeating: 0, count: field.length - bytes.count)

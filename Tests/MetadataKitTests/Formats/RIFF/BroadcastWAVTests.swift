@@ -262,7 +262,13 @@ private typealias R = RIFFBuilder
         #expect(again.metadata.title == "FLAC title" && again.metadata[.scene]?.text == "12A")
         again.metadata.items.removeAll { $0.keySpace == .bext && $0.key == "Originator" }
         again.metadata.items.append(MetadataItem(keySpace: .bext, key: "Originator", value: .string("x"), dataType: .utf8))
-        await #expect(throws: MediaError.self) { try await again.save(options: Self.fast) }
+        let error = await #expect(throws: MediaError.self) { try await again.save(options: Self.fast) }
+        #expect(error?.code == .unsupportedFeature && error?.reason.contains("bext:Originator") == true)
+        #expect(try riffBlocks() == before)
+        // A field that only a bext chunk holds is refused the same way.
+        var third = try await MediaItem.loaded(url)
+        third.metadata[.originator] = .text("y")
+        await #expect(throws: MediaError.self) { try await third.save(options: Self.fast) }
         #expect(try riffBlocks() == before)
     }
 
