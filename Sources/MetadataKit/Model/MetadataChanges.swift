@@ -5,7 +5,9 @@
 /// output for that key (so an MP4 with both `©nam` and a `udta` `©nam` has
 /// both updated, and a file that keeps its title only under an `mdta` key is
 /// updated there). When no key space holds the field yet, it is added in the
-/// format's primary key space (`id3` for MP3, `itunes` for MP4). Removing a
+/// format's primary key space (`id3` for MP3, `itunes` for MP4), or, when
+/// that has no key for it, in the first key space the file has that does
+/// (a WAV's `bext` chunk for `originator`). Removing a
 /// field (nil) removes its items everywhere. A field's fallback keys
 /// (``MetadataKeyMap/fallbackKeys``) are never written to a file that lacks
 /// them; those kept in step with it (``MetadataKeyMap/syncedFallbackKeys``,
@@ -121,6 +123,13 @@ struct MetadataChanges {
         }
         if targets.isEmpty, value != nil, let primary = candidates.first(where: { $0.keySpace == change.keySpaces.first }) {
             targets = [primary]
+        }
+        // The primary tag has no key for it: a tag the file has that holds it
+        // (a WAV's `bext` chunk with an empty originator).
+        if targets.isEmpty, value != nil,
+            let held = candidates.first(where: { key in change.loaded.items.contains { $0.keySpace == key.keySpace } })
+        {
+            targets = [held]
         }
         if targets.isEmpty, value != nil {
             // Neither a tag of the file nor the format's primary tag has a key for it: refused, not dropped.

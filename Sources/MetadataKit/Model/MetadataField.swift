@@ -43,6 +43,9 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     case replayGainReferenceLoudness, r128TrackGain, r128AlbumGain
     // Rating.
     case rating
+    // Production sound: Broadcast WAV `bext` and `iXML` (see `MetadataKeyMap.broadcastWAVKeys`).
+    case description, originator, originatorReference, originationDate, originationTime, timeReference
+    case project, scene, take, tape, circled, note
 
     /// Every field, in declaration order (`allCases` makes a new array each time).
     static let ordered = allCases

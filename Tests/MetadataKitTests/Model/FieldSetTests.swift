@@ -30,14 +30,18 @@ import Testing
         #expect(MetadataField.discCount.isCore && !MetadataField.titleSort.isCore)
     }
 
+    /// Production-sound fields: only Broadcast WAV chunks hold them.
+    static let broadcastWAVFields: Set<MetadataField> = Set(MetadataKeyMap.broadcastWAVKeys.keys)
+
     @Test func everyFieldHasAKeyInTheFormatsThatCanHoldIt() {
         let keys = MetadataKeyMap.standard.keys
-        for field in MetadataField.allCases where ![.gapless, .podcast, .podcastURL, .podcastCategory].contains(field) {
+        for field in MetadataField.allCases
+        where ![.gapless, .podcast, .podcastURL, .podcastCategory].contains(field) && !Self.broadcastWAVFields.contains(field) {
             #expect(keys[field]?.contains { $0.keySpace == .vorbis } ?? false, "\(field) has a Vorbis key")
         }
         for field in MetadataField.allCases
         where ![.performers, .r128TrackGain, .r128AlbumGain, .gapless].contains(field)
-            && ![.arranger, .engineer, .producer, .djMixer, .mixer].contains(field)
+            && ![.arranger, .engineer, .producer, .djMixer, .mixer].contains(field) && !Self.broadcastWAVFields.contains(field)
         {
             #expect(keys[field]?.contains { $0.keySpace == .id3 } ?? false, "\(field) has an ID3 key")
         }

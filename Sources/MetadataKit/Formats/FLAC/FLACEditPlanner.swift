@@ -11,7 +11,8 @@
 ///     [leading ID3v2 tag, kept] fLaC STREAMINFO … VORBIS_COMMENT PICTURE… … [PADDING] audio frames
 ///
 /// - STREAMINFO, SEEKTABLE, CUESHEET, APPLICATION and reserved blocks are
-///   copied byte for byte, in their order.
+///   copied byte for byte, in their order. The Broadcast Wave items of `riff`
+///   APPLICATION blocks can't change (``FLACForeignMetadata``).
 /// - The VORBIS_COMMENT block is updated from the `.vorbis` text items where
 ///   the first one was (right after STREAMINFO when there was none), with the
 ///   file's vendor string: fields of unchanged items keep their bytes, case
@@ -49,6 +50,7 @@ enum FLACEditPlanner {
         padding policy: FLACPaddingPolicy
     ) throws -> FileEditPlan {
         let layout = try FLACLayout(parsing: source)
+        if !options.removesAllTags { try FLACForeignMetadata.refuseChanges(in: items, layout: layout, source: source) }
         let region = try newBlocks(source, layout: layout, items: options.removesAllTags ? [] : items, removesAll: options.removesAllTags)
         let content = 4 + region.reduce(0) { $0 + 4 + $1.body.count }
         let oldSpace = Int(layout.audioStart - layout.markerOffset)

@@ -11,6 +11,8 @@
 /// Picture items (key `METADATA_BLOCK_PICTURE`) come after the comment's
 /// fields, in block order; their image bytes stay in the file until asked
 /// for. Several VORBIS_COMMENT blocks (forbidden by §8.6) are all read.
+/// The Broadcast Wave chunks of `riff` APPLICATION blocks follow
+/// (``FLACForeignMetadata``).
 ///
 /// Forgiving: damage inside a block is read around and reported in
 /// ``ParsedFile/warnings`` (see ``FLACTags``). The file stays editable: a
@@ -31,9 +33,12 @@ enum FLACParser {
                     keySpace: .vorbis, key: VorbisComment.pictureKey, value: .picture(artwork),
                     dataType: FLACPicture.dataType(of: artwork)))
         }
+        let foreign = try FLACForeignMetadata.items(layout: layout, source: source, sampleRate: info.sampleRate)
+        items += foreign.items
         let properties = info.properties(audioBytes: source.size - layout.audioStart)
         return ParsedFile(
-            fileType: .flac, items: items, properties: properties, isEditable: true, warnings: tags.warnings,
+            fileType: .flac, items: items, properties: properties, isEditable: true,
+            warnings: (tags.warnings + foreign.warnings).sorted { ($0.offset ?? 0) < ($1.offset ?? 0) },
             chapterTables: VorbisChapters.tables(from: items, duration: properties.duration))
     }
 

@@ -22,6 +22,8 @@
 ///   full Unicode) and is what mutagen and TagLib read; INFO is what ffmpeg
 ///   5.x (which ignores an `id3 ` chunk after `data`) and Windows read. Later
 ///   saves keep both consistent as above.
+/// - The `bext`, `iXML` and `cart` chunks from their items, in their place
+///   (``BroadcastWAV``), each rewritten only when its items changed.
 /// - A chunk kind that disappears (no items left) is removed; several INFO
 ///   lists are merged into the first one.
 ///
@@ -37,7 +39,7 @@
 /// whole is kept as it is (ID3 items for such a file are refused).
 ///
 /// What is kept: every other chunk byte for byte and in order (`fmt `,
-/// `fact`, `bext`, `iXML`, `cue `, `LIST`/`adtl`, unknown ones, a second ID3
+/// `fact`, `cue `, `LIST`/`adtl`, unknown ones, a second ID3
 /// chunk), the `data` chunk untouched and bytes after the RIFF container.
 /// The RIFF size is updated; in RF64/BW64 the header keeps 0xFFFFFFFF and the
 /// `ds64` RIFF size is updated (EBU Tech 3306 §3.2). A plain RIFF that would
@@ -55,7 +57,7 @@
 /// (``FileEditor/insertionForm(of:size:in:url:)``). (A 28-byte `JUNK` right after the header is the
 /// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
 enum WAVEditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.id3, .riff]
+    static let keySpaces: [MetadataKeySpace] = [.id3, .riff] + BroadcastWAV.keySpaces
     static let paddingIDs: Set<FourCC> = ["JUNK", "junk", "PAD ", "pad "]
     /// Payload of the `JUNK` chunk added when pre-`data` tags force a rewrite.
     static let rewritePadding = 1024
@@ -101,6 +103,12 @@ enum WAVEditPlanner {
         }
         replace(tag.old, with: tag.bytes)
         replace(infoChunks, with: info)
+        let sampleRate = try wav.structure.first("fmt ").map {
+            try WAVFormatChunk(source.reader(at: $0.payloadOffset, count: Int(min($0.size, 64)))).sampleRate
+        }
+        for edit in try BroadcastWAV.edits(for: kept, chunks: wav.chunks, source: source, sampleRate: sampleRate ?? 0) {
+            replace(edit.old, with: edit.bytes)
+        }
 
         // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
         let isPlaceholder: (IFFChunk) -> Bool = { $0.offset == 12 && $0.id == "JUNK" && $0.size == 28 }

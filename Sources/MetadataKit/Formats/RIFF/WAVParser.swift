@@ -14,7 +14,8 @@
 /// - Tags: `LIST`/`INFO` subchunks as ``MetadataKeySpace/riff`` items
 ///   (``RIFFInfo``; several INFO lists are read in order), and the first
 ///   `id3 `/`ID3 ` chunk as ``MetadataKeySpace/id3`` items (``IFFID3Chunk``).
-///   Items are listed in chunk order. Where both hold a field, ID3 wins
+///   The Broadcast Wave `bext`, `iXML` and `cart` chunks give their items
+///   (``BroadcastWAV``). Items are listed in chunk order. Where both hold a field, ID3 wins
 ///   (``MetadataKeyMap``).
 /// - A file that ends inside `data` loads read-only (``IFFChunkWalker``), as
 ///   does one whose INFO list has a subchunk running past it (the subchunks
@@ -60,6 +61,9 @@ enum WAVParser {
                             damage.code, damage.reason + "; the rest of the list is not read, and the file is read-only",
                             offset: damage.offset))
                 }
+            } else if let broadcast = try BroadcastWAV.items(of: chunk, in: wav.chunks, source: source, sampleRate: format.sampleRate) {
+                items += broadcast.items
+                warnings += broadcast.warnings
             }
         }
 
