@@ -74,6 +74,21 @@ enum Report {
         if let value = properties.codec { json.member("codec", value) }
         if let value = properties.width { json.member("width", value) }
         if let value = properties.height { json.member("height", value) }
+        if let value = properties.opusOutputGain {
+            json.key("opusOutputGain")
+            json.number(value)
+        }
+        if let module = properties.module {
+            json.key("module")
+            json.beginObject()
+            if let value = module.trackerName { json.member("trackerName", value) }
+            if let value = module.trackerVersion { json.member("trackerVersion", value) }
+            json.member("lengthInPatterns", module.lengthInPatterns)
+            json.member("patternCount", module.patternCount)
+            json.member("instrumentCount", module.instrumentCount)
+            json.member("sampleCount", module.sampleCount)
+            json.end(array: false)
+        }
         if !properties.streams.isEmpty {
             json.key("streams")
             json.beginArray()
@@ -227,6 +242,15 @@ enum Report {
         if let value = p.channels { rows.append(("channels", String(value))) }
         if let value = p.codec { rows.append(("codec", value)) }
         if let width = p.width, let height = p.height { rows.append(("video", "\(width)×\(height)")) }
+        if let value = p.opusOutputGain { rows.append(("opusOutputGain", String(cFormat: "%.2f dB", value))) }
+        if let module = p.module {
+            if let name = module.trackerName { rows.append(("tracker", name + (module.trackerVersion.map { " \($0)" } ?? ""))) }
+            rows.append(
+                (
+                    "module",
+                    "\(module.lengthInPatterns) positions, \(module.patternCount) patterns, \(module.instrumentCount) instruments, \(module.sampleCount) samples"
+                ))
+        }
         for (index, stream) in p.streams.enumerated() {
             rows.append(("stream \(stream.id == 0 ? index + 1 : Int(stream.id))", streamLine(stream)))
         }

@@ -11,7 +11,7 @@ extension MediaFormat {
     /// `MediaFormat` value, and one entry here.
     public static let all: [MediaFormat] = [
         .wav, .aiff, .flac, .ogg, .mp4, .matroska, .webm, .asf, .dsf, .dsdiff,
-        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .mp3,
+        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .shorten, .it, .xm, .s3m, .mod, .mp3,
     ]
 
     /// Each format's ``recognizes``, in the order of ``all``.

@@ -18,6 +18,12 @@ public struct MediaProperties: Sendable, Hashable {
     /// Every stream of a multi-track file (MP4/MOV/M4A: one per track), in
     /// file order; empty for single-stream formats.
     public var streams: [AssetTrack] = []
+    /// The Opus output gain in dB (the signed Q7.8 number at bytes 16–17 of
+    /// the `OpusHead` packet, RFC 7845 §5.1) that a player applies to the
+    /// decoded audio; nil for other codecs.
+    public var opusOutputGain: Double?
+    /// A tracker module's own properties (MOD, S3M, XM, IT); nil for other formats.
+    public var module: TrackerModuleProperties?
 
     public init() {}
 }

@@ -206,6 +206,7 @@ enum MP4MetadataEncoder {
         guard let type = FourCC(key) else {
             throw MediaError(.invalidValue, "'\(key)' is not a four-character user data atom type")
         }
+        if type == MP4StemAtom.type { return try MP4StemAtom.atom(items) }
         var payload = ByteWriter()
         for item in items {
             let strings = item.value.stringValues

@@ -279,7 +279,7 @@ struct MP4MetadataParser {
 
     /// ``userDataItems(_:depth:)``, reporting an atom it can't read.
     func userDataItems(_ atom: MP4BoxHeader, depth: Int, warnings: inout [MediaWarning]) -> [MetadataItem] {
-        guard atom.type.rawValue >> 24 == 0xA9 else { return [] }
+        guard MP4StemAtom.holdsUserDataItems(atom.type) else { return [] }
         func skipped(_ why: String) -> [MetadataItem] {
             warnings.append(
                 MediaWarning(
@@ -289,6 +289,10 @@ struct MP4MetadataParser {
         }
         guard let payload = try? source.mp4Payload(of: atom) else { return skipped("can't be read") }
         let key = atom.type.description
+        if atom.type == MP4StemAtom.type {
+            var reader = payload
+            return [MP4StemAtom.item(payload: reader.readRemainingBytes())]
+        }
         if let head = payload.peekBytes(8), head.dropFirst(4).elementsEqual(Array("data".utf8)) {
             guard let children = try? source.mp4Children(of: atom, depth: depth + 1) else {
                 return skipped("holds 'data' atoms that don't fit")

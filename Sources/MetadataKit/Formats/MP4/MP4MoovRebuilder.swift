@@ -213,7 +213,7 @@ struct MP4MoovRebuilder {
                 changed = true // replaced below
                 continue
             }
-            let loaded = child.type.rawValue >> 24 == 0xA9 ? reader.userDataItems(child.header, depth: 2) : []
+            let loaded = MP4StemAtom.holdsUserDataItems(child.type) ? reader.userDataItems(child.header, depth: 2) : []
             if loaded.isEmpty {
                 children.append(.original(child.header)) // not a text atom we understand: kept
                 continue

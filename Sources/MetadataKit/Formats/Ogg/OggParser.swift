@@ -225,6 +225,12 @@ enum OggParser {
             try reader.skip(9)
             properties.channels = Int(try reader.readUInt8())
             properties.sampleRate = 48000
+            // The output gain, Q7.8 dB; a header cut before it has none.
+            let head = scan.packets[0]
+            if head.count >= 18 {
+                let gain = Int16(bitPattern: UInt16(head[head.startIndex + 16]) | UInt16(head[head.startIndex + 17]) << 8)
+                properties.opusOutputGain = Double(gain) / 256
+            }
         case .speex:
             // "Speex   ", version[20], version id, header size, rate, mode, mode version, channels, bitrate (u32 LE each).
             try reader.skip(36)
