@@ -22,6 +22,8 @@
 ///   full Unicode) and is what mutagen and TagLib read; INFO is what ffmpeg
 ///   5.x (which ignores an `id3 ` chunk after `data`) and Windows read. Later
 ///   saves keep both consistent as above.
+/// - The XMP packet (``MetadataKeySpace/xmp`` `_PMX`) in its `_PMX` chunk
+///   (``XMPChunk``), kept byte for byte while unchanged.
 /// - A chunk kind that disappears (no items left) is removed; several INFO
 ///   lists are merged into the first one.
 ///
@@ -55,7 +57,7 @@
 /// (``FileEditor/insertionForm(of:size:in:url:)``). (A 28-byte `JUNK` right after the header is the
 /// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
 enum WAVEditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.id3, .riff]
+    static let keySpaces: [MetadataKeySpace] = [.id3, .riff, .xmp]
     static let paddingIDs: Set<FourCC> = ["JUNK", "junk", "PAD ", "pad "]
     /// Payload of the `JUNK` chunk added when pre-`data` tags force a rewrite.
     static let rewritePadding = 1024
@@ -94,6 +96,9 @@ enum WAVEditPlanner {
             for: infoItems, existing: infoEntries, source: source,
             characterSet: try RIFFInfo.characterSet(of: wav.chunks, source: source))
 
+        try XMPChunk.refuseOtherKeys(kept, kind: XMPChunk.wav, format: "WAV")
+        let xmp = try XMPChunk.edit(wav.chunks, items: kept, kind: XMPChunk.wav, source: source)
+
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
         func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
@@ -101,6 +106,7 @@ enum WAVEditPlanner {
         }
         replace(tag.old, with: tag.bytes)
         replace(infoChunks, with: info)
+        replace(xmp.old, with: xmp.bytes)
 
         // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
         let isPlaceholder: (IFFChunk) -> Bool = { $0.offset == 12 && $0.id == "JUNK" && $0.size == 28 }

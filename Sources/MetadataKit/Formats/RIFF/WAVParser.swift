@@ -14,6 +14,7 @@
 /// - Tags: `LIST`/`INFO` subchunks as ``MetadataKeySpace/riff`` items
 ///   (``RIFFInfo``; several INFO lists are read in order), and the first
 ///   `id3 `/`ID3 ` chunk as ``MetadataKeySpace/id3`` items (``IFFID3Chunk``).
+///   An XMP packet in a `_PMX` chunk is an ``MetadataKeySpace/xmp`` item (``XMPChunk``).
 ///   Items are listed in chunk order. Where both hold a field, ID3 wins
 ///   (``MetadataKeyMap``).
 /// - A file that ends inside `data` loads read-only (``IFFChunkWalker``), as
@@ -50,6 +51,10 @@ enum WAVParser {
             if let id3, chunk == id3.chunk {
                 items += id3.items
                 warnings += id3.warnings
+            } else if try XMPChunk.holds(chunk, XMPChunk.wav, source: source) {
+                let xmp = try XMPChunk.read(chunk, XMPChunk.wav, source: source)
+                items.append(xmp.item)
+                warnings += xmp.warnings
             } else if try RIFFInfo.isInfoList(chunk, source: source) {
                 let (entries, damage) = try RIFFInfo.readableEntries(in: chunk, source: source)
                 items += entries.compactMap(\.item)
