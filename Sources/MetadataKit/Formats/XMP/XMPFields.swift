@@ -13,10 +13,10 @@ extension MetadataKeySpace {
     /// the `moov/udta/XMP_` atom, where exiftool writes it in a MOV), `_PMX`
     /// (the WAV chunk), `APPL` (an AIFF `APPL` chunk with the signature
     /// `XMP `). In an ID3v2 tag the packet is the frame `PRIV` with the owner
-    /// `XMP`, the ``id3`` item `PRIV:XMP`, holding the same text.
+    /// `XMP`, the ``MetadataKeySpace/id3`` item `PRIV:XMP`, holding the same text.
     ///
-    /// A few properties give fields, read-only (``XMPFields``): the native
-    /// tags win.
+    /// A few properties give fields, read-only (docs/FIELDS.md): the native
+    /// tags win, and a set field is written to the native tag.
     public static let xmp = MetadataKeySpace(rawValue: "xmp")
 }
 
