@@ -157,3 +157,31 @@ struct XMPPacketTests {
         }
     }
 }
+
+/// Every prefix of a WAV whose `_PMX` chunk holds a packet (the packet cut
+/// anywhere) loads or fails with a MediaError; the whole file gives the
+/// packet's fields, read-only.
+struct XMPContainerPrefixTests {
+    @Test func everyPrefixOfAWAVWithAPacket() async throws {
+        let packet = Array(XMPPacketTests.dynamicMedia.utf8)
+        let file = RIFFBuilder.wave([
+            RIFFBuilder.fmt(), RIFFBuilder.chunk("data", [UInt8](repeating: 0, count: 16)), RIFFBuilder.chunk("_PMX", packet),
+        ])
+        var loaded = 0
+        for count in stride(from: 0, through: file.count, by: 7) + [file.count] {
+            do {
+                let item = try await MediaItem(loading: Data(file[..<count]), filename: "prefix.wav")
+                for warning in item.warnings { #expect((0...Int64(count)).contains(warning.offset ?? 0), "\(count): \(warning)") }
+                loaded += 1
+            } catch is MediaError {
+                continue
+            }
+        }
+        #expect(loaded > 0)
+        let whole = try await MediaItem(loading: Data(file), filename: "whole.wav")
+        #expect(whole.metadata.items.map(\.key) == ["_PMX"])
+        #expect(whole.metadata.title == "Title")
+        #expect(whole.metadata.album == "Alb & um")
+        #expect(whole.warnings.isEmpty)
+    }
+}
