@@ -46,6 +46,9 @@ enum Fuzz {
             FuzzTarget(
                 name: "timedjson", fileExtension: "json", summary: "TimedMetadataDocument(json:), the annotate input",
                 run: readTimedJSON),
+            FuzzTarget(
+                name: "xmp", fileExtension: "xml", summary: "XMPPacket (the XML reader and RDF properties) and its fields",
+                run: readXMP),
         ]
 
     /// A target running one format's parser directly (no detection), then
@@ -54,7 +57,7 @@ enum Fuzz {
         FuzzTarget(name: format.identifier, fileExtension: format.extensions[0], summary: "\(format.name) parser") { url in
             let parsed = try format.parse(try FileSource(path: url.path), url)
             check(parsed.properties, warnings: parsed.warnings)
-            touch(Metadata(items: parsed.items))
+            touch(Metadata(items: parsed.items).fillingReadOnlyFields())
         }
     }
 
@@ -99,6 +102,18 @@ enum Fuzz {
         let entry = format.sampleEntry()
         _ = try MetadataSampleFormat(sampleEntry: entry)
         for group in document.groups { _ = try format.items(inSample: try format.sample(for: group)) }
+    }
+
+    static func readXMP(_ url: URL) throws {
+        let bytes = [UInt8](Fuzz.currentInput)
+        let packet = XMPPacket(bytes, baseOffset: 100)
+        for warning in packet.warnings {
+            precondition(warning.offset.map { $0 >= 100 && $0 <= 100 + Int64(bytes.count) } ?? false, "warning offset \(warning)")
+        }
+        var metadata = Metadata()
+        metadata.items = [XMPFields.item(key: "_PMX", bytes: bytes)]
+        metadata.fillReadOnlyFields()
+        touch(metadata)
     }
 
     /// What a reader promises about the properties of anything it returns.
@@ -190,7 +205,7 @@ public func fuzzerInitialize(
 public func fuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = UnsafeRawBufferPointer(start: data, count: size)
     Fuzz.write(input)
-    if Fuzz.target.name == "timedjson" { Fuzz.currentInput = Data(input) }
+    if Fuzz.target.name == "timedjson" || Fuzz.target.name == "xmp" { Fuzz.currentInput = Data(input) }
     do {
         try Fuzz.target.run(Fuzz.inputURL)
         if Fuzz.verbose { print("\(Fuzz.target.name): read") }

@@ -117,6 +117,7 @@ public struct MediaItem: Sendable {
         chapterTables = parsed.chapterTables
         loadedChapterTables = chapterTables
         metadata = Metadata(items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) })
+        metadata.fillReadOnlyFields()
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
@@ -221,6 +222,7 @@ public struct MediaItem: Sendable {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: url.path)
         }
         metadata = Metadata(items: reread.items)
+        metadata.fillReadOnlyFields()
         loadedMetadata = metadata
         properties = reread.properties
         warnings = reread.warnings

@@ -35,11 +35,13 @@ struct FieldsCommand {
         if json && markdown { throw UsageError("--json and --markdown exclude each other") }
     }
 
-    /// Every key space of the registered formats, in registry order.
+    /// Every key space of the registered formats that holds some field, in
+    /// registry order (`xmp` holds whole packets, no field's key).
     static var keySpaces: [MetadataKeySpace] {
+        let holding = Set(MetadataKeyMap.standard.keys.values.flatMap { $0.map(\.keySpace) })
         var spaces: [MetadataKeySpace] = []
         for format in MediaFormat.all {
-            for space in format.keySpaces where !spaces.contains(space) { spaces.append(space) }
+            for space in format.keySpaces where !spaces.contains(space) && holding.contains(space) { spaces.append(space) }
         }
         return spaces
     }

@@ -14,6 +14,10 @@ extension MediaFormat {
         .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .shorten, .it, .xm, .s3m, .mod, .mp3,
     ]
 
+    /// Items several formats hold whose fields are read but never written
+    /// (``ReadOnlyFieldSource``): XMP packets.
+    static let readOnlyFieldSources: [ReadOnlyFieldSource] = [XMPFields.source]
+
     /// Each format's ``recognizes``, in the order of ``all``.
     private static let recognizers = all.map(\.recognizes)
 

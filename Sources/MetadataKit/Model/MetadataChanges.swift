@@ -56,7 +56,9 @@ struct MetadataChanges {
         guard let primary = change.keySpaces.first, !change.loaded.items.contains(where: { $0.keySpace == primary }),
             items.contains(where: { $0.keySpace == primary })
         else { return }
-        for field in MetadataField.allCases where change.edited[field] == change.loaded[field] {
+        // Only what the other tags hold: a field read from a read-only source (XMP) is not theirs.
+        let native = Metadata(items: change.loaded.items, registry: registry, keyMap: keyMap)
+        for field in MetadataField.allCases where change.edited[field] == change.loaded[field] && native[field] != nil {
             let primaryKeys = (keyMap.keys[field] ?? []).filter { $0.keySpace == primary }
             guard let value = Self.meaningful(change.edited[field]), field != .artwork, let key = primaryKeys.first,
                 !fallbackKeys(of: field).contains(key),

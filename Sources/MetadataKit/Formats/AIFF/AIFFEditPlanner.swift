@@ -14,7 +14,9 @@
 ///   created as `ID3 ` after the last chunk (where iTunes and mutagen put it).
 /// - The text chunks are written together where the first of them was (their
 ///   relative order among other chunks is not kept); new ones go last.
-/// - Every other chunk (`COMM`, `FVER`, `MARK`, `INST`, `COMT`, `APPL`, …) is
+/// - The XMP packet (``MetadataKeySpace/xmp`` `APPL`) in its `APPL` chunk
+///   with the signature `XMP ` (``XMPChunk``), kept byte for byte while unchanged.
+/// - Every other chunk (`COMM`, `FVER`, `MARK`, `INST`, `COMT`, other `APPL`, …) is
 ///   kept byte for byte and in order, `SSND` untouched, the FORM size updated;
 ///   a FORM over 4 GiB throws `unsupportedFeature`.
 /// - Tags after `SSND` are replaced with a journaled in-place tail edit,
@@ -32,7 +34,7 @@
 ///   be read whole is kept as it is, and a file without `SSND` keeps `COMM`
 ///   as it is.
 enum AIFFEditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.id3, .aiff]
+    static let keySpaces: [MetadataKeySpace] = [.id3, .aiff, .xmp]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
         let aiff = try AIFFStructure(parsing: source)
@@ -54,6 +56,8 @@ enum AIFFEditPlanner {
             id3, items: tagItems, newID: "ID3 ", endianness: .big, source: source, options: options,
             audioBytes: sound?.size ?? 0)
         let text = try AIFFText.chunks(for: kept, existing: existingText, source: source)
+        try XMPChunk.refuseOtherKeys(kept, kind: XMPChunk.aiff, format: "AIFF")
+        let xmp = try XMPChunk.edit(aiff.chunks, items: kept, kind: XMPChunk.aiff, source: source)
 
         var layout = IFFLayout(aiff.chunks)
         var changedBeforeSound = false
@@ -64,6 +68,7 @@ enum AIFFEditPlanner {
         }
         replace(tag.old, with: tag.bytes)
         replace(textChunks, with: text)
+        replace(xmp.old, with: xmp.bytes)
         if let sound {
             try padBeforeSound(sound, in: &layout, changedBefore: changedBeforeSound, source: source)
         }

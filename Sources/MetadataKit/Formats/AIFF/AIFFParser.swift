@@ -16,7 +16,8 @@
 /// - Tags: `NAME`, `AUTH`, `(c) `, `ANNO` chunks as ``MetadataKeySpace/aiff``
 ///   items (``AIFFText``), the first `ID3 `/`id3 ` chunk as
 ///   ``MetadataKeySpace/id3`` items (``IFFID3Chunk``), in chunk order. Where
-///   both hold a field, ID3 wins (``MetadataKeyMap``).
+///   both hold a field, ID3 wins (``MetadataKeyMap``). An `APPL` chunk with
+///   the signature `XMP ` is an ``MetadataKeySpace/xmp`` item (``XMPChunk``).
 /// - A file that ends inside `SSND` loads read-only (``IFFChunkWalker``).
 ///   Other damage (a FORM size that disagrees with the file, a missing pad
 ///   byte, a chunk cut off at the end, an ID3 tag larger than its chunk) is
@@ -46,6 +47,10 @@ enum AIFFParser {
                 warnings += id3.warnings
             } else if AIFFText.ids.contains(chunk.id), let item = try AIFFText.item(chunk, source: source) {
                 items.append(item)
+            } else if try XMPChunk.holds(chunk, XMPChunk.aiff, source: source) {
+                let xmp = try XMPChunk.read(chunk, XMPChunk.aiff, source: source)
+                items.append(xmp.item)
+                warnings += xmp.warnings
             }
         }
 

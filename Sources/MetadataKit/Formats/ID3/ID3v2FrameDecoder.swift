@@ -137,6 +137,10 @@ enum ID3v2FrameDecoder {
     private static func owned(_ id: String, _ payload: [UInt8]) -> MetadataItem? {
         guard let zero = payload.firstIndex(of: 0) else { return nil }
         let owner = ID3Text.latin1(payload[..<zero])
+        if id == "PRIV", owner == "XMP" {
+            // An XMP packet (as exiftool reads it): the text, when it is UTF-8.
+            return XMPFields.item(.id3, key: XMPFields.id3Key, bytes: Array(payload[(zero + 1)...]))
+        }
         return MetadataItem(keySpace: .id3, key: "\(id):\(owner)", value: .data(Data(payload[(zero + 1)...])), dataType: .binary)
     }
 

@@ -93,6 +93,9 @@ enum ID3v2FrameEncoder {
             let encoding = self.encoding(for: [description, body], version: version, preferred: preferred)
             return [encoding.rawValue] + language(item.language) + encode(description, encoding)
                 + terminator(encoding) + encode(body, encoding)
+        case "PRIV" where item.key == XMPFields.id3Key:
+            // An XMP packet: its text in UTF-8 (or its bytes as read).
+            return latin1(description) + [0] + (try XMPFields.bytes(of: item))
         case "PRIV", "UFID":
             guard case .data(let data) = item.value else { throw cannotHold(item, id) }
             return latin1(description) + [0] + [UInt8](data)

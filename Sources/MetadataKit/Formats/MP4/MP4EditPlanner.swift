@@ -27,12 +27,22 @@
 /// read (unless a new item of its type replaces it), and the unreadable rest
 /// of the file after `moov` (a cut `mdat`), which moves with the rewrite.
 enum MP4EditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP]
+    static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP, .xmp]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
-        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let movie = try MP4Movie(source)
         if let refusal = try movie.saveRefusal() { throw refusal }
+        try MP4XMP.refuseOtherKeys(items)
+        let plan = try planMovie(source, items, options, movie: movie)
+        // A top-level XMP box (see MP4XMP) is edited beside the movie box.
+        let kept = options.removesAllTags ? [] : items
+        return try MP4XMP.adjusting(plan, source: source, items: kept, layout: movie.layout)
+    }
+
+    private static func planMovie(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions, movie: MP4Movie) throws
+        -> FileEditPlan
+    {
+        let url = URL(fileURLWithPath: source.path, isDirectory: false)
         let topLevel = movie.layout.boxes
         guard let moovIndex = topLevel.firstIndex(where: { $0.type == "moov" }) else {
             throw MediaError(.malformed, "no 'moov' box to write metadata into", offset: 0)

@@ -36,6 +36,8 @@ struct MP4MoovRebuilder {
     let userData: [MetadataItem]
     /// 3GPP asset box items (``MP4AssetBoxes``).
     let assets: [MetadataItem]
+    /// XMP packets of `moov/udta` (``MP4XMP``).
+    let userDataXMP: [MetadataItem]
     /// Size of the `free` box to leave after `ilst` when the iTunes `meta` is
     /// written (nil: keep or resize the existing one, add none).
     var padding: Int?
@@ -51,6 +53,7 @@ struct MP4MoovRebuilder {
         quickTime = items.filter { $0.keySpace == .quickTimeMetadata }
         userData = items.filter { $0.keySpace == .quickTimeUserData }
         assets = items.filter { $0.keySpace == .threeGPP }
+        userDataXMP = items.filter { $0.keySpace == .xmp && $0.key != MP4XMP.topLevelKey }
     }
 
     // MARK: moov
@@ -92,6 +95,7 @@ struct MP4MoovRebuilder {
         }
         if !sawUserData {
             var udta: [MP4Node] = try userDataGroups.map { .bytes(try MP4MetadataEncoder.userDataAtom(key: $0.key, items: $0.items)) }
+            udta += try userDataXMP.map { .bytes(try MP4XMP.box(key: $0.key, item: $0)) }
             if !iTunes.isEmpty { udta.append(try newITunesMeta()) }
             if let list = chapters?.list { udta.append(.bytes(list.box)) }
             udta += try MP4AssetBoxQueue(assets).remainingBoxes().map { .bytes($0) }
@@ -181,7 +185,19 @@ struct MP4MoovRebuilder {
         var iTunesIndex: Int?
         // 3GPP asset boxes: each box of a type takes the next group of items of that type.
         var wantedAssets = MP4AssetBoxQueue(assets)
+        var wantedXMP = userDataXMP
         for child in udta.children {
+            if let key = MP4XMP.userDataKey(child.header), let packet = MP4XMP.read(child.header, key: key, source: source) {
+                // An XMP packet (MP4XMP): kept while its item is, else replaced or removed.
+                if let index = wantedXMP.firstIndex(where: { $0.key == key }) {
+                    let item = wantedXMP.remove(at: index)
+                    children.append(item == packet.item ? .original(child.header) : .bytes(try MP4XMP.box(key: key, item: item)))
+                    changed = changed || item != packet.item
+                } else {
+                    changed = true
+                }
+                continue
+            }
             if child.type == "meta" {
                 if let relocating, child.header.offset == relocating.header.offset {
                     relocated = try quickTimeMeta(child, changed: quickTimeChanged, wrote: &wroteQuickTime, plain: true)
@@ -245,6 +261,10 @@ struct MP4MoovRebuilder {
         }
         for box in try wantedAssets.remainingBoxes() {
             children.append(.bytes(box))
+            changed = true
+        }
+        for item in wantedXMP {
+            children.append(.bytes(try MP4XMP.box(key: item.key, item: item)))
             changed = true
         }
         guard changed else { return .original(udta.header) }

@@ -27,6 +27,7 @@ enum MP4Parser {
         let items =
             try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
             + MP4AssetBoxes.items(in: movie.moov, source: source)
+            + MP4XMP.items(topLevel: movie.layout.boxes, moov: movie.moov, source: source, warnings: &warnings)
         let refusal = try movie.saveRefusal()
         if let refusal {
             warnings.append(MediaWarning(refusal.code, "not editable: \(refusal.reason)", offset: refusal.offset))

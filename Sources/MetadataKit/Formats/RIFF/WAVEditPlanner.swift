@@ -24,6 +24,8 @@
 ///   saves keep both consistent as above.
 /// - The `bext`, `iXML` and `cart` chunks from their items, in their place
 ///   (``BroadcastWAV``), each rewritten only when its items changed.
+/// - The XMP packet (``MetadataKeySpace/xmp`` `_PMX`) in its `_PMX` chunk
+///   (``XMPChunk``), kept byte for byte while unchanged.
 /// - A chunk kind that disappears (no items left) is removed; several INFO
 ///   lists are merged into the first one.
 ///
@@ -57,7 +59,7 @@
 /// (``FileEditor/insertionForm(of:size:in:url:)``). (A 28-byte `JUNK` right after the header is the
 /// RF64 placeholder of EBU Tech 3306 §3.3 and is never touched.)
 enum WAVEditPlanner {
-    static let keySpaces: [MetadataKeySpace] = [.id3, .riff] + BroadcastWAV.keySpaces
+    static let keySpaces: [MetadataKeySpace] = [.id3, .riff, .xmp] + BroadcastWAV.keySpaces
     static let paddingIDs: Set<FourCC> = ["JUNK", "junk", "PAD ", "pad "]
     /// Payload of the `JUNK` chunk added when pre-`data` tags force a rewrite.
     static let rewritePadding = 1024
@@ -96,6 +98,9 @@ enum WAVEditPlanner {
             for: infoItems, existing: infoEntries, source: source,
             characterSet: try RIFFInfo.characterSet(of: wav.chunks, source: source))
 
+        try XMPChunk.refuseOtherKeys(kept, kind: XMPChunk.wav, format: "WAV")
+        let xmp = try XMPChunk.edit(wav.chunks, items: kept, kind: XMPChunk.wav, source: source)
+
         var layout = IFFLayout(wav.chunks)
         var changedBeforeData = false
         func replace(_ old: [IFFChunk], with bytes: [UInt8]?) {
@@ -109,6 +114,7 @@ enum WAVEditPlanner {
         for edit in try BroadcastWAV.edits(for: kept, chunks: wav.chunks, source: source, sampleRate: sampleRate ?? 0) {
             replace(edit.old, with: edit.bytes)
         }
+        replace(xmp.old, with: xmp.bytes)
 
         // Keep `data` where it is if a padding chunk can absorb the change; else rewrite with padding.
         let isPlaceholder: (IFFChunk) -> Bool = { $0.offset == 12 && $0.id == "JUNK" && $0.size == 28 }

@@ -15,7 +15,9 @@
 ///   (``RIFFInfo``; several INFO lists are read in order), and the first
 ///   `id3 `/`ID3 ` chunk as ``MetadataKeySpace/id3`` items (``IFFID3Chunk``).
 ///   The Broadcast Wave `bext`, `iXML` and `cart` chunks give their items
-///   (``BroadcastWAV``). Items are listed in chunk order. Where both hold a field, ID3 wins
+///   (``BroadcastWAV``); an XMP packet in a `_PMX` chunk is an
+///   ``MetadataKeySpace/xmp`` item (``XMPChunk``). Items are listed in chunk
+///   order. Where both hold a field, ID3 wins
 ///   (``MetadataKeyMap``).
 /// - A file that ends inside `data` loads read-only (``IFFChunkWalker``), as
 ///   does one whose INFO list has a subchunk running past it (the subchunks
@@ -51,6 +53,10 @@ enum WAVParser {
             if let id3, chunk == id3.chunk {
                 items += id3.items
                 warnings += id3.warnings
+            } else if try XMPChunk.holds(chunk, XMPChunk.wav, source: source) {
+                let xmp = try XMPChunk.read(chunk, XMPChunk.wav, source: source)
+                items.append(xmp.item)
+                warnings += xmp.warnings
             } else if try RIFFInfo.isInfoList(chunk, source: source) {
                 let (entries, damage) = try RIFFInfo.readableEntries(in: chunk, source: source)
                 items += entries.compactMap(\.item)
