@@ -5,13 +5,15 @@
 #endif
 
 extension MediaFormat {
-    /// Every format MetadataKit reads, in the order detection asks them.
+    /// Every format MetadataKit reads, in the order detection asks them
+    /// (formats that must read past the first bytes to be sure, such as the
+    /// tracker modules, come after the common ones).
     ///
     /// Adding a format: a folder under `Formats/` that defines its
     /// `MediaFormat` value, and one entry here.
     public static let all: [MediaFormat] = [
         .wav, .aiff, .flac, .ogg, .mp4, .matroska, .webm, .asf, .dsf, .dsdiff,
-        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .shorten, .it, .xm, .s3m, .mod, .mp3,
+        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .mp3, .shorten, .it, .xm, .s3m, .mod,
     ]
 
     /// Items several formats hold whose fields are read but never written

@@ -8,7 +8,10 @@
 /// is), and a field the native tags don't hold is never copied from such an
 /// item into them.
 struct ReadOnlyFieldSource: Sendable {
-    /// Whether `item` is one this source reads.
+    /// The key spaces of the items this source may read: items of others
+    /// are passed over without a call (this runs for every item loaded).
+    var keySpaces: [MetadataKeySpace]
+    /// Whether `item` (of one of ``keySpaces``) is one this source reads.
     var holds: @Sendable (MetadataItem) -> Bool
     /// The fields `item` gives, in order of preference within one field.
     var fields: @Sendable (MetadataItem) -> [(field: MetadataField, value: DisplayValue)]
@@ -18,9 +21,10 @@ extension Metadata {
     /// Fills every empty field that an item of a read-only source
     /// (``MediaFormat/readOnlyFieldSources``) gives; fields already set stay.
     mutating func fillReadOnlyFields(from sources: [ReadOnlyFieldSource] = MediaFormat.readOnlyFieldSources) {
-        for item in items {
-            for source in sources where source.holds(item) {
-                for (field, value) in source.fields(item) where self[field] == nil {
+        for index in items.indices {
+            let keySpace = items[index].keySpace
+            for source in sources where source.keySpaces.contains(keySpace) && source.holds(items[index]) {
+                for (field, value) in source.fields(items[index]) where self[field] == nil {
                     self[field] = value
                 }
             }

@@ -26,7 +26,7 @@ enum FastTrackerModule {
     static let maximumSamplesPerInstrument = 256
 
     static func recognizes(_ probe: FormatProbe) throws -> Bool {
-        guard probe.source.size >= 17 else { return false }
+        guard probe.starts(with: "Extended Mod"), probe.source.size >= 17 else { return false }
         return try probe.source.getBytes(at: 0, count: 17).elementsEqual(magic.utf8)
     }
 

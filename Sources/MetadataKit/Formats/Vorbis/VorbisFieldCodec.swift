@@ -17,8 +17,9 @@ extension MetadataKeySpace {
 struct VorbisFieldCodec: KeySpaceCodec {
     var keySpace: MetadataKeySpace { .vorbis }
 
-    /// Fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``).
-    static let totalKeys: Set<String> = ["TRACKTOTAL", "TOTALTRACKS", "DISCTOTAL", "TOTALDISCS"]
+    /// Fields that hold only a count (see ``MetadataKeyMap/vorbisKeys``); a
+    /// list, not a set: four short strings compare faster than one hashes.
+    static let totalKeys = ["TRACKTOTAL", "TOTALTRACKS", "DISCTOTAL", "TOTALDISCS"]
 
     func reading(_ field: MetadataField, from item: MetadataItem, among items: [MetadataItem]) -> FieldReading {
         guard Self.totalKeys.contains(item.key) else { return .standard }

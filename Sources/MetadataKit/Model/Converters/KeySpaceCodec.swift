@@ -71,22 +71,33 @@ public enum FieldReading: Sendable, Equatable {
 public struct KeySpaceCodecs: Sendable {
     /// One codec per key space, the first given winning.
     private let codecs: [any KeySpaceCodec]
+    /// The key space names of ``codecs``, in their order: looked through as
+    /// plain strings (short ones compare as two words), not by asking each
+    /// codec, since this runs for each item of a field.
+    private let names: [String]
 
     public init(_ codecs: [any KeySpaceCodec]) {
         var seen = Set<MetadataKeySpace>()
         self.codecs = codecs.filter { seen.insert($0.keySpace).inserted }
+        self.names = self.codecs.map(\.keySpace.rawValue)
     }
 
-    /// The codec of `keySpace`, if it has one. A scan, not a hash: a handful
-    /// of key spaces have codecs, and this runs for each item of a field.
+    /// The codec of `keySpace`, if it has one.
     public func codec(for keySpace: MetadataKeySpace) -> (any KeySpaceCodec)? {
-        for codec in codecs where codec.keySpace == keySpace { return codec }
+        index(of: keySpace).map { codecs[$0] }
+    }
+
+    /// Where the codec of `keySpace` is in ``codecs``.
+    private func index(of keySpace: MetadataKeySpace) -> Int? {
+        let name = keySpace.rawValue
+        for index in names.indices where names[index] == name { return index }
         return nil
     }
 
     /// What the codec of `item`'s key space says of its value for `field`.
     func reading(_ field: MetadataField, from item: MetadataItem, among items: [MetadataItem]) -> FieldReading {
-        codec(for: item.keySpace)?.reading(field, from: item, among: items) ?? .standard
+        guard let index = index(of: item.keySpace) else { return .standard }
+        return codecs[index].reading(field, from: item, among: items)
     }
 
     /// The items the codec of `key`'s key space stores `value` as; nil when
@@ -94,7 +105,8 @@ public struct KeySpaceCodecs: Sendable {
     func items(
         for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey, existing: [MetadataItem]
     ) throws -> [MetadataItem]? {
-        try codec(for: key.keySpace)?.items(for: field, value: value, key: key.key, existing: existing)
+        guard let index = index(of: key.keySpace) else { return nil }
+        return try codecs[index].items(for: field, value: value, key: key.key, existing: existing)
     }
 
     /// The keys of one kind of every codec (of those of `keySpaces`, when
