@@ -11,9 +11,11 @@ carry a comment of their own, or take the one of what they implement):
   location, or a `::SYNTHESIZED::` identifier): `init(rawValue:)`,
   `hashValue`, `==` of an enum, inherited protocol-extension members;
 - a member that implements a requirement of a protocol its type conforms to,
-  when that requirement is documented: the module's own protocols are looked
-  up in the graph; standard-library and Foundation protocols (documented
-  there) by the names in KNOWN_REQUIREMENTS.
+  when that requirement is documented: the graph's `sourceOrigin` names the
+  requirement (the module's own ones must carry a comment; those of the
+  standard library and Foundation are documented there); without one, the
+  member's name is matched against the module's protocols and, for other
+  modules' protocols, the names in KNOWN_REQUIREMENTS.
 
 ALLOWLIST (optional) names declarations still waiting for a comment, one
 `Type.member` path a line (`#` starts a comment). Those are reported but do
@@ -70,12 +72,15 @@ def main():
 
     symbols = {s["identifier"]["precise"]: s for s in graph["symbols"]}
     parent = {}
+    origin = {}
     conforms = {}
     requirements = {}
     for rel in graph["relationships"]:
         kind, source, target = rel["kind"], rel["source"], rel["target"]
         if kind == "memberOf":
             parent[source] = target
+            if "sourceOrigin" in rel:
+                origin[source] = rel["sourceOrigin"]["identifier"]
         elif kind == "conformsTo":
             name = rel.get("targetFallback", "").split(".")[-1]
             if target in symbols:
@@ -85,12 +90,17 @@ def main():
             requirements.setdefault(target, []).append(source)
 
     def implements_documented_requirement(sid, title):
+        # The graph names the requirement a member implements (sourceOrigin);
+        # one of another module is documented there.
+        if sid in origin:
+            req = symbols.get(origin[sid])
+            return req is None or "docComment" in req
         owner = parent.get(sid)
         for protocol, name in conforms.get(owner, ()):
             if protocol in symbols:
                 for req in requirements.get(protocol, ()):
                     r = symbols.get(req)
-                    if r and r["names"]["title"] == title and "docComment" in r:
+                    if r and r["pathComponents"][-1] == title and "docComment" in r:
                         return True
             elif title in KNOWN_REQUIREMENTS.get(name, ()):
                 return True
@@ -102,7 +112,7 @@ def main():
             continue
         if "::SYNTHESIZED::" in sid or "location" not in s:
             continue
-        title = s["names"]["title"]
+        title = s["pathComponents"][-1]
         if "docComment" not in s and implements_documented_requirement(sid, title):
             continue
         counted += 1
