@@ -27,7 +27,9 @@ public struct SaveOptions: Sendable, Hashable {
         case remove
     }
 
+    /// The ID3v2 version an MP3's tag is written in; ``ID3v2Version/keep`` by default.
     public var id3v2Version: ID3v2Version = .keep
+    /// What happens to an MP3's ID3v1 tag; ``ID3v1Policy/updateExisting`` by default.
     public var id3v1: ID3v1Policy = .updateExisting
     /// Remove every tag the format's writer knows (MP3: ID3v2 and ID3v1;
     /// MP4: iTunes `ilst` items, QuickTime `mdta` items and `udta` text
@@ -41,6 +43,8 @@ public struct SaveOptions: Sendable, Hashable {
     /// ``MediaItem/chapterTables`` changed.
     var chapterTables: [ChapterTable]?
 
+    /// Options with these values; the defaults keep the file's ID3 layout and
+    /// sync fully.
     public init(
         id3v2Version: ID3v2Version = .keep, id3v1: ID3v1Policy = .updateExisting,
         removesAllTags: Bool = false, durability: SaveDurability = .full

@@ -7,7 +7,22 @@
 /// What a track carries, from its `hdlr` handler type (ISO/IEC 14496-12 §8.4.3,
 /// QTFF "Handler reference atom").
 public enum AssetMediaType: String, Sendable, Hashable, CaseIterable {
-    case audio, video, text, subtitle, closedCaption, timecode, metadata, other
+    /// Sound (`soun`).
+    case audio
+    /// Pictures (`vide`).
+    case video
+    /// QuickTime text, such as a chapter track's titles (`text`).
+    case text
+    /// Subtitles (`sbtl` in QuickTime, `subt` in ISO files).
+    case subtitle
+    /// Closed captions, CEA-608/708 (`clcp`).
+    case closedCaption
+    /// A timecode track (`tmcd`).
+    case timecode
+    /// Timed metadata (`meta`), such as a QuickTime `mebx` track.
+    case metadata
+    /// Any other handler type.
+    case other
 
     /// The media type of a handler type: `soun` `vide` `text` `sbtl` `subt`
     /// `clcp` `tmcd` `meta`; anything else is `other`.

@@ -22,11 +22,16 @@
 /// read only by ``Sample/readData()``, so memory does not grow with the
 /// file. Fragmented files are refused (`unsupportedFeature`).
 public final class AssetReader {
+    /// The loaded asset whose samples are read.
     public let asset: Asset
+    /// The track outputs added, in the order they were added.
     public private(set) var outputs: [AssetReaderTrackOutput] = []
     private var peeked: [Sample?] = []
     private var started = false
 
+    /// A reader of `asset`, which must be loaded; throws `notLoaded`, or
+    /// `unsupportedFeature` for a fragmented MP4 or a format whose tracks have
+    /// no sample tables.
     public init(asset: Asset) throws {
         guard asset.isLoaded else {
             throw MediaError(.notLoaded, "load the asset before reading it", path: asset.url.path)
@@ -94,6 +99,7 @@ extension AssetReader: AsyncSequence {
 
 /// The samples of one track, in decode order.
 public final class AssetReaderTrackOutput {
+    /// The track whose samples this output gives.
     public let track: AssetTrack
     /// Decode-order sample indices to read; all samples by default. Set before reading.
     public var sampleRange: Range<Int>

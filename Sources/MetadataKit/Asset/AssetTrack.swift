@@ -13,6 +13,8 @@ public struct EditListEntry: Sendable, Hashable {
     /// Playback rate (16.16 fixed point as a Double); 1 for normal play.
     public var rate: Double
 
+    /// An edit showing `segmentDuration` (movie timescale) of media from
+    /// `mediaTime` (-1: an empty edit) at `rate`.
     public init(segmentDuration: Int64, mediaTime: Int64, rate: Double = 1) {
         self.segmentDuration = segmentDuration
         self.mediaTime = mediaTime
@@ -26,9 +28,12 @@ public struct EditListEntry: Sendable, Hashable {
 /// A track reference (`tref` child, ISO/IEC 14496-12 §8.3.3): a type such as
 /// `tmcd`, `chap`, `hint`, `cdsc`, `sync`, `subt`, and the referenced track IDs.
 public struct TrackReference: Sendable, Hashable {
+    /// The reference type: `chap` (chapter track), `tmcd`, `cdsc`, …
     public var type: FourCC
+    /// The IDs of the tracks referred to.
     public var trackIDs: [UInt32]
 
+    /// A reference of `type` to `trackIDs`.
     public init(type: FourCC, trackIDs: [UInt32]) {
         self.type = type
         self.trackIDs = trackIDs
@@ -89,9 +94,11 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     public var alternateGroup: Int16
     /// Video: pixel size from the sample entry, else from `tkhd`.
     public var width: Int?
+    /// Video: pixel height (see ``width``).
     public var height: Int?
     /// Audio: sample rate and channels from the sample entry.
     public var sampleRate: Int?
+    /// Audio: channel count from the sample entry.
     public var channels: Int?
     /// Average bit rate in bits per second, when the codec configuration gives it.
     public var bitrate: Int?
@@ -106,6 +113,8 @@ public struct AssetTrack: Sendable, Hashable, Identifiable {
     /// Whether players pick the track by default, and must show it
     /// (subtitles), where the format says (Matroska FlagDefault, FlagForced).
     public var isDefault: Bool?
+    /// Whether players must show the track (Matroska FlagForced, forced
+    /// subtitles); nil where the format doesn't say.
     public var isForced: Bool?
     /// The sample tables (MP4 tracks; empty elsewhere).
     public var sampleTable: SampleTable

@@ -41,7 +41,9 @@
 /// offsets become `co64` (§8.7.5) when they pass 4 GiB. On any error the
 /// output is removed.
 public actor AssetWriter {
+    /// The file written (replaced if it exists).
     public nonisolated let url: URL
+    /// The container written: its `ftyp` brands and conventions.
     public nonisolated let fileType: AssetFileType
     /// Interleaving period, in seconds of decode time.
     public nonisolated let chunkDuration: Double
@@ -55,7 +57,20 @@ public actor AssetWriter {
     /// Chapters written as `moov/udta/chpl` (see ``setChapters(_:)``).
     public private(set) var chapters: [Chapter] = []
 
-    public enum Status: Sendable { case unknown, writing, completed, failed, cancelled }
+    /// Where the writer is in its life.
+    public enum Status: Sendable {
+        /// Not started: inputs and metadata may still be added.
+        case unknown
+        /// ``AssetWriter/startWriting()`` has run; samples are accepted.
+        case writing
+        /// ``AssetWriter/finishWriting()`` wrote the whole file.
+        case completed
+        /// An error stopped the writing; the output was removed.
+        case failed
+        /// ``AssetWriter/cancelWriting()`` stopped it; the output was removed.
+        case cancelled
+    }
+    /// Where the writer is: ``Status/unknown`` until writing starts.
     public private(set) var status: Status = .unknown
 
     /// Where a pending sample's bytes are: in memory, or still in its source
@@ -127,6 +142,10 @@ public actor AssetWriter {
     /// Lowers the 32-bit limit; for tests.
     func setSizeLimit(_ limit: Int64) { sizeLimit = limit }
 
+    /// A writer of `url` as `fileType`, interleaving every `chunkDuration`
+    /// seconds, `moov` first when `shouldOptimizeForNetworkUse`, with
+    /// `movieTimescale` ticks per second in `mvhd`. Nothing is written before
+    /// ``startWriting()``.
     public init(
         url: URL, fileType: AssetFileType, chunkDuration: Double = 0.5,
         shouldOptimizeForNetworkUse: Bool = false, movieTimescale: UInt32 = 1000

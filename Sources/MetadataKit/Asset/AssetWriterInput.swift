@@ -11,19 +11,33 @@
 /// Edit list segment durations are in the writer's movie timescale; track
 /// reference IDs name tracks of the file being written.
 public final class AssetWriterInput: @unchecked Sendable {
+    /// What the track carries.
     public let mediaType: AssetMediaType
+    /// The `hdlr` handler type; the media type's own by default.
     public let handlerType: FourCC
+    /// The `hdlr` name; nil writes an empty one.
     public let handlerName: String?
+    /// The complete `stsd` entries, each with its size and type; samples
+    /// refer to them by index from 1.
     public let sampleDescriptions: [[UInt8]]
+    /// The `stsd` version (0 in nearly every file).
     public let sampleDescriptionVersion: UInt8
+    /// The track's media timescale (`mdhd`), in ticks per second.
     public let timescale: UInt32
+    /// The `mdhd` language, ISO 639-2/T (`und` when unknown).
     public let language: String
+    /// The edit list written as `edts/elst`; empty for none.
     public let editList: [EditListEntry]
+    /// Track references written as `tref`, by output track ID.
     public let references: [TrackReference]
     /// The track ID wanted in the output (the next free ID when nil or taken).
     public let preferredTrackID: UInt32?
+    /// Video: the `tkhd` width in pixels; nil for other media.
     public let width: Int?
+    /// Video: the `tkhd` height in pixels; nil for other media.
     public let height: Int?
+    /// The `tkhd` alternate group: tracks of one group are alternatives
+    /// (0: none).
     public let alternateGroup: Int16
     /// `tkhd` flags: enabled (1) and in movie (2) by default.
     public let trackFlags: UInt32
@@ -32,6 +46,9 @@ public final class AssetWriterInput: @unchecked Sendable {
     private var writer: AssetWriter?
     private var assignedID: UInt32 = 0
 
+    /// An input for a track of `mediaType` with these sample descriptions in
+    /// `timescale` ticks per second; the other parameters set the properties of
+    /// the same names.
     public init(
         mediaType: AssetMediaType, sampleDescriptions: [[UInt8]], timescale: UInt32,
         handlerType: FourCC? = nil, handlerName: String? = nil, sampleDescriptionVersion: UInt8 = 0,

@@ -44,7 +44,11 @@ import Synchronization
 ///   cancellation) nothing is left at ``outputURL``, and the input is never
 ///   written to.
 public final class ExportSession: Sendable {
-    public enum Preset: Sendable { case passthrough }
+    /// How samples are carried to the output.
+    public enum Preset: Sendable {
+        /// Samples are copied as they are, never decoded or re-encoded.
+        case passthrough
+    }
 
     /// How ``metadata`` combines with the source's metadata.
     public enum MetadataPolicy: Sendable {
@@ -58,7 +62,9 @@ public final class ExportSession: Sendable {
         case add
     }
 
+    /// The loaded source; it is only read.
     public let asset: Asset
+    /// How samples are carried (``Preset/passthrough``).
     public let preset: Preset
 
     /// The settings and progress, behind one lock: a session is shared
@@ -83,6 +89,7 @@ public final class ExportSession: Sendable {
         var sizeLimit: Int64?
     }
 
+    /// The file to write; must be set before exporting.
     public var outputURL: URL? {
         get { state.withLock { $0.outputURL } }
         set { state.withLock { $0.outputURL = newValue } }
@@ -160,6 +167,8 @@ public final class ExportSession: Sendable {
         case failed
     }
 
+    /// A session exporting `asset` with `preset`; set ``outputURL`` before
+    /// exporting.
     public init(asset: Asset, preset: Preset = .passthrough) {
         self.asset = asset
         self.preset = preset

@@ -16,8 +16,11 @@ public struct Sample: Sendable {
     public var trackID: UInt32
     /// 0-based index in the source track, in decode order (nil for made samples).
     public var index: Int?
+    /// Decode time, in ``timescale`` units.
     public var decodeTime: Int64
+    /// Presentation time (decode time plus the `ctts` composition offset), in ``timescale`` units.
     public var presentationTime: Int64
+    /// Duration, in ``timescale`` units.
     public var duration: Int64
     /// Units per second of the times.
     public var timescale: UInt32
@@ -67,8 +70,11 @@ public struct Sample: Sendable {
 
     /// Composition offset: presentation time minus decode time.
     public var compositionOffset: Int64 { presentationTime - decodeTime }
+    /// ``decodeTime`` in seconds.
     public var decodeTimeSeconds: Double { Double(decodeTime) / Double(max(1, timescale)) }
+    /// ``presentationTime`` in seconds.
     public var presentationTimeSeconds: Double { Double(presentationTime) / Double(max(1, timescale)) }
+    /// ``duration`` in seconds.
     public var durationSeconds: Double { Double(duration) / Double(max(1, timescale)) }
 
     /// The file and offset of the sample's bytes, for a sample read from a file.

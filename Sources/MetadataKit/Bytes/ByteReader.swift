@@ -6,7 +6,10 @@
 
 /// Byte order of a multi-byte integer.
 public enum Endianness: Sendable {
-    case big, little
+    /// Most significant byte first (network order; ISO BMFF, ID3, IFF/AIFF).
+    case big
+    /// Least significant byte first (RIFF/WAV, Ogg, Vorbis comments, APEv2, ASF).
+    case little
 }
 
 /// A cursor over a bounded run of bytes, the unit every parser works through.
@@ -64,6 +67,7 @@ public struct ByteReader: Sendable {
 
     // MARK: Integers
 
+    /// Reads one byte; throws `truncated` when none is left.
     @inlinable public mutating func readUInt8() throws -> UInt8 {
         try require(1, "UInt8")
         defer { position += 1 }
@@ -85,21 +89,27 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// Reads a 16-bit unsigned integer, big-endian unless told otherwise.
     @inlinable public mutating func readUInt16(_ endianness: Endianness = .big) throws -> UInt16 {
         UInt16(try readUInt(byteCount: 2, endianness: endianness))
     }
+    /// Reads a 24-bit unsigned integer (3 bytes), big-endian unless told otherwise.
     @inlinable public mutating func readUInt24(_ endianness: Endianness = .big) throws -> UInt32 {
         UInt32(try readUInt(byteCount: 3, endianness: endianness))
     }
+    /// Reads a 32-bit unsigned integer, big-endian unless told otherwise.
     @inlinable public mutating func readUInt32(_ endianness: Endianness = .big) throws -> UInt32 {
         UInt32(try readUInt(byteCount: 4, endianness: endianness))
     }
+    /// Reads a 64-bit unsigned integer, big-endian unless told otherwise.
     @inlinable public mutating func readUInt64(_ endianness: Endianness = .big) throws -> UInt64 {
         try readUInt(byteCount: 8, endianness: endianness)
     }
+    /// Reads a 16-bit two's-complement integer, big-endian unless told otherwise.
     @inlinable public mutating func readInt16(_ endianness: Endianness = .big) throws -> Int16 {
         Int16(bitPattern: try readUInt16(endianness))
     }
+    /// Reads a 32-bit two's-complement integer, big-endian unless told otherwise.
     @inlinable public mutating func readInt32(_ endianness: Endianness = .big) throws -> Int32 {
         Int32(bitPattern: try readUInt32(endianness))
     }
@@ -120,6 +130,7 @@ public struct ByteReader: Sendable {
         return value
     }
 
+    /// Reads a four-character code (4 bytes, as stored).
     @inlinable public mutating func readFourCC() throws -> FourCC {
         FourCC(try readUInt32())
     }

@@ -4,21 +4,28 @@ public struct ByteWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8] = []
 
+    /// An empty writer with room reserved for `capacity` bytes.
     public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     /// Number of bytes written.
     public var count: Int { bytes.count }
 
+    /// Appends one byte.
     public mutating func write(_ value: UInt8) { bytes.append(value) }
 
+    /// Appends `run` as it is.
     public mutating func write<Bytes: Sequence>(_ run: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: run)
     }
 
+    /// Appends `value` as 2 bytes, big-endian unless told otherwise.
     public mutating func write(_ value: UInt16, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 2, endianness) }
+    /// Appends `value` as 4 bytes, big-endian unless told otherwise.
     public mutating func write(_ value: UInt32, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 4, endianness) }
+    /// Appends `value` as 8 bytes, big-endian unless told otherwise.
     public mutating func write(_ value: UInt64, _ endianness: Endianness = .big) { writeInteger(value, byteCount: 8, endianness) }
 
+    /// Appends the code's 4 bytes, as stored.
     public mutating func write(_ code: FourCC) { write(code.rawValue) }
 
     /// Writes `value` as a 28-bit ID3v2 syncsafe integer.

@@ -3,11 +3,14 @@
 /// Bytes are mapped one-to-one onto ISO 8859-1, so `©nam` (0xA9 'n' 'a' 'm')
 /// prints and parses as written in the specs.
 public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The four bytes as a big-endian integer: the first character is the most
+    /// significant byte.
     public var rawValue: UInt32
     public typealias StringLiteralType = StaticString
     public typealias ExtendedGraphemeClusterLiteralType = StaticString
     public typealias UnicodeScalarLiteralType = StaticString
 
+    /// The code whose four bytes, big-endian, are `rawValue`.
     @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Makes a code from four ISO 8859-1 characters; characters beyond U+00FF

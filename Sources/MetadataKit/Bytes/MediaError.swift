@@ -54,6 +54,8 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file concerned, when known.
     public var path: String?
 
+    /// An error of `code` explained by `reason`, at the absolute byte `offset`
+    /// of the file at `path` when known.
     public init(_ code: Code, _ reason: String, offset: Int64? = nil, path: String? = nil) {
         self.code = code
         self.reason = reason

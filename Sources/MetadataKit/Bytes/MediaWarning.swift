@@ -13,6 +13,8 @@ public struct MediaWarning: Sendable, Hashable, CustomStringConvertible {
     /// Absolute byte offset in the file where the problem was found.
     public var offset: Int64?
 
+    /// A warning of `code` explained by `message`, at the absolute byte `offset`
+    /// when it has one.
     public init(_ code: MediaError.Code, _ message: String, offset: Int64? = nil) {
         self.code = code
         self.message = message

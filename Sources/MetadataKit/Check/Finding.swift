@@ -78,6 +78,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
 
     /// What is wrong.
     public var code: Code
+    /// How bad it is.
     public var severity: Severity
     /// Absolute byte offset in the file where the problem is, when it has one.
     public var byteOffset: Int64?
@@ -88,6 +89,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// Why it can't be repaired, or what the repair does; nil when there is nothing to add.
     public var fixNote: String?
 
+    /// A finding of `code` at `severity`, explained by `message`; the other
+    /// parameters set the properties of the same names.
     public init(
         _ code: Code, _ severity: Severity, _ message: String, byteOffset: Int64? = nil, isFixable: Bool = false,
         fixNote: String? = nil
@@ -113,6 +116,7 @@ public struct Repair: Sendable, Hashable, CustomStringConvertible {
     /// What changes, in words ("ID3v1 title 'Old' → 'New'").
     public var change: String
 
+    /// A repair of the finding `code` that makes `change`.
     public init(code: Finding.Code, change: String) {
         self.code = code
         self.change = change

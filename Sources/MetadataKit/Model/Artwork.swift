@@ -14,26 +14,47 @@ public struct Artwork: Sendable, Hashable {
         public var rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+        /// Any other picture (`$00`).
         public static let other = PictureType(rawValue: 0)
+        /// A 32×32 pixel PNG file icon (`$01`; ID3v2 allows one per file).
         public static let fileIcon = PictureType(rawValue: 1)
+        /// Another file icon, of any size or format (`$02`).
         public static let otherFileIcon = PictureType(rawValue: 2)
+        /// The front cover (`$03`); the picture players show.
         public static let frontCover = PictureType(rawValue: 3)
+        /// The back cover (`$04`).
         public static let backCover = PictureType(rawValue: 4)
+        /// A page of the leaflet or booklet (`$05`).
         public static let leaflet = PictureType(rawValue: 5)
+        /// The medium itself, such as the label side of a CD (`$06`).
         public static let media = PictureType(rawValue: 6)
+        /// The lead artist, lead performer or soloist (`$07`).
         public static let leadArtist = PictureType(rawValue: 7)
+        /// The artist or performer (`$08`).
         public static let artist = PictureType(rawValue: 8)
+        /// The conductor (`$09`).
         public static let conductor = PictureType(rawValue: 9)
+        /// The band or orchestra (`$0A`).
         public static let band = PictureType(rawValue: 10)
+        /// The composer (`$0B`).
         public static let composer = PictureType(rawValue: 11)
+        /// The lyricist or text writer (`$0C`).
         public static let lyricist = PictureType(rawValue: 12)
+        /// The recording location (`$0D`).
         public static let recordingLocation = PictureType(rawValue: 13)
+        /// A picture taken during the recording (`$0E`).
         public static let duringRecording = PictureType(rawValue: 14)
+        /// A picture taken during the performance (`$0F`).
         public static let duringPerformance = PictureType(rawValue: 15)
+        /// A still from a movie or video (`$10`).
         public static let screenCapture = PictureType(rawValue: 16)
+        /// "A bright coloured fish", as ID3v2 names it (`$11`).
         public static let brightColouredFish = PictureType(rawValue: 17)
+        /// An illustration (`$12`).
         public static let illustration = PictureType(rawValue: 18)
+        /// The band's or artist's logotype (`$13`).
         public static let bandLogo = PictureType(rawValue: 19)
+        /// The publisher's or studio's logotype (`$14`).
         public static let publisherLogo = PictureType(rawValue: 20)
 
         private static let names = [

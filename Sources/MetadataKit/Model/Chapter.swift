@@ -16,10 +16,12 @@
 public struct Chapter: Sendable, Hashable {
     /// A title in one language (Matroska ChapterDisplay; ID3 and MP4 hold one).
     public struct Title: Sendable, Hashable {
+        /// The title's text.
         public var text: String
         /// ISO 639-2 or BCP 47 language, when the format gives one.
         public var language: String?
 
+        /// A title reading `text`, in `language` when known.
         public init(_ text: String, language: String? = nil) {
             self.text = text
             self.language = language
@@ -47,6 +49,9 @@ public struct Chapter: Sendable, Hashable {
     /// `CTOC` child table).
     public var chapters: [Chapter]
 
+    /// A chapter from `start` to `end` seconds (nil: until the next chapter
+    /// or the end of the file); the other parameters set the properties of the
+    /// same names.
     public init(
         id: String? = nil, start: Double, end: Double? = nil, titles: [Title] = [], url: String? = nil,
         artwork: Artwork? = nil, isHidden: Bool = false, chapters: [Chapter] = []
@@ -83,8 +88,11 @@ public struct ChapterTable: Sendable, Hashable {
     public var isOrdered: Bool
     /// Whether players should not offer the table (Matroska EditionFlagHidden).
     public var isHidden: Bool
+    /// The table's top-level chapters, in file order.
     public var chapters: [Chapter]
 
+    /// A table of `chapters`; the other parameters set the properties of the
+    /// same names.
     public init(
         id: String? = nil, title: String? = nil, isDefault: Bool = false, isOrdered: Bool = false, isHidden: Bool = false,
         chapters: [Chapter] = []

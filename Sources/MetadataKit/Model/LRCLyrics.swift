@@ -23,6 +23,7 @@ public struct LRCLyrics: Sendable, Hashable {
         case other(String)
     }
 
+    /// Every line of the file, in order, timed or not.
     public var lines: [Line]
     /// Digits after the seconds' point when written: 2 (centiseconds) or 3.
     public var fractionDigits: Int

@@ -14,6 +14,7 @@ public struct MediaProperties: Sendable, Hashable {
     public var codec: String?
     /// Pixel size of the first video track, if any.
     public var width: Int?
+    /// Pixel height of the first video track, if any (see ``width``).
     public var height: Int?
     /// Every stream of a multi-track file (MP4/MOV/M4A: one per track), in
     /// file order; empty for single-stream formats.
@@ -25,6 +26,7 @@ public struct MediaProperties: Sendable, Hashable {
     /// A tracker module's own properties (MOD, S3M, XM, IT); nil for other formats.
     public var module: TrackerModuleProperties?
 
+    /// Properties with nothing known yet.
     public init() {}
 }
 
@@ -35,6 +37,7 @@ public struct FileType: Sendable, Hashable, CustomStringConvertible {
     /// MIME type: `audio/mpeg`, `audio/mp4`, `video/mp4`, `video/quicktime`, `video/3gpp`.
     public var mimeType: String
 
+    /// A file type with this ``identifier`` and ``mimeType``.
     public init(identifier: String, mimeType: String) {
         self.identifier = identifier
         self.mimeType = mimeType

@@ -10,23 +10,35 @@
 /// converters (``MetadataConverterRegistry``); which raw item wins when a
 /// field is stored in more than one place is set by ``MetadataKeyMap``.
 public struct Metadata: Sendable, Hashable {
+    /// The title (``MetadataField/title``); nil when the file has none.
     public var title: String?
+    /// The track artist as one display string; nil when the file has none.
     public var artist: String?
+    /// The release's artist (for compilations); nil when the file has none.
     public var albumArtist: String?
+    /// The release title; nil when the file has none.
     public var album: String?
+    /// The content group (ID3 `TIT1`/`GRP1`, MP4 `©grp`); nil when the file has none.
     public var grouping: String?
+    /// The composer; nil when the file has none.
     public var composer: String?
     /// The file's comment (for ID3: the `COMM` frame with an empty description).
     public var comments: String?
     /// Every embedded picture, in file order.
     public var artwork: [Artwork] = []
+    /// The genre, by name (ID3 and MP4 genre numbers are resolved); nil when the file has none.
     public var genre: Genre?
     /// The year or date, as stored (`2024`, `2024-05-01T12:00`).
     public var year: String?
+    /// Tempo in beats per minute; nil when the file has none.
     public var bpm: Int?
+    /// The track's position on its disc, from 1; nil when the file has none.
     public var trackNumber: Int?
+    /// How many tracks the disc has; nil when the file doesn't say.
     public var trackCount: Int?
+    /// The disc's position in the release, from 1; nil when the file has none.
     public var discNumber: Int?
+    /// How many discs the release has; nil when the file doesn't say.
     public var discCount: Int?
     /// Every raw item of the file, in file order (ID3v2 before ID3v1; for MP4:
     /// iTunes `ilst`, QuickTime `mdta` keys, then `udta` atoms).
@@ -126,9 +138,13 @@ public struct Metadata: Sendable, Hashable {
 
 /// A normalized field's value, as converters produce and consume it.
 public enum DisplayValue: Sendable, Hashable {
+    /// One text value.
     case text(String)
+    /// A whole number (track and disc numbers, `bpm`, `rating`, …).
     case integer(Int)
+    /// A genre (``MetadataField/genre``).
     case genre(Genre)
+    /// Pictures (``MetadataField/artwork``), in file order.
     case artwork([Artwork])
     /// Several values of a text field (ID3v2.4 null-separated strings, repeated
     /// Vorbis comment fields, several MP4 `data` atoms); never fewer than two

@@ -23,18 +23,31 @@ public struct MetadataDataType: RawRepresentable, Hashable, Sendable, CustomStri
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
+    /// UTF-8 text (QuickTime well-known types 1 and 4; ID3v2 encoding 3).
     public static let utf8 = MetadataDataType(rawValue: "UTF-8")
+    /// UTF-16 text with a byte-order mark (ID3v2 encoding 1).
     public static let utf16 = MetadataDataType(rawValue: "UTF-16")
+    /// Big-endian UTF-16 text without a byte-order mark (QuickTime types 2 and 5; ID3v2.4 encoding 2).
     public static let utf16BigEndian = MetadataDataType(rawValue: "UTF-16BE")
+    /// ISO 8859-1 text (ID3v1, ID3v2 encoding 0, RIFF INFO without a `CSET`).
     public static let latin1 = MetadataDataType(rawValue: "ISO-8859-1")
+    /// Shift JIS text (QuickTime type 3).
     public static let shiftJIS = MetadataDataType(rawValue: "S/JIS")
+    /// A big-endian two's-complement integer of 1, 2, 3, 4 or 8 bytes (QuickTime type 21).
     public static let signedInteger = MetadataDataType(rawValue: "BE-signed-integer")
+    /// A big-endian unsigned integer of 1, 2, 3, 4 or 8 bytes (QuickTime type 22).
     public static let unsignedInteger = MetadataDataType(rawValue: "BE-unsigned-integer")
+    /// A big-endian IEEE 754 32-bit float (QuickTime type 23).
     public static let float32 = MetadataDataType(rawValue: "float32")
+    /// A big-endian IEEE 754 64-bit float (QuickTime type 24).
     public static let float64 = MetadataDataType(rawValue: "float64")
+    /// A JPEG image (QuickTime type 13).
     public static let jpeg = MetadataDataType(rawValue: "JPEG")
+    /// A PNG image (QuickTime type 14).
     public static let png = MetadataDataType(rawValue: "PNG")
+    /// A Windows bitmap (QuickTime type 27).
     public static let bmp = MetadataDataType(rawValue: "BMP")
+    /// A GIF image (QuickTime type 12).
     public static let gif = MetadataDataType(rawValue: "GIF")
     /// A number/total pair (`trkn`, `disk`).
     public static let numberPair = MetadataDataType(rawValue: "number-pair")
@@ -123,6 +136,8 @@ public struct MetadataItem: Sendable, Hashable {
     /// ISO 639-2 language code or locale, where the format has one.
     public var language: String?
 
+    /// An item of `key` in `keySpace` holding `value`, stored as `dataType`,
+    /// with the language (ISO 639-2 code or locale) where the format has one.
     public init(
         keySpace: MetadataKeySpace, key: String, value: MetadataValue,
         dataType: MetadataDataType, language: String? = nil

@@ -31,8 +31,11 @@
 public struct MetadataKeyMap: Sendable {
     /// One raw key: a key space and a key in it.
     public struct RawKey: Hashable, Sendable, CustomStringConvertible {
+        /// The tag format and namespace the key belongs to.
         public var keySpace: MetadataKeySpace
+        /// The key as the format spells it (`TIT2`, `©nam`, `TITLE`).
         public var key: String
+        /// The key `key` in `keySpace`.
         public init(_ keySpace: MetadataKeySpace, _ key: String) {
             self.keySpace = keySpace
             self.key = key
@@ -83,6 +86,7 @@ public struct MetadataKeyMap: Sendable {
     /// a lookup hashes one short string (this runs for every item read).
     private var index: [String: [IndexEntry]]
 
+    /// A map from each field to its raw keys, most preferred first.
     public init(keys: [MetadataField: [RawKey]]) {
         self.keys = keys
         self.index = Self.makeIndex(keys)

@@ -9,8 +9,10 @@
 public struct TimedLyricLine: Sendable, Hashable {
     /// Seconds from the start of the audio.
     public var time: Double
+    /// The line's text.
     public var text: String
 
+    /// A line reading `text` from `time` seconds.
     public init(time: Double, text: String) {
         self.time = time
         self.text = text

@@ -13,12 +13,17 @@
 public struct MetadataSampleFormat: Sendable, Hashable {
     /// One declared key; its local id is its index + 1.
     public struct Key: Sendable, Hashable {
+        /// The key namespace, a four-character code: `mdta` for reverse-DNS keys.
         public var namespace: String
+        /// The key within ``namespace``, such as `com.apple.quicktime.location.ISO6709`.
         public var key: String
+        /// The data type every value of the key has in the samples.
         public var dataType: TimedMetadataDataType
+        /// `namespace/key`, as ``TimedMetadataItem/identifier`` spells it.
         public var identifier: String { "\(namespace)/\(key)" }
     }
 
+    /// The declared keys, in local-id order.
     public var keys: [Key]
 
     /// The keys used by `groups`, in order of first use.
@@ -31,6 +36,7 @@ public struct MetadataSampleFormat: Sendable, Hashable {
         self.keys = keys
     }
 
+    /// A format declaring `keys`, in local-id order.
     public init(keys: [Key]) { self.keys = keys }
 
     // MARK: Sample entry

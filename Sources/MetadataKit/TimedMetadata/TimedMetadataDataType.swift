@@ -14,24 +14,43 @@ public struct TimedMetadataDataType: RawRepresentable, Hashable, Sendable, Custo
 
     static let prefix = "com.apple.metadata.datatype."
 
+    /// UTF-8 text (well-known type 1).
     public static let utf8 = Self(rawValue: prefix + "UTF-8")
+    /// Big-endian UTF-16 text (well-known type 2).
     public static let utf16 = Self(rawValue: prefix + "UTF-16")
+    /// A big-endian 32-bit float (type 23).
     public static let float32 = Self(rawValue: prefix + "float32")
+    /// A big-endian 64-bit float (type 24).
     public static let float64 = Self(rawValue: prefix + "float64")
+    /// A signed 8-bit integer (type 65).
     public static let int8 = Self(rawValue: prefix + "int8")
+    /// A big-endian signed 16-bit integer (type 66).
     public static let int16 = Self(rawValue: prefix + "int16")
+    /// A big-endian signed 32-bit integer (type 67).
     public static let int32 = Self(rawValue: prefix + "int32")
+    /// A big-endian signed 64-bit integer (type 74).
     public static let int64 = Self(rawValue: prefix + "int64")
+    /// An unsigned 8-bit integer (type 75).
     public static let uint8 = Self(rawValue: prefix + "uint8")
+    /// A big-endian unsigned 16-bit integer (type 76).
     public static let uint16 = Self(rawValue: prefix + "uint16")
+    /// A big-endian unsigned 32-bit integer (type 77).
     public static let uint32 = Self(rawValue: prefix + "uint32")
+    /// A big-endian unsigned 64-bit integer (type 78).
     public static let uint64 = Self(rawValue: prefix + "uint64")
+    /// A point: x and y as big-endian 32-bit floats (type 70).
     public static let pointF32 = Self(rawValue: prefix + "PointF32")
+    /// A size: width and height as big-endian 32-bit floats (type 71).
     public static let dimensionsF32 = Self(rawValue: prefix + "DimensionsF32")
+    /// A rectangle: x, y, width and height as big-endian 32-bit floats (type 72).
     public static let rectF32 = Self(rawValue: prefix + "RectF32")
+    /// A 3×3 affine transform: nine big-endian 64-bit floats, row-major (type 79).
     public static let affineTransformF64 = Self(rawValue: prefix + "AffineTransformF64")
+    /// A JPEG image (type 13).
     public static let jpeg = Self(rawValue: prefix + "JPEG")
+    /// A PNG image (type 14).
     public static let png = Self(rawValue: prefix + "PNG")
+    /// Bytes without a declared type (type 0).
     public static let rawData = Self(rawValue: prefix + "raw-data")
 
     /// Well-known type codes (QTFF): 1 UTF-8, 2 UTF-16, 13 JPEG, 14 PNG, 23/24

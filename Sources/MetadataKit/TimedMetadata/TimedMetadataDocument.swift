@@ -27,12 +27,15 @@
 public struct TimedMetadataDocument: Sendable, Hashable {
     /// The track ID of the track the metadata describes.
     public var describes: Int?
+    /// The track's samples, in time order.
     public var groups: [TimedMetadataGroup]
     /// Ticks per second in which the times are exact (the track's media
     /// timescale, or the one shared with the movie timescale when an edit
     /// list moves the track); nil to let the writer choose.
     public var timescale: UInt32?
 
+    /// A document of `groups` for the track `describes` (nil: the track describes
+    /// no other), in `timescale` ticks per second (nil: the writer chooses).
     public init(describes: Int?, groups: [TimedMetadataGroup], timescale: UInt32? = nil) {
         self.describes = describes
         self.groups = groups

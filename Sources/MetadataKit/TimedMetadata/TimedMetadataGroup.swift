@@ -7,6 +7,7 @@
 /// Items that hold over a time range of a movie: one sample of a timed
 /// metadata track.
 public struct TimedMetadataGroup: Sendable, Hashable {
+    /// The items that hold over the group's time range; empty for a gap.
     public var items: [TimedMetadataItem]
     /// Start, in seconds from the start of the movie (on the movie timeline:
     /// after the track's edit list, ISO/IEC 14496-12 §8.6.6).
@@ -21,6 +22,8 @@ public struct TimedMetadataGroup: Sendable, Hashable {
     /// that shows media time `mediaStart` at `start`.
     public var mediaStart: Double?
 
+    /// A group of `items` from `start` seconds, for `duration` seconds (nil:
+    /// until the next group), at `mediaStart` in media time when an edit list moves it.
     public init(items: [TimedMetadataItem], start: Double, duration: Double? = nil, mediaStart: Double? = nil) {
         self.items = items
         self.start = start

@@ -8,7 +8,9 @@
 public struct TimedMetadataItem: Sendable, Hashable {
     /// `namespace/key`, e.g. `mdta/com.example.circle.center.coordinate`.
     public var identifier: String
+    /// How the value is stored in the sample.
     public var dataType: TimedMetadataDataType
+    /// The value, of the kind ``dataType`` holds.
     public var value: TimedMetadataValue
 
     /// An item; throws `invalidValue` when `value` does not fit `dataType`.

@@ -6,13 +6,18 @@
 
 /// A typed timed metadata value.
 public enum TimedMetadataValue: Sendable, Hashable {
+    /// Text (UTF-8 or UTF-16 items).
     case string(String)
+    /// A signed integer (`int8` to `int64` items).
     case integer(Int64)
+    /// An unsigned integer (`uint8` to `uint64` items).
     case unsignedInteger(UInt64)
+    /// A floating-point number (`float32` and `float64` items).
     case number(Double)
     /// Several numbers: a point (x, y), dimensions (w, h), a rectangle
     /// (x, y, w, h) or an affine transform (9 numbers, row-major).
     case numbers([Double])
+    /// Bytes: images, raw data and types the library does not decode.
     case data(Data)
 }
 

@@ -48,6 +48,6 @@ enum ID3Genres {
 }
 
 extension GenreMetadataConverter {
-    /// The genres in one ID3v2 `TCON` string (see ``ID3FieldCodec``).
+    /// The genres in one ID3v2 `TCON` string (see `ID3FieldCodec`).
     public static func parseID3(_ text: String) -> [Genre] { ID3Genres.parse(text) }
 }

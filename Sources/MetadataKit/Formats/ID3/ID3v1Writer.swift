@@ -23,6 +23,8 @@ public struct ID3v1FieldUpdate: Sendable, Hashable, CustomStringConvertible {
     /// bytes", "not in the ID3v1 genre list"); nil when it doesn't.
     public var loss: String?
 
+    /// An update of `field` from `requested` to `written`, with the `loss` that
+    /// separates them (nil when none).
     public init(field: String, requested: String?, written: String?, loss: String?) {
         self.field = field
         self.requested = requested

@@ -24,8 +24,12 @@
 public struct SynchronizedLyrics: Sendable, Hashable {
     /// One entry: the stored timestamp and the text from it on.
     public struct Entry: Sendable, Hashable {
+        /// The time the text starts, in the unit of ``SynchronizedLyrics/timestampFormat``
+        /// (MPEG frames or milliseconds).
         public var timestamp: UInt32
+        /// The text shown from ``timestamp`` on (a syllable, a word or a line).
         public var text: String
+        /// An entry showing `text` from `timestamp`.
         public init(timestamp: UInt32, text: String) {
             self.timestamp = timestamp
             self.text = text
@@ -40,6 +44,7 @@ public struct SynchronizedLyrics: Sendable, Hashable {
     public var contentType: UInt8
     /// The content descriptor ("" for most).
     public var description: String
+    /// The entries, in the frame's order (normally by time).
     public var entries: [Entry]
 
     /// The timestamp format for milliseconds.

@@ -38,6 +38,7 @@ public struct TrackerModuleProperties: Sendable, Hashable {
     /// Samples (XM: across all instruments; IT: the sample headers).
     public var sampleCount: Int
 
+    /// Properties with these values (see the properties of the same names).
     public init(
         trackerName: String?, trackerVersion: String?, lengthInPatterns: Int, patternCount: Int, instrumentCount: Int, sampleCount: Int
     ) {

@@ -12,6 +12,7 @@
 /// compilation flag in text tags); a key space that stores flags otherwise
 /// (an integer atom, a counter frame) says how through its ``KeySpaceCodec``.
 public struct BooleanMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {

@@ -9,6 +9,7 @@
 /// include machine-written ones (ID3 `COMM` frames with a description) or
 /// that gives a new comment a language says so through its ``KeySpaceCodec``.
 public struct CommentMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
@@ -42,6 +43,7 @@ public struct CommentMetadataConverter: MetadataConverter {
 /// what its pictures hold (no picture type; one picture per description)
 /// checks or adjusts them through its ``KeySpaceCodec``.
 public struct ArtworkMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {

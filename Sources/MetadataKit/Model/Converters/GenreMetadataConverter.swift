@@ -11,6 +11,7 @@
 /// in its text (ID3 `TCON`, ``parseID3(_:)``), does so through its
 /// ``KeySpaceCodec``.
 public struct GenreMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     /// A genre named as stored ("NEW AGE" stays "NEW AGE"), with the index

@@ -11,6 +11,7 @@
 /// as pairs in one item (ID3 `TIPL`, `TMCL`, `IPLS`) reads and rewrites
 /// them through its ``KeySpaceCodec``, with the roles of ``roles``.
 public struct InvolvedPeopleMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     /// The role of each field in lists of (role, name) pairs (Picard's).

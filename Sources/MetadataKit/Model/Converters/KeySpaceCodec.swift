@@ -42,15 +42,21 @@ public protocol KeySpaceCodec: Sendable {
 }
 
 extension KeySpaceCodec {
+    /// By default every item is read the standard way (``FieldReading/standard``).
     public func reading(_ field: MetadataField, from item: MetadataItem, among items: [MetadataItem]) -> FieldReading {
         .standard
     }
+    /// By default nil: the model's converter writes the items.
     public func items(for field: MetadataField, value: DisplayValue?, key: String, existing: [MetadataItem]) throws -> [MetadataItem]? {
         nil
     }
+    /// By default none.
     public var replacedKeys: Set<String> { [] }
+    /// By default none.
     public var singleValueKeys: Set<String> { [] }
+    /// By default none.
     public var fallbackKeys: Set<String> { [] }
+    /// By default none.
     public var syncedFallbackKeys: Set<String> { [] }
 
     /// `key` of this codec's key space.
@@ -76,6 +82,7 @@ public struct KeySpaceCodecs: Sendable {
     /// codec, since this runs for each item of a field.
     private let names: [String]
 
+    /// The codecs given; when two have the same key space, the first is kept.
     public init(_ codecs: [any KeySpaceCodec]) {
         var seen = Set<MetadataKeySpace>()
         self.codecs = codecs.filter { seen.insert($0.keySpace).inserted }

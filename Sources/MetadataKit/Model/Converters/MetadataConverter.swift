@@ -80,6 +80,7 @@ public struct MetadataConverterRegistry: Sendable {
 /// A key space whose items store a field otherwise (bytes, numbers) says how
 /// through its ``KeySpaceCodec``.
 public struct DefaultMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {

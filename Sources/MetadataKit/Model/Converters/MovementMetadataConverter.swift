@@ -9,6 +9,7 @@
 /// keeps both in one item (ID3 `MVIN` "n/N") or as integers says how
 /// through its ``KeySpaceCodec``.
 public struct MovementMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     /// The number `item` holds as `field`, as most tags store it.

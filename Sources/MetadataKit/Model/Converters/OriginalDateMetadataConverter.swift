@@ -9,6 +9,7 @@
 /// fuller date beside a year-only one (ID3v2.3 `TORY` with
 /// `TXXX:ORIGINALDATE`) and says so through its ``KeySpaceCodec``.
 public struct OriginalDateMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {

@@ -9,6 +9,7 @@
 /// otherwise say how through their ``KeySpaceCodec``. Writing one keeps the
 /// other part the key holds.
 public struct PositionMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     /// Parses "n", "n/N", " n / N " (and "/N"); nil when neither part is a

@@ -10,6 +10,7 @@
 /// share of 100. A key space with a scale of its own (ID3 `POPM`'s byte)
 /// converts through its ``KeySpaceCodec``.
 public struct RatingMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {

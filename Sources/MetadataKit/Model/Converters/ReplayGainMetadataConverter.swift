@@ -12,6 +12,7 @@
 /// ``MetadataKeyMap/syncedFallbackKeys``) reads and updates it through its
 /// ``KeySpaceCodec``.
 public struct ReplayGainMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     /// Whether `field` is a gain (else a peak).

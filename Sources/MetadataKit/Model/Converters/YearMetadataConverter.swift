@@ -3,6 +3,7 @@
 /// reads and checks it through its ``KeySpaceCodec``; such codecs share
 /// ``isTimestamp(_:)`` and ``leadingTimestamp(_:)``.
 public struct YearMetadataConverter: MetadataConverter {
+    /// The converter; it holds no state.
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
