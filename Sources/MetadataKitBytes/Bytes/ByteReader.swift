@@ -16,7 +16,7 @@ public enum Endianness: Sendable {
 /// structures get a child reader limited to their own payload
 /// (``readReader(count:)``), so a wrong size inside a box can never make the
 /// parser read its neighbour. Offsets in errors are absolute file offsets.
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     @usableFromInline package let storage: [UInt8]
     @usableFromInline package var position: Int
     @usableFromInline package let end: Int
@@ -24,7 +24,7 @@ public struct ByteReader: Sendable {
     @usableFromInline package let base: Int64
 
     /// A reader over `bytes`, whose first byte sits at `fileOffset` in the file.
-    public init(_ bytes: [UInt8], fileOffset: Int64 = 0) {
+    package init(_ bytes: [UInt8], fileOffset: Int64 = 0) {
         self.storage = bytes
         self.position = 0
         self.end = bytes.count
@@ -32,7 +32,7 @@ public struct ByteReader: Sendable {
     }
 
     /// A reader over `data`, whose first byte sits at `fileOffset` in the file.
-    public init(_ data: Data, fileOffset: Int64 = 0) {
+    package init(_ data: Data, fileOffset: Int64 = 0) {
         self.init([UInt8](data), fileOffset: fileOffset)
     }
 
@@ -44,19 +44,19 @@ public struct ByteReader: Sendable {
     }
 
     /// Bytes left before the end of this reader's bounds.
-    @inlinable public var remaining: Int { end - position }
+    @inlinable package var remaining: Int { end - position }
     /// True when every byte has been consumed.
-    @inlinable public var isAtEnd: Bool { position >= end }
+    @inlinable package var isAtEnd: Bool { position >= end }
     /// The absolute file offset of the next byte to be read.
-    @inlinable public var offset: Int64 { base + Int64(position) }
+    @inlinable package var offset: Int64 { base + Int64(position) }
 
     /// An error of `code` at the current offset.
-    public func error(_ code: MediaError.Code, _ reason: String) -> MediaError {
+    package func error(_ code: MediaError.Code, _ reason: String) -> MediaError {
         MediaError(code, reason, offset: offset)
     }
 
     /// Throws `truncated` unless `count` bytes are left.
-    @inlinable public func require(_ count: Int, _ what: @autoclosure () -> String = "value") throws {
+    @inlinable package func require(_ count: Int, _ what: @autoclosure () -> String = "value") throws {
         guard count >= 0, count <= remaining else {
             throw MediaError(.truncated, "\(what()) needs \(count) bytes, \(remaining) left", offset: offset)
         }
@@ -64,14 +64,14 @@ public struct ByteReader: Sendable {
 
     // MARK: Integers
 
-    @inlinable public mutating func readUInt8() throws -> UInt8 {
+    @inlinable package mutating func readUInt8() throws -> UInt8 {
         try require(1, "UInt8")
         defer { position += 1 }
         return storage[position]
     }
 
     /// Reads an unsigned integer of `byteCount` (1...8) bytes.
-    @inlinable public mutating func readUInt(byteCount: Int, endianness: Endianness = .big) throws -> UInt64 {
+    @inlinable package mutating func readUInt(byteCount: Int, endianness: Endianness = .big) throws -> UInt64 {
         precondition(byteCount >= 1 && byteCount <= 8)
         try require(byteCount, "\(byteCount * 8)-bit integer")
         var value: UInt64 = 0
@@ -85,28 +85,28 @@ public struct ByteReader: Sendable {
         return value
     }
 
-    @inlinable public mutating func readUInt16(_ endianness: Endianness = .big) throws -> UInt16 {
+    @inlinable package mutating func readUInt16(_ endianness: Endianness = .big) throws -> UInt16 {
         UInt16(try readUInt(byteCount: 2, endianness: endianness))
     }
-    @inlinable public mutating func readUInt24(_ endianness: Endianness = .big) throws -> UInt32 {
+    @inlinable package mutating func readUInt24(_ endianness: Endianness = .big) throws -> UInt32 {
         UInt32(try readUInt(byteCount: 3, endianness: endianness))
     }
-    @inlinable public mutating func readUInt32(_ endianness: Endianness = .big) throws -> UInt32 {
+    @inlinable package mutating func readUInt32(_ endianness: Endianness = .big) throws -> UInt32 {
         UInt32(try readUInt(byteCount: 4, endianness: endianness))
     }
-    @inlinable public mutating func readUInt64(_ endianness: Endianness = .big) throws -> UInt64 {
+    @inlinable package mutating func readUInt64(_ endianness: Endianness = .big) throws -> UInt64 {
         try readUInt(byteCount: 8, endianness: endianness)
     }
-    @inlinable public mutating func readInt16(_ endianness: Endianness = .big) throws -> Int16 {
+    @inlinable package mutating func readInt16(_ endianness: Endianness = .big) throws -> Int16 {
         Int16(bitPattern: try readUInt16(endianness))
     }
-    @inlinable public mutating func readInt32(_ endianness: Endianness = .big) throws -> Int32 {
+    @inlinable package mutating func readInt32(_ endianness: Endianness = .big) throws -> Int32 {
         Int32(bitPattern: try readUInt32(endianness))
     }
 
     /// Reads a 28-bit ID3v2 "syncsafe" integer (4 bytes, 7 bits each).
     /// Throws `malformed` if a byte has its top bit set.
-    public mutating func readSyncSafeUInt32() throws -> UInt32 {
+    package mutating func readSyncSafeUInt32() throws -> UInt32 {
         try require(4, "syncsafe integer")
         var value: UInt32 = 0
         for i in 0..<4 {
@@ -120,51 +120,51 @@ public struct ByteReader: Sendable {
         return value
     }
 
-    @inlinable public mutating func readFourCC() throws -> FourCC {
+    @inlinable package mutating func readFourCC() throws -> FourCC {
         FourCC(try readUInt32())
     }
 
     // MARK: Bytes
 
     /// Reads `count` bytes.
-    @inlinable public mutating func readBytes(_ count: Int) throws -> [UInt8] {
+    @inlinable package mutating func readBytes(_ count: Int) throws -> [UInt8] {
         try require(count, "byte run")
         defer { position += count }
         return Array(storage[position..<position + count])
     }
 
     /// Reads `count` bytes as a slice of the reader's storage (no copy).
-    @inlinable public mutating func readSlice(_ count: Int) throws -> ArraySlice<UInt8> {
+    @inlinable package mutating func readSlice(_ count: Int) throws -> ArraySlice<UInt8> {
         try require(count, "byte run")
         defer { position += count }
         return storage[position..<position + count]
     }
 
     /// Reads every byte left.
-    public mutating func readRemainingBytes() -> [UInt8] {
+    package mutating func readRemainingBytes() -> [UInt8] {
         defer { position = end }
         return Array(storage[position..<end])
     }
 
     /// Skips `count` bytes.
-    @inlinable public mutating func skip(_ count: Int) throws {
+    @inlinable package mutating func skip(_ count: Int) throws {
         try require(count, "skipped run")
         position += count
     }
 
     /// The next byte, without consuming it; nil at the end.
-    @inlinable public func peekUInt8(at distance: Int = 0) -> UInt8? {
+    @inlinable package func peekUInt8(at distance: Int = 0) -> UInt8? {
         let index = position + distance
         return index >= position && index < end ? storage[index] : nil
     }
 
     /// The next `count` bytes, without consuming them; nil when fewer are left.
-    public func peekBytes(_ count: Int) -> ArraySlice<UInt8>? {
+    package func peekBytes(_ count: Int) -> ArraySlice<UInt8>? {
         count >= 0 && count <= remaining ? storage[position..<position + count] : nil
     }
 
     /// A reader bounded to the next `count` bytes, which this reader skips.
-    public mutating func readReader(count: Int) throws -> ByteReader {
+    package mutating func readReader(count: Int) throws -> ByteReader {
         try require(count, "nested structure")
         let child = ByteReader(storage: storage, position: position, end: position + count, base: base)
         position += count

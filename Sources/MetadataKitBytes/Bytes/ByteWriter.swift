@@ -1,28 +1,28 @@
 /// Builds bytes: integers in either byte order, and length fields written as
 /// placeholders and patched once the length is known.
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    package private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
+    package init(capacity: Int = 0) { bytes.reserveCapacity(capacity) }
 
     /// Number of bytes written.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
-    public mutating func write(_ value: UInt8) { bytes.append(value) }
+    package mutating func write(_ value: UInt8) { bytes.append(value) }
 
-    public mutating func write<Bytes: Sequence>(_ run: Bytes) where Bytes.Element == UInt8 {
+    package mutating func write<Bytes: Sequence>(_ run: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: run)
     }
 
-    public mutating func write(_ value: UInt16, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 2, endianness) }
-    public mutating func write(_ value: UInt32, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 4, endianness) }
-    public mutating func write(_ value: UInt64, _ endianness: Endianness = .big) { writeInteger(value, byteCount: 8, endianness) }
+    package mutating func write(_ value: UInt16, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 2, endianness) }
+    package mutating func write(_ value: UInt32, _ endianness: Endianness = .big) { writeInteger(UInt64(value), byteCount: 4, endianness) }
+    package mutating func write(_ value: UInt64, _ endianness: Endianness = .big) { writeInteger(value, byteCount: 8, endianness) }
 
-    public mutating func write(_ code: FourCC) { write(code.rawValue) }
+    package mutating func write(_ code: FourCC) { write(code.rawValue) }
 
     /// Writes `value` as a 28-bit ID3v2 syncsafe integer.
-    public mutating func writeSyncSafe(_ value: UInt32) {
+    package mutating func writeSyncSafe(_ value: UInt32) {
         precondition(value < 1 << 28, "syncsafe integers hold 28 bits")
         write([UInt8(value >> 21 & 0x7F), UInt8(value >> 14 & 0x7F), UInt8(value >> 7 & 0x7F), UInt8(value & 0x7F)])
     }

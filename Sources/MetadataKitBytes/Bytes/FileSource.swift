@@ -16,11 +16,11 @@
 /// neighbouring boxes, frames or chunks costs one `pread` per window, not one
 /// per structure, and no `Data` is made per box. The file is never read as a
 /// whole. A `FileSource` is used by one task at a time (it is not `Sendable`).
-public final class FileSource {
+package final class FileSource {
     /// The file's path, for error messages.
-    public let path: String
+    package let path: String
     /// The file's size in bytes when it was opened.
-    public let size: Int64
+    package let size: Int64
     /// Size, modification time and inode when the file was opened.
     package let snapshot: FileSnapshot
 
@@ -29,6 +29,8 @@ public final class FileSource {
     /// For a source made of runs: the runs, where each starts, and the source
     /// the `.original` runs are read from.
     private let composed: (runs: [Run], starts: [Int64], base: FileSource?)?
+    /// For a source reading another ``ByteSource`` (``init(source:path:)``): that source.
+    private let external: (any ByteSource)?
     /// Three windows, each holding bytes `start ..< start + count` of the
     /// file: parsers often alternate between regions (the start of the file,
     /// a tag at its end and the item after a picture; the two ends of a movie
@@ -46,12 +48,12 @@ public final class FileSource {
     static let lookBehind = windowSize / 2
 
     /// Opens `url` for reading.
-    public convenience init(url: URL) throws {
+    package convenience init(url: URL) throws {
         try self.init(path: url.path)
     }
 
     /// Opens the file at `path` for reading.
-    public convenience init(path: String) throws {
+    package convenience init(path: String) throws {
         try self.init(path: path, followingSymbolicLink: true)
     }
 
@@ -84,6 +86,7 @@ public final class FileSource {
         size = Int64(info.st_size)
         snapshot = FileSnapshot(info)
         composed = nil
+        external = nil
         // Not zeroed: a window's bytes are only read after a read filled them.
         windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
             count = Self.windowCount * Self.windowSize
@@ -120,6 +123,7 @@ public final class FileSource {
         }
         size = total
         composed = (runs, starts, base)
+        external = nil
         windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
             count = Self.windowCount * Self.windowSize
         }
@@ -133,6 +137,21 @@ public final class FileSource {
         snapshot = FileSnapshot(size: size, modificationSeconds: 0, modificationNanoseconds: 0, inode: 0)
         descriptor = -1
         composed = ([.bytes(bytes)], [0], nil)
+        external = nil
+        windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
+            count = Self.windowCount * Self.windowSize
+        }
+    }
+
+    /// A source reading `source` (a ``ByteSource`` a user gave), named `path`
+    /// in messages; its identity is its size alone.
+    package init(source: any ByteSource, path: String) {
+        self.path = path
+        size = max(0, source.size)
+        snapshot = FileSnapshot(size: size, modificationSeconds: 0, modificationNanoseconds: 0, inode: 0)
+        descriptor = -1
+        composed = nil
+        external = source
         windows = [UInt8](unsafeUninitializedCapacity: Self.windowCount * Self.windowSize) { _, count in
             count = Self.windowCount * Self.windowSize
         }
@@ -144,14 +163,14 @@ public final class FileSource {
     deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Throws `truncated` unless `count` bytes exist at `offset`.
-    public func require(_ offset: Int64, _ count: Int64, _ what: @autoclosure () -> String) throws {
+    package func require(_ offset: Int64, _ count: Int64, _ what: @autoclosure () -> String) throws {
         guard offset >= 0, count >= 0, offset <= size, count <= size - offset else {
             throw MediaError(.truncated, "\(what()) needs \(count) bytes but the file ends at byte \(size)", offset: offset)
         }
     }
 
     /// Reads exactly `count` bytes at `offset`; throws `truncated` past the end.
-    public func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
+    package func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         try require(offset, Int64(count), "read")
         if count == 0 { return [] }
         if count > Self.windowSize / 2, windowIndex(of: offset, count: count) == nil {
@@ -200,7 +219,7 @@ public final class FileSource {
     }
 
     /// Reads up to `count` bytes at `offset`, fewer at the end of the file.
-    public func getAvailableBytes(at offset: Int64, count: Int) throws -> [UInt8] {
+    package func getAvailableBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, offset < size else { return [] }
         return try getBytes(at: offset, count: Int(min(Int64(count), size - offset)))
     }
@@ -235,7 +254,7 @@ public final class FileSource {
     }
 
     /// A ``ByteReader`` over `count` bytes at `offset`.
-    public func reader(at offset: Int64, count: Int) throws -> ByteReader {
+    package func reader(at offset: Int64, count: Int) throws -> ByteReader {
         ByteReader(try getBytes(at: offset, count: count), fileOffset: offset)
     }
 
@@ -261,6 +280,9 @@ public final class FileSource {
         if let composed {
             return try fillComposed(composed, destination, count: count, at: offset)
         }
+        if let external {
+            return try fillExternal(external, destination, count: count, at: offset)
+        }
         try readFully(descriptor, into: destination, count: count, at: offset, path: path) { [path] end in
             MediaError(.truncated, "file ended while reading (it may have shrunk)", offset: end, path: path)
         }
@@ -268,6 +290,27 @@ public final class FileSource {
 }
 
 extension FileSource {
+    /// Copies the `count` bytes at `offset` of a ``ByteSource``; its errors
+    /// other than a ``MediaError`` become `io` errors, and a read giving
+    /// another number of bytes than asked for a `truncated` one.
+    fileprivate func fillExternal(
+        _ source: any ByteSource, _ destination: UnsafeMutableRawPointer, count: Int, at offset: Int64
+    ) throws {
+        guard count > 0 else { return }
+        let bytes: Data
+        do {
+            bytes = try source.read(at: offset, count: count)
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw MediaError(.io, "cannot read \(count) bytes: \(error)", offset: offset, path: path)
+        }
+        guard bytes.count == count else {
+            throw MediaError(.truncated, "the source gave \(bytes.count) of \(count) bytes", offset: offset, path: path)
+        }
+        bytes.withUnsafeBytes { raw in _ = memcpy(destination, raw.baseAddress!, count) }
+    }
+
     /// Copies `count` bytes at `offset` of a source made of runs: each run
     /// the range touches, from memory or from the base source.
     fileprivate func fillComposed(
@@ -310,13 +353,13 @@ extension FileSource {
 /// Which bytes of the file each of ``FileSource``'s windows holds, and which
 /// was used least recently (inline: no allocation per file).
 struct WindowSlots {
-    package static let count = 3
+    static let count = 3
     private var starts: (Int64, Int64, Int64) = (0, 0, 0)
     private var counts: (Int, Int, Int) = (0, 0, 0)
     private var lastUse: (UInt32, UInt32, UInt32) = (0, 0, 0)
     private var clock: UInt32 = 0
 
-    package func start(of window: Int) -> Int64 {
+    func start(of window: Int) -> Int64 {
         switch window {
         case 0: starts.0
         case 1: starts.1
@@ -325,7 +368,7 @@ struct WindowSlots {
     }
 
     /// The window holding all of `offset..<offset+count`, marked as just used.
-    package mutating func window(holding offset: Int64, count: Int) -> Int? {
+    mutating func window(holding offset: Int64, count: Int) -> Int? {
         let end = offset + Int64(count)
         let window: Int
         if offset >= starts.0, end <= starts.0 + Int64(counts.0) {
@@ -348,7 +391,7 @@ struct WindowSlots {
     }
 
     /// Records that `window` now holds `count` bytes from `start`.
-    package mutating func set(_ window: Int, start: Int64, count: Int) {
+    mutating func set(_ window: Int, start: Int64, count: Int) {
         switch window {
         case 0: (starts.0, counts.0) = (start, count)
         case 1: (starts.1, counts.1) = (start, count)
