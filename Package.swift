@@ -19,7 +19,12 @@ let package = Package(
         .systemLibrary(
             name: "CZlib", path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "MetadataKit", dependencies: ["CZlib"], exclude: ["README.md", "Saving/README.md"]),
+        // Three layers, each a target so a wrong-way use does not compile
+        // (Sources/MetadataKit/README.md): bytes and platform calls, the save
+        // layer over them, and the model, formats and facades over both.
+        .target(name: "MetadataKitBytes"),
+        .target(name: "MetadataKitSaving", dependencies: ["MetadataKitBytes", "CZlib"], exclude: ["Saving/README.md"]),
+        .target(name: "MetadataKit", dependencies: ["MetadataKitBytes", "MetadataKitSaving", "CZlib"], exclude: ["README.md"]),
         // SQLite from the system (Debian: libsqlite3-dev), for the catalog of `mdkit scan`.
         .systemLibrary(
             name: "CSQLite", path: "Sources/CSQLite",
@@ -28,7 +33,11 @@ let package = Package(
         // opened (MetadataKitCatalog/LibPQ.swift): nothing to link.
         .target(name: "MetadataKitCatalog", dependencies: ["MetadataKit", "CSQLite"]),
         .executableTarget(name: "mdkit", dependencies: ["MetadataKit", "MetadataKitCatalog"]),
-        .testTarget(name: "MetadataKitTests", dependencies: ["MetadataKit", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite"]),
+        .testTarget(
+            name: "MetadataKitTests",
+            dependencies: [
+                "MetadataKit", "MetadataKitBytes", "MetadataKitSaving", "MetadataKitCatalog", "mdkit", "CZlib", "CSQLite",
+            ]),
         // An app's use of the public API in Swift 6 language mode (complete
         // concurrency checking): a @MainActor @Observable model, no @testable.
         .testTarget(name: "AppModelTests", dependencies: ["MetadataKit"], swiftSettings: [.swiftLanguageMode(.v6)]),

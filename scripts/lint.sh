@@ -4,7 +4,8 @@
 # finding. `scripts/lint.sh --fix` rewrites the files in place instead.
 #
 # Then runs scripts/platform-check.sh (OS-specific code only in Platform/
-# folders), which has nothing to fix.
+# folders) and scripts/layers.sh (each library target imports only the ones
+# below it), which have nothing to fix.
 #
 # Run by .ci/run before the build.
 set -euo pipefail
@@ -30,3 +31,4 @@ else
 fi
 
 bash scripts/platform-check.sh
+bash scripts/layers.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that every Linux/Darwin difference in Sources/ lives in a Platform/
-# folder (Sources/MetadataKit/Platform, Sources/MetadataKitCatalog/Platform,
+# folder (Sources/MetadataKitBytes/Platform, Sources/MetadataKitCatalog/Platform,
 # Sources/mdkit/Platform): a `#if`/`#elseif` on `os(...)` or
 # `canImport(Darwin|Glibc|Musl)` elsewhere is a finding, unless the branch
 # holds only import lines (the `import Glibc` / `import Darwin` block at the
@@ -37,12 +37,13 @@ while IFS= read -r -d '' file; do
 done < <(find Sources -name '*.swift' -print0 | sort -z)
 
 # The library runs on iOS: no processes, no /proc; the RAM folder only in Platform/.
-if grep -rnE '\bProcess\(|"/proc' Sources/MetadataKit --include='*.swift'; then
+library=(Sources/MetadataKit Sources/MetadataKitBytes Sources/MetadataKitSaving)
+if grep -rnE '\bProcess\(|"/proc' "${library[@]}" --include='*.swift'; then
     echo "platform-check: the library must not start processes or read /proc (iOS)" >&2
     status=1
 fi
-if grep -rn '/dev/shm' Sources/MetadataKit --include='*.swift' | grep -v '^Sources/MetadataKit/Platform/' | grep -v '^[^:]*:[0-9]*:[ \t]*///\?'; then
-    echo "platform-check: /dev/shm outside Sources/MetadataKit/Platform/" >&2
+if grep -rn '/dev/shm' "${library[@]}" --include='*.swift' | grep -v '^Sources/MetadataKitBytes/Platform/' | grep -v '^[^:]*:[0-9]*:[ \t]*///\?'; then
+    echo "platform-check: /dev/shm outside Sources/MetadataKitBytes/Platform/" >&2
     status=1
 fi
 

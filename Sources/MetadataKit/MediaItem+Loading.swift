@@ -25,6 +25,13 @@ extension MediaItem {
         try await load()
     }
 
+    /// The item read from `source`, the bytes of a file named `filename`,
+    /// loaded (see ``init(source:filename:)``).
+    public init(loading source: any ByteSource, filename: String) async throws {
+        self.init(source: source, filename: filename)
+        try await load()
+    }
+
     /// Saves the changes (as ``save(options:)``) and returns the item as
     /// saved; this value is left as it was. For an item held where a
     /// mutating call can't reach it across a suspension (an actor's or a

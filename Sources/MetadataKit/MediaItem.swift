@@ -68,8 +68,9 @@ public struct MediaItem: Sendable {
     private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.
     private var snapshot: FileSnapshot?
-    /// The contents, for an item read from memory (``init(data:filename:)``).
-    let contents: Data?
+    /// The contents, for an item read from memory or another source
+    /// (``init(data:filename:)``, ``init(source:filename:)``).
+    let contents: (any ByteSource)?
 
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
@@ -83,7 +84,18 @@ public struct MediaItem: Sendable {
     /// saved (``isEditable`` is false): write `data` to a file to edit it.
     public init(data: Data, filename: String) {
         url = URL(fileURLWithPath: filename, isDirectory: false)
-        contents = data
+        contents = DataByteSource(data)
+    }
+
+    /// An item whose file's bytes `source` reads, named `filename` (its
+    /// extension helps tell the format, as a path's does): a file that is not
+    /// a path on disk (an archive member, a download). Read with ``load()``
+    /// like a file, through `source`'s reads of the parts the format needs
+    /// (pictures are read into memory at the load); it can't be saved
+    /// (``isEditable`` is false), as an item made with ``init(data:filename:)``.
+    public init(source: any ByteSource, filename: String) {
+        url = URL(fileURLWithPath: filename, isDirectory: false)
+        contents = source
     }
 
     /// Reads the file's metadata and properties. Only the bytes needed are read;
@@ -103,7 +115,7 @@ public struct MediaItem: Sendable {
         let source: FileSource
         let format: MediaFormat
         do {
-            source = try contents.map { FileSource(bytes: [UInt8]($0), path: url.path) } ?? FileEditor.openRecovered(path: url.path)
+            source = try contents.map(opening) ?? FileEditor.openRecovered(path: url.path)
             format = try MediaFormat.detect(source, url: url)
             parsed = try format.parse(source, url)
         } catch let error as MediaError {
@@ -122,6 +134,15 @@ public struct MediaItem: Sendable {
         snapshot = source.snapshot
         isLoaded = true
         return source
+    }
+
+    /// The source reading the contents an item was made with: bytes in memory
+    /// as they are, any other ``ByteSource`` through its reads.
+    private func opening(_ contents: any ByteSource) -> FileSource {
+        if let memory = contents as? DataByteSource {
+            return FileSource(bytes: [UInt8](memory.data), path: url.path)
+        }
+        return FileSource(source: contents, path: url.path)
     }
 
     /// `item` with a picture stored in `source` read into memory (an item
@@ -258,8 +279,9 @@ public struct MediaItem: Sendable {
         guard isLoaded, let snapshot, let fileType, let format else {
             throw MediaError(.notLoaded, "call load() before save()", path: url.path)
         }
-        guard contents == nil else {
-            throw MediaError(.unsupportedFeature, "an item read from memory can't be saved: write its data to a file and load that")
+        if let contents {
+            let origin = contents is DataByteSource ? "memory" : "a ByteSource"
+            throw MediaError(.unsupportedFeature, "an item read from \(origin) can't be saved: write its data to a file and load that")
         }
         guard let planEdit = format.planEdit else {
             throw MediaError(.unsupportedFeature, "writing \(format.name) files is not supported yet")

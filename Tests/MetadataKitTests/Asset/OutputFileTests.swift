@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitBytes
 
 /// The output file of the asset writer: gathered writes and copies from
 /// other files (spliced through a pipe, `copy_file_range`, or read and

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitBytes
+@testable import MetadataKitSaving
 
 /// `FileSource` reads through three reused windows: every read gives the
 /// file's bytes, and a region read again while it is still in a window costs

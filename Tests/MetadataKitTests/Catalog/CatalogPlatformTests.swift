@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitBytes
 @testable import MetadataKitCatalog
 
 /// The catalog's platform layer: it converts `stat` fields as the library

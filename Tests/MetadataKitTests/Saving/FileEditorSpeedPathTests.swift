@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 /// The editor's short cuts: merged patches and small layout changes done in
 /// place without fsync. Each must give the same file, and the same safety, as

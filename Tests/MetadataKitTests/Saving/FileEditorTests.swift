@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 @Suite struct FileEditorTests {
     let original: [UInt8] = (0..<4096).map { UInt8($0 % 251) }

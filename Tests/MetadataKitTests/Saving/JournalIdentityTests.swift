@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 /// A crash journal belongs to a file, not to the spelling of its name: on a
 /// case-insensitive volume (APFS's default) a journal of `Song.bin` must be

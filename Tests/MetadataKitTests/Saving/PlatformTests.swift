@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitBytes
+@testable import MetadataKitSaving
 
 /// The portable logic of the platform layer, checked on Linux.
 @Suite struct PlatformTests {

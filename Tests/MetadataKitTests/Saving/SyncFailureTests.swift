@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 /// Every failed sync is an error, on every path — also the syncs made after
 /// the file changed (the folder after a rename, a journal's removal): the

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 /// A writable file in a folder that can't be written — what a sandboxed app
 /// (iOS, the Mac App Store) holds when handed a file without its folder: the

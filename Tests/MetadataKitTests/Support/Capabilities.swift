@@ -3,6 +3,7 @@ import Testing
 
 @testable import MetadataKit
 @testable import MetadataKitCatalog
+@testable import MetadataKitSaving
 
 /// What a test needs beyond the Swift toolchain and the interop tools
 /// (``TestSupport/hasTool(_:)``): use each in `.enabled(if:_:)` with a

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 /// Runs `mdkit write` in a child process paused (test hook
 /// `MDKIT_TEST_PAUSE_BEFORE`) before one step of an inserting save, and kills

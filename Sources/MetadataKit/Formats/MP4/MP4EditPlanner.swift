@@ -132,14 +132,10 @@ enum MP4EditPlanner {
         return .rewrite(FileEditPlan.coalesced(segments))
     }
 
-    /// The file system block size when the file is large enough for a save
-    /// to insert space instead of rewriting it (``FileEditor/insertionMinimumTail``)
-    /// and the system can insert blocks (``FileEditor/insertsBlocks``; not Darwin).
+    /// The file system block size when a save can insert space into the
+    /// source's file instead of rewriting it (``FileEditPlan/insertionBlock(forFileAt:size:)``).
     static func insertionBlock(for source: FileSource) -> Int64? {
-        guard FileEditor.insertsBlocks, source.size >= FileEditor.insertionMinimumTail, let block = Platform.blockSize(path: source.path),
-            block > 0, block <= 1 << 20
-        else { return nil }
-        return block
+        FileEditPlan.insertionBlock(forFileAt: source.path, size: source.size)
     }
 
     /// Free space left after `ilst` when the movie box has to move anyway:

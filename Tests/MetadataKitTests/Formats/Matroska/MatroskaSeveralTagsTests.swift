@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
 private typealias B = MatroskaBuilder
 

@@ -1,0 +1,74 @@
+/// A four-character code: a box type, chunk ID or codec tag.
+///
+/// Bytes are mapped one-to-one onto ISO 8859-1, so `©nam` (0xA9 'n' 'a' 'm')
+/// prints and parses as written in the specs.
+public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The four bytes as a big-endian integer: the first character is the most
+    /// significant byte.
+    public var rawValue: UInt32
+    public typealias StringLiteralType = StaticString
+    public typealias ExtendedGraphemeClusterLiteralType = StaticString
+    public typealias UnicodeScalarLiteralType = StaticString
+
+    /// The code whose four bytes, big-endian, are `rawValue`.
+    @inlinable public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Makes a code from four ISO 8859-1 characters; characters beyond U+00FF
+    /// or a wrong length give nil.
+    public init?(_ text: String) {
+        var value: UInt32 = 0
+        var count = 0
+        for scalar in text.unicodeScalars {
+            guard scalar.value <= 0xFF, count < 4 else { return nil }
+            value = value << 8 | scalar.value
+            count += 1
+        }
+        guard count == 4 else { return nil }
+        rawValue = value
+    }
+
+    /// A code written as a literal, such as `"moov"` or `"©nam"`. Four ASCII
+    /// characters take the fast path (the optimizer folds them into a
+    /// constant: literals are compared against on every box read).
+    @inlinable
+    public init(stringLiteral value: StaticString) {
+        if value.utf8CodeUnitCount == 4 {
+            let bytes = value.utf8Start
+            if (bytes[0] | bytes[1] | bytes[2] | bytes[3]) & 0x80 == 0 {
+                self.init(UInt32(bytes[0]) << 24 | UInt32(bytes[1]) << 16 | UInt32(bytes[2]) << 8 | UInt32(bytes[3]))
+                return
+            }
+        }
+        self.init(literal: value.description)
+    }
+
+    /// A code from text that must be four ISO 8859-1 characters.
+    public init(stringLiteral value: String) {
+        self.init(literal: value)
+    }
+
+    @usableFromInline package init(literal value: String) {
+        guard let code = FourCC(value) else { preconditionFailure("not a four-character code: \(value)") }
+        self = code
+    }
+
+    /// The four bytes, big-endian.
+    public var bytes: [UInt8] {
+        [UInt8(rawValue >> 24), UInt8(rawValue >> 16 & 0xFF), UInt8(rawValue >> 8 & 0xFF), UInt8(rawValue & 0xFF)]
+    }
+
+    /// The code as ISO 8859-1 text.
+    public var description: String {
+        if rawValue & 0x8080_8080 == 0 {
+            return withUnsafeBytes(of: rawValue.bigEndian) { String(decoding: $0, as: UTF8.self) }
+        }
+        var text = String.UnicodeScalarView()
+        for byte in bytes { text.append(Unicode.Scalar(byte)) }
+        return String(text)
+    }
+
+    /// True when all four bytes are printable (space to '~', or '©').
+    public var isPrintable: Bool {
+        bytes.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0xA9 }
+    }
+}

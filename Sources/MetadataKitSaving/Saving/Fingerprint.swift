@@ -1,0 +1,60 @@
+/// A fast 64-bit fingerprint of bytes, for telling a torn or foreign write
+/// from the bytes a journal expects (not for security).
+///
+/// Four independent lanes take eight bytes each per step (so the multiplies
+/// overlap), each word mixed in with a multiply and xor-shifts (the
+/// finalizer of MurmurHash3); the lanes, the tail and the length are mixed
+/// at the end. About 10 GB/s here — zlib's CRC-32 had become a tenth of the
+/// time of a save once the journal also fingerprinted what a save writes.
+import MetadataKitBytes
+
+package enum Fingerprint {
+    package static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        let count = bytes.count
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F,
+            0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63
+        )
+        var index = 0
+        while index + 32 <= count {
+            lanes.0 = step(lanes.0, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            lanes.1 = step(lanes.1, bytes.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self))
+            lanes.2 = step(lanes.2, bytes.loadUnaligned(fromByteOffset: index + 16, as: UInt64.self))
+            lanes.3 = step(lanes.3, bytes.loadUnaligned(fromByteOffset: index + 24, as: UInt64.self))
+            index += 32
+        }
+        var hash = mix(lanes.0) ^ (mix(lanes.1) &* 3) ^ (mix(lanes.2) &* 5) ^ (mix(lanes.3) &* 7) ^ UInt64(count)
+        while index + 8 <= count {
+            hash = step(hash, bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            index += 8
+        }
+        if index < count {
+            var last: UInt64 = 0xFF
+            for offset in index..<count { last = last << 8 | UInt64(bytes[offset]) }
+            hash = step(hash, last)
+        }
+        return mix(hash)
+    }
+
+    package static func of<Bytes: Collection>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        if let hash = bytes.withContiguousStorageIfAvailable({ of(UnsafeRawBufferPointer($0)) }) { return hash }
+        return Array(bytes).withUnsafeBytes { of($0) }
+    }
+
+    @inline(__always) private static func step(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        var x = (lane ^ (word &* 0xFF51_AFD7_ED55_8CCD)) &* 0x9E37_79B9_7F4A_7C15
+        x ^= x >> 31
+        return x
+    }
+
+    /// MurmurHash3's 64-bit finalizer.
+    @inline(__always) package static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x = x &* 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x = x &* 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+}
