@@ -6,14 +6,15 @@
 
 extension MediaFormat {
     /// Every format MetadataKit reads, in the order detection asks them
-    /// (formats that must read past the first bytes to be sure, such as the
-    /// tracker modules, come after the common ones).
+    /// (the tracker modules, which must read past the first bytes to be
+    /// sure, come after MP3; Shorten, which may follow an ID3v2 tag as the
+    /// APE family does, before it).
     ///
     /// Adding a format: a folder under `Formats/` that defines its
     /// `MediaFormat` value, and one entry here.
     public static let all: [MediaFormat] = [
         .wav, .aiff, .flac, .ogg, .mp4, .matroska, .webm, .asf, .dsf, .dsdiff,
-        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .mp3, .shorten, .it, .xm, .s3m, .mod,
+        .monkeysAudio, .wavPack, .musepack, .trueAudio, .optimFROG, .tak, .aac, .ac3, .shorten, .mp3, .it, .xm, .s3m, .mod,
     ]
 
     /// Items several formats hold whose fields are read but never written
