@@ -15,6 +15,16 @@ package struct ByteWriter: Sendable {
 
     @inlinable package mutating func write(_ value: UInt8) { bytes.append(value) }
 
+    /// Appends `run`. (Arrays, slices and zeros have overloads of their
+    /// own, compiled here: a generic call from another module is not
+    /// always specialized and then runs a byte at a time.)
+    package mutating func write(_ run: [UInt8]) { bytes.append(contentsOf: run) }
+    /// Appends `run`.
+    package mutating func write(_ run: ArraySlice<UInt8>) { bytes.append(contentsOf: run) }
+    /// Appends `count` zero bytes (padding).
+    package mutating func write(zeros count: Int) { bytes.append(contentsOf: repeatElement(0, count: count)) }
+
+    /// Appends the bytes of `run`.
     @inlinable package mutating func write<Bytes: Sequence>(_ run: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: run)
     }

@@ -201,7 +201,7 @@ enum FLACEditPlanner {
         }
         if let padding {
             writer.write(FLACBlock.header(type: FLACBlock.Kind.padding.rawValue, isLast: true, length: padding))
-            writer.write(repeatElement(UInt8(0), count: padding))
+            writer.write(zeros: padding)
         }
         return writer.bytes
     }

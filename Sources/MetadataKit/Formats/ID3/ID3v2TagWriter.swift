@@ -221,7 +221,7 @@ struct ID3v2TagWriter {
         writer.write(Array("ID3".utf8) + [version, 0, 0])
         writer.writeSyncSafe(UInt32(size))
         writer.write(frames)
-        writer.write(repeatElement(0, count: padding))
+        writer.write(zeros: padding)
         return writer.bytes
     }
 }
