@@ -37,6 +37,10 @@ swift build --target MetadataKit --scratch-path .build/docs/build \
 # named <Module>Version…, as for Apple's generated version constants.)
 # Only the library's own graph (plus its extensions of other modules' types).
 find "$graphs" -name '*.symbols.json' ! -name 'MetadataKit*' -delete
+# The lower targets' own graphs go too: MetadataKit re-exports them
+# (`@_exported import`), so its graph already holds their public symbols,
+# and DocC would otherwise see the same types in three modules.
+find "$graphs" \( -name 'MetadataKitBytes*' -o -name 'MetadataKitSaving*' \) -delete
 [ -s "$graphs/MetadataKit.symbols.json" ] || { echo "docs: no symbol graph was written" >&2; exit 1; }
 
 # Every public declaration carries a `///` comment (scripts/doc-coverage.py

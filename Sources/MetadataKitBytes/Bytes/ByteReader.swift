@@ -6,7 +6,10 @@
 
 /// Byte order of a multi-byte integer.
 public enum Endianness: Sendable {
-    case big, little
+    /// Most significant byte first (network order: MP4, ID3, FLAC, AIFF).
+    case big
+    /// Least significant byte first (RIFF/WAV, ASF, Vorbis comments).
+    case little
 }
 
 /// A cursor over a bounded run of bytes, the unit every parser works through.

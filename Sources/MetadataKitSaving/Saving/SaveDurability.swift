@@ -1,6 +1,6 @@
-/// How hard a save works to survive a crash or power loss.
 import MetadataKitBytes
 
+/// How hard a save works to survive a crash or power loss.
 public enum SaveDurability: Sendable {
     /// fsync the data, the journal and the directory (the default).
     case full
