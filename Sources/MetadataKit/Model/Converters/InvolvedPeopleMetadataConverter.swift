@@ -20,18 +20,7 @@ public struct InvolvedPeopleMetadataConverter: MetadataConverter {
     ]
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for (index, item) in items.enumerated() {
-            switch KeySpaceCodecs.standard.reading(field, from: item, among: items) {
-            case .value(let value): return value
-            case .none: continue
-            case .standard: break
-            }
-            // One key per field: read as ``DefaultMetadataConverter`` does, the key given again included.
-            if DefaultMetadataConverter().value(of: item, for: field) != nil {
-                return DefaultMetadataConverter().displayValue(for: field, from: Array(items[index...]))
-            }
-        }
-        return nil
+        DefaultMetadataConverter().displayValueAskingCodecs(for: field, from: items)
     }
 
     public func items(

@@ -136,6 +136,22 @@ public struct DefaultMetadataConverter: MetadataConverter {
         return try textItems(for: field, value: value, key: key, existing: existing)
     }
 
+    /// The value of `field` for a field whose key spaces may store it their
+    /// own way: each item's codec is asked first, and the first item the
+    /// model reads a value from gives it as ``displayValue(for:from:)`` does
+    /// (the key given again included).
+    func displayValueAskingCodecs(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        for (index, item) in items.enumerated() {
+            switch KeySpaceCodecs.standard.reading(field, from: item, among: items) {
+            case .value(let value): return value
+            case .none: continue
+            case .standard: break
+            }
+            if value(of: item, for: field) != nil { return displayValue(for: field, from: Array(items[index...])) }
+        }
+        return nil
+    }
+
     /// The items of ``items(for:value:key:existing:)`` as most tags store
     /// them: one item holding the text or the list of texts, in the
     /// language of the item it replaces.

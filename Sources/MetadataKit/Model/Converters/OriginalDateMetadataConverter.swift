@@ -13,17 +13,7 @@ public struct OriginalDateMetadataConverter: MetadataConverter {
     public init() {}
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
-        for (index, item) in items.enumerated() {
-            switch KeySpaceCodecs.standard.reading(field, from: item, among: items) {
-            case .value(let value): return value
-            case .none: continue
-            case .standard: break
-            }
-            if DefaultMetadataConverter().value(of: item, for: field) != nil {
-                return DefaultMetadataConverter().displayValue(for: field, from: Array(items[index...]))
-            }
-        }
-        return nil
+        DefaultMetadataConverter().displayValueAskingCodecs(for: field, from: items)
     }
 
     public func items(
