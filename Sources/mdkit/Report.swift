@@ -34,8 +34,9 @@ enum Report {
             json.key("properties")
             properties(item.properties, to: &json)
             json.key("metadata")
-            metadata(item.metadata, to: &json)
-            lists(item.metadata, to: &json)
+            let values = item.metadata.fieldValues
+            metadata(values, to: &json)
+            lists(values, to: &json)
             if !item.chapters.isEmpty {
                 json.key("chapters")
                 chapters(item.chapters, to: &json)
@@ -120,9 +121,9 @@ enum Report {
         return parts.joined(separator: ", ")
     }
 
-    static func metadata(_ metadata: Metadata, to json: inout JSONWriter) {
+    static func metadata(_ values: [(field: MetadataField, value: DisplayValue)], to json: inout JSONWriter) {
         json.beginObject()
-        for (field, value) in metadata.fieldValues {
+        for (field, value) in values {
             switch value {
             case .integer(let number) where field.kind == .boolean: json.member(field.rawValue, number != 0)
             case .text(let text): json.member(field.rawValue, text)
@@ -144,8 +145,8 @@ enum Report {
 
     /// `"lists"`: each text field the file holds several values of, as an
     /// array of them (absent when there is none).
-    static func lists(_ metadata: Metadata, to json: inout JSONWriter) {
-        let lists = metadata.fieldValues.compactMap { field, value -> (MetadataField, [String])? in
+    static func lists(_ values: [(field: MetadataField, value: DisplayValue)], to json: inout JSONWriter) {
+        let lists = values.compactMap { field, value -> (MetadataField, [String])? in
             if case .texts(let texts) = value { return (field, texts) }
             return nil
         }

@@ -68,8 +68,10 @@ public struct Metadata: Sendable, Hashable {
         for field in MetadataField.ordered[...MetadataField.discCount.position] {
             if let value = self[field] { values.append((field, value)) }
         }
-        let more = extended.filter { !$0.key.isCore }.sorted { $0.key.position < $1.key.position }
-        for (field, value) in more { values.append((field, value)) }
+        // Appended and sorted in place: filtering the dictionary would hash every key again.
+        let core = values.count
+        for (field, value) in extended where !field.isCore { values.append((field, value)) }
+        values[core...].sort { $0.field.position < $1.field.position }
         return values
     }
 

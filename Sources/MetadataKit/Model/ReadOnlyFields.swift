@@ -8,23 +8,34 @@
 /// is), and a field the native tags don't hold is never copied from such an
 /// item into them.
 struct ReadOnlyFieldSource: Sendable {
-    /// The key spaces of the items this source may read: items of others
-    /// are passed over without a call (this runs for every item loaded).
+    /// The key spaces whose every item this source reads.
     var keySpaces: [MetadataKeySpace]
-    /// Whether `item` (of one of ``keySpaces``) is one this source reads.
-    var holds: @Sendable (MetadataItem) -> Bool
+    /// Single keys this source reads in other key spaces (an XMP packet in
+    /// an ID3 `PRIV` frame). Items are matched by these two lists alone,
+    /// with no call per item: this runs for every item loaded.
+    var keys: [MetadataKeyMap.RawKey] = []
     /// The fields `item` gives, in order of preference within one field.
     var fields: @Sendable (MetadataItem) -> [(field: MetadataField, value: DisplayValue)]
+}
+
+extension ReadOnlyFieldSource {
+    /// Whether `item` is one this source reads.
+    func reads(_ item: MetadataItem) -> Bool {
+        keySpaces.contains(item.keySpace) || keys.contains { $0.keySpace == item.keySpace && $0.key == item.key }
+    }
 }
 
 extension Metadata {
     /// Fills every empty field that an item of a read-only source
     /// (``MediaFormat/readOnlyFieldSources``) gives; fields already set stay.
     mutating func fillReadOnlyFields(from sources: [ReadOnlyFieldSource] = MediaFormat.readOnlyFieldSources) {
-        for index in items.indices {
-            let keySpace = items[index].keySpace
-            for source in sources where source.keySpaces.contains(keySpace) && source.holds(items[index]) {
-                for (field, value) in source.fields(items[index]) where self[field] == nil {
+        // Most files hold no item of a source's key spaces: one pass of
+        // string comparisons over a copy of the list (no access to `self`
+        // per item), and nothing more.
+        let items = self.items
+        for source in sources {
+            for item in items where source.reads(item) {
+                for (field, value) in source.fields(item) where self[field] == nil {
                     self[field] = value
                 }
             }

@@ -8,7 +8,9 @@
 package enum TextDecoding {
     /// Every byte of `bytes` as the ISO-8859-1 (Latin-1) character it is,
     /// zeros included.
-    package static func latin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    /// Inlinable, so that callers in other targets get it specialized for
+    /// their collection type (the generic version costs a call per byte).
+    @inlinable package static func latin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             var count = 0

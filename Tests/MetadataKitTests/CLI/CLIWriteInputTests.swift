@@ -65,7 +65,10 @@ import Testing
         for good in ["2024", "2024-05", "2024-05-01", "2024-05-01T12", "2024-05-01T12:30", "2024-05-01T12:30:59", "2024-05-01T12:30:59Z"] {
             #expect(YearMetadataConverter.isTimestamp(good), "\(good)")
         }
-        for bad in ["", "notayear", "24", "2024-5-1", "2024/05/01", "2024-05-01 12:30", "2024Z", "20245", "２０２４"] {
+        for bad in [
+            "", "notayear", "24", "2024-5-1", "2024/05/01", "2024-05-01 12:30", "2024Z", "20245", "２０２４", "2\u{301}024",
+            "2024-05-01T12:30:59ZZ",
+        ] {
             #expect(!YearMetadataConverter.isTimestamp(bad), "\(bad)")
         }
     }

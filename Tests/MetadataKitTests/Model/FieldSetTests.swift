@@ -33,6 +33,13 @@ import Testing
     /// Production-sound fields: only Broadcast WAV chunks hold them.
     static let broadcastWAVFields: Set<MetadataField> = Set(MetadataKeyMap.broadcastWAVKeys.keys)
 
+    @Test func theRoleSwitchAgreesWithTheRoleTable() {
+        for field in MetadataField.allCases {
+            #expect(
+                InvolvedPeopleMetadataConverter.isRole(field) == (InvolvedPeopleMetadataConverter.roles[field] != nil), "\(field)")
+        }
+    }
+
     @Test func everyFieldHasAKeyInTheFormatsThatCanHoldIt() {
         let keys = MetadataKeyMap.standard.keys
         for field in MetadataField.allCases

@@ -63,7 +63,7 @@ struct ID3FieldCodec: KeySpaceCodec {
         case .replayGainTrackGain, .replayGainTrackPeak, .replayGainAlbumGain, .replayGainAlbumPeak:
             guard let frame = ID3RelativeVolume(item: item) else { return .standard }
             return (ReplayGainMetadataConverter.isGain(field) ? frame.gainText : frame.peakText).map { .value(.text($0)) } ?? .none
-        case _ where InvolvedPeopleMetadataConverter.roles[field] != nil || field == .performers:
+        case _ where field == .performers || InvolvedPeopleMetadataConverter.isRole(field):
             guard ID3v2FrameDecoder.pairFrames.contains(item.key) else { return .standard }
             let matching = Self.pairs(item).filter { Self.belongs($0.role, in: item.key, to: field) && !$0.name.isEmpty }
             return DisplayValue.list(field == .performers ? matching.map(Self.performer) : matching.map(\.name)).map { .value($0) } ?? .none
@@ -105,7 +105,7 @@ struct ID3FieldCodec: KeySpaceCodec {
         case .replayGainTrackGain, .replayGainTrackPeak, .replayGainAlbumGain, .replayGainAlbumPeak:
             guard key.hasPrefix("RVA2:") else { return nil }
             return volumeItems(for: field, text: value?.text, existing: existing)
-        case _ where InvolvedPeopleMetadataConverter.roles[field] != nil || field == .performers:
+        case _ where field == .performers || InvolvedPeopleMetadataConverter.isRole(field):
             guard ID3v2FrameDecoder.pairFrames.contains(key) else { return nil }
             return peopleItems(for: field, names: value?.texts ?? [], key: key, existing: existing)
         case _ where field.kind == .boolean:

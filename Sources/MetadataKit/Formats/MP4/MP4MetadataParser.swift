@@ -160,6 +160,7 @@ struct MP4MetadataParser {
     /// Several text values of one item become one `.strings` item; other
     /// values become one item each.
     private static func grouped(_ values: [(MetadataValue, MetadataDataType)], keySpace: MetadataKeySpace, key: String) -> [MetadataItem] {
+        if values.count == 1 { return [MetadataItem(keySpace: keySpace, key: key, value: values[0].0, dataType: values[0].1)] }
         let strings = values.compactMap { value -> String? in
             if case .string(let text) = value.0 { return text }
             return nil

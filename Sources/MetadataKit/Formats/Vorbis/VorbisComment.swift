@@ -104,22 +104,60 @@ struct VorbisComment: Sendable, Hashable {
     /// fields that don't decode are kept as text.
     func items() -> [MetadataItem] {
         var items: [MetadataItem] = []
+        items.reserveCapacity(fields.count)
+        // A comment holds a few dozen fields: looking back through the items
+        // beats hashing every name; a long one gets a dictionary.
+        let hashed = fields.count > 32
         var positions: [String: Int] = [:]
         for field in fields {
-            let key = field.name.uppercased()
+            let key = Self.uppercasedName(field.name)
             if key == Self.pictureKey, let artwork = Self.decodePictureField(field.value) {
                 items.append(
                     MetadataItem(keySpace: .vorbis, key: key, value: .picture(artwork), dataType: FLACPicture.dataType(of: artwork)))
                 continue
             }
-            if let position = positions[key] {
+            let earlier =
+                hashed
+                ? positions[key]
+                : items.firstIndex { item in
+                    guard item.key == key else { return false }
+                    if case .picture = item.value { return false } // a decoded picture takes no further value
+                    return true
+                }
+            if let position = earlier {
                 items[position].value = .strings(items[position].value.stringValues + [field.value])
             } else {
-                positions[key] = items.count
+                if hashed { positions[key] = items.count }
                 items.append(MetadataItem(keySpace: .vorbis, key: key, value: .string(field.value), dataType: .utf8))
             }
         }
         return items
+    }
+
+    /// `name` in upper case, as items are keyed. Names are ASCII by the
+    /// spec (§5.2.3): their letters are mapped byte by byte, and a name with
+    /// no lower-case letter is returned as it is; any other goes through
+    /// `uppercased()`.
+    static func uppercasedName(_ name: String) -> String {
+        var name = name
+        let kind = name.withUTF8 { bytes -> (ascii: Bool, lower: Bool) in
+            var lower = false
+            for byte in bytes {
+                if byte >= 0x80 { return (false, false) }
+                if byte >= 0x61 && byte <= 0x7A { lower = true }
+            }
+            return (true, lower)
+        }
+        guard kind.ascii else { return name.uppercased() }
+        guard kind.lower else { return name }
+        return String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            for byte in name.utf8 {
+                buffer[count] = byte >= 0x61 && byte <= 0x7A ? byte - 0x20 : byte
+                count += 1
+            }
+            return count
+        }
     }
 }
 

@@ -47,8 +47,7 @@ enum XMPFields {
 
     /// The source the model fills fields from.
     static let source = ReadOnlyFieldSource(
-        keySpaces: [.xmp, .id3],
-        holds: { $0.keySpace == .xmp || ($0.keySpace == .id3 && $0.key == id3Key) },
+        keySpaces: [.xmp], keys: [MetadataKeyMap.RawKey(.id3, id3Key)],
         fields: { item in
             guard let bytes = try? bytes(of: item) else { return [] }
             return fields(of: XMPPacket(bytes))

@@ -19,6 +19,15 @@ public struct InvolvedPeopleMetadataConverter: MetadataConverter {
         .arranger: "arranger", .engineer: "engineer", .producer: "producer", .djMixer: "DJ-mix", .mixer: "mix",
     ]
 
+    /// Whether `field` is a key of ``roles``: a switch, so that a reader
+    /// asking it for every item hashes nothing (a test checks the two agree).
+    static func isRole(_ field: MetadataField) -> Bool {
+        switch field {
+        case .arranger, .engineer, .producer, .djMixer, .mixer: return true
+        default: return false
+        }
+    }
+
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
         DefaultMetadataConverter().displayValueAskingCodecs(for: field, from: items)
     }

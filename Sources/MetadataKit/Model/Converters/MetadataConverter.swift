@@ -147,7 +147,7 @@ public struct DefaultMetadataConverter: MetadataConverter {
             case .none: continue
             case .standard: break
             }
-            if value(of: item, for: field) != nil { return displayValue(for: field, from: Array(items[index...])) }
+            if value(of: item, for: field) != nil { return displayValue(for: field, from: index == 0 ? items : Array(items[index...])) }
         }
         return nil
     }

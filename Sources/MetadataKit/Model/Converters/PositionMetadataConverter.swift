@@ -74,9 +74,11 @@ public struct PositionMetadataConverter: MetadataConverter {
     static func pair(of item: MetadataItem, field: MetadataField) -> (number: Int?, total: Int?)? {
         let numberField: MetadataField = isCount(field) ? (field == .trackCount ? .trackNumber : .discNumber) : field
         let countField: MetadataField = isCount(field) ? field : (field == .trackNumber ? .trackCount : .discCount)
-        let codecs = KeySpaceCodecs.standard
-        let number = codecs.reading(numberField, from: item, among: [item])
-        let count = codecs.reading(countField, from: item, among: [item])
+        // Most key spaces have no codec, or one that reads a pair as most tags store it.
+        guard let codec = KeySpaceCodecs.standard.codec(for: item.keySpace) else { return standardPair(of: item) }
+        let among = [item]
+        let number = codec.reading(numberField, from: item, among: among)
+        let count = codec.reading(countField, from: item, among: among)
         if number != .standard || count != .standard {
             func value(_ reading: FieldReading, _ field: MetadataField) -> Int? {
                 switch reading {

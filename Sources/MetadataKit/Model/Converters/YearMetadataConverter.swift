@@ -51,13 +51,19 @@ public struct YearMetadataConverter: MetadataConverter {
     /// (the timestamps of ID3v2.4 §4.2.5), also with a trailing `Z` after a
     /// time, as iTunes writes it.
     public static func isTimestamp(_ text: String) -> Bool {
-        var text = Substring(text)
-        if text.count > 10, text.hasSuffix("Z") { text = text.dropLast() }
-        let pattern = Array("dddd-dd-ddTdd:dd:dd")
-        guard [4, 7, 10, 13, 16, 19].contains(text.count) else { return false }
-        for (character, expected) in zip(text, pattern) {
-            if expected == "d" ? !("0"..."9").contains(character) : character != expected { return false }
+        // On the UTF-8 bytes: every character of a timestamp is ASCII, and
+        // this runs for every date read.
+        let utf8 = text.utf8
+        var count = utf8.count
+        if count > 10, utf8.last == UInt8(ascii: "Z") { count -= 1 }
+        guard count == 4 || count == 7 || count == 10 || count == 13 || count == 16 || count == 19 else { return false }
+        let pattern: StaticString = "dddd-dd-ddTdd:dd:dd"
+        return pattern.withUTF8Buffer { pattern in
+            for (index, byte) in utf8.prefix(count).enumerated() {
+                let expected = pattern[index]
+                if expected == UInt8(ascii: "d") ? !(0x30...0x39).contains(byte) : byte != expected { return false }
+            }
+            return true
         }
-        return true
     }
 }
