@@ -44,7 +44,7 @@ extension MediaItem {
             if Task.isCancelled {
                 for index in group.map(\.index) + Array(next..<items.count) {
                     errors[index] = MediaError(
-                        .cancelled, "the save was cancelled before this file was written", path: items[index].url.path)
+                        .cancelled, "the save was cancelled before this file was written", path: items[index].path)
                 }
                 return errors
             }

@@ -15,7 +15,7 @@ extension MediaItem {
     public func id3v1Updates(options: SaveOptions = SaveOptions()) throws -> [ID3v1FieldUpdate] {
         guard isLoaded, fileType == .mp3 else { return [] }
         do {
-            let source = try FileSource(url: url)
+            let source = try FileSource(path: path)
             let layout = try MP3Layout(parsing: source, url: url)
             let loadedItems = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
             let loaded = Metadata(items: loadedItems)
@@ -24,7 +24,7 @@ extension MediaItem {
                 derived: [.id3v1])
             return try MP3EditPlanner.id3v1Update(source, layout, items, options)?.fields ?? []
         } catch let error as MediaError {
-            throw error.naming(url.path)
+            throw error.naming(path)
         }
     }
 }

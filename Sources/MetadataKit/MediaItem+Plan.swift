@@ -21,7 +21,7 @@ extension MediaItem {
     public func plan(options: SaveOptions = SaveOptions()) throws -> SavePlan {
         let save = try named { try prepareSave(options: options) }
         return try named {
-            let source = try FileSource(url: url)
+            let source = try FileSource(path: path)
             guard source.snapshot == save.snapshot else {
                 throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
             }
@@ -55,7 +55,7 @@ extension MediaItem {
         let save = try named { try prepareSave(options: plan.options) }
         guard let size = lastKnownSize, save.plan.segments(originalSize: size) == plan.edit.segments(originalSize: size) else {
             throw MediaError(
-                .fileChanged, "the save no longer matches its plan (the item or the file changed); plan it again", path: url.path)
+                .fileChanged, "the save no longer matches its plan (the item or the file changed); plan it again", path: path)
         }
         try await carryOut(save, options: plan.options)
     }

@@ -71,10 +71,19 @@ public struct MediaItem: Sendable {
     /// The contents, for an item read from memory or another source
     /// (``init(data:filename:)``, ``init(source:filename:)``).
     let contents: (any ByteSource)?
+    /// `url.path`, made once: a URL's path is parsed anew each time it is asked for.
+    let path: String
 
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
+        self.init(url: url, path: url.path)
+    }
+
+    /// An item for the file at `url`, whose `path` the caller already has
+    /// (it must be `url.path`): `mdkit` makes both from one string.
+    package init(url: URL, path: String) {
         self.url = url
+        self.path = path
         contents = nil
     }
 
@@ -84,6 +93,7 @@ public struct MediaItem: Sendable {
     /// saved (``isEditable`` is false): write `data` to a file to edit it.
     public init(data: Data, filename: String) {
         url = URL(fileURLWithPath: filename, isDirectory: false)
+        path = url.path
         contents = DataByteSource(data)
     }
 
@@ -95,6 +105,7 @@ public struct MediaItem: Sendable {
     /// (``isEditable`` is false), as an item made with ``init(data:filename:)``.
     public init(source: any ByteSource, filename: String) {
         url = URL(fileURLWithPath: filename, isDirectory: false)
+        path = url.path
         contents = source
     }
 
@@ -115,11 +126,11 @@ public struct MediaItem: Sendable {
         let source: FileSource
         let format: MediaFormat
         do {
-            source = try contents.map(opening) ?? FileEditor.openRecovered(path: url.path)
+            source = try contents.map(opening) ?? FileEditor.openRecovered(path: path)
             format = try MediaFormat.detect(source, url: url)
             parsed = try format.parse(source, url)
         } catch let error as MediaError {
-            throw error.naming(url.path)
+            throw error.naming(path)
         }
         self.format = format
         fileType = parsed.fileType
@@ -140,9 +151,9 @@ public struct MediaItem: Sendable {
     /// as they are, any other ``ByteSource`` through its reads.
     private func opening(_ contents: any ByteSource) -> FileSource {
         if let memory = contents as? DataByteSource {
-            return FileSource(bytes: [UInt8](memory.data), path: url.path)
+            return FileSource(bytes: [UInt8](memory.data), path: path)
         }
-        return FileSource(source: contents, path: url.path)
+        return FileSource(source: contents, path: path)
     }
 
     /// `item` with a picture stored in `source` read into memory (an item
@@ -220,7 +231,7 @@ public struct MediaItem: Sendable {
         do {
             return try body()
         } catch let error as MediaError {
-            throw error.naming(url.path)
+            throw error.naming(path)
         }
     }
 
@@ -239,8 +250,8 @@ public struct MediaItem: Sendable {
                 fileType: save.fileType, items: loadedMetadata.items, properties: properties, isEditable: isEditable,
                 warnings: warnings)
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: url.path)
+        guard stat(path, &info) == 0 else {
+            throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: path)
         }
         metadata = Metadata(items: reread.items)
         metadata.fillReadOnlyFields()
@@ -277,7 +288,7 @@ public struct MediaItem: Sendable {
     /// that reads the written file back.
     func prepareSave(options: SaveOptions) throws -> PreparedSave {
         guard isLoaded, let snapshot, let fileType, let format else {
-            throw MediaError(.notLoaded, "call load() before save()", path: url.path)
+            throw MediaError(.notLoaded, "call load() before save()", path: path)
         }
         if let contents {
             let origin = contents is DataByteSource ? "memory" : "a ByteSource"
@@ -314,7 +325,7 @@ public struct MediaItem: Sendable {
                 options.chapterTables = chapterTables
             }
         }
-        let source = try FileSource(url: url)
+        let source = try FileSource(path: path)
         guard source.snapshot == snapshot else {
             throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
         }

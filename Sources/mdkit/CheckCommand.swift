@@ -109,7 +109,7 @@ struct CheckCommand {
         for start in stride(from: 0, to: entries.count, by: 512) {
             let paths = entries[start..<min(entries.count, start + 512)].map(\.path)
             let results = await ReadCommand.forEach(paths) { path, url in
-                await Self.check(path, url, problem: problems[path], fix: fix ? codes ?? [] : nil, all: codes == nil, dryRun: dryRun)
+                await Self.check(path, url.url, problem: problems[path], fix: fix ? codes ?? [] : nil, all: codes == nil, dryRun: dryRun)
             }
             for result in results {
                 summary.add(result)

@@ -48,11 +48,12 @@ extension WriteCommand {
         }
         func shown(_ item: MetadataItem) -> String { item.value.stringValue ?? "(\(item.dataType.rawValue))" }
         func name(_ item: MetadataItem) -> String { "\(item.keySpace.rawValue):\(item.key)" }
-        for field in MetadataField.allCases where before[field] != after[field] {
+        let changedFields = after.differingFields(from: before)
+        for field in changedFields {
             lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
         }
         let changedFieldKeys = Set(
-            MetadataField.allCases.filter { before[$0] != after[$0] }.flatMap {
+            changedFields.flatMap {
                 (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
             })
         let added = after.items.filter { !before.items.contains($0) && !changedFieldKeys.contains(name($0)) }

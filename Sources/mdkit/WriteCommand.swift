@@ -318,7 +318,7 @@ struct WriteCommand {
                 // Changed by another program since it was loaded: load it again, alone.
                 do {
                     reports[entry.index] = (
-                        "\(TerminalText.escape(path)): \(try await write(path, url: URL(fileURLWithPath: path), pictures: pictures))\n",
+                        "\(TerminalText.escape(path)): \(try await write(path, url: FileURL(path: path), pictures: pictures))\n",
                         false
                     )
                 } catch {
@@ -337,8 +337,8 @@ struct WriteCommand {
 
     /// The item at `url`, loaded, with the edits applied; the changes that
     /// makes; and warnings on what the format can't keep of what was asked.
-    private func edited(url: URL, pictures: [Artwork]) async throws -> Edited {
-        var item = MediaItem(url: url)
+    private func edited(url: FileURL, pictures: [Artwork]) async throws -> Edited {
+        var item = url.mediaItem()
         try await item.load()
         let before = item.metadata
         for edit in edits {
@@ -379,7 +379,7 @@ struct WriteCommand {
     /// Writes one file; a save refused with `fileChanged` (another program
     /// wrote the file since it was loaded) is retried from a new load, up to
     /// ``fileChangedRetries`` times.
-    private func write(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+    private func write(_ path: String, url: FileURL, pictures: [Artwork]) async throws -> String {
         var attempt = 0
         while true {
             do {
@@ -394,7 +394,7 @@ struct WriteCommand {
         }
     }
 
-    private func writeOnce(_ path: String, url: URL, pictures: [Artwork]) async throws -> String {
+    private func writeOnce(_ path: String, url: FileURL, pictures: [Artwork]) async throws -> String {
         let edit = try await edited(url: url, pictures: pictures)
         var item = edit.item
         let changes = edit.changes

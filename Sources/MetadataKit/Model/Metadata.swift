@@ -75,6 +75,29 @@ public struct Metadata: Sendable, Hashable {
         return values
     }
 
+    /// The fields whose value differs between `other` and `self` (set in
+    /// one only, or to other values), in `MetadataField.allCases` order:
+    /// one walk over both ``fieldValues`` instead of asking every field.
+    package func differingFields(from other: Metadata) -> [MetadataField] {
+        let old = other.fieldValues, new = fieldValues
+        var fields: [MetadataField] = []
+        var (i, j) = (0, 0)
+        while i < old.count || j < new.count {
+            if j == new.count || i < old.count && old[i].field.position < new[j].field.position {
+                fields.append(old[i].field)
+                i += 1
+            } else if i == old.count || new[j].field.position < old[i].field.position {
+                fields.append(new[j].field)
+                j += 1
+            } else {
+                if old[i].value != new[j].value { fields.append(old[i].field) }
+                i += 1
+                j += 1
+            }
+        }
+        return fields
+    }
+
     /// A normalized field as a ``DisplayValue``; nil when absent.
     public subscript(field: MetadataField) -> DisplayValue? {
         get {

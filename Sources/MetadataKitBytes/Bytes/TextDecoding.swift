@@ -8,9 +8,18 @@
 package enum TextDecoding {
     /// Every byte of `bytes` as the ISO-8859-1 (Latin-1) character it is,
     /// zeros included.
-    /// Inlinable, so that callers in other targets get it specialized for
-    /// their collection type (the generic version costs a call per byte).
-    @inlinable package static func latin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+    package static func latin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        decodeLatin1(bytes)
+    }
+
+    /// ``latin1(_:)`` of a slice: compiled here, specialized (a generic call
+    /// from another target is not always specialized and then runs a
+    /// closure per byte).
+    package static func latin1(_ bytes: ArraySlice<UInt8>) -> String { decodeLatin1(bytes) }
+    /// ``latin1(_:)`` of an array (see the slice's).
+    package static func latin1(_ bytes: [UInt8]) -> String { decodeLatin1(bytes) }
+
+    private static func decodeLatin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             var count = 0

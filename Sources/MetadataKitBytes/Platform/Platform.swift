@@ -143,7 +143,7 @@ package enum Platform {
     /// standardized paths (the same spelling is the same file, without a
     /// `stat`, also when it is gone). For "is this picture from this file".
     package static func isSameFile(_ a: URL, _ b: URL) -> Bool {
-        a.standardizedFileURL.path == b.standardizedFileURL.path || isSameFile(a.path, b.path)
+        a == b || a.standardizedFileURL.path == b.standardizedFileURL.path || isSameFile(a.path, b.path)
     }
 
     /// The device and inode of the file at `path` (symlinks followed); nil

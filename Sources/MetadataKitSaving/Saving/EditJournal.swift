@@ -156,7 +156,11 @@ struct EditJournal: Equatable {
     }
 
     package func encoded() -> [UInt8] {
-        var writer = ByteWriter()
+        // Sized up front: the regions hold the bytes a save replaces (a
+        // tag with its pictures), which growing the buffer would copy again.
+        let regionBytes = regions.reduce(0) { $0 + 12 + $1.bytes.count }
+        let checksumBytes = written.map { $0.reduce(0) { $0 + 8 + 8 * $1.checksums.count } } ?? 0
+        var writer = ByteWriter(capacity: 64 + regionBytes + checksumBytes)
         writer.write(Array("MDKJ".utf8))
         writer.write(UInt32(encodedVersion))
         writer.write(UInt64(fileSize))

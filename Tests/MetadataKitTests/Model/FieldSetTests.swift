@@ -33,6 +33,28 @@ import Testing
     /// Production-sound fields: only Broadcast WAV chunks hold them.
     static let broadcastWAVFields: Set<MetadataField> = Set(MetadataKeyMap.broadcastWAVKeys.keys)
 
+    @Test func differingFieldsAreTheFieldsWhoseValuesDiffer() {
+        var before = Metadata()
+        before.title = "A"
+        before.artist = "B"
+        before[.composer] = .texts(["C", "D"])
+        before[.mood] = .text("calm")
+        before[.rating] = .integer(60)
+        before.trackNumber = 3
+        var after = before
+        after.title = "A2" // changed
+        after.artist = nil // removed
+        after[.composer] = .texts(["C", "E"]) // a list changed
+        after[.conductor] = .text("F") // added (extended)
+        after[.mood] = nil // removed (extended)
+        var expected: [MetadataField] = []
+        for field in MetadataField.allCases where before[field] != after[field] { expected.append(field) }
+        #expect(expected.count == 5)
+        #expect(after.differingFields(from: before) == expected)
+        #expect(before.differingFields(from: before).isEmpty)
+        #expect(Metadata().differingFields(from: after) == MetadataField.allCases.filter { after[$0] != nil })
+    }
+
     @Test func theRoleSwitchAgreesWithTheRoleTable() {
         for field in MetadataField.allCases {
             #expect(
