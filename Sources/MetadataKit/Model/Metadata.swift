@@ -50,6 +50,8 @@ public struct Metadata: Sendable, Hashable {
     /// hold several values. One dictionary, so a file that holds few of them
     /// costs little to read and copy.
     var extended: [MetadataField: DisplayValue] = [:]
+    /// The values of the custom fields (``MetadataSchema/CustomField``), by name.
+    var custom: [String: DisplayValue] = [:]
 
     /// Empty metadata.
     public init() {}
