@@ -61,6 +61,43 @@ struct MetadataSchemaTests {
     }
 }
 
+/// Writes text fields in upper case (a converter a caller brings).
+private struct UppercaseConverter: MetadataConverter {
+    func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
+        DefaultMetadataConverter().displayValue(for: field, from: items)
+    }
+
+    func items(for field: MetadataField, value: DisplayValue?, key: MetadataKeyMap.RawKey, existing: [MetadataItem]) throws
+        -> [MetadataItem]
+    {
+        try DefaultMetadataConverter().items(
+            for: field, value: value.flatMap { $0.text.map { .text($0.uppercased()) } }, key: key, existing: existing)
+    }
+}
+
+/// A schema's converters and key map reach the save (it used the standard ones).
+struct MetadataSchemaSaveTests {
+    @Test func theSchemasKeyMapAndConvertersWrite() async throws {
+        let folder = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("sample.flac")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.flac"), to: url)
+        var schema = MetadataSchema.standard
+        schema.keyMap.keys[.title] = [MetadataKeyMap.RawKey(.vorbis, "NAME")]
+        schema.converters.register(UppercaseConverter(), for: .title)
+        let original = try await MediaItem(contentsOf: url).metadata.title
+        var item = try await MediaItem(contentsOf: url, schema: schema)
+        item.metadata.title = "Loud"
+        let plan = try item.plan()
+        #expect(plan.itemChanges.map { "\($0)" }.contains { $0.contains("NAME") && $0.contains("LOUD") }, "\(plan.itemChanges)")
+        item = try await item.saving(options: SaveOptions(durability: .noSync))
+        #expect(item.metadata.title == "LOUD" && item.schema.keyMap.keys[.title]?.first?.key == "NAME")
+        let standard = try await MediaItem(contentsOf: url)
+        #expect(standard.metadata.items.contains { $0.key == "NAME" && $0.value == .string("LOUD") })
+        #expect(standard.metadata.title == original, "TITLE is not the schema's key: left as it was")
+    }
+}
+
 private enum SchemaTools {
     static let present = ToolCheck.has("python3:mutagen")
 }
