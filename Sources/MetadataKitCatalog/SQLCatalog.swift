@@ -7,12 +7,12 @@ import MetadataKit
 #endif
 
 /// A catalog in an SQL database, whatever the back end (``SQLiteCatalog``,
-/// ``PostgreSQLCatalog``): the same tables (``CatalogSchema``), the same
+/// ``PostgreSQLCatalog``): the same tables (`CatalogSchema`), the same
 /// statements; a transaction per batch of changes, so an interrupted scan
 /// leaves every batch whole or absent. Rows are keyed by host and path:
 /// scans on several machines may write into one database at once.
 ///
-/// Opening migrates the schema to ``CatalogSchema/currentVersion`` and
+/// Opening migrates the schema to `CatalogSchema.currentVersion` and
 /// refuses a catalog of a newer version.
 public class SQLCatalog: Catalog {
     public let host: String

@@ -6,7 +6,7 @@
 
 /// The normalized fields every format maps onto.
 ///
-/// A field's ``rawValue`` is its stable name: the one `mdkit` takes in
+/// A field's `rawValue` is its stable name: the one `mdkit` takes in
 /// `--set`/`--remove` and prints in `read --json`, and the one catalogs
 /// store, in lowerCamelCase after MusicBrainz Picard's internal tag names
 /// (`musicbrainz_albumid` is `musicBrainzReleaseId`). A few case names
@@ -227,7 +227,7 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     /// The iXML `NOTE`: the sound recordist's note on the take.
     case note
 
-    /// The field called `name`: its ``rawValue`` (`year`, `compilation`,
+    /// The field called `name`: its `rawValue` (`year`, `compilation`,
     /// `musicBrainzReleaseId`) or, where it differs, its Swift case name
     /// (`date`, `isCompilation`, `musicBrainzReleaseID`); nil for any other
     /// text. Names are case-sensitive.
