@@ -55,7 +55,10 @@ public struct MetadataSchema: Sendable {
         customFields.first { $0.name == name }
     }
 
-    /// Adds the custom field `name`, held by `keys` (most preferred first).
+    /// Adds the custom field `name`, held by `keys` (most preferred first),
+    /// spelled as a load reads them: Vorbis comment names in upper case
+    /// (`ENERGY`), ID3 user texts as `TXXX:` and the description, iTunes
+    /// freeform atoms as `----:` mean`:`name.
     ///
     /// - Throws: ``MediaError`` `invalidValue` when `name` is empty, is a
     ///   ``MetadataField`` name (`mood`: use ``MetadataField/mood``) or
