@@ -18,6 +18,13 @@ extension MediaItem {
         try await load()
     }
 
+    /// The item for the file at `url`, loaded through `schema`: its custom
+    /// fields read, and its saves writing through it (see ``init(url:schema:)``).
+    public init(contentsOf url: URL, schema: MetadataSchema) async throws {
+        self.init(url: url, schema: schema)
+        try await load()
+    }
+
     /// The item read from `data`, the contents of a file named `filename`,
     /// loaded (see ``init(data:filename:)``).
     public init(loading data: Data, filename: String) async throws {

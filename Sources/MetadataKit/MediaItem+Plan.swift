@@ -41,7 +41,7 @@ extension MediaItem {
             return SavePlan(
                 fieldChanges: fieldChanges,
                 itemChanges: SavePlan.differences(from: before, to: after),
-                conversions: Self.conversions(of: fieldChanges, readBack: Metadata(items: after)),
+                conversions: Self.conversions(of: fieldChanges, readBack: Metadata(items: after, schema: schema)),
                 changesChapters: hasChapterChanges, layout: layout,
                 sizes: (source.size, save.plan.newSize(originalSize: source.size)), options: options, edit: save.plan)
         }

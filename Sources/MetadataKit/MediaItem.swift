@@ -74,16 +74,27 @@ public struct MediaItem: Sendable {
     /// `url.path`, made once: a URL's path is parsed anew each time it is asked for.
     let path: String
 
+    /// The converters, key map and custom fields this item is read and
+    /// saved through (``MetadataSchema/standard`` unless given).
+    public let schema: MetadataSchema
+
     /// An item for the file at `url`. Nothing is read until ``load()``.
     public init(url: URL) {
-        self.init(url: url, path: url.path)
+        self.init(url: url, schema: .standard)
+    }
+
+    /// An item for the file at `url`, read and saved through `schema`
+    /// (its converters, key map and custom fields). Nothing is read until ``load()``.
+    public init(url: URL, schema: MetadataSchema) {
+        self.init(url: url, path: url.path, schema: schema)
     }
 
     /// An item for the file at `url`, whose `path` the caller already has
     /// (it must be `url.path`): `mdkit` makes both from one string.
-    package init(url: URL, path: String) {
+    package init(url: URL, path: String, schema: MetadataSchema = .standard) {
         self.url = url
         self.path = path
+        self.schema = schema
         contents = nil
     }
 
@@ -95,6 +106,7 @@ public struct MediaItem: Sendable {
         url = URL(fileURLWithPath: filename, isDirectory: false)
         path = url.path
         contents = DataByteSource(data)
+        schema = .standard
     }
 
     /// An item whose file's bytes `source` reads, named `filename` (its
@@ -107,6 +119,7 @@ public struct MediaItem: Sendable {
         url = URL(fileURLWithPath: filename, isDirectory: false)
         path = url.path
         contents = source
+        schema = .standard
     }
 
     /// Reads the file's metadata and properties. Only the bytes needed are read;
@@ -139,7 +152,8 @@ public struct MediaItem: Sendable {
         warnings = parsed.warnings
         chapterTables = parsed.chapterTables
         loadedChapterTables = chapterTables
-        metadata = Metadata(items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) })
+        metadata = Metadata(
+            items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) }, schema: schema)
         metadata.fillReadOnlyFields()
         loadedMetadata = metadata
         snapshot = source.snapshot
@@ -253,7 +267,7 @@ public struct MediaItem: Sendable {
         guard stat(path, &info) == 0 else {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: path)
         }
-        metadata = Metadata(items: reread.items)
+        metadata = Metadata(items: reread.items, schema: schema)
         metadata.fillReadOnlyFields()
         loadedMetadata = metadata
         properties = reread.properties
@@ -300,7 +314,7 @@ public struct MediaItem: Sendable {
         if let foreign = metadata.items.first(where: { !format.keySpaces.contains($0.keySpace) && !loadedMetadata.items.contains($0) }) {
             throw MediaError(.invalidValue, "\(fileType.identifier) files can't hold '\(foreign.keySpace.rawValue):\(foreign.key)' items")
         }
-        var items = try MetadataChanges().resolvedItems(
+        var items = try MetadataChanges(schema: schema).resolvedItems(
             loaded: loadedMetadata, edited: metadata, keySpaces: format.keySpaces,
             derived: format.derivedKeySpaces, formatName: format.name, fillsNewPrimaryTag: format.fillsNewPrimaryTag)
         var options = options
@@ -330,8 +344,9 @@ public struct MediaItem: Sendable {
             throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
         }
         let plan = try planEdit(source, items, options)
-        let expected = options.removesAllTags ? Metadata() : Metadata(items: items)
+        let expected = options.removesAllTags ? Metadata() : Metadata(items: items, schema: schema)
         var changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
+        let changedCustom = schema.customFields.map(\.name).filter { metadata[custom: $0] != loadedMetadata[custom: $0] }
         let duration = properties.duration
         let wanted = chapterTables
         // Every item nobody changed must read back (changed fields are checked
@@ -356,7 +371,7 @@ public struct MediaItem: Sendable {
         let check: (FileSource) throws -> CheckedSave = { source in
             let written = URL(fileURLWithPath: source.path, isDirectory: false)
             let reread = try format.parse(source, written)
-            let actual = Metadata(items: reread.items)
+            let actual = Metadata(items: reread.items, schema: schema)
             for field in options.removesAllTags ? [] : changed where !Self.sameValue(actual[field], expected[field]) {
                 func shown(_ value: DisplayValue?) -> String {
                     value.map { $0.text.map { "'\($0)'" } ?? "\($0.artwork?.count ?? 0) pictures" } ?? "nothing"
@@ -365,6 +380,9 @@ public struct MediaItem: Sendable {
                     .verificationFailed,
                     "\(field.rawValue) \(shown(expected[field])) reads back as \(shown(actual[field])): the file's tag can't hold it as given"
                 )
+            }
+            for name in options.removesAllTags ? [] : changedCustom where !Self.sameValue(actual[custom: name], expected[custom: name]) {
+                throw MediaError(.verificationFailed, "the custom field \(name) does not read back as written")
             }
             if !options.removesAllTags {
                 let lost = ItemSurvival.missing(expected: untouched, actual: reread.items, exempt: exempt)
@@ -383,7 +401,7 @@ public struct MediaItem: Sendable {
         }
         // A plan that writes nothing although fields changed would drop the
         // change silently: the check on the file as it is refuses it.
-        if !changed.isEmpty, Self.layout(of: plan, size: source.size) == .unchanged {
+        if !changed.isEmpty || !changedCustom.isEmpty, Self.layout(of: plan, size: source.size) == .unchanged {
             _ = try check(source)
         }
         return PreparedSave(plan: plan, snapshot: snapshot, fileType: fileType, check: check)

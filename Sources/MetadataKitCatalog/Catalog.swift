@@ -12,8 +12,11 @@
 
 /// A file as a catalog knows it: its row id and its status when last scanned.
 public struct CatalogEntry: Sendable, Equatable {
+    /// The row's id.
     public var id: Int64
+    /// The file's absolute path.
     public var path: String
+    /// The file's status when it was last scanned.
     public var status: FileStatus
 }
 
@@ -41,7 +44,7 @@ public protocol Catalog: AnyObject {
     /// The row of `path` on this host.
     func entry(path: String) throws(CatalogError) -> CatalogEntry?
     /// The first `limit` rows of this host whose path is `path` or after it,
-    /// in byte order (a scan looks its files up a run at a time: ``EntryLookup``).
+    /// in byte order (a scan looks its files up a run at a time: `EntryLookup`).
     func entries(from path: String, limit: Int) throws(CatalogError) -> [CatalogEntry]
     /// The rows of this host whose file had `identity` (a rename keeps it).
     func entries(identity: FileStatus.Identity) throws(CatalogError) -> [CatalogEntry]
@@ -58,6 +61,7 @@ public protocol Catalog: AnyObject {
 /// Where a catalog lives when none is named: `$XDG_DATA_HOME/mdkit/library.sqlite`,
 /// or `~/.local/share/mdkit/library.sqlite` without XDG_DATA_HOME.
 public enum CatalogLocation {
+    /// The catalog's path under `environment`'s `XDG_DATA_HOME` or `HOME`.
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/mdkit/library.sqlite" }
         let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path

@@ -13,21 +13,33 @@ public struct CatalogRecord: Sendable {
     /// One raw item's value as stored: a text (strings one row each) or, for
     /// binary data and pictures, only a byte count.
     public struct Item: Sendable, Equatable {
+        /// The item's key space (`MetadataKeySpace` raw value: `id3`, `itunes`, `vorbis`, …).
         public var keySpace: String
+        /// The item's key as the format spells it (`TIT2`, `©nam`, `TITLE`).
         public var key: String
+        /// The item's values as text, one per value (numbers written out); one nil for binary data or a picture.
         public var values: [String?]
+        /// The byte count of a binary value or picture; nil for text.
         public var byteCount: Int?
+        /// How the value was stored (`MetadataDataType` raw value: `UTF-8`, `UTF-16`, …).
         public var type: String
+        /// The item's language (an ID3 `COMM` or `USLT` language code), if it has one.
         public var language: String?
     }
 
     /// One picture: its description and a hash of its bytes (not the bytes).
     public struct Picture: Sendable, Equatable {
+        /// The picture type's name (`Artwork.PictureType.name`).
         public var pictureType: String
+        /// The picture's MIME type.
         public var mimeType: String
+        /// The picture's description, as stored.
         public var description: String
+        /// The picture's size in bytes.
         public var byteCount: Int
+        /// The image's width in pixels, from its header; nil when unknown.
         public var width: Int?
+        /// The image's height in pixels, from its header; nil when unknown.
         public var height: Int?
         /// Lowercase hex SHA-256 of the picture's bytes; nil when they could not be read.
         public var sha256: String?
@@ -35,19 +47,27 @@ public struct CatalogRecord: Sendable {
 
     /// Absolute path.
     public var path: String
+    /// The file's size, modification time and identity when it was read.
     public var status: FileStatus
     /// When the file was read (seconds since 1970).
     public var scannedAt: Double
+    /// The format's name (`MediaFormat.name`); nil when the file could not be read.
     public var format: String?
+    /// The file's MIME type; nil when the file could not be read.
     public var mimeType: String?
+    /// Whether MetadataKit can write the file's metadata; nil when it could not be read.
     public var editable: Bool?
+    /// Duration, bit rate, sample rate, channels, codec.
     public var properties = MediaProperties()
-    /// Every normalized field but artwork, by ``MetadataField`` raw value, as text.
+    /// Every normalized field but artwork, by `MetadataField` raw value, as text.
     public var fields: [(field: String, value: String)] = []
+    /// Every raw item of the file, in file order.
     public var items: [Item] = []
+    /// The file's pictures, hashed.
     public var pictures: [Picture] = []
+    /// Local damage the read went around.
     public var warnings: [MediaWarning] = []
-    /// What ``MediaItem/check()`` found (docs/CHECK.md); empty when the check could not run.
+    /// What `MediaItem.check()` found (docs/CHECK.md); empty when the check could not run.
     public var findings: [Finding] = []
     /// Why the file could not be read (nil when it was).
     public var error: MediaError?
@@ -112,7 +132,7 @@ public struct CatalogRecord: Sendable {
         self.scannedAt = scannedAt
     }
 
-    /// A field's text, by ``MetadataField``.
+    /// A field's text, by `MetadataField`.
     public func field(_ field: MetadataField) -> String? {
         fields.first { $0.field == field.rawValue }?.value
     }

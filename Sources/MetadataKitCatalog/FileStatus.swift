@@ -17,25 +17,35 @@ import MetadataKit
 public struct FileStatus: Sendable, Hashable {
     /// A file's identity: its device and inode (kept by a rename within one file system).
     public struct Identity: Sendable, Hashable {
+        /// The device the file is on.
         public var device: UInt64
+        /// The file's inode number on its device.
         public var inode: UInt64
     }
 
+    /// The size in bytes.
     public var size: Int64
     /// Modification time in nanoseconds since 1970-01-01 UTC.
     public var modificationTimeNanoseconds: Int64
+    /// The device the file is on.
     public var device: UInt64
+    /// The file's inode number on its device.
     public var inode: UInt64
     /// The `st_mode` file type bits.
     var type: UInt32
 
+    /// The device and inode, which a rename within one file system keeps.
     public var identity: Identity { Identity(device: device, inode: inode) }
     /// Modification time in seconds since 1970-01-01 UTC.
     public var modificationTime: Double { Double(modificationTimeNanoseconds) / 1e9 }
+    /// Whether the path is a folder.
     public var isDirectory: Bool { type == UInt32(S_IFDIR) }
+    /// Whether the path is a regular file.
     public var isRegularFile: Bool { type == UInt32(S_IFREG) }
+    /// Whether the path is a symbolic link (not followed).
     public var isSymbolicLink: Bool { type == UInt32(S_IFLNK) }
 
+    /// The status of a regular file of `size` bytes, modified at `modificationTimeNanoseconds`, with its device and inode.
     public init(size: Int64, modificationTimeNanoseconds: Int64, device: UInt64, inode: UInt64) {
         self.size = size
         self.modificationTimeNanoseconds = modificationTimeNanoseconds

@@ -33,11 +33,12 @@ public struct FolderWalker: Sendable {
         /// matching folders are not entered.
         public var exclude: [String] = []
         /// Lowercased extensions (no dot) of the files handed out; nil for
-        /// every file. Defaults to those of ``MediaFormat/all``.
+        /// every file. Defaults to those of `MediaFormat.all`.
         public var extensions: Set<String>? = FolderWalker.mediaExtensions
         /// Whether symbolic links are followed (to files and folders).
         public var followSymbolicLinks = false
 
+        /// The defaults: the files of every format by extension, no globs, links not followed.
         public init() {}
     }
 
@@ -50,11 +51,13 @@ public struct FolderWalker: Sendable {
         case problem(path: String, message: String)
     }
 
-    /// The extensions of every format in ``MediaFormat/all``.
+    /// The extensions of every format in `MediaFormat.all`.
     public static let mediaExtensions: Set<String> = Set(MediaFormat.all.flatMap(\.extensions).map { $0.lowercased() })
 
+    /// How the walk chooses files.
     public var options: Options
 
+    /// A walker with `options`.
     public init(options: Options = Options()) {
         self.options = options
     }

@@ -23,7 +23,7 @@ import MetadataKit
 ///    renamed or moved: the row keeps its id (and is not reread when the
 ///    mtime is unchanged too);
 /// 2. reading workers (``Options/workers``) load the files with
-///    ``MediaItem/load()`` and make their ``CatalogRecord``s (hashing artwork);
+///    `MediaItem.load()` and make their ``CatalogRecord``s (hashing artwork);
 /// 3. one writer thread applies the changes in transactions of a few hundred
 ///    files (or every half second), so an interrupted scan leaves whole
 ///    batches; the next scan finds the files it stored unchanged and reads the rest.
@@ -32,7 +32,9 @@ import MetadataKit
 /// are removed at the end (a file that exists but was not walked — excluded,
 /// or in an unreadable folder — keeps its row).
 public struct LibraryScanner: Sendable {
+    /// How a scan walks, reads and writes.
     public struct Options: Sendable {
+        /// Which files the walk gives (``FolderWalker/Options``).
         public var walker = FolderWalker.Options()
         /// Reread every file, changed or not.
         public var full = false
@@ -43,9 +45,11 @@ public struct LibraryScanner: Sendable {
         /// Changes per transaction at most.
         public var batchSize = 512
 
+        /// The defaults: changed files only, nothing pruned, one reader per processor.
         public init() {}
     }
 
+    /// How this scanner scans.
     public var options: Options
     /// Opens a connection to the catalog (called once per stage that needs
     /// one); nil to scan without a catalog (every file read, nothing stored).
@@ -53,6 +57,7 @@ public struct LibraryScanner: Sendable {
     /// The counters, for a progress line.
     public let progress = ScanProgress()
 
+    /// A scanner with `options` that stores into the catalogs `openCatalog` opens (nil: nothing stored).
     public init(options: Options = Options(), openCatalog: (@Sendable () throws(CatalogError) -> any Catalog)?) {
         self.options = options
         self.openCatalog = openCatalog

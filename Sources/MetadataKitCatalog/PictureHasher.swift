@@ -15,7 +15,7 @@ import MetadataKit
 /// Hashes the artwork of the files one reading worker of a scan reads: the
 /// bytes of a picture stored in its file are read (`pread`) into a buffer
 /// the worker keeps and hashed there, through the file the worker's load
-/// left open (``MediaItem`` `loadKeepingFile()`): not through
+/// left open (`MediaItem` `loadKeepingFile()`): not through
 /// ``Artwork/data()``, which opens the file again and makes two arrays per
 /// picture (fresh pages from the kernel each time). A picture in memory is
 /// hashed as it is.

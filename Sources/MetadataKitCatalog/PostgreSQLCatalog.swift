@@ -15,7 +15,7 @@
 /// integers, `path` in byte order with `COLLATE "C"`), rows keyed by host
 /// and path so concurrent scans upsert without losing or duplicating rows.
 /// A batch of files goes in with `COPY` into a staging table and one upsert
-/// from it, in the batch's transaction (``copyStores(_:)``).
+/// from it, in the batch's transaction (`copyStores(_:)`).
 /// The schema version is kept in the table `catalog_schema`; a migration
 /// holds a transaction-scoped advisory lock, so concurrent first opens
 /// migrate once. Text values lose NUL characters (PostgreSQL text can't hold them).
@@ -31,7 +31,7 @@ public final class PostgreSQLCatalog: SQLCatalog {
     /// The connection, as its own type (for `COPY`).
     let postgres: PostgreSQLDatabase
 
-    /// Stores go in with `COPY` a run at a time (``copyStores(_:)``); moves
+    /// Stores go in with `COPY` a run at a time (`copyStores(_:)`); moves
     /// and deletes, rare, one statement each, in their place.
     override func applyInTransaction(_ changes: [CatalogChange]) throws(CatalogError) {
         var stores: [(id: Int64?, record: CatalogRecord)] = []

@@ -7,12 +7,12 @@ import MetadataKit
 #endif
 
 /// A catalog in an SQL database, whatever the back end (``SQLiteCatalog``,
-/// ``PostgreSQLCatalog``): the same tables (``CatalogSchema``), the same
+/// ``PostgreSQLCatalog``): the same tables (`CatalogSchema`), the same
 /// statements; a transaction per batch of changes, so an interrupted scan
 /// leaves every batch whole or absent. Rows are keyed by host and path:
 /// scans on several machines may write into one database at once.
 ///
-/// Opening migrates the schema to ``CatalogSchema/currentVersion`` and
+/// Opening migrates the schema to `CatalogSchema.currentVersion` and
 /// refuses a catalog of a newer version.
 public class SQLCatalog: Catalog {
     public let host: String
@@ -155,8 +155,8 @@ public class SQLCatalog: Catalog {
 
     /// The normalized fields that also have a column of their own (schema version 2), by column.
     static let fieldColumns: [(column: String, field: MetadataField)] = [
-        ("musicbrainz_recording_id", .musicBrainzRecordingId), ("musicbrainz_release_id", .musicBrainzReleaseId),
-        ("musicbrainz_release_group_id", .musicBrainzReleaseGroupId), ("musicbrainz_artist_id", .musicBrainzArtistId),
+        ("musicbrainz_recording_id", .musicBrainzRecordingID), ("musicbrainz_release_id", .musicBrainzReleaseID),
+        ("musicbrainz_release_group_id", .musicBrainzReleaseGroupID), ("musicbrainz_artist_id", .musicBrainzArtistID),
     ]
 
     /// The values of ``fileColumns`` for `record` (as its reading worker made
@@ -168,7 +168,7 @@ public class SQLCatalog: Catalog {
         return [.text(record.path)] + statusValues(record.status) + [
             .string(record.format), .string(record.mimeType), .int(record.editable.map { $0 ? 1 : 0 }),
             .string(record.field(.title)), .string(record.field(.artist)), .string(record.field(.album)),
-            .string(record.field(.albumArtist)), .string(record.field(.genre)), .string(record.field(.year)),
+            .string(record.field(.albumArtist)), .string(record.field(.genre)), .string(record.field(.date)),
             .int(record.field(.trackNumber).flatMap { Int($0) }), .int(record.field(.discNumber).flatMap { Int($0) }),
             .double(p.duration), .int(p.bitrate), .int(p.sampleRate), .int(p.channels), .int(p.bitsPerSample), .string(p.codec),
             .int(p.width), .int(p.height), .int(record.pictures.count), .int(record.warnings.count),

@@ -30,9 +30,9 @@ protocol SQLDatabase: AnyObject {
     func peekSchemaVersion() -> Int?
     /// Records `version`; called in the write transaction of the migration.
     func storeSchemaVersion(_ version: Int) throws(CatalogError)
-    /// A migration of ``CatalogSchema`` (written for SQLite) in this dialect.
+    /// A migration of `CatalogSchema` (written for SQLite) in this dialect.
     func translate(_ schema: String) -> String
-    /// Where the back end's SQL differs (``CatalogSchema/listViews(_:)``).
+    /// Where the back end's SQL differs (`CatalogSchema.listViews(_:)`).
     var dialect: SQLDialect { get }
 }
 
@@ -77,9 +77,14 @@ enum SQLValue: Sendable {
 
 /// A value of a query's result as the database typed it.
 public enum SQLCell: Sendable, Equatable {
+    /// SQL `NULL`.
     case null
+    /// An integer.
     case integer(Int64)
+    /// A floating-point number.
     case real(Double)
+    /// A text.
     case text(String)
+    /// Bytes.
     case blob([UInt8])
 }

@@ -37,7 +37,7 @@ extension SQLiteCatalog {
     /// row; moves and deletes, rare, one statement each, in their place.
     ///
     /// The first batch on a connection, when the catalog has no file yet, drops the indexes of
-    /// ``CatalogSchema/bulkLoadIndexes``: the rows go in in id order, so a
+    /// `CatalogSchema.bulkLoadIndexes`: the rows go in in id order, so a
     /// batch dirties (and the WAL receives) a few pages at the end of the
     /// table instead of pages all over those indexes; ``finishScan(_:summary:)``
     /// makes them again (from sorted keys, once), and so does the next

@@ -16,7 +16,7 @@ import CSQLite
 /// readers never wait for the writer and a killed writer loses at most its
 /// open transaction; `synchronous=NORMAL`; statements prepared once per
 /// connection; a batch's child rows go in with multi-row `INSERT`s
-/// (``applyBatched(_:)``). The schema version is `PRAGMA user_version`.
+/// (`applyBatched(_:)`). The schema version is `PRAGMA user_version`.
 public final class SQLiteCatalog: SQLCatalog {
     /// The database file.
     public var path: String { location }
@@ -41,11 +41,11 @@ public final class SQLiteCatalog: SQLCatalog {
         try restoreBulkLoadIndexes()
     }
 
-    /// Whether this connection dropped ``CatalogSchema/bulkLoadIndexes`` (the
+    /// Whether this connection dropped `CatalogSchema.bulkLoadIndexes` (the
     /// first batch into a new catalog): ``finishScan(_:summary:)`` makes them again.
     var droppedIndexes = false
 
-    /// Makes the indexes of ``CatalogSchema/restoredIndexes`` that are
+    /// Makes the indexes of `CatalogSchema.restoredIndexes` that are
     /// missing: a first scan that was interrupted (or is running in another
     /// process, whose later batches then update them) left them out. Reads
     /// only (no write lock) when none is missing.
@@ -64,7 +64,7 @@ public final class SQLiteCatalog: SQLCatalog {
     }
 
     /// Records the end of a scan, after making the indexes its first batch
-    /// dropped (a new catalog's: ``applyBatched(_:)``).
+    /// dropped (a new catalog's: `applyBatched(_:)`).
     public override func finishScan(_ id: Int64, summary: ScanSummary) throws(CatalogError) {
         if droppedIndexes {
             try restoreBulkLoadIndexes()
@@ -78,7 +78,7 @@ public final class SQLiteCatalog: SQLCatalog {
     /// The statements of the batched store, prepared on the first batch.
     var batchStatements: SQLiteBatchStatements?
 
-    /// Stores a batch with a few statements per file (``applyBatched(_:)``).
+    /// Stores a batch with a few statements per file (`applyBatched(_:)`).
     override func applyInTransaction(_ changes: [CatalogChange]) throws(CatalogError) {
         try applyBatched(changes)
     }

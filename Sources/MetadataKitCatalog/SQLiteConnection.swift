@@ -38,6 +38,7 @@ public struct CatalogError: Error, Sendable, CustomStringConvertible {
 
     /// The kind of failure.
     public var code: Code
+    /// What failed, for people.
     public var message: String
     /// An error of `code` with `message`.
     public init(_ code: Code, _ message: String) {

@@ -25,6 +25,7 @@ public struct ScanSummary: Sendable, Equatable {
     /// Rows removed by `prune` because their file is gone.
     public var pruned = 0
 
+    /// All counts zero.
     public init() {}
 }
 
@@ -40,6 +41,7 @@ public enum ScanEvent: Sendable {
 
 /// Counters of a running scan, for a progress line: read them from any thread.
 public final class ScanProgress: @unchecked Sendable {
+    /// The counters at one moment.
     public struct Snapshot: Sendable {
         /// Files found so far (the walk runs ahead of the reading).
         public var found = 0
@@ -47,6 +49,7 @@ public final class ScanProgress: @unchecked Sendable {
         public var done = 0
         /// Bytes of the files read.
         public var bytes: Int64 = 0
+        /// Files that could not be read.
         public var errors = 0
         /// Whether the walk has finished (``found`` is then the total).
         public var walkFinished = false
@@ -55,8 +58,10 @@ public final class ScanProgress: @unchecked Sendable {
     private let lock = Lock()
     private var current = Snapshot()
 
+    /// Counters at zero.
     public init() {}
 
+    /// The counters now.
     public var snapshot: Snapshot {
         lock.lock()
         defer { lock.unlock() }

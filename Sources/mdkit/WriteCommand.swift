@@ -31,7 +31,8 @@ struct WriteCommand {
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
                               album, grouping, composer, comments, genre, year, bpm, trackNumber,
                               trackCount, discNumber, discCount, titleSort, compilation, isrc, ...:
-                              mdkit fields lists them all) or a raw key written
+                              mdkit fields lists them all; the Swift API's names such as date,
+                              isCompilation, musicBrainzReleaseID work too) or a raw key written
                               keySpace:key (e.g. id3:TXXX:MOOD, vorbis:MOOD), where keySpace is
                               \(keySpaceList). A key given twice is a usage error.
           --remove KEY        remove a field or raw key
@@ -189,7 +190,7 @@ struct WriteCommand {
 
     /// Parses one `--set`/`--remove` key (and value).
     static func edit(key: String, value: String?) throws(UsageError) -> Edit {
-        if let field = MetadataField(rawValue: key) {
+        if let field = MetadataField(name: key) {
             guard let value else { return .remove(field) }
             switch field {
             case .artwork:

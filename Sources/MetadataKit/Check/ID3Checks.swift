@@ -114,7 +114,7 @@ enum ID3Checks {
     }
 
     static let v1Fields: [(key: String, field: MetadataField)] = [
-        ("title", .title), ("artist", .artist), ("album", .album), ("year", .year),
+        ("title", .title), ("artist", .artist), ("album", .album), ("year", .date),
     ]
 
     /// Compares the fields as ID3v1 can hold them (cut to 30 bytes, Latin-1,

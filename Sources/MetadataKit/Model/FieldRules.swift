@@ -29,12 +29,12 @@ enum FieldRules {
     /// Fields that hold one value in every format's readers (a date, a
     /// number, an identifier of the one recording): several values are refused.
     static let singleValued: Set<MetadataField> = [
-        .year, .releaseDate, .originalDate, .originalYear, .bpm, .trackNumber, .trackCount, .discNumber, .discCount,
-        .movementNumber, .movementCount, .rating, .compilation, .gapless, .podcast, .showMovement,
+        .date, .releaseDate, .originalDate, .originalYear, .bpm, .trackNumber, .trackCount, .discNumber, .discCount,
+        .movementNumber, .movementCount, .rating, .isCompilation, .isGapless, .isPodcast, .showsMovement,
         .replayGainTrackGain, .replayGainTrackPeak, .replayGainAlbumGain, .replayGainAlbumPeak,
-        .replayGainReferenceLoudness, .r128TrackGain, .r128AlbumGain, .musicBrainzRecordingId,
-        .musicBrainzReleaseTrackId, .musicBrainzReleaseId, .musicBrainzReleaseGroupId, .musicBrainzDiscId,
-        .musicBrainzTRMId, .musicBrainzOriginalReleaseId, .acoustId, .acoustIdFingerprint, .lyrics, .comments,
+        .replayGainReferenceLoudness, .r128TrackGain, .r128AlbumGain, .musicBrainzRecordingID,
+        .musicBrainzReleaseTrackID, .musicBrainzReleaseID, .musicBrainzReleaseGroupID, .musicBrainzDiscID,
+        .musicBrainzTRMID, .musicBrainzOriginalReleaseID, .acoustID, .acoustIDFingerprint, .lyrics, .comments,
         .podcastURL, .website, .asin, .barcode, .isrc, .initialKey,
     ]
 
@@ -45,7 +45,7 @@ enum FieldRules {
 
     static func rule(for field: MetadataField) -> Rule? {
         switch field {
-        case .year, .releaseDate, .originalDate:
+        case .date, .releaseDate, .originalDate:
             return Rule(
                 description: "a date: yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH:mm or yyyy-MM-ddTHH:mm:ss, each part in range",
                 accepts: { CalendarDate($0) != nil })
@@ -55,7 +55,7 @@ enum FieldRules {
             return Rule(description: "a whole number from 0 to 65535", accepts: { whole($0, in: 0...65535) })
         case .rating:
             return Rule(description: "a whole number from 0 to 100", accepts: { whole($0, in: 0...100) })
-        case .compilation, .gapless, .podcast, .showMovement:
+        case .isCompilation, .isGapless, .isPodcast, .showsMovement:
             return Rule(
                 description: "a flag: 1, 0, true, false, yes or no",
                 accepts: { ["1", "0", "true", "false", "yes", "no"].contains($0.lowercased()) })
@@ -75,9 +75,9 @@ enum FieldRules {
             return Rule(
                 description: "a whole number of 1/256 dB from -32768 to 32767 (RFC 7845 §5.2.1)",
                 accepts: { whole($0, in: -32768...32767) })
-        case .musicBrainzRecordingId, .musicBrainzReleaseTrackId, .musicBrainzReleaseId, .musicBrainzReleaseGroupId,
-            .musicBrainzArtistId, .musicBrainzAlbumArtistId, .musicBrainzWorkId, .musicBrainzTRMId,
-            .musicBrainzOriginalReleaseId, .acoustId:
+        case .musicBrainzRecordingID, .musicBrainzReleaseTrackID, .musicBrainzReleaseID, .musicBrainzReleaseGroupID,
+            .musicBrainzArtistID, .musicBrainzAlbumArtistID, .musicBrainzWorkID, .musicBrainzTRMID,
+            .musicBrainzOriginalReleaseID, .acoustID:
             return Rule(description: "a UUID such as 8f4fcb8e-4d4b-4a0b-9a36-0e1f9f0e3a5c", accepts: isUUID)
         case .isrc:
             return Rule(description: "an ISRC: 12 characters, CCXXXYYNNNNN (e.g. USRC17607839)", accepts: isISRC)
@@ -139,7 +139,7 @@ struct CalendarDate: Sendable {
     var isYearOnly: Bool { month == nil }
 
     init?(_ text: String) {
-        guard YearMetadataConverter.isTimestamp(text) else { return nil }
+        guard DateMetadataConverter.isTimestamp(text) else { return nil }
         let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
         guard let year = digits.first else { return nil }
         self.year = year

@@ -53,27 +53,27 @@ extension Metadata {
     }
 
     /// The MusicBrainz artist IDs one by one.
-    public var musicBrainzArtistIds: [String] {
-        get { values(of: .musicBrainzArtistId) }
-        set { setValues(newValue, for: .musicBrainzArtistId) }
+    public var musicBrainzArtistIDs: [String] {
+        get { values(of: .musicBrainzArtistID) }
+        set { setValues(newValue, for: .musicBrainzArtistID) }
     }
 
     /// The MusicBrainz album artist IDs one by one.
-    public var musicBrainzAlbumArtistIds: [String] {
-        get { values(of: .musicBrainzAlbumArtistId) }
-        set { setValues(newValue, for: .musicBrainzAlbumArtistId) }
+    public var musicBrainzAlbumArtistIDs: [String] {
+        get { values(of: .musicBrainzAlbumArtistID) }
+        set { setValues(newValue, for: .musicBrainzAlbumArtistID) }
     }
 
     /// The MusicBrainz artist ID (several joined by "; ").
-    public var musicBrainzArtistId: String? {
-        get { self[.musicBrainzArtistId]?.text }
-        set { self[.musicBrainzArtistId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzArtistID: String? {
+        get { self[.musicBrainzArtistID]?.text }
+        set { self[.musicBrainzArtistID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz album artist ID (several joined by "; ").
-    public var musicBrainzAlbumArtistId: String? {
-        get { self[.musicBrainzAlbumArtistId]?.text }
-        set { self[.musicBrainzAlbumArtistId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzAlbumArtistID: String? {
+        get { self[.musicBrainzAlbumArtistID]?.text }
+        set { self[.musicBrainzAlbumArtistID] = newValue.map(DisplayValue.text) }
     }
 
     /// The title as sorted (ID3 `TSOT`, MP4 `sonm`, Vorbis `TITLESORT`).
@@ -335,63 +335,63 @@ extension Metadata {
     }
 
     /// The MusicBrainz recording ID (ID3 `UFID:http://musicbrainz.org`, MP4 `MusicBrainz Track Id`, Vorbis `MUSICBRAINZ_TRACKID`).
-    public var musicBrainzRecordingId: String? {
-        get { self[.musicBrainzRecordingId]?.text }
-        set { self[.musicBrainzRecordingId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzRecordingID: String? {
+        get { self[.musicBrainzRecordingID]?.text }
+        set { self[.musicBrainzRecordingID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz release track ID.
-    public var musicBrainzReleaseTrackId: String? {
-        get { self[.musicBrainzReleaseTrackId]?.text }
-        set { self[.musicBrainzReleaseTrackId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzReleaseTrackID: String? {
+        get { self[.musicBrainzReleaseTrackID]?.text }
+        set { self[.musicBrainzReleaseTrackID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz release ID (Picard's `musicbrainz_albumid`).
-    public var musicBrainzReleaseId: String? {
-        get { self[.musicBrainzReleaseId]?.text }
-        set { self[.musicBrainzReleaseId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzReleaseID: String? {
+        get { self[.musicBrainzReleaseID]?.text }
+        set { self[.musicBrainzReleaseID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz release group ID.
-    public var musicBrainzReleaseGroupId: String? {
-        get { self[.musicBrainzReleaseGroupId]?.text }
-        set { self[.musicBrainzReleaseGroupId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzReleaseGroupID: String? {
+        get { self[.musicBrainzReleaseGroupID]?.text }
+        set { self[.musicBrainzReleaseGroupID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz work ID.
-    public var musicBrainzWorkId: String? {
-        get { self[.musicBrainzWorkId]?.text }
-        set { self[.musicBrainzWorkId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzWorkID: String? {
+        get { self[.musicBrainzWorkID]?.text }
+        set { self[.musicBrainzWorkID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz disc ID.
-    public var musicBrainzDiscId: String? {
-        get { self[.musicBrainzDiscId]?.text }
-        set { self[.musicBrainzDiscId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzDiscID: String? {
+        get { self[.musicBrainzDiscID]?.text }
+        set { self[.musicBrainzDiscID] = newValue.map(DisplayValue.text) }
     }
 
     /// The (retired) MusicBrainz TRM ID.
-    public var musicBrainzTRMId: String? {
-        get { self[.musicBrainzTRMId]?.text }
-        set { self[.musicBrainzTRMId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzTRMID: String? {
+        get { self[.musicBrainzTRMID]?.text }
+        set { self[.musicBrainzTRMID] = newValue.map(DisplayValue.text) }
     }
 
     /// The MusicBrainz ID of the original release.
-    public var musicBrainzOriginalReleaseId: String? {
-        get { self[.musicBrainzOriginalReleaseId]?.text }
-        set { self[.musicBrainzOriginalReleaseId] = newValue.map(DisplayValue.text) }
+    public var musicBrainzOriginalReleaseID: String? {
+        get { self[.musicBrainzOriginalReleaseID]?.text }
+        set { self[.musicBrainzOriginalReleaseID] = newValue.map(DisplayValue.text) }
     }
 
     /// The AcoustID.
-    public var acoustId: String? {
-        get { self[.acoustId]?.text }
-        set { self[.acoustId] = newValue.map(DisplayValue.text) }
+    public var acoustID: String? {
+        get { self[.acoustID]?.text }
+        set { self[.acoustID] = newValue.map(DisplayValue.text) }
     }
 
     /// The AcoustID fingerprint.
-    public var acoustIdFingerprint: String? {
-        get { self[.acoustIdFingerprint]?.text }
-        set { self[.acoustIdFingerprint] = newValue.map(DisplayValue.text) }
+    public var acoustIDFingerprint: String? {
+        get { self[.acoustIDFingerprint]?.text }
+        set { self[.acoustIDFingerprint] = newValue.map(DisplayValue.text) }
     }
 
     /// The ReplayGain track gain as stored ("-6.50 dB").
@@ -455,26 +455,26 @@ extension Metadata {
     }
 
     /// Whether the track is part of a compilation (`TCMP` "1", MP4 `cpil`, `COMPILATION=1`).
-    public var compilation: Bool? {
-        get { self[.compilation]?.boolean }
-        set { self[.compilation] = newValue.map { .integer($0 ? 1 : 0) } }
+    public var isCompilation: Bool? {
+        get { self[.isCompilation]?.boolean }
+        set { self[.isCompilation] = newValue.map { .integer($0 ? 1 : 0) } }
     }
 
     /// Whether the album plays without gaps (MP4 `pgap`).
-    public var gapless: Bool? {
-        get { self[.gapless]?.boolean }
-        set { self[.gapless] = newValue.map { .integer($0 ? 1 : 0) } }
+    public var isGapless: Bool? {
+        get { self[.isGapless]?.boolean }
+        set { self[.isGapless] = newValue.map { .integer($0 ? 1 : 0) } }
     }
 
     /// Whether the file is a podcast episode (ID3 `PCST`, MP4 `pcst`).
-    public var podcast: Bool? {
-        get { self[.podcast]?.boolean }
-        set { self[.podcast] = newValue.map { .integer($0 ? 1 : 0) } }
+    public var isPodcast: Bool? {
+        get { self[.isPodcast]?.boolean }
+        set { self[.isPodcast] = newValue.map { .integer($0 ? 1 : 0) } }
     }
 
     /// Whether players show the work and movement instead of the title (`TXXX:SHOWMOVEMENT`, MP4 `shwm`).
-    public var showMovement: Bool? {
-        get { self[.showMovement]?.boolean }
-        set { self[.showMovement] = newValue.map { .integer($0 ? 1 : 0) } }
+    public var showsMovement: Bool? {
+        get { self[.showsMovement]?.boolean }
+        set { self[.showsMovement] = newValue.map { .integer($0 ? 1 : 0) } }
     }
 }

@@ -28,8 +28,10 @@ public struct Metadata: Sendable, Hashable {
     public var artwork: [Artwork] = []
     /// The genre, by name (ID3 and MP4 genre numbers are resolved); nil when the file has none.
     public var genre: Genre?
-    /// The year or date, as stored (`2024`, `2024-05-01T12:00`).
-    public var year: String?
+    /// The recording date as stored: a year or an ISO 8601 date and time
+    /// (`2024`, `2024-05-01`, `2024-05-01T12:00`); nil when the file has none.
+    /// ``year`` is its year as a number.
+    public var date: String?
     /// Tempo in beats per minute; nil when the file has none.
     public var bpm: Int?
     /// The track's position on its disc, from 1; nil when the file has none.
@@ -48,6 +50,8 @@ public struct Metadata: Sendable, Hashable {
     /// hold several values. One dictionary, so a file that holds few of them
     /// costs little to read and copy.
     var extended: [MetadataField: DisplayValue] = [:]
+    /// The values of the custom fields (``MetadataSchema/CustomField``), by name.
+    var custom: [String: DisplayValue] = [:]
 
     /// Empty metadata.
     public init() {}
@@ -58,6 +62,17 @@ public struct Metadata: Sendable, Hashable {
         keyMap.forEachField(of: items) { field, matching in
             self[field] = registry.converter(for: field).displayValue(for: field, from: matching)
         }
+    }
+
+    /// The year of ``date``: its first four characters when they are digits
+    /// and no digit follows (2024 for `2024-05-01`); nil when there is no
+    /// date or it starts otherwise (`Oct 3, 1995`). Set ``date`` to change it.
+    public var year: Int? {
+        guard let date else { return nil }
+        let bytes = Array(date.utf8.prefix(5))
+        func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
+        guard bytes.count >= 4, bytes[..<4].allSatisfy(isDigit), !(bytes.count == 5 && isDigit(bytes[4])) else { return nil }
+        return bytes[..<4].reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     /// Every field that has a value, in `MetadataField.allCases` order: what
@@ -113,7 +128,7 @@ public struct Metadata: Sendable, Hashable {
             case .comments: single = comments.map(DisplayValue.text)
             case .artwork: single = artwork.isEmpty ? nil : .artwork(artwork)
             case .genre: single = genre.map(DisplayValue.genre)
-            case .year: single = year.map(DisplayValue.text)
+            case .date: single = date.map(DisplayValue.text)
             case .bpm: single = bpm.map(DisplayValue.integer)
             case .trackNumber: single = trackNumber.map(DisplayValue.integer)
             case .trackCount: single = trackCount.map(DisplayValue.integer)
@@ -148,7 +163,7 @@ public struct Metadata: Sendable, Hashable {
             case .comments: comments = newValue?.text
             case .artwork: artwork = newValue?.artwork ?? []
             case .genre: genre = newValue?.genre
-            case .year: year = newValue?.text
+            case .date: date = newValue?.text
             case .bpm: bpm = newValue?.integer
             case .trackNumber: trackNumber = newValue?.integer
             case .trackCount: trackCount = newValue?.integer

@@ -16,6 +16,8 @@
 struct MetadataChanges {
     var keyMap: MetadataKeyMap = .standard
     var registry: MetadataConverterRegistry = .standard
+    /// The caller's fields (``MetadataSchema/customFields``).
+    var customFields: [MetadataSchema.CustomField] = []
 
     /// The raw items to write, given the metadata as loaded and as edited.
     /// `keySpaces` lists the key spaces the format can write, primary first.
@@ -40,6 +42,10 @@ struct MetadataChanges {
             let value = Self.meaningful(edited[field])
             if let value { try FieldRules.check(field, value) }
             try apply(field, value: value, to: &items, change)
+        }
+        let names = Set(edited.custom.keys).union(loaded.custom.keys)
+        for name in names.sorted() where edited[custom: name] != loaded[custom: name] {
+            try applyCustom(name, value: Self.meaningful(edited[custom: name]), to: &items, change)
         }
         if fillsNewPrimaryTag {
             copyIntoNewPrimaryTag(&items, change)
@@ -82,7 +88,7 @@ struct MetadataChanges {
     }
 
     /// What one call of ``resolvedItems(loaded:edited:keySpaces:derived:)`` works from.
-    private struct Change {
+    fileprivate struct Change {
         var loaded: Metadata
         var edited: Metadata
         var keySpaces: [MetadataKeySpace]
@@ -180,7 +186,7 @@ struct MetadataChanges {
     }
 
     /// Replaces the items `matching` selects by `replacement`, placed where the first of them was (at the end when none).
-    private static func replace(in items: inout [MetadataItem], with replacement: [MetadataItem], matching: (MetadataItem) -> Bool) {
+    fileprivate static func replace(in items: inout [MetadataItem], with replacement: [MetadataItem], matching: (MetadataItem) -> Bool) {
         let position = items.firstIndex(where: matching) ?? items.endIndex
         let kept = items.enumerated().filter { !matching($0.element) }
         items = kept.filter { $0.offset < position }.map(\.element) + replacement + kept.filter { $0.offset >= position }.map(\.element)
@@ -208,5 +214,58 @@ struct MetadataChanges {
             (keyMap.keys[partner] ?? []).contains(MetadataKeyMap.RawKey(item.keySpace, item.key))
         else { return false }
         return registry.converter(for: partner).displayValue(for: partner, from: [item]) != nil
+    }
+}
+
+extension MetadataChanges {
+    /// Changes that write the converters, key map and custom fields of `schema`.
+    init(schema: MetadataSchema) {
+        self.init(keyMap: schema.keyMap, registry: schema.converters, customFields: schema.customFields)
+    }
+
+    /// Writes `value` (nil: removes) for the custom field `name` into `items`:
+    /// text items under the first of its keys in each writable key space
+    /// that holds it, else under its key in the primary key space, else in
+    /// a key space the file has; refused when there is none.
+    fileprivate func applyCustom(_ name: String, value: DisplayValue?, to items: inout [MetadataItem], _ change: Change) throws {
+        guard let field = customFields.first(where: { $0.name == name }) else {
+            throw MediaError(.invalidValue, "no custom field '\(name)' is registered in the item's schema")
+        }
+        let candidates = field.keys.filter { change.keySpaces.contains($0.keySpace) && !change.derived.contains($0.keySpace) }
+        guard let value else {
+            let keys = Set(candidates)
+            items.removeAll { keys.contains(MetadataKeyMap.RawKey($0.keySpace, $0.key)) }
+            return
+        }
+        guard value.artwork == nil, !value.texts.isEmpty else {
+            throw MediaError(.invalidValue, "the custom field '\(name)' holds text")
+        }
+        var targets: [MetadataKeyMap.RawKey] = []
+        for key in candidates where !targets.contains(where: { $0.keySpace == key.keySpace }) {
+            if items.contains(where: { $0.keySpace == key.keySpace && $0.key == key.key }) { targets.append(key) }
+        }
+        if targets.isEmpty {
+            let primary = candidates.first { $0.keySpace == change.keySpaces.first }
+            let held = candidates.first { key in change.loaded.items.contains { $0.keySpace == key.keySpace } }
+            guard let target = primary ?? held else {
+                let format = change.formatName.map { "\($0) files have" } ?? "this format has"
+                throw MediaError(
+                    .invalidValue, "\(format) no place for the custom field '\(name)': none of its keys is in a tag of the file's kind")
+            }
+            targets = [target]
+        }
+        for target in targets {
+            if case .texts(let values) = value, values.count > 1, keyMap.singleValueKeys.contains(target) {
+                throw MediaError(.invalidValue, "the custom field '\(name)' holds one value in \(target); got \(values.count)")
+            }
+            let existing = items.filter { $0.keySpace == target.keySpace && $0.key == target.key }
+            let stored: MetadataValue = value.texts.count == 1 ? .string(value.texts[0]) : .strings(value.texts)
+            let replacement = [
+                MetadataItem(keySpace: target.keySpace, key: target.key, value: stored, dataType: .utf8, language: existing.first?.language)
+            ]
+            // The field's other keys in this key space go.
+            let sameSpace = Set(candidates.filter { $0.keySpace == target.keySpace }.map(\.key))
+            Self.replace(in: &items, with: replacement) { $0.keySpace == target.keySpace && sameSpace.contains($0.key) }
+        }
     }
 }

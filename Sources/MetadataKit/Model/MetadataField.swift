@@ -6,9 +6,14 @@
 
 /// The normalized fields every format maps onto.
 ///
-/// The names are the ones `mdkit` takes in `--set`/`--remove` and prints in
-/// `read --json`, in lowerCamelCase after MusicBrainz Picard's internal tag
-/// names (`musicbrainz_albumid` is ``musicBrainzReleaseId``). Which raw key
+/// A field's `rawValue` is its stable name: the one `mdkit` takes in
+/// `--set`/`--remove` and prints in `read --json`, and the one catalogs
+/// store, in lowerCamelCase after MusicBrainz Picard's internal tag names
+/// (`musicbrainz_albumid` is `musicBrainzReleaseId`). A few case names
+/// follow the Swift API guidelines instead and differ from it: ``date`` is
+/// `year`, the flags read as assertions (``isCompilation`` is
+/// `compilation`), and identifiers spell `ID` (``musicBrainzReleaseID`` is
+/// `musicBrainzReleaseId`); ``init(name:)`` accepts both. Which raw key
 /// holds each field in each format is the key map (``MetadataKeyMap``; the
 /// table is `docs/FIELDS.md` and `mdkit fields`).
 public enum MetadataField: String, CaseIterable, Sendable, Hashable {
@@ -32,7 +37,7 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     /// The genre name; ID3v1/ID3v2 and MP4 `gnre` numbers are shown as their names.
     case genre
     /// The recording date as stored: a year or an ISO 8601 date such as `2021-03-04` (`TDRC`/`TYER`, `DATE`, `©day`).
-    case year
+    case date = "year"
     /// Tempo in beats per minute, a whole number (`TBPM`, `BPM`, `tmpo`).
     case bpm
     /// The track's position on its disc, from 1 (`TRCK`, `TRACKNUMBER`, `trkn`).
@@ -69,7 +74,7 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     /// How many movements the work has (`MVIN`, `MOVEMENTTOTAL`, `©mvc`).
     case movementCount
     /// Whether players show work and movement instead of the title (`SHOWMOVEMENT`, MP4 `shwm`).
-    case showMovement
+    case showsMovement = "showMovement"
     // People.
     /// Every track artist as separate values, where ``artist`` is one display string (`TXXX:ARTISTS`, `ARTISTS`).
     case artists
@@ -134,11 +139,11 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     case website
     // Flags.
     /// Whether the release is a compilation of several artists (`TCMP`, `COMPILATION`, `cpil`).
-    case compilation
+    case isCompilation = "compilation"
     /// Whether the track plays gaplessly into the next (MP4 `pgap` only).
-    case gapless
+    case isGapless = "gapless"
     /// Whether the file is a podcast episode (`PCST`, MP4 `pcst`).
-    case podcast
+    case isPodcast = "podcast"
     /// The podcast's feed URL (`WFED`, MP4 `purl`).
     case podcastURL
     /// The podcast's category (`TCAT`, MP4 `catg`).
@@ -155,29 +160,29 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     case lyrics
     // MusicBrainz and AcoustID.
     /// The MusicBrainz recording ID, a UUID (Picard's `musicbrainz_recordingid`; ID3 `UFID:http://musicbrainz.org`).
-    case musicBrainzRecordingId
+    case musicBrainzRecordingID = "musicBrainzRecordingId"
     /// The MusicBrainz track ID of this track on this release, a UUID (Picard's `musicbrainz_trackid`).
-    case musicBrainzReleaseTrackId
+    case musicBrainzReleaseTrackID = "musicBrainzReleaseTrackId"
     /// The MusicBrainz release ID, a UUID (Picard's `musicbrainz_albumid`).
-    case musicBrainzReleaseId
+    case musicBrainzReleaseID = "musicBrainzReleaseId"
     /// The MusicBrainz release group ID, a UUID.
-    case musicBrainzReleaseGroupId
+    case musicBrainzReleaseGroupID = "musicBrainzReleaseGroupId"
     /// The MusicBrainz artist IDs of the track artists, UUIDs.
-    case musicBrainzArtistId
+    case musicBrainzArtistID = "musicBrainzArtistId"
     /// The MusicBrainz artist IDs of the release artists, UUIDs.
-    case musicBrainzAlbumArtistId
+    case musicBrainzAlbumArtistID = "musicBrainzAlbumArtistId"
     /// The MusicBrainz work ID, a UUID.
-    case musicBrainzWorkId
+    case musicBrainzWorkID = "musicBrainzWorkId"
     /// The MusicBrainz disc ID computed from the CD's table of contents (not a UUID).
-    case musicBrainzDiscId
+    case musicBrainzDiscID = "musicBrainzDiscId"
     /// The legacy MusicBrainz TRM acoustic fingerprint ID.
-    case musicBrainzTRMId
+    case musicBrainzTRMID = "musicBrainzTRMId"
     /// The MusicBrainz release ID of the original release, a UUID.
-    case musicBrainzOriginalReleaseId
+    case musicBrainzOriginalReleaseID = "musicBrainzOriginalReleaseId"
     /// The AcoustID of the recording, a UUID.
-    case acoustId
+    case acoustID = "acoustId"
     /// The Chromaprint fingerprint AcoustID looks up, as its base64 text.
-    case acoustIdFingerprint
+    case acoustIDFingerprint = "acoustIdFingerprint"
     // Loudness.
     /// ReplayGain track gain, as text in dB such as "-6.50 dB" (`REPLAYGAIN_TRACK_GAIN`; ID3 `RVA2` too).
     case replayGainTrackGain
@@ -222,6 +227,27 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     /// The iXML `NOTE`: the sound recordist's note on the take.
     case note
 
+    /// The field called `name`: its `rawValue` (`year`, `compilation`,
+    /// `musicBrainzReleaseId`) or, where it differs, its Swift case name
+    /// (`date`, `isCompilation`, `musicBrainzReleaseID`); nil for any other
+    /// text. Names are case-sensitive.
+    public init?(name: String) {
+        guard let field = MetadataField(rawValue: name) ?? Self.caseNames[name] else { return nil }
+        self = field
+    }
+
+    /// The Swift case names that differ from the raw value.
+    static let caseNames: [String: MetadataField] = [
+        "date": .date, "isCompilation": .isCompilation, "isGapless": .isGapless, "isPodcast": .isPodcast,
+        "showsMovement": .showsMovement, "musicBrainzRecordingID": .musicBrainzRecordingID,
+        "musicBrainzReleaseTrackID": .musicBrainzReleaseTrackID, "musicBrainzReleaseID": .musicBrainzReleaseID,
+        "musicBrainzReleaseGroupID": .musicBrainzReleaseGroupID, "musicBrainzArtistID": .musicBrainzArtistID,
+        "musicBrainzAlbumArtistID": .musicBrainzAlbumArtistID, "musicBrainzWorkID": .musicBrainzWorkID,
+        "musicBrainzDiscID": .musicBrainzDiscID, "musicBrainzTRMID": .musicBrainzTRMID,
+        "musicBrainzOriginalReleaseID": .musicBrainzOriginalReleaseID, "acoustID": .acoustID,
+        "acoustIDFingerprint": .acoustIDFingerprint,
+    ]
+
     /// Every field, in declaration order (`allCases` makes a new array each time).
     static let ordered = allCases
 
@@ -253,7 +279,7 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
         case .genre: return .genre
         case .bpm, .trackNumber, .trackCount, .discNumber, .discCount, .movementNumber, .movementCount, .rating:
             return .integer
-        case .compilation, .gapless, .podcast, .showMovement: return .boolean
+        case .isCompilation, .isGapless, .isPodcast, .showsMovement: return .boolean
         default: return .text
         }
     }

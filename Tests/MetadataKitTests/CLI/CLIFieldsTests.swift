@@ -49,7 +49,7 @@ import Testing
             let format = try #require(MediaFormat.all.first { $0.extensions.contains(url.pathExtension) })
             let fields = MetadataField.allCases.filter { field in
                 // (`year` is a timestamp in ID3 and MP4: the CLI tests cover it.)
-                field.kind == .text && field != .year
+                field.kind == .text && field != .date
                     && MetadataKeyMap.standard.keys[field]?.contains { $0.keySpace == format.keySpaces[0] } ?? false
             }
             // Fields with a rule (dates, IDs, ISRC, gains: docs/FIELDS.md) get a value that keeps it.

@@ -79,7 +79,7 @@ import Testing
             t = ID3(sys.argv[1], translate=False); print(t.version, sorted(t.keys()), t['TYER'], t['TDAT'])
             """, in: folder, [url.path])
         #expect(frames == "(2, 3, 0) ['TDAT', 'TIT2', 'TYER'] 2024 0105\n")
-        #expect(try await MediaItem.loaded(url).metadata.year == "2024-05-01")
+        #expect(try await MediaItem.loaded(url).metadata.date == "2024-05-01")
     }
 
     @Test func v23TagWhoseTYERDisagreesWithTDRCIsNotConverted() async throws {

@@ -81,15 +81,15 @@ struct MatrixFormat: Sendable, CustomStringConvertible {
             prepare: MatrixPreparation.severalVorbisFields, heldFields: [.artist, .genre, .composer]),
         MatrixFormat(
             name: "WavPack Year+DATE", fileExtension: "wv", ffmpeg: ["-c:a", "wavpack"], family: "ape",
-            prepare: MatrixPreparation.apeYearAndDate, heldFields: [.year]),
+            prepare: MatrixPreparation.apeYearAndDate, heldFields: [.date]),
         MatrixFormat(
             name: "MP3 v2.3 with TDRC", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"],
             family: "id3", encoder: "libmp3lame", joinsLists: true,
-            prepare: MatrixPreparation.id3v23(date: ("TDRC", "2001-05-06")), heldFields: [.year]),
+            prepare: MatrixPreparation.id3v23(date: ("TDRC", "2001-05-06")), heldFields: [.date]),
         MatrixFormat(
             name: "MP3 v2.3 ISO TYER", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "3"],
             family: "id3", encoder: "libmp3lame", joinsLists: true,
-            prepare: MatrixPreparation.id3v23(date: ("TYER", "2020-01-01T00:00:00.000Z")), heldFields: [.year]),
+            prepare: MatrixPreparation.id3v23(date: ("TYER", "2020-01-01T00:00:00.000Z")), heldFields: [.date]),
         MatrixFormat(
             name: "MP3 stacked ID3v2", fileExtension: "mp3", ffmpeg: ["-c:a", "libmp3lame", "-id3v2_version", "4"],
             family: "id3", encoder: "libmp3lame", prepare: MatrixPreparation.stackedTag, heldFields: [.label, .grouping]),
@@ -145,7 +145,7 @@ enum MatrixKeys {
             switch field {
             case .trackNumber, .trackCount: keys = ["id3:TRCK"]
             case .discNumber, .discCount: keys = ["id3:TPOS"]
-            case .year: keys = ["id3:TDRC", "id3:TYER"]
+            case .date: keys = ["id3:TDRC", "id3:TYER"]
             case .bpm: keys = ["id3:TBPM"]
             case .arranger, .engineer, .producer, .djMixer, .mixer: keys = ["id3:TIPL", "id3:IPLS"]
             case .performers: keys = ["id3:TMCL", "id3:IPLS"]
@@ -163,7 +163,7 @@ enum MatrixKeys {
             switch field {
             case .trackNumber, .trackCount: return ["mp4:trkn"]
             case .discNumber, .discCount: return ["mp4:disk"]
-            case .year: return ["mp4:©day"]
+            case .date: return ["mp4:©day"]
             case .bpm: return ["mp4:tmpo"]
             case .genre: return ["mp4:©gen", "mp4:gnre"]
             default: return picard?.mp4.map { ["mp4:" + $0] } ?? []
@@ -174,7 +174,7 @@ enum MatrixKeys {
             case .trackCount: return ["vorbis:TRACKTOTAL", "vorbis:TOTALTRACKS"]
             case .discNumber: return ["vorbis:DISCNUMBER"]
             case .discCount: return ["vorbis:DISCTOTAL", "vorbis:TOTALDISCS"]
-            case .year: return ["vorbis:DATE"]
+            case .date: return ["vorbis:DATE"]
             case .bpm: return ["vorbis:BPM"]
             case .comments: return ["vorbis:COMMENT", "vorbis:DESCRIPTION"]
             default: return picard?.vorbis.map { ["vorbis:" + $0] } ?? []
@@ -191,7 +191,7 @@ enum MatrixKeys {
     /// Picard's APEv2 names (mutagen keeps APE keys as written, case and all).
     static let apeNames: [MetadataField: [String]] = [
         .title: ["Title"], .artist: ["Artist"], .album: ["Album"], .albumArtist: ["Album Artist"],
-        .genre: ["Genre"], .year: ["Year", "Date"], .trackNumber: ["Track"], .trackCount: ["Track"],
+        .genre: ["Genre"], .date: ["Year", "Date"], .trackNumber: ["Track"], .trackCount: ["Track"],
         .discNumber: ["Disc"], .discCount: ["Disc"], .comments: ["Comment"], .composer: ["Composer"],
         .grouping: ["Grouping"], .bpm: ["BPM"], .lyrics: ["Lyrics"], .copyright: ["Copyright"],
         .conductor: ["Conductor"], .label: ["Label"], .isrc: ["ISRC"], .catalogNumber: ["CatalogNumber"],
@@ -206,22 +206,22 @@ enum MatrixKeys {
         .albumArtistSort: ["WM/AlbumArtistSortOrder"], .composerSort: ["WM/ComposerSortOrder"], .initialKey: ["WM/InitialKey"],
         .language: ["WM/Language"], .script: ["WM/Script"], .artists: ["WM/ARTISTS"], .website: ["WM/AuthorURL"],
         .originalAlbum: ["WM/OriginalAlbumTitle"], .originalArtist: ["WM/OriginalArtist"],
-        .musicBrainzReleaseGroupId: ["MusicBrainz/Release Group Id"], .musicBrainzAlbumArtistId: ["MusicBrainz/Album Artist Id"],
-        .musicBrainzWorkId: ["MusicBrainz/Work Id"], .musicBrainzReleaseTrackId: ["MusicBrainz/Release Track Id"],
-        .acoustId: ["Acoustid/Id"], .acoustIdFingerprint: ["Acoustid/Fingerprint"],
+        .musicBrainzReleaseGroupID: ["MusicBrainz/Release Group Id"], .musicBrainzAlbumArtistID: ["MusicBrainz/Album Artist Id"],
+        .musicBrainzWorkID: ["MusicBrainz/Work Id"], .musicBrainzReleaseTrackID: ["MusicBrainz/Release Track Id"],
+        .acoustID: ["Acoustid/Id"], .acoustIDFingerprint: ["Acoustid/Fingerprint"],
         .title: ["Title"], .artist: ["Author"], .album: ["WM/AlbumTitle"], .albumArtist: ["WM/AlbumArtist"],
-        .genre: ["WM/Genre"], .year: ["WM/Year"], .trackNumber: ["WM/TrackNumber"], .discNumber: ["WM/PartOfSet"],
+        .genre: ["WM/Genre"], .date: ["WM/Year"], .trackNumber: ["WM/TrackNumber"], .discNumber: ["WM/PartOfSet"],
         .discCount: ["WM/PartOfSet"], .comments: ["Description"], .composer: ["WM/Composer"],
         .grouping: ["WM/ContentGroupDescription"], .bpm: ["WM/BeatsPerMinute"], .lyrics: ["WM/Lyrics"],
         .copyright: ["Copyright"], .label: ["WM/Publisher"], .isrc: ["WM/ISRC"],
-        .musicBrainzRecordingId: ["MusicBrainz/Track Id"], .musicBrainzReleaseId: ["MusicBrainz/Album Id"],
-        .musicBrainzArtistId: ["MusicBrainz/Artist Id"], .originalYear: ["WM/OriginalReleaseYear"],
+        .musicBrainzRecordingID: ["MusicBrainz/Track Id"], .musicBrainzReleaseID: ["MusicBrainz/Album Id"],
+        .musicBrainzArtistID: ["MusicBrainz/Artist Id"], .originalYear: ["WM/OriginalReleaseYear"],
     ]
 
     /// TagLib's property names of the fields whose names TagLib gives every format alike.
     static let taglibNames: [MetadataField: [String]] = [
         .title: ["TITLE"], .artist: ["ARTIST"], .album: ["ALBUM"], .albumArtist: ["ALBUMARTIST"], .genre: ["GENRE"],
-        .year: ["DATE"], .trackNumber: ["TRACKNUMBER"], .discNumber: ["DISCNUMBER"], .comments: ["COMMENT", "DESCRIPTION"],
+        .date: ["DATE"], .trackNumber: ["TRACKNUMBER"], .discNumber: ["DISCNUMBER"], .comments: ["COMMENT", "DESCRIPTION"],
         .composer: ["COMPOSER"], .bpm: ["BPM"], .copyright: ["COPYRIGHT"],
     ]
 

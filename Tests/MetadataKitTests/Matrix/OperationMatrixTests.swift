@@ -51,7 +51,7 @@ import Testing
     static func values(_ field: MetadataField, seed: UInt64, several: Bool) -> [String] {
         let one: String
         switch field {
-        case .year: one = "20\(10 + seed % 10)-0\(1 + seed % 9)-1\(seed % 9)"
+        case .date: one = "20\(10 + seed % 10)-0\(1 + seed % 9)-1\(seed % 9)"
         case .bpm: one = String(100 + seed % 50)
         case .trackNumber: one = String(4 + seed % 5)
         case .trackCount: one = String(12 + seed % 5)
@@ -305,7 +305,7 @@ import Testing
     static func related(_ a: MetadataField, _ b: MetadataField) -> Bool {
         let groups: [Set<MetadataField>] = [
             [.trackNumber, .trackCount], [.discNumber, .discCount], [.movementNumber, .movementCount],
-            [.artist, .artists], [.year, .releaseDate, .originalDate, .originalYear],
+            [.artist, .artists], [.date, .releaseDate, .originalDate, .originalYear],
         ]
         return groups.contains { $0.contains(a) && $0.contains(b) }
     }
@@ -401,9 +401,9 @@ import Testing
     static func matches(_ shown: [String], _ expected: [String], field: MetadataField) -> Bool {
         if expected.isEmpty { return shown.allSatisfy { $0.isEmpty || $0 == "0" } }
         switch field {
-        case .rating, .compilation, .gapless, .podcast, .showMovement:
+        case .rating, .isCompilation, .isGapless, .isPodcast, .showsMovement:
             return !shown.isEmpty // each reader scales ratings and spells flags its own way
-        case .year, .releaseDate, .originalDate:
+        case .date, .releaseDate, .originalDate:
             return shown.contains { expected[0].hasPrefix(String($0.prefix(10))) && $0.count >= 4 }
         case .performers:
             // "Name (role)" is ID3's TMCL pair role=name.
@@ -428,7 +428,7 @@ extension MatrixKeys {
     /// The ID3v1 field mutagen-dump.py shows for `field`, when it has one.
     static func id3v1Keys(_ field: MetadataField) -> [String] {
         let names: [MetadataField: String] = [
-            .title: "title", .artist: "artist", .album: "album", .year: "year", .comments: "comment", .trackNumber: "track",
+            .title: "title", .artist: "artist", .album: "album", .date: "year", .comments: "comment", .trackNumber: "track",
         ]
         return names[field].map { ["id3v1:" + $0] } ?? []
     }

@@ -29,7 +29,7 @@ import Testing
         #expect(metadata.bpm == 120)
         #expect(metadata.genre?.name == "Rock")
         #expect(metadata.comments == "real comment")
-        #expect(metadata.year == "2024-05-01")
+        #expect(metadata.date == "2024-05-01")
     }
 
     @Test func iTunesNormCommentIsNeverTheComment() {
@@ -55,10 +55,10 @@ import Testing
     /// tag's year is taken, and the raw item stays.
     @Test func aGarbledID3v1YearIsNoYear() {
         let garbled = item(.id3v1, "year", .string("¬\u{9C}Ä&"))
-        #expect(Metadata(items: [garbled]).year == nil)
+        #expect(Metadata(items: [garbled]).date == nil)
         #expect(Metadata(items: [garbled]).items == [garbled])
-        #expect(Metadata(items: [garbled, item(.ape, "YEAR", .string("2021"))]).year == "2021")
-        #expect(Metadata(items: [item(.id3v1, "year", .string("1999"))]).year == "1999")
+        #expect(Metadata(items: [garbled, item(.ape, "YEAR", .string("2021"))]).date == "2021")
+        #expect(Metadata(items: [item(.id3v1, "year", .string("1999"))]).date == "1999")
     }
 
     /// An ID3v2 date that is not a timestamp gives its leading timestamp, or
@@ -69,10 +69,10 @@ import Testing
             ("Oct 3, 1995", nil), ("19955", nil), ("2021-1", "2021"),
         ] as [(String, String?)])
     func anID3DateThatIsNoTimestamp(text: String, year: String?) {
-        #expect(Metadata(items: [item(.id3, "TDRC", .string(text))]).year == year, "\(text)")
-        #expect(Metadata(items: [item(.id3, "TYER", .string(text))]).year == year, "\(text)")
+        #expect(Metadata(items: [item(.id3, "TDRC", .string(text))]).date == year, "\(text)")
+        #expect(Metadata(items: [item(.id3, "TYER", .string(text))]).date == year, "\(text)")
         let withV1 = Metadata(items: [item(.id3, "TDRC", .string(text)), item(.id3v1, "year", .string("1990"))])
-        #expect(withV1.year == (year ?? "1990") && withV1.items.count == 2, "\(text)")
+        #expect(withV1.date == (year ?? "1990") && withV1.items.count == 2, "\(text)")
     }
 
     @Test func mp4PrecedenceIsIlstThenMdtaThenUdta() {

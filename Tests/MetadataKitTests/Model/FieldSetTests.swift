@@ -19,7 +19,7 @@ import Testing
             "replayGainTrackGain", "replayGainTrackPeak", "replayGainAlbumGain", "replayGainAlbumPeak",
         ]
         for name in names { #expect(MetadataField(rawValue: name) != nil, "\(name)") }
-        #expect(MetadataField.compilation.kind == .boolean && MetadataField.rating.kind == .integer)
+        #expect(MetadataField.isCompilation.kind == .boolean && MetadataField.rating.kind == .integer)
     }
 
     @Test func aFieldsPositionIsItsIndexInDeclarationOrder() {
@@ -65,11 +65,11 @@ import Testing
     @Test func everyFieldHasAKeyInTheFormatsThatCanHoldIt() {
         let keys = MetadataKeyMap.standard.keys
         for field in MetadataField.allCases
-        where ![.gapless, .podcast, .podcastURL, .podcastCategory].contains(field) && !Self.broadcastWAVFields.contains(field) {
+        where ![.isGapless, .isPodcast, .podcastURL, .podcastCategory].contains(field) && !Self.broadcastWAVFields.contains(field) {
             #expect(keys[field]?.contains { $0.keySpace == .vorbis } ?? false, "\(field) has a Vorbis key")
         }
         for field in MetadataField.allCases
-        where ![.performers, .r128TrackGain, .r128AlbumGain, .gapless].contains(field)
+        where ![.performers, .r128TrackGain, .r128AlbumGain, .isGapless].contains(field)
             && ![.arranger, .engineer, .producer, .djMixer, .mixer].contains(field) && !Self.broadcastWAVFields.contains(field)
         {
             #expect(keys[field]?.contains { $0.keySpace == .id3 } ?? false, "\(field) has an ID3 key")
@@ -99,7 +99,7 @@ import Testing
         ])
         #expect(metadata.artist == "Ann; Bob" && metadata.values(of: .artist) == ["Ann", "Bob"])
         #expect(metadata[.artist] == .texts(["Ann", "Bob"]) && metadata[.title] == .text("One"))
-        #expect(metadata.musicBrainzArtistIds == ["id-1", "id-2"] && metadata.musicBrainzArtistId == "id-1; id-2")
+        #expect(metadata.musicBrainzArtistIDs == ["id-1", "id-2"] && metadata.musicBrainzArtistID == "id-1; id-2")
         #expect(metadata.genres == ["Jazz", "Funk"] && metadata.genre?.name == "Jazz; Funk")
         #expect(metadata.artists == ["Ann", "Bob"], "no ARTISTS tag: the artist values")
         var edited = metadata
@@ -131,16 +131,16 @@ import Testing
             (.id3, "PCST", .data(Data([0, 0, 0, 1])), true),
         ] as [(MetadataKeySpace, String, MetadataValue, Bool)] {
             let metadata = Metadata(items: [item(space, key, value)])
-            let field: MetadataField = key == "PCST" ? .podcast : .compilation
+            let field: MetadataField = key == "PCST" ? .isPodcast : .isCompilation
             #expect(metadata[field]?.boolean == expected, "\(space):\(key) \(value)")
         }
         let converter = BooleanMetadataConverter()
-        let mp4 = try converter.items(for: .compilation, value: .text("yes"), key: .init(.iTunes, "cpil"), existing: [])
+        let mp4 = try converter.items(for: .isCompilation, value: .text("yes"), key: .init(.iTunes, "cpil"), existing: [])
         #expect(mp4.first?.value == .integer(1) && mp4.first?.dataType == .signedInteger)
-        let id3 = try converter.items(for: .compilation, value: .integer(1), key: .init(.id3, "TCMP"), existing: [])
+        let id3 = try converter.items(for: .isCompilation, value: .integer(1), key: .init(.id3, "TCMP"), existing: [])
         #expect(id3.first?.value == .string("1"))
         #expect(throws: MediaError.self) {
-            try converter.items(for: .compilation, value: .text("maybe"), key: .init(.id3, "TCMP"), existing: [])
+            try converter.items(for: .isCompilation, value: .text("maybe"), key: .init(.id3, "TCMP"), existing: [])
         }
     }
 
@@ -183,9 +183,9 @@ import Testing
         let metadata = Metadata(items: [
             MetadataItem(keySpace: .id3, key: "UFID:http://musicbrainz.org", value: .data(Data("5b11f4ce-a62d".utf8)), dataType: .binary)
         ])
-        #expect(metadata.musicBrainzRecordingId == "5b11f4ce-a62d")
+        #expect(metadata.musicBrainzRecordingID == "5b11f4ce-a62d")
         let written = try DefaultMetadataConverter().items(
-            for: .musicBrainzRecordingId, value: .text("abc"), key: .init(.id3, "UFID:http://musicbrainz.org"), existing: [])
+            for: .musicBrainzRecordingID, value: .text("abc"), key: .init(.id3, "UFID:http://musicbrainz.org"), existing: [])
         #expect(written.first?.value == .data(Data("abc".utf8)))
         let payload = try ID3v2FrameEncoder.payload(id: "UFID", item: written[0], version: 4)
         #expect(payload == Array("http://musicbrainz.org".utf8) + [0] + Array("abc".utf8), "ID3v2.4.0 frames §4.1")
@@ -197,7 +197,7 @@ import Testing
             item(.id3, "TXXX:ORIGINALYEAR", .string("1999")),
         ])
         #expect(metadata.releaseDate == "2021-03-04" && metadata.originalDate == "1999-01-02" && metadata.originalYear == "1999")
-        #expect(metadata.year == "2021-03-04", "year still falls back to the release date")
+        #expect(metadata.date == "2021-03-04", "year still falls back to the release date")
         var edited = metadata
         edited.originalDate = "1998"
         let items = try MetadataChanges().resolvedItems(loaded: metadata, edited: edited, keySpaces: [.id3])

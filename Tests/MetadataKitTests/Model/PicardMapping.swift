@@ -27,7 +27,7 @@ enum PicardMapping {
         .composerSort: k("TSOC", "soco", "COMPOSERSORT"), .subtitle: k("TIT3", free("SUBTITLE"), "SUBTITLE"),
         .discSubtitle: k("TSST", free("DISCSUBTITLE"), "DISCSUBTITLE"), .work: k("TXXX:WORK", "©wrk", "WORK"),
         .movementName: k("MVNM", "©mvn", "MOVEMENTNAME"), .movementNumber: k("MVIN", "©mvi", "MOVEMENT"),
-        .movementCount: k("MVIN", "©mvc", "MOVEMENTTOTAL"), .showMovement: k("TXXX:SHOWMOVEMENT", "shwm", "SHOWMOVEMENT"),
+        .movementCount: k("MVIN", "©mvc", "MOVEMENTTOTAL"), .showsMovement: k("TXXX:SHOWMOVEMENT", "shwm", "SHOWMOVEMENT"),
         .artists: k("TXXX:ARTISTS", free("ARTISTS"), "ARTISTS"), .conductor: k("TPE3", free("CONDUCTOR"), "CONDUCTOR"),
         .lyricist: k("TEXT", free("LYRICIST"), "LYRICIST"), .remixer: k("TPE4", free("REMIXER"), "REMIXER"),
         .arranger: k(nil, free("ARRANGER"), "ARRANGER"), .engineer: k(nil, free("ENGINEER"), "ENGINEER"),
@@ -44,27 +44,27 @@ enum PicardMapping {
         .mood: k("TMOO", free("MOOD"), "MOOD"), .initialKey: k("TKEY", free("initialkey"), "KEY"),
         .copyright: k("TCOP", "cprt", "COPYRIGHT"), .license: k("TXXX:LICENSE", free("LICENSE"), "LICENSE"),
         .encodedBy: k("TENC", "©too", "ENCODEDBY"), .encoderSettings: k("TSSE", nil, "ENCODERSETTINGS"),
-        .website: k("WOAR", free("WEBSITE"), "WEBSITE"), .compilation: k("TCMP", "cpil", "COMPILATION"),
-        .gapless: k(nil, "pgap", nil), .podcast: k("PCST", "pcst", nil), .podcastURL: k("WFED", "purl", nil),
+        .website: k("WOAR", free("WEBSITE"), "WEBSITE"), .isCompilation: k("TCMP", "cpil", "COMPILATION"),
+        .isGapless: k(nil, "pgap", nil), .isPodcast: k("PCST", "pcst", nil), .podcastURL: k("WFED", "purl", nil),
         .podcastCategory: k("TCAT", "catg", nil),
         .releaseDate: k("TDRL", free("RELEASEDATE"), "RELEASEDATE"), .originalDate: k("TDOR", free("ORIGINALDATE"), "ORIGINALDATE"),
         .originalYear: k("TXXX:ORIGINALYEAR", free("ORIGINALYEAR"), "ORIGINALYEAR"), .lyrics: k("USLT::eng", "©lyr", "LYRICS"),
-        .musicBrainzRecordingId: k("UFID:http://musicbrainz.org", free("MusicBrainz Track Id"), "MUSICBRAINZ_TRACKID"),
-        .musicBrainzReleaseTrackId: k(
+        .musicBrainzRecordingID: k("UFID:http://musicbrainz.org", free("MusicBrainz Track Id"), "MUSICBRAINZ_TRACKID"),
+        .musicBrainzReleaseTrackID: k(
             "TXXX:MusicBrainz Release Track Id", free("MusicBrainz Release Track Id"), "MUSICBRAINZ_RELEASETRACKID"),
-        .musicBrainzReleaseId: k("TXXX:MusicBrainz Album Id", free("MusicBrainz Album Id"), "MUSICBRAINZ_ALBUMID"),
-        .musicBrainzReleaseGroupId: k(
+        .musicBrainzReleaseID: k("TXXX:MusicBrainz Album Id", free("MusicBrainz Album Id"), "MUSICBRAINZ_ALBUMID"),
+        .musicBrainzReleaseGroupID: k(
             "TXXX:MusicBrainz Release Group Id", free("MusicBrainz Release Group Id"), "MUSICBRAINZ_RELEASEGROUPID"),
-        .musicBrainzArtistId: k("TXXX:MusicBrainz Artist Id", free("MusicBrainz Artist Id"), "MUSICBRAINZ_ARTISTID"),
-        .musicBrainzAlbumArtistId: k(
+        .musicBrainzArtistID: k("TXXX:MusicBrainz Artist Id", free("MusicBrainz Artist Id"), "MUSICBRAINZ_ARTISTID"),
+        .musicBrainzAlbumArtistID: k(
             "TXXX:MusicBrainz Album Artist Id", free("MusicBrainz Album Artist Id"), "MUSICBRAINZ_ALBUMARTISTID"),
-        .musicBrainzWorkId: k("TXXX:MusicBrainz Work Id", free("MusicBrainz Work Id"), "MUSICBRAINZ_WORKID"),
-        .musicBrainzDiscId: k("TXXX:MusicBrainz Disc Id", free("MusicBrainz Disc Id"), "MUSICBRAINZ_DISCID"),
-        .musicBrainzTRMId: k("TXXX:MusicBrainz TRM Id", free("MusicBrainz TRM Id"), "MUSICBRAINZ_TRMID"),
-        .musicBrainzOriginalReleaseId: k(
+        .musicBrainzWorkID: k("TXXX:MusicBrainz Work Id", free("MusicBrainz Work Id"), "MUSICBRAINZ_WORKID"),
+        .musicBrainzDiscID: k("TXXX:MusicBrainz Disc Id", free("MusicBrainz Disc Id"), "MUSICBRAINZ_DISCID"),
+        .musicBrainzTRMID: k("TXXX:MusicBrainz TRM Id", free("MusicBrainz TRM Id"), "MUSICBRAINZ_TRMID"),
+        .musicBrainzOriginalReleaseID: k(
             "TXXX:MusicBrainz Original Album Id", free("MusicBrainz Original Album Id"), "MUSICBRAINZ_ORIGINALALBUMID"),
-        .acoustId: k("TXXX:Acoustid Id", free("Acoustid Id"), "ACOUSTID_ID"),
-        .acoustIdFingerprint: k("TXXX:Acoustid Fingerprint", free("Acoustid Fingerprint"), "ACOUSTID_FINGERPRINT"),
+        .acoustID: k("TXXX:Acoustid Id", free("Acoustid Id"), "ACOUSTID_ID"),
+        .acoustIDFingerprint: k("TXXX:Acoustid Fingerprint", free("Acoustid Fingerprint"), "ACOUSTID_FINGERPRINT"),
         .replayGainTrackGain: k("TXXX:REPLAYGAIN_TRACK_GAIN", free("replaygain_track_gain"), "REPLAYGAIN_TRACK_GAIN"),
         .replayGainTrackPeak: k("TXXX:REPLAYGAIN_TRACK_PEAK", free("replaygain_track_peak"), "REPLAYGAIN_TRACK_PEAK"),
         .replayGainAlbumGain: k("TXXX:REPLAYGAIN_ALBUM_GAIN", free("replaygain_album_gain"), "REPLAYGAIN_ALBUM_GAIN"),
@@ -77,7 +77,7 @@ enum PicardMapping {
 
     /// Fields a test sets to several values.
     static let multiValued: Set<MetadataField> = [
-        .artist, .composer, .genre, .artists, .lyricist, .performers, .musicBrainzArtistId, .musicBrainzAlbumArtistId,
+        .artist, .composer, .genre, .artists, .lyricist, .performers, .musicBrainzArtistID, .musicBrainzAlbumArtistID,
     ]
 
     /// The value a test gives `field`, as the texts a file stores (non-ASCII,
@@ -85,7 +85,7 @@ enum PicardMapping {
     static func values(_ field: MetadataField, seed: UInt64) -> [String] {
         let tag = String(seed % 1000)
         switch field {
-        case .compilation, .gapless, .podcast, .showMovement: return ["1"]
+        case .isCompilation, .isGapless, .isPodcast, .showsMovement: return ["1"]
         case .movementNumber: return [String(2 + seed % 7)]
         case .movementCount: return [String(10 + seed % 5)]
         case .rating: return [String(20 * (1 + seed % 5))]
@@ -100,7 +100,7 @@ enum PicardMapping {
         case .lyrics: return ["Zeile eins ü \(tag)\nline two 日本"]
         case .performers: return ["Ann Ö (piano)", "Bob \(tag) (vocals)"]
         case .isrc: return ["USRC1760\(String(format: "%04d", seed % 10000))"]
-        case .acoustId: return ["0f2b5a7e-8c1d-4e3f-9a6b-\(String(format: "%012d", seed % 1_000_000))"]
+        case .acoustID: return ["0f2b5a7e-8c1d-4e3f-9a6b-\(String(format: "%012d", seed % 1_000_000))"]
         case _ where field.rawValue.hasPrefix("musicBrainz"):
             let base = "89ad4ac3-39f7-470e-963a-56509c54\(String(format: "%04d", seed % 10000))"
             return multiValued.contains(field) ? [base, "f27ec8db-af05-4f36-916e-3d57f91ecf5e"] : [base]

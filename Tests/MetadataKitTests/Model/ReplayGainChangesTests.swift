@@ -23,7 +23,7 @@ import Testing
 
     @Test func fallbackKeysPerField() {
         let changes = MetadataChanges()
-        #expect(changes.fallbackKeys(of: .year).map(\.key) == ["TDRL", "TDOR", "TORY"])
+        #expect(changes.fallbackKeys(of: .date).map(\.key) == ["TDRL", "TDOR", "TORY"])
         #expect(changes.fallbackKeys(of: .releaseDate).isEmpty && changes.fallbackKeys(of: .originalDate).isEmpty)
         #expect(changes.fallbackKeys(of: .replayGainTrackGain).map(\.key) == ["RVA2:track", "RVA2:TRACK", "RVA2:Track"])
         #expect(changes.fallbackKeys(of: .replayGainAlbumPeak).map(\.key) == ["RVA2:album", "RVA2:ALBUM", "RVA2:Album"])
@@ -93,12 +93,12 @@ import Testing
 
     @Test func theYearsFallbacksAreStillNeverTouched() throws {
         let loaded = Metadata(items: [text("TDRL", "2020-01-02"), text("TDOR", "1999")])
-        #expect(loaded.year == "2020-01-02")
+        #expect(loaded.date == "2020-01-02")
         var edited = loaded
-        edited.year = "2024"
+        edited.date = "2024"
         #expect(try resolved(loaded, edited).map(\.key) == ["TDRL", "TDOR", "TDRC"])
         var removed = loaded
-        removed.year = nil
+        removed.date = nil
         #expect(try resolved(loaded, removed).map(\.key) == ["TDRL", "TDOR"])
         var release = loaded
         release.releaseDate = "2021"

@@ -75,11 +75,11 @@ import Testing
         let folder = try TestSupport.makeTemporaryDirectory()
         let url = try Self.ffmpegFile("a.flac", ["-metadata", "title=Sine"], in: folder)
         var item = try await MediaItem.loaded(url)
-        item.metadata.year = "2024-13-45"
+        item.metadata.date = "2024-13-45"
         #expect(throws: MediaError.self) { try item.plan() }
         let before = try Data(contentsOf: url)
 
-        item.metadata.year = "2024"
+        item.metadata.date = "2024"
         let plan = try item.plan()
         #expect(Self.lines(plan) == ["+ vorbis:DATE = 2024"])
         item.metadata.title = "Changed after the plan"

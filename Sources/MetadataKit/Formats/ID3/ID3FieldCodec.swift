@@ -47,7 +47,7 @@ struct ID3FieldCodec: KeySpaceCodec {
             return text.isEmpty ? .none : .value(.text(text))
         }
         switch field {
-        case .year: return year(from: item, among: items)
+        case .date: return year(from: item, among: items)
         case .originalDate: return originalDate(from: item, among: items)
         case .genre:
             return GenreMetadataConverter.value(of: item.value.stringValues.flatMap(ID3Genres.parse)).map { .value($0) } ?? .none
@@ -82,10 +82,10 @@ struct ID3FieldCodec: KeySpaceCodec {
             return [MetadataItem(keySpace: keySpace, key: key, value: .data(Data(text.utf8)), dataType: .binary)]
         }
         switch field {
-        case .year:
-            if let text = value?.text, Self.timestampKeys.contains(key), !YearMetadataConverter.isTimestamp(text) {
+        case .date:
+            if let text = value?.text, Self.timestampKeys.contains(key), !DateMetadataConverter.isTimestamp(text) {
                 throw MediaError(
-                    .invalidValue, "year '\(text)' is not a date \(rawKey(key)) can hold; use \(YearMetadataConverter.acceptedForms)")
+                    .invalidValue, "year '\(text)' is not a date \(rawKey(key)) can hold; use \(DateMetadataConverter.acceptedForms)")
             }
             return nil
         case .comments:
@@ -128,8 +128,8 @@ struct ID3FieldCodec: KeySpaceCodec {
         guard var text = item.value.stringValues.first(where: { !$0.isEmpty }) ?? item.value.stringValue, !text.isEmpty else {
             return .none
         }
-        if Self.yearKeys.contains(item.key), !YearMetadataConverter.isTimestamp(text) {
-            guard let prefix = YearMetadataConverter.leadingTimestamp(text) else { return .none }
+        if Self.yearKeys.contains(item.key), !DateMetadataConverter.isTimestamp(text) {
+            guard let prefix = DateMetadataConverter.leadingTimestamp(text) else { return .none }
             text = prefix
         }
         if item.key == "TYER" || item.key == "TYE", text.count == 4 {

@@ -20,7 +20,7 @@ struct ID3v1FieldCodec: KeySpaceCodec {
         case .genre:
             guard case .integer(let number) = item.value else { return .standard }
             return Genre(id3Index: Int(number)).map { .value(.genre($0)) } ?? .none
-        case .year:
+        case .date:
             guard let text = item.value.stringValues.first(where: { !$0.isEmpty }) ?? item.value.stringValue, !text.isEmpty,
                 text.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) })
             else { return .none }

@@ -92,7 +92,7 @@ enum ID3v1Writer {
             let written = writeText(value, into: &bytes, range: range)
             fields.append(ID3v1FieldUpdate(field: key, requested: value, written: written.text, loss: written.loss))
         }
-        if let value = requested("year", .year) {
+        if let value = requested("year", .date) {
             let year = self.year(value)
             writeText(year, into: &bytes, range: 93..<97)
             fields.append(

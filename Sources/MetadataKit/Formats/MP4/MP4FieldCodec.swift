@@ -64,7 +64,7 @@ struct MP4FieldCodec: KeySpaceCodec {
                 throw MediaError(.invalidValue, "'\(genre.name)' is not in the ID3v1 genre list")
             }
             return [MetadataItem(keySpace: keySpace, key: key, value: .integer(Int64(index + 1)), dataType: .unsignedInteger)]
-        case .year:
+        case .date:
             try Self.checkTimestamp(value, key: rawKey(key))
             return nil
         case .artwork:
@@ -86,8 +86,8 @@ struct MP4FieldCodec: KeySpaceCodec {
 
     /// Refuses a `©day` value that is no ISO 8601 timestamp.
     static func checkTimestamp(_ value: DisplayValue?, key: MetadataKeyMap.RawKey) throws {
-        guard key.key == "©day", let text = value?.text, !YearMetadataConverter.isTimestamp(text) else { return }
-        throw MediaError(.invalidValue, "year '\(text)' is not a date \(key) can hold; use \(YearMetadataConverter.acceptedForms)")
+        guard key.key == "©day", let text = value?.text, !DateMetadataConverter.isTimestamp(text) else { return }
+        throw MediaError(.invalidValue, "year '\(text)' is not a date \(key) can hold; use \(DateMetadataConverter.acceptedForms)")
     }
 }
 
@@ -96,7 +96,7 @@ struct QuickTimeUserDataFieldCodec: KeySpaceCodec {
     var keySpace: MetadataKeySpace { .quickTimeUserData }
 
     func items(for field: MetadataField, value: DisplayValue?, key: String, existing: [MetadataItem]) throws -> [MetadataItem]? {
-        if field == .year { try MP4FieldCodec.checkTimestamp(value, key: rawKey(key)) }
+        if field == .date { try MP4FieldCodec.checkTimestamp(value, key: rawKey(key)) }
         return nil
     }
 }

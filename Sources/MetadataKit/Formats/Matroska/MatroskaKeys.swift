@@ -58,7 +58,7 @@ extension MetadataKeyMap {
             .comments: keys("30/COMMENT", "COMMENT", "50/COMMENT"),
             .artwork: covers,
             .genre: keys("30/GENRE", "GENRE", "50/GENRE"),
-            .year: keys("50/DATE_RELEASED", "DATE_RELEASED", "30/DATE_RELEASED", "DATE", "50/DATE_RECORDED", "30/DATE_RECORDED"),
+            .date: keys("50/DATE_RELEASED", "DATE_RELEASED", "30/DATE_RELEASED", "DATE", "50/DATE_RECORDED", "30/DATE_RECORDED"),
             .bpm: keys("30/BPM", "BPM"),
             .trackNumber: keys("30/PART_NUMBER", "PART_NUMBER"),
             .trackCount: keys("50/TOTAL_PARTS", "TOTAL_PARTS", "PART_NUMBER"),

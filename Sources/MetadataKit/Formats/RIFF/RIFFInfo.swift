@@ -146,7 +146,7 @@ extension MetadataKeyMap {
             .album: [RawKey(.riff, "IPRD")],
             .comments: [RawKey(.riff, "ICMT")],
             .genre: [RawKey(.riff, "IGNR")],
-            .year: [RawKey(.riff, "ICRD")],
+            .date: [RawKey(.riff, "ICRD")],
             .trackNumber: track, .trackCount: track,
             // Fields added with the larger field set (RIFF MCI §2.6 "INFO List Chunk" IDs).
             .composer: [RawKey(.riff, "IMUS")], .copyright: [RawKey(.riff, "ICOP")],

@@ -167,7 +167,7 @@ enum WAVEditPlanner {
     }
 
     /// Fields mirrored into a new INFO list (see the type's documentation).
-    static let infoFields: [MetadataField] = [.title, .artist, .album, .comments, .genre, .year, .trackNumber, .trackCount]
+    static let infoFields: [MetadataField] = [.title, .artist, .album, .comments, .genre, .date, .trackNumber, .trackCount]
 
     /// INFO items holding the ``infoFields`` of `items` (nothing when they hold no ID3 item).
     static func mirroredInfo(_ items: [MetadataItem]) throws -> [MetadataItem] {

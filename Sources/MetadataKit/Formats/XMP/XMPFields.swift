@@ -103,7 +103,7 @@ enum XMPFields {
         text(.albumArtist, [(P.dynamicMedia, "albumArtist")])
         text(.composer, [(P.dynamicMedia, "composer")])
         text(.genre, [(P.dynamicMedia, "genre")])
-        text(.year, [(P.dynamicMedia, "releaseDate"), (P.basic, "CreateDate")])
+        text(.date, [(P.dynamicMedia, "releaseDate"), (P.basic, "CreateDate")])
         text(.comments, [(P.dublinCore, "description"), (P.dynamicMedia, "logComment")])
         pair(.trackNumber, .trackCount, "trackNumber")
         pair(.discNumber, .discCount, "discNumber")

@@ -7,7 +7,7 @@
 /// Flags: compilation, gapless playback, podcast and show-movement.
 ///
 /// Read from an integer or the texts "1"/"0", "true"/"false", "yes"/"no";
-/// shown as ``DisplayValue/integer(_:)`` 1 or 0 (``Metadata/compilation``
+/// shown as ``DisplayValue/integer(_:)`` 1 or 0 (``Metadata/isCompilation``
 /// gives the `Bool`). Written as "1"/"0" (as iTunes and Picard write a
 /// compilation flag in text tags); a key space that stores flags otherwise
 /// (an integer atom, a counter frame) says how through its ``KeySpaceCodec``.

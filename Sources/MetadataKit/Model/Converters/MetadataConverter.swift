@@ -55,7 +55,7 @@ public struct MetadataConverterRegistry: Sendable {
         }
         registry.register(CommentMetadataConverter(), for: .comments)
         registry.register(GenreMetadataConverter(), for: .genre)
-        registry.register(YearMetadataConverter(), for: .year)
+        registry.register(DateMetadataConverter(), for: .date)
         for field in MetadataField.ordered where field.kind == .boolean {
             registry.register(BooleanMetadataConverter(), for: field)
         }

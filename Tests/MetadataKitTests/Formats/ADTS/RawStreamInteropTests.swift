@@ -116,7 +116,7 @@ struct RawStreamInteropTests {
         item.metadata.artist = "Ärtist"
         item.metadata.album = "Album"
         item.metadata.trackNumber = 7
-        item.metadata.year = "2020"
+        item.metadata.date = "2020"
         item.metadata.artwork = [Artwork(data: Data([0x89, 0x50, 0x4E, 0x47] + [UInt8](repeating: 1, count: 400)), mimeType: "image/png")]
         try await item.save(options: SaveOptions(durability: .noSync))
         #expect(try Self.md5(url) == audio)

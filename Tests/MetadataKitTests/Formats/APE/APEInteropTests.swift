@@ -122,7 +122,7 @@ struct APEInteropTests {
         #expect(raw("ARTIST")?.value == .strings(["Ärtist One", "Artist Two"]))
         #expect(raw("BLOB")?.value == .data(Data([0, 1, 255])))
         #expect(raw("LINK")?.dataType == .apeLocator && raw("LINK")?.value == .string("http://example.com/ü"))
-        #expect(item.metadata.trackNumber == 3 && item.metadata.trackCount == 12 && item.metadata.year == "2021")
+        #expect(item.metadata.trackNumber == 3 && item.metadata.trackCount == 12 && item.metadata.date == "2021")
         let picture = try #require(item.metadata.artwork.first)
         #expect(picture.description == "cover.png")
         #expect(try picture.data() == Data(ID3Builder.tinyPNG))
@@ -236,8 +236,8 @@ struct APEInteropTests {
                 url.path,
             ])
         var item = try await MediaItem.loaded(url)
-        #expect(item.metadata.year == "2009")
-        item.metadata.year = "2010"
+        #expect(item.metadata.date == "2009")
+        item.metadata.date = "2010"
         item.metadata.remixer = "Mix Person"
         item.metadata.website = "https://example.com/"
         item.metadata.releaseType = "album"
@@ -252,7 +252,7 @@ struct APEInteropTests {
         #expect(items["ORIGINAL ARTIST"] == "First Singer" && items["ALBUM ARTIST"] == "Band", "\(items)")
         let reread = try await MediaItem.loaded(url)
         #expect(
-            reread.metadata.year == "2010" && reread.metadata.remixer == "Mix Person" && reread.metadata.website == "https://example.com/")
+            reread.metadata.date == "2010" && reread.metadata.remixer == "Mix Person" && reread.metadata.website == "https://example.com/")
     }
 
     /// The text of each ID3v2 frame mutagen reads at the start of the file

@@ -53,7 +53,7 @@ import Testing
         #expect(raw("BLOB")?.value == .data(Data([0, 1, 2, 255])) && raw("BLOB")?.dataType == .binary)
         #expect(raw("LINK")?.value == .string("http://example.com/ü") && raw("LINK")?.dataType == .apeLocator)
         let m = item.metadata
-        #expect(m.title == "Tïtle ✓ 日本" && m.album == "Album" && m.year == "2021" && m.genre?.name == "Shoegaze")
+        #expect(m.title == "Tïtle ✓ 日本" && m.album == "Album" && m.date == "2021" && m.genre?.name == "Shoegaze")
         #expect(m.trackNumber == 3 && m.trackCount == 12 && m.discNumber == 1 && m.discCount == 2)
         let picture = try #require(m.artwork.first)
         #expect(picture.pictureType == .frontCover && picture.description == "cover.png" && picture.mimeType == "image/png")
@@ -137,7 +137,7 @@ import Testing
         item.metadata.composer = "Cömposer"
         item.metadata.comments = "Cömment\nline 2"
         item.metadata.genre = Genre(name: "Jäzz")
-        item.metadata.year = "1999"
+        item.metadata.date = "1999"
         item.metadata.bpm = 120
         item.metadata.trackNumber = 4
         item.metadata.trackCount = 9
@@ -162,7 +162,7 @@ import Testing
         let m = reread.metadata
         #expect(m.title == "Tïtel ✓ 新" && m.artist == "Ärtist" && m.albumArtist == "Älbum Ärtist" && m.album == "Älbum")
         #expect(m.grouping == "Gröup" && m.composer == "Cömposer" && m.comments == "Cömment\nline 2")
-        #expect(m.genre?.name == "Jäzz" && m.year == "1999" && m.bpm == 120)
+        #expect(m.genre?.name == "Jäzz" && m.date == "1999" && m.bpm == 120)
         #expect(m.trackNumber == 4 && m.trackCount == 9 && m.discNumber == 2 && m.discCount == 3)
         #expect(m.artwork.map(\.pictureType) == [.frontCover, .backCover])
         #expect(m.artwork.map(\.description) == ["front.png", "back ü.png"])

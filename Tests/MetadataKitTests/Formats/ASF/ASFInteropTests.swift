@@ -176,7 +176,7 @@ struct ASFInteropTests {
         item.metadata.composer = "Cömposer"
         item.metadata.comments = "Cömment"
         item.metadata.genre = Genre(name: "Trïp-Hop")
-        item.metadata.year = "2024"
+        item.metadata.date = "2024"
         item.metadata.bpm = 128
         item.metadata.trackNumber = 4
         item.metadata.trackCount = 12

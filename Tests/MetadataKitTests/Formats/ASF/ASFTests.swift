@@ -55,7 +55,7 @@ private typealias B = ASFBuilder
         let item = try await MediaItem.loaded(url)
         let metadata = item.metadata
         #expect(metadata.title == "Tïtle ✓" && metadata.artist == "Äuthor" && metadata.album == "Älbum 日本")
-        #expect(metadata.comments == "A comment" && metadata.genre?.name == "Shoegaze" && metadata.year == "2021")
+        #expect(metadata.comments == "A comment" && metadata.genre?.name == "Shoegaze" && metadata.date == "2021")
         #expect(metadata.trackNumber == 7 && metadata.discNumber == 1 && metadata.discCount == 2)
         #expect(metadata.composer == "Cömposer")
         let picture = try #require(metadata.artwork.first)

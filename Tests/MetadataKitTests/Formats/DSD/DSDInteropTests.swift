@@ -105,7 +105,7 @@ struct DSDInteropTests {
         item.metadata.artist = "Ärtist"
         item.metadata.album = "Album"
         item.metadata.genre = Genre(name: "Classical")
-        item.metadata.year = "2021"
+        item.metadata.date = "2021"
         item.metadata.trackNumber = 3
         item.metadata.comments = "Comment ñ"
         item.metadata.artwork = [Artwork(data: Data([0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 7, count: 500)), mimeType: "image/jpeg")]

@@ -19,12 +19,12 @@ import Testing
         let url = try ID3Builder.file(tag(version: version, frames: [("TIT2", "Old"), (frame, date), ("TPE1", "Artist")]))
         defer { try? FileManager.default.removeItem(at: url) }
         var item = try await MediaItem.loaded(url)
-        #expect(item.metadata.year == date)
+        #expect(item.metadata.date == date)
         item.metadata.title = "New"
         try await item.save(options: SaveOptions(durability: .noSync))
         let reread = try await MediaItem.loaded(url)
         #expect(reread.metadata.title == "New")
-        #expect(reread.metadata.year == date, "the date is kept, in the frames of the tag's version")
+        #expect(reread.metadata.date == date, "the date is kept, in the frames of the tag's version")
         #expect(reread.metadata.artist == "Artist")
         let keys = Set(reread.metadata.items.filter { $0.keySpace == .id3 }.map(\.key))
         #expect(version == 3 ? !keys.contains("TDRC") : keys.contains("TDRC"), "\(keys.sorted())")

@@ -117,7 +117,7 @@ private typealias B = ID3Builder
         var item = try await MediaItem.loaded(url)
         #expect(item.item("COMM")?.language == "XXX" && item.item("COMM:zero")?.language == "")
         // "Test Year" is no timestamp: no year field (as TagLib and mutagen read it), the frame kept.
-        #expect(item.metadata.year == nil && item.metadata.items.count == 8)
+        #expect(item.metadata.date == nil && item.metadata.items.count == 8)
 
         // Same version: every frame byte for byte.
         item.metadata.artist = "Someone"
@@ -135,7 +135,7 @@ private typealias B = ID3Builder
         #expect(item.item("COMM")?.language == "XXX" && item.item("COMM:zero")?.language == "")
         #expect(item.item("COMM:zero")?.dataType == .utf16, "UTF-16 stays UTF-16 where v2.4 has it")
         #expect(item.item("TIT2")?.dataType == .utf16)
-        #expect(item.item("TDRC")?.value == .string("Test Year") && item.metadata.year == nil)
+        #expect(item.item("TDRC")?.value == .string("Test Year") && item.metadata.date == nil)
         #expect(ID3WriterTests.contains(written, Array("TDRC".utf8) + B.syncsafe(10) + [0, 0, 0] + Array("Test Year".utf8)))
         for id in ["PRIV", "MCDI", "TXXX"] {
             #expect(ID3WriterTests.contains(written, Array(id.utf8) + [0, 0, 0, 0, 0, 0]), "empty \(id) kept")

@@ -31,7 +31,7 @@ private typealias B = ID3Builder
         #expect(item.metadata.trackNumber == 3)
         #expect(item.metadata.trackCount == 12)
         #expect(item.metadata.genre?.name == "Rock")
-        #expect(item.metadata.year == "1993")
+        #expect(item.metadata.date == "1993")
         #expect(item.metadata.comments == "Nice record")
         #expect(item.item("TIT2")?.dataType == .latin1)
         #expect(item.item("TPE1")?.dataType == .utf16)
@@ -161,7 +161,7 @@ private typealias B = ID3Builder
         #expect(parsed.item("MCDI")?.value == .data(Data([1, 2, 3])))
         #expect(parsed.item("MCDI")?.dataType == .binary)
         let metadata = Metadata(items: parsed.items)
-        #expect(metadata.year == "2024-05-01")
+        #expect(metadata.date == "2024-05-01")
         #expect(metadata.bpm == 120)
     }
 
@@ -363,7 +363,7 @@ private typealias B = ID3Builder
         #expect(item.item("genre", .id3v1)?.value == .integer(17))
         #expect(item.metadata.trackNumber == 7)
         #expect(item.metadata.genre?.name == "Rock")
-        #expect(item.metadata.year == "1999")
+        #expect(item.metadata.date == "1999")
         let expected: Double = 4 * 417 * 8 / 128_000
         #expect(item.properties.duration == expected)
     }

@@ -75,7 +75,7 @@ private typealias B = ID3Builder
         metadata.composer = "Composer \(text)"
         metadata.comments = "Comment \(text)"
         metadata.genre = Genre(name: text == "ASCII" ? "Jazz" : "Genre \(text)")
-        metadata.year = "2024"
+        metadata.date = "2024"
         metadata.bpm = 128
         metadata.trackNumber = 3
         metadata.trackCount = 12
@@ -93,7 +93,7 @@ private typealias B = ID3Builder
         #expect(metadata.composer == "Composer \(text)")
         #expect(metadata.comments == "Comment \(text)")
         #expect(metadata.genre?.name == (text == "ASCII" ? "Jazz" : "Genre \(text)"))
-        #expect(metadata.year == "2024")
+        #expect(metadata.date == "2024")
         #expect(metadata.bpm == 128)
         #expect(metadata.trackNumber == 3 && metadata.trackCount == 12)
         #expect(metadata.discNumber == 1 && metadata.discCount == 2)
@@ -168,7 +168,7 @@ private typealias B = ID3Builder
         #expect(artwork.mimeType == "image/png" && artwork.pictureType == .frontCover)
         #expect(try artwork.data() == Data(B.tinyPNG))
         #expect(item.metadata.comments == "Old comment" && item.item("COMM")?.language == "eng")
-        #expect(item.metadata.year == "1999" && item.item("TDRC")?.value == .string("1999"))
+        #expect(item.metadata.date == "1999" && item.item("TDRC")?.value == .string("1999"))
     }
 
     @Test func artworkAddReplaceRemove() async throws {
@@ -472,7 +472,7 @@ private typealias B = ID3Builder
         var item = try await MediaItem.loaded(url)
         item.metadata.title = "Ünïcødé 日本 and a title far longer than thirty characters"
         item.metadata.trackNumber = 7
-        item.metadata.year = "2024-05-01"
+        item.metadata.date = "2024-05-01"
         item.metadata.genre = Genre(name: "Jazz")
         try await item.save(options: Self.fast)
         #expect(try Self.size(url) == size && Self.inode(url) == inode, "both tags patched in place")
@@ -558,10 +558,10 @@ private typealias B = ID3Builder
         let url = try Self.makeFile(Self.basicTag(version: 3))
         defer { Self.remove(url) }
         var item = try await MediaItem.loaded(url)
-        item.metadata.year = "2024-05-01T12:30"
+        item.metadata.date = "2024-05-01T12:30"
         try await item.save(options: Self.fast)
         let reread = try await MediaItem.loaded(url)
-        #expect(reread.metadata.year == "2024-05-01T12:30")
+        #expect(reread.metadata.date == "2024-05-01T12:30")
         #expect(Set(reread.metadata.items.map(\.key)).isSuperset(of: ["TYER", "TDAT", "TIME"]))
     }
 
@@ -584,10 +584,10 @@ private typealias B = ID3Builder
         var item = try await MediaItem.loaded(url)
         item.metadata.items.append(MetadataItem(keySpace: .id3, key: "TDOR", value: .string("1999"), dataType: .utf8))
         try await item.save(options: Self.fast)
-        item.metadata.year = "2025"
+        item.metadata.date = "2025"
         try await item.save(options: Self.fast)
         let reread = try await MediaItem.loaded(url)
-        #expect(reread.metadata.year == "2025")
+        #expect(reread.metadata.date == "2025")
         #expect(reread.metadata.items.contains { $0.key == "TDOR" && $0.value == .string("1999") })
     }
 
@@ -604,7 +604,7 @@ private typealias B = ID3Builder
 extension Metadata {
     func with(year: String) -> Metadata {
         var copy = self
-        copy.year = year
+        copy.date = year
         return copy
     }
 }

@@ -31,7 +31,7 @@ private typealias B = MP4Builder
         #expect(item.metadata[.album]?.text == "Alb")
         #expect(item.metadata[.comments]?.text == "Desc")
         #expect(item.metadata[.copyright]?.text == "Cpy")
-        #expect(item.metadata[.year]?.text == "2019")
+        #expect(item.metadata[.date]?.text == "2019")
 
         let audio = try TestSupport.runChecked(
             "ffmpeg", ["-v", "error", "-i", url.path, "-map", "0:a", "-c", "copy", "-f", "streamhash", "-"]

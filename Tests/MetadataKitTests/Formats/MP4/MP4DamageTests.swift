@@ -161,10 +161,10 @@ private typealias B = MP4Builder
         let url = try B.write(B.ftyp() + B.audioMovie(extra: [B.box("udta", children: [B.meta(handler: "mdir", [ilst])])]))
         defer { try? FileManager.default.removeItem(at: url) }
         var item = try await MediaItem.loaded(url)
-        item.metadata.year = "2024"
+        item.metadata.date = "2024"
         try await item.save()
         let reread = try await MediaItem.loaded(url)
-        #expect(reread.metadata.year == "2024")
+        #expect(reread.metadata.date == "2024")
         #expect(reread.warnings.isEmpty)
         #expect([UInt8](try Data(contentsOf: url)).firstRange(of: badItem) == nil)
     }

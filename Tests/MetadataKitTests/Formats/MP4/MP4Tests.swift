@@ -72,7 +72,7 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(metadata.composer == "Composer")
         #expect(metadata.comments == "Comment")
         #expect(metadata.genre?.name == "Synthwave")
-        #expect(metadata.year == "2024-05-01")
+        #expect(metadata.date == "2024-05-01")
         #expect(metadata.bpm == 120)
         #expect(metadata.trackNumber == 3)
         #expect(metadata.trackCount == 12)

@@ -88,7 +88,7 @@ struct MP4WriteInteropTests {
         item.metadata.composer = "Composer"
         item.metadata.comments = "Comment ✓"
         item.metadata.genre = Genre(name: "Dream Pop")
-        item.metadata.year = "2023"
+        item.metadata.date = "2023"
         item.metadata.bpm = 96
         item.metadata.trackNumber = 4
         item.metadata.trackCount = 11

@@ -46,7 +46,7 @@ struct MP4WriterTests {
         item.metadata.composer = "Composer"
         item.metadata.comments = "A comment"
         item.metadata.genre = Genre(name: "Shoegaze")
-        item.metadata.year = "2024"
+        item.metadata.date = "2024"
         item.metadata.bpm = 128
         item.metadata.trackNumber = 3
         item.metadata.trackCount = 12
@@ -63,7 +63,7 @@ struct MP4WriterTests {
         #expect(reread.metadata.composer == "Composer")
         #expect(reread.metadata.comments == "A comment")
         #expect(reread.metadata.genre?.name == "Shoegaze")
-        #expect(reread.metadata.year == "2024")
+        #expect(reread.metadata.date == "2024")
         #expect(reread.metadata.bpm == 128)
         #expect(reread.metadata.trackNumber == 3 && reread.metadata.trackCount == 12)
         #expect(reread.metadata.discNumber == 1 && reread.metadata.discCount == 2)

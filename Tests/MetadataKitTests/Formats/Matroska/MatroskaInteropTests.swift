@@ -38,7 +38,7 @@ struct MatroskaInteropTests {
             ])
         let item = try await MediaItem.loaded(file)
         let probe = try I.ffprobe(file)
-        #expect(item.metadata.title == "Movie T" && item.metadata.artist == "Art Ist" && item.metadata.year == "2021")
+        #expect(item.metadata.title == "Movie T" && item.metadata.artist == "Art Ist" && item.metadata.date == "2021")
         let format = try #require(probe["format"] as? [String: Any])
         let duration = try #require(Double(format["duration"] as? String ?? ""))
         #expect(abs((item.properties.duration ?? 0) - duration) < 0.002)
@@ -77,7 +77,7 @@ struct MatroskaInteropTests {
         #expect(item.metadata.album == "The Album")
         #expect(item.metadata.items.contains { $0.key == "ARTIST" && $0.value == .string("Album Artist") })
         #expect(item.metadata.artist == "Track Artist" && item.metadata.genre?.name == "Ambient")
-        #expect(item.metadata.trackNumber == 7 && item.metadata.year == "2019-05-01")
+        #expect(item.metadata.trackNumber == 7 && item.metadata.date == "2019-05-01")
         #expect(item.metadata.trackCount == 12) // the album's TOTAL_PARTS
         #expect(item.metadata.items.contains { $0.key == "30/ARTIST/SORT_WITH" && $0.value == .string("Artist, Track") })
         // Every SimpleTag mkvextract lists is an item with the same value.

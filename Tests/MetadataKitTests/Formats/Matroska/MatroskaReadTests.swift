@@ -40,7 +40,7 @@ private typealias B = MatroskaBuilder
         let metadata = Metadata(items: parsed.items)
         #expect(metadata.title == "Only Info")
         #expect(metadata.artist == "A")
-        #expect(metadata.year == "1999")
+        #expect(metadata.date == "1999")
         #expect(parsed.items.map(\.key) == ["Info/Title", "ARTIST", "DATE"])
     }
 

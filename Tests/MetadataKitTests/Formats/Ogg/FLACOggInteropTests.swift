@@ -104,7 +104,7 @@ struct FLACOggInteropTests {
         #expect(value("CUSTOM") == .string("keep me"))
         #expect(item.metadata.title == "Tïtle ✓ 日本")
         #expect(item.metadata.trackNumber == 3 && item.metadata.trackCount == 12)
-        #expect(item.metadata.year == "2021-05-01" && item.metadata.genre?.name == "Shoegaze")
+        #expect(item.metadata.date == "2021-05-01" && item.metadata.genre?.name == "Shoegaze")
         let picture = try #require(item.metadata.artwork.first)
         #expect(picture.pictureType == .frontCover && picture.mimeType == "image/png" && picture.description == "cover ü")
         #expect(try picture.data() == Data(ID3Builder.tinyPNG))

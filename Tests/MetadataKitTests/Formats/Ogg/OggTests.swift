@@ -86,7 +86,7 @@ private typealias B = FLACOggBuilder
         #expect(item.properties.channels == 2 && item.properties.sampleRate == 44100)
         #expect(item.properties.bitrate == 128000)
         #expect(item.properties.duration == 4096.0 / 44100)
-        #expect(item.metadata.title == "Tïtle" && item.metadata.artist == "A; B" && item.metadata.year == "2020")
+        #expect(item.metadata.title == "Tïtle" && item.metadata.artist == "A; B" && item.metadata.date == "2020")
     }
 
     @Test func multiplexedStreamsPickTheVorbisStream() async throws {

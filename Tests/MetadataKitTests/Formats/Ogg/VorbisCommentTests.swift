@@ -169,14 +169,14 @@ private typealias B = FLACOggBuilder
         #expect(metadata.title == "T")
         #expect(metadata.albumArtist == "AA")
         #expect(metadata.comments == "D")
-        #expect(metadata.year == "1999")
+        #expect(metadata.date == "1999")
         #expect(metadata.genre?.name == "Rock")
         #expect(metadata.bpm == 120)
         #expect(metadata.composer == "C" && metadata.grouping == "G" && metadata.album == "Al")
         #expect(metadata.trackNumber == 3 && metadata.trackCount == 12)
         #expect(metadata.discNumber == 1 && metadata.discCount == 2)
         let preferred = Metadata(items: [item("COMMENT", "c"), item("DESCRIPTION", "d"), item("DATE", "2001"), item("YEAR", "1999")])
-        #expect(preferred.comments == "c" && preferred.year == "2001")
+        #expect(preferred.comments == "c" && preferred.date == "2001")
     }
 
     func resolved(_ items: [MetadataItem], _ edit: (inout Metadata) -> Void) throws -> [MetadataItem] {

@@ -115,7 +115,7 @@ struct RIFFAIFFInteropTests {
             #expect(m.title == "Ffmpeg Tïtle" && m.comments == "Ffmpeg comment")
         }
         if ffmpegTags && isWAV {
-            #expect(m.album == "Ffmpeg Album" && m.year == "2019" && m.trackNumber == 4)
+            #expect(m.album == "Ffmpeg Album" && m.date == "2019" && m.trackNumber == 4)
             #expect(m.artist == (mutagenTags ? "Mutagen Artist" : "Ffmpeg Artist"))
         }
         if ffmpegTags && !isWAV {
@@ -131,13 +131,13 @@ struct RIFFAIFFInteropTests {
         item.metadata.album = "Plain Album"
         item.metadata.comments = "New comment"
         item.metadata.genre = Genre(name: "Blues")
-        item.metadata.year = "2024"
+        item.metadata.date = "2024"
         item.metadata.trackNumber = 5
         item.metadata.trackCount = 12
         try await item.save(options: SaveOptions(durability: .noSync))
         let saved = item.metadata
         #expect(saved.title == title && saved.artist == "New Artist" && saved.album == "Plain Album")
-        #expect(saved.comments == "New comment" && saved.genre?.name == "Blues" && saved.year == "2024")
+        #expect(saved.comments == "New comment" && saved.genre?.name == "Blues" && saved.date == "2024")
         #expect(saved.trackNumber == 5 && saved.trackCount == 12)
         #expect(try MediaChecks.decodedMD5(url) == md5)
         if ffmpegTags && !isWAV {

@@ -32,7 +32,7 @@ private typealias R = RIFFBuilder
         #expect(item.properties.duration == 1.0)
         let m = item.metadata
         #expect(m.title == "Title" && m.artist == "Artist" && m.album == "Album" && m.comments == "Note")
-        #expect(m.genre?.name == "Jazz" && m.year == "2021-04-05" && m.trackNumber == 7)
+        #expect(m.genre?.name == "Jazz" && m.date == "2021-04-05" && m.trackNumber == 7)
         #expect(m.items.contains(MetadataItem(keySpace: .riff, key: "ISFT", value: .string("Tool"), dataType: .utf8)))
         #expect(m.items.allSatisfy { $0.keySpace == .riff })
     }

@@ -109,7 +109,7 @@ struct XMPInteropTests {
         #expect(item.metadata.album == expected["XMP-xmpDM:Album"] as? String)
         #expect(item.metadata.genre?.name == expected["XMP-xmpDM:Genre"] as? String)
         #expect(item.metadata.trackNumber == 7)
-        #expect(item.metadata.year == "2021-03-04T05:06:07")
+        #expect(item.metadata.date == "2021-03-04T05:06:07")
     }
 
     @Test(arguments: ["mp4", "mov", "mp3", "wav", "aiff"])
@@ -184,7 +184,7 @@ struct XMPInteropTests {
         #expect(nativeOnly.title == "Native title")
         #expect(nativeOnly.album == nil)
         #expect(nativeOnly.artist == nil)
-        #expect(nativeOnly.year == nil)
+        #expect(nativeOnly.date == nil)
         if ext != "aiff" { #expect(try Self.exiftoolXMP(url)["XMP-dc:Title"] as? String == "XMP Tïtle") }
     }
 

@@ -45,7 +45,7 @@ struct XMPPacketTests {
         #expect(byField[.artist] == .texts(["One", "Two <b>"]))
         #expect(byField[.album] == .text("Alb & um"))
         #expect(byField[.genre] == .text("Rock é"))
-        #expect(byField[.year] == .text("2024-05-01T12:00:00Z"))
+        #expect(byField[.date] == .text("2024-05-01T12:00:00Z"))
         #expect(byField[.trackNumber] == .integer(3))
         #expect(byField[.trackCount] == .integer(12))
         #expect(byField[.discNumber] == .integer(2))

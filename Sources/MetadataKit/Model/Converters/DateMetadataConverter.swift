@@ -2,7 +2,7 @@
 /// syntax (ID3v2 and MP4 timestamps) or spreads a date over several items
 /// reads and checks it through its ``KeySpaceCodec``; such codecs share
 /// ``isTimestamp(_:)`` and ``leadingTimestamp(_:)``.
-public struct YearMetadataConverter: MetadataConverter {
+public struct DateMetadataConverter: MetadataConverter {
     /// The converter; it holds no state.
     public init() {}
 
