@@ -258,6 +258,14 @@ public enum MetadataField: String, CaseIterable, Sendable, Hashable {
     /// two agree).
     var position: Int { Int(unsafeBitCast(self, to: UInt8.self)) }
 
+    /// Hashes the field's position, one byte, instead of its raw value (a
+    /// string, which `RawRepresentable` would hash): fields key the
+    /// dictionaries and sets of every read and save. Equal fields have equal
+    /// positions, so this agrees with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(UInt8(truncatingIfNeeded: position))
+    }
+
     /// What a field's value is.
     public enum Kind: String, Sendable {
         /// Text; a file may hold several values (a JSON array then).

@@ -28,6 +28,9 @@ import Testing
             #expect(field.position == index, "\(field)")
         }
         #expect(MetadataField.discCount.isCore && !MetadataField.titleSort.isCore)
+        // Hashed by position: every field its own bucket key, as a set of all of them shows.
+        #expect(Set(MetadataField.allCases).count == MetadataField.allCases.count)
+        #expect(Set(MetadataField.allCases.map(\.hashValue)).count == MetadataField.allCases.count)
     }
 
     /// Production-sound fields: only Broadcast WAV chunks hold them.

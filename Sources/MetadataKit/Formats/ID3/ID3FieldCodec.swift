@@ -33,12 +33,12 @@ extension MetadataKeySpace {
 struct ID3FieldCodec: KeySpaceCodec {
     var keySpace: MetadataKeySpace { .id3 }
 
-    private static let dayKeys: Set<String> = ["TDAT", "TDA"]
-    private static let timeKeys: Set<String> = ["TIME", "TIM"]
+    private static let dayKeys: [String] = ["TDAT", "TDA"]
+    private static let timeKeys: [String] = ["TIME", "TIM"]
     /// The frames the year is read from whose text is a timestamp.
-    private static let yearKeys: Set<String> = ["TDRC", "TYER", "TYE"]
+    private static let yearKeys: [String] = ["TDRC", "TYER", "TYE"]
     /// The frames whose written value must be a timestamp.
-    private static let timestampKeys: Set<String> = ["TDRC", "TYER"]
+    private static let timestampKeys: [String] = ["TDRC", "TYER"]
 
     func reading(_ field: MetadataField, from item: MetadataItem, among items: [MetadataItem]) -> FieldReading {
         if case .data(let bytes) = item.value, item.key.hasPrefix("UFID:") {
@@ -133,7 +133,7 @@ struct ID3FieldCodec: KeySpaceCodec {
             text = prefix
         }
         if item.key == "TYER" || item.key == "TYE", text.count == 4 {
-            func digits(_ keys: Set<String>) -> [Character]? {
+            func digits(_ keys: [String]) -> [Character]? {
                 guard let value = items.first(where: { keys.contains($0.key) })?.value.stringValue,
                     value.count == 4, value.allSatisfy(\.isNumber)
                 else { return nil }

@@ -28,12 +28,12 @@ enum ID3v2FrameDecoder {
     /// iTunes' text frames outside the T-frame IDs (grouping, movement name,
     /// movement number; v2.2 `GP1`, `MVN`, `MVI`): text information frames in
     /// v2.3 and v2.4 alike, as iTunes, Picard and mutagen read and write them.
-    static let iTunesTextFrames: Set<String> = ["GRP1", "MVNM", "MVIN", "GP1", "MVN", "MVI"]
+    static let iTunesTextFrames: [String] = ["GRP1", "MVNM", "MVIN", "GP1", "MVN", "MVI"]
 
     /// Frames of role/name pairs: `TIPL`, `TMCL` (ID3v2.4.0 frames §4.2.2) and
     /// ID3v2.3's `IPLS` (§4.4, v2.2 `IPL`), laid out as a text frame. Their
     /// strings are null-separated in every version (never joined by "/").
-    static let pairFrames: Set<String> = ["TIPL", "TMCL", "IPLS", "IPL"]
+    static let pairFrames: [String] = ["TIPL", "TMCL", "IPLS", "IPL"]
 
     /// True for picture frames (`APIC`, v2.2 `PIC`).
     static func isPicture(_ id: String) -> Bool {
