@@ -35,8 +35,8 @@ final class TrackEditorModel {
         self.plan = nil
     }
 
-    func readCover() throws {
-        coverByteCount = try item?.metadata.artwork.first?.data().count ?? 0
+    func readCover() async throws {
+        coverByteCount = try await item?.metadata.artwork.first?.data().count ?? 0
     }
 
     func export(to output: URL) async throws {
@@ -74,7 +74,7 @@ final class TrackEditorModel {
         try await model.save()
         let reread = try await MediaItem(contentsOf: url)
         #expect(reread.metadata.title == "Überschrift" && reread.metadata.artist == "Somebody")
-        try model.readCover()
+        try await model.readCover()
         #expect(model.coverByteCount == png.count)
 
         let output = folder.appendingPathComponent("copy.m4a")

@@ -76,14 +76,15 @@ import Testing
                     Issue.record("\(name): more than \(Self.maximumSamples) samples")
                     break
                 }
-                #expect(try sample.readData().count == sample.size)
+                #expect(try await sample.data().count == sample.size)
             }
         } catch is MediaError {
         }
         do {
-            let document = try TimedMetadataTrack.document(of: asset)
+            let document = try await TimedMetadataTrack.document(of: asset)
             _ = document.webVTT(movieDuration: asset.durationSeconds)
-        } catch is MediaError {
+        } catch {
+            // document(of:) throws only MediaError (typed throws).
         }
     }
 

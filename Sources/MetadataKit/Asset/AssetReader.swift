@@ -10,7 +10,7 @@
 /// let reader = try AssetReader(asset: asset)
 /// for track in asset.tracks { try reader.addOutput(track: track) }
 /// while let sample = try reader.nextSample() {       // all outputs, by decode time
-///     let bytes = try sample.readData()
+///     let bytes = try await sample.data()
 /// }
 /// ```
 ///
@@ -19,7 +19,7 @@
 /// also be read on its own with its `nextSample()`; don't mix the two styles
 /// on one reader. Samples are
 /// computed from the sample tables as they are asked for and their bytes are
-/// read only by ``Sample/readData()``, so memory does not grow with the
+/// read only by ``Sample/data()``, so memory does not grow with the
 /// file. Fragmented files are refused (`unsupportedFeature`).
 public final class AssetReader {
     /// The loaded asset whose samples are read.

@@ -86,3 +86,22 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
 extension MediaError: LocalizedError {
     public var errorDescription: String? { description }
 }
+
+extension MediaError {
+    /// `error` as a ``MediaError``: itself when it is one, else an `io`
+    /// error with its description (for typed `throws(MediaError)` APIs over
+    /// calls that throw untyped errors).
+    package static func from(_ error: any Error, path: String? = nil) -> MediaError {
+        if let mediaError = error as? MediaError { return path.map(mediaError.naming) ?? mediaError }
+        return MediaError(.io, "\(error)", path: path)
+    }
+
+    /// Runs `body`, throwing what it throws as a ``MediaError`` (``from(_:path:)``).
+    package static func catching<Value>(path: String? = nil, _ body: () throws -> Value) throws(MediaError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw from(error, path: path)
+        }
+    }
+}

@@ -129,7 +129,7 @@ import Testing
         var expected = document.groups
         expected[expected.count - 1].duration = nil
         #expect(exported.durationSeconds == 4)
-        #expect(try TimedMetadataTrack.document(of: exported).groups == expected)
+        #expect(try await TimedMetadataTrack.document(of: exported).groups == expected)
         #expect(try await AssetFixtures.longestChunk(out) <= 1.0)
     }
 

@@ -45,12 +45,12 @@ import Testing
                 try reader.addOutput(track: track)
                 var count = 0
                 while let sample = try reader.nextSample() {
-                    #expect(try sample.readData().count == sample.size, "seed \(seed) round \(round)")
+                    #expect(try await sample.data().count == sample.size, "seed \(seed) round \(round)")
                     count += 1
                 }
                 #expect(count == track.sampleCount, "seed \(seed) round \(round)")
             }
-            _ = try? TimedMetadataTrack.document(of: asset)
+            _ = try? await TimedMetadataTrack.document(of: asset)
         }
         // Most mutations load (values in the tables), some with warnings.
         #expect(loaded > 100 && warned > 10, "seed \(seed): \(loaded) loaded, \(warned) with warnings")

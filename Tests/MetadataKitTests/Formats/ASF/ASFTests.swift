@@ -60,7 +60,7 @@ private typealias B = ASFBuilder
         #expect(metadata.composer == "Cömposer")
         let picture = try #require(metadata.artwork.first)
         #expect(picture.pictureType == .frontCover && picture.description == "cover ü")
-        #expect(try picture.data() == Data(B.tinyPNG))
+        #expect(try await picture.data() == Data(B.tinyPNG))
         #expect(picture.width == 3 && picture.height == 2)
         #expect(item.fileType?.identifier == "asf")
     }

@@ -217,7 +217,7 @@ private typealias B = ID3Builder
         #expect(written[3] == 3)
         #expect(item.warnings.isEmpty)
         #expect(item.metadata.title == "Saved" && item.metadata.trackNumber == 7 && item.metadata.album == "Album in the third")
-        #expect(try item.metadata.artwork.first?.data() == Data(B.tinyPNG))
+        #expect(try await item.metadata.artwork.first?.data() == Data(B.tinyPNG))
         #expect(item.metadata.items.count == 5)
 
         if Self.hasMutagen {
