@@ -25,8 +25,8 @@ final class TrackEditorModel {
         item?.metadata.artwork = [cover]
     }
 
-    func inspect() throws {
-        plan = try item?.plan()
+    func inspect() async throws {
+        plan = try await item?.plan()
     }
 
     func save() async throws {
@@ -67,7 +67,7 @@ final class TrackEditorModel {
         let model = TrackEditorModel()
         try await model.open(url)
         model.edit(title: "Überschrift", artist: "Somebody", cover: Artwork(data: png, mimeType: "image/png"))
-        try model.inspect()
+        try await model.inspect()
         let plan = try #require(model.plan)
         #expect(Set(plan.fieldChanges.map(\.field)).isSuperset(of: [.title, .artist, .artwork]))
 

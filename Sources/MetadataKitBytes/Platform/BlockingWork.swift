@@ -29,6 +29,64 @@ package enum BlockingWork {
         return try result.get()
     }
 
+    /// `body(index)` for every index in `0..<count`, on the calling thread
+    /// and up to `width - 1` threads of this pool at once; returns when all
+    /// are done. For the parallel steps of a batch save, which Dispatch's
+    /// `concurrentPerform` would run on the threads Swift's tasks use.
+    package static func concurrentPerform(iterations count: Int, width: Int, _ body: (Int) -> Void) {
+        guard count > 1, width > 1 else {
+            for index in 0..<count { body(index) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let shared = Shared(count: count, body: body)
+            for _ in 0..<min(count, width) - 1 { pool.submit { shared.work() } }
+            shared.work()
+            shared.finish()
+        }
+    }
+
+    /// What the threads of one ``concurrentPerform(iterations:width:_:)``
+    /// share: the next index, how many run `body` now, and `body` itself,
+    /// dropped before the call returns (a helper that starts later finds no
+    /// index left and never calls it).
+    private final class Shared: @unchecked Sendable {
+        // Guarded by `condition`.
+        private let condition = Condition()
+        private let count: Int
+        private var next = 0
+        private var running = 0
+        private var body: ((Int) -> Void)?
+
+        init(count: Int, body: @escaping (Int) -> Void) {
+            self.count = count
+            self.body = body
+        }
+
+        func work() {
+            condition.lock()
+            while next < count, let body {
+                let index = next
+                next += 1
+                running += 1
+                condition.unlock()
+                body(index)
+                condition.lock()
+                running -= 1
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits for the helpers still running `body`, then drops it.
+        func finish() {
+            condition.lock()
+            while running > 0 { condition.wait() }
+            body = nil
+            condition.unlock()
+        }
+    }
+
     private static let pool = Pool()
 
     /// The queue of work and the threads that take from it.
