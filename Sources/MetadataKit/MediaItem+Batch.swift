@@ -107,6 +107,7 @@ extension MediaItem {
         let written = await BlockingWork.run { () -> [Result<MediaItem, MediaError>] in
             var editor = FileEditor()
             editor.durability = options.durability
+            editor.lockWaitLimit = options.lockWaitLimit
             let results = editor.applyBatch(
                 entries.map { entry in
                     FileEditor.BatchEdit(

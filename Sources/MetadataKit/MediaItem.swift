@@ -227,6 +227,7 @@ public struct MediaItem: Sendable {
     mutating func carryOut(_ save: PreparedSave, options: SaveOptions) throws(MediaError) {
         var editor = FileEditor()
         editor.durability = options.durability
+        editor.lockWaitLimit = options.lockWaitLimit
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
         lastSavePath = editor.recorder.path ?? .unchanged
         try adopt(save, checked: checked)
@@ -242,6 +243,7 @@ public struct MediaItem: Sendable {
             let save = try item.named { try item.prepareSave(options: options) }
             var editor = FileEditor()
             editor.durability = options.durability
+            editor.lockWaitLimit = options.lockWaitLimit
             _ = try item.named {
                 try editor.write(save.plan, from: item.url, expecting: save.snapshot, to: destination, verify: save.verify)
             }

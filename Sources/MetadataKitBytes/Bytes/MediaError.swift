@@ -43,6 +43,10 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notLoaded = Code(rawValue: "notLoaded")
         /// The task was cancelled before the work was done (nothing of it written).
         public static let cancelled = Code(rawValue: "cancelled")
+        /// Another save (of this or another process) held the file's lock
+        /// longer than the wait allowed (``path`` names the file); nothing was
+        /// written. Try again later.
+        public static let locked = Code(rawValue: "locked")
     }
 
     /// The kind of failure.
