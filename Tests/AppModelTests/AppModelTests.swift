@@ -39,6 +39,21 @@ final class TrackEditorModel {
         coverByteCount = try await item?.metadata.artwork.first?.data().count ?? 0
     }
 
+    private(set) var sampleBytes = 0
+
+    /// Reads every sample's bytes in a detached task (the reader crosses
+    /// from the main actor: it is Sendable).
+    func readSamples() async throws {
+        guard let item else { return }
+        let reader = try AssetReader(asset: try await Asset.load(url: item.url))
+        for track in reader.asset.tracks { try reader.addOutput(track: track) }
+        sampleBytes = try await Task.detached {
+            var total = 0
+            for try await sample in reader { total += try await sample.data().count }
+            return total
+        }.value
+    }
+
     func export(to output: URL) async throws {
         guard let item else { return }
         let asset = try await Asset.load(url: item.url)
@@ -76,6 +91,9 @@ final class TrackEditorModel {
         #expect(reread.metadata.title == "Überschrift" && reread.metadata.artist == "Somebody")
         try await model.readCover()
         #expect(model.coverByteCount == png.count)
+
+        try await model.readSamples()
+        #expect(model.sampleBytes > 1000)
 
         let output = folder.appendingPathComponent("copy.m4a")
         try await model.export(to: output)
