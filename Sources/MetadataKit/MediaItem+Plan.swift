@@ -20,7 +20,7 @@ extension MediaItem {
     /// - Throws: the ``MediaError`` ``save(options:)`` would refuse with before
     ///   writing (`notLoaded`, `invalidValue`, `unsupportedFeature`,
     ///   `fileChanged`, `verificationFailed`, …).
-    public func plan(options: SaveOptions = SaveOptions()) async throws -> SavePlan {
+    public func plan(options: SaveOptions = SaveOptions()) async throws(MediaError) -> SavePlan {
         try await BlockingWork.run { [self] () throws(MediaError) -> SavePlan in try planNow(options: options) }
     }
 
@@ -58,7 +58,7 @@ extension MediaItem {
     /// save as ``save(options:)`` with the plan's options. Refused
     /// (`fileChanged`) when the item's edits or the file changed since the
     /// plan was made, so what was shown is what is written.
-    public mutating func save(_ plan: SavePlan) async throws {
+    public mutating func save(_ plan: SavePlan) async throws(MediaError) {
         self = try await Self.offloaded(self) { item throws(MediaError) in
             let save = try item.named { try item.prepareSave(options: plan.options) }
             guard let size = item.lastKnownSize,

@@ -107,7 +107,7 @@ public struct MediaItem: Sendable {
     ///
     /// Throws a ``MediaError`` naming the file when it can't be opened, is not
     /// a supported format, or is malformed.
-    public mutating func load() async throws {
+    public mutating func load() async throws(MediaError) {
         self = try await Self.offloaded(self) { item throws(MediaError) in _ = try item.loadNow() }
     }
 
@@ -216,7 +216,7 @@ public struct MediaItem: Sendable {
     ///
     /// The file is read, written and synced on a thread outside Swift's
     /// cooperative pool.
-    public mutating func save(options: SaveOptions = SaveOptions()) async throws {
+    public mutating func save(options: SaveOptions = SaveOptions()) async throws(MediaError) {
         self = try await Self.offloaded(self) { item throws(MediaError) in
             try item.carryOut(try item.named { try item.prepareSave(options: options) }, options: options)
         }
@@ -238,7 +238,7 @@ public struct MediaItem: Sendable {
     /// still describes it. A `destination` that is the original under another
     /// name (another case on a case-insensitive volume, a link: the same
     /// device and inode) is refused with `invalidValue`; use ``save(options:)``.
-    public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
+    public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws(MediaError) {
         _ = try await Self.offloaded(self) { item throws(MediaError) in
             let save = try item.named { try item.prepareSave(options: options) }
             var editor = FileEditor()

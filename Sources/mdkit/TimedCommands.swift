@@ -165,7 +165,7 @@ struct TimedCommand {
             }
             return 0
         } catch {
-            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            let message = error.description
             StandardStream.error.write(text: "mdkit timed: error: \(message)\n")
             return 1
         }

@@ -41,7 +41,7 @@ public final class AssetReader: Sendable {
     /// A reader of `asset`, which must be loaded; throws `notLoaded`, or
     /// `unsupportedFeature` for a fragmented MP4 or a format whose tracks have
     /// no sample tables.
-    public init(asset: Asset) throws {
+    public init(asset: Asset) throws(MediaError) {
         guard asset.isLoaded else {
             throw MediaError(.notLoaded, "load the asset before reading it", path: asset.url.path)
         }
@@ -59,11 +59,12 @@ public final class AssetReader: Sendable {
 
     /// Adds an output for `track` (a track of ``asset``).
     @discardableResult
-    public func addOutput(track: AssetTrack) throws -> AssetReaderTrackOutput {
+    public func addOutput(track: AssetTrack) throws(MediaError) -> AssetReaderTrackOutput {
         guard asset.track(id: track.id) != nil else {
             throw MediaError(.invalidValue, "track \(track.id) is not a track of \(asset.url.lastPathComponent)")
         }
-        let output = AssetReaderTrackOutput(track: track, source: try SampleDataSource(path: asset.url.path))
+        let source = try MediaError.catching(path: asset.url.path) { try SampleDataSource(path: asset.url.path) }
+        let output = AssetReaderTrackOutput(track: track, source: source)
         try state.withLock { state throws(MediaError) in
             guard !state.started else { throw MediaError(.invalidValue, "outputs must be added before reading starts") }
             state.outputs.append(output)
@@ -74,11 +75,11 @@ public final class AssetReader: Sendable {
     /// The next sample of any output, in decode order across tracks (by
     /// decode time in seconds, ties by output order); nil at the end. Tasks
     /// sharing the reader each get different samples.
-    public func nextSample() throws -> Sample? {
-        try state.withLock { state in
+    public func nextSample() throws(MediaError) -> Sample? {
+        try state.withLock { state throws(MediaError) in
             if !state.started {
                 state.started = true
-                state.peeked = try state.outputs.map { try $0.nextSample() }
+                for output in state.outputs { state.peeked.append(try output.nextSample()) }
             }
             var best: Int?
             for (index, sample) in state.peeked.enumerated() {
@@ -140,7 +141,7 @@ public final class AssetReaderTrackOutput: Sendable {
     public var bytesRead: Int64 { source.bytesRead }
 
     /// The next sample, or nil after the last one of ``sampleRange``.
-    public func nextSample() throws -> Sample? {
+    public func nextSample() throws(MediaError) -> Sample? {
         let track = track
         let source = source
         return state.withLock { state in

@@ -36,7 +36,7 @@ import Testing
             }
             try Data(bytes).write(to: url)
             let asset: Asset
-            do { asset = try await Asset.load(url: url) } catch is MediaError { continue }
+            do { asset = try await Asset.load(url: url) } catch { continue }
             loaded += 1
             if !asset.warnings.isEmpty { warned += 1 }
             for track in asset.tracks {

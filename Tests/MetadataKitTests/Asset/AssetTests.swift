@@ -358,6 +358,6 @@ import Testing
         let asset = try await Asset.load(url: try AssetFixtures.url("frag.mp4"))
         #expect(asset.isFragmented)
         #expect(throws: MediaError.self) { try AssetReader(asset: asset) }
-        do { _ = try AssetReader(asset: asset) } catch let error as MediaError { #expect(error.code == .unsupportedFeature) }
+        do { _ = try AssetReader(asset: asset) } catch { #expect(error.code == .unsupportedFeature) }
     }
 }

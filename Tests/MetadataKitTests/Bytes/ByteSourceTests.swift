@@ -88,7 +88,7 @@ import Testing
         do {
             try await item.load()
             Issue.record("a source whose reads fail was loaded")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .io)
             #expect(error.path == "/music/song.mp3")
             #expect("\(error)".contains("Unreachable"), "\(error)")
@@ -103,7 +103,7 @@ import Testing
         do {
             try await item.save()
             Issue.record("an item read from a ByteSource was saved")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .unsupportedFeature)
             #expect(error.reason.contains("a ByteSource"), "\(error)")
         }

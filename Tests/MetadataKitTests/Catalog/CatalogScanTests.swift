@@ -167,7 +167,7 @@ import Testing
                 try await item.load()
                 #expect(row[0] == nil, "\(name) reads")
                 #expect(row[2] == String(item.warnings.count))
-            } catch let error as MediaError {
+            } catch {
                 #expect(row[0] == error.message && row[1] == error.code.rawValue, "\(name)")
             }
         }

@@ -244,7 +244,7 @@ import Testing
         }
         do {
             try await item.save(to: destination)
-        } catch let error as MediaError {
+        } catch {
             if case .success = plan { return .refused("PLAN: the plan accepted a save that was refused: \(error.description)") }
             return .refused(error.description)
         }

@@ -46,7 +46,7 @@ import Testing
         do {
             try await item.save(options: SaveOptions(lockWaitLimit: .milliseconds(300)))
             Issue.record("the save did not wait for the lock")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .locked)
             #expect(error.path == item.url.path)
         }
@@ -87,7 +87,7 @@ import Testing
         do {
             _ = try await MediaItem(contentsOf: item.url)
             Issue.record("the load did not wait for the lock")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .locked)
             #expect(error.path == item.url.path)
         }

@@ -96,7 +96,7 @@ import Testing
         do {
             try await item.save(fresh)
             Issue.record("a plan of a file changed since was carried out")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .fileChanged)
         }
         #expect(try Data(contentsOf: url) == changed)

@@ -125,7 +125,7 @@ import Testing
                 item.metadata.title = "x"
                 do {
                     try await item.save()
-                } catch is MediaError {
+                } catch {
                     #expect([UInt8](try Data(contentsOf: url)) == Array(full.prefix(length)), "prefix \(length) changed on refusal")
                 }
             } catch is MediaError {

@@ -366,7 +366,7 @@ private typealias B = ASFBuilder
                 guard parsed.isEditable else { continue }
                 var item = try await MediaItem.loaded(url)
                 item.metadata.title = "Round \(round)"
-                do { try await item.save(options: Self.fast) } catch let error as MediaError {
+                do { try await item.save(options: Self.fast) } catch {
                     #expect(error.code != .verificationFailed, "seed \(seed), round \(round): \(error)")
                     continue
                 }

@@ -520,7 +520,7 @@ private typealias B = ID3Builder
         do {
             try await item.save(options: Self.fast)
             Issue.record("saved a negative track number")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .invalidValue)
         }
         var rating = try await MediaItem.loaded(url)
@@ -545,7 +545,7 @@ private typealias B = ID3Builder
         do {
             try await item.save(options: Self.fast)
             Issue.record("saved over a changed file")
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .fileChanged)
         }
         #expect(try Self.bytes(url) == changed)
