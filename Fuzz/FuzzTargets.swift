@@ -81,7 +81,7 @@ enum Fuzz {
         // 64 KiB input can hold shows up as a -timeout finding.
         var count = 0
         while let sample = try reader.nextSample() {
-            let data = try sample.readData()
+            let data = try sample.readBytes() // data() on the calling thread
             precondition(data.count == sample.size, "sample \(count): \(data.count) bytes read, size says \(sample.size)")
             count += 1
         }
@@ -89,7 +89,7 @@ enum Fuzz {
 
     static func readTimedMetadata(_ url: URL) throws {
         let asset = try blocking { try await Asset.load(url: url) }
-        let document = try TimedMetadataTrack.document(of: asset)
+        let document = try blocking { try await TimedMetadataTrack.document(of: asset) }
         _ = document.jsonData()
         _ = document.webVTT(movieDuration: asset.durationSeconds)
     }
@@ -136,7 +136,7 @@ enum Fuzz {
     static func touch(_ metadata: Metadata) {
         for field in MetadataField.allCases { _ = metadata[field] }
         for picture in metadata.artwork {
-            if let data = try? picture.data() {
+            if let data = try? picture.readBytes() {
                 precondition(data.count == picture.byteCount, "picture: \(data.count) bytes read, byteCount \(picture.byteCount)")
             }
         }

@@ -11,7 +11,7 @@ extension MediaItem {
     /// error that item's save failed with (the others are still saved).
     ///
     /// Memory and descriptors stay bounded: the items are planned a few at a
-    /// time (on every core), and a group is written as soon as the new bytes
+    /// time (in parallel), and a group is written as soon as the new bytes
     /// its plans hold reach `batchByteBudget` (a picture that moves is new
     /// bytes) or it holds `batchFileLimit` files, so large files make
     /// smaller groups rather than large memory.
@@ -23,6 +23,9 @@ extension MediaItem {
     /// Cancelling the task stops the batch before the next files are
     /// planned: each file not yet written is left as it was, its error
     /// `cancelled`.
+    ///
+    /// The files are read, written and synced on threads outside Swift's
+    /// cooperative pool.
     public static func save(
         _ items: inout [MediaItem], options: SaveOptions = SaveOptions(), progress: (@Sendable (_ done: Int) -> Void)? = nil
     ) async -> [(any Error)?] {
@@ -48,12 +51,22 @@ extension MediaItem {
                 }
                 return errors
             }
-            // Planning reads and parses each file: a window of them on every core.
+            // Planning reads and parses each file: a window of them at once, each on a thread of its own.
             let indices = Array(next..<min(items.count, next + window))
             next += indices.count
             let snapshot = indices.map { items[$0] }
-            let plans = Parallel.map(snapshot.count) { position in
-                Result { try snapshot[position].named { try snapshot[position].prepareSave(options: options) } }
+            let plans = await withTaskGroup(of: (Int, Result<PreparedSave, MediaError>).self) { tasks in
+                for (position, item) in snapshot.enumerated() {
+                    tasks.addTask {
+                        let plan = await BlockingWork.run { () -> Result<PreparedSave, MediaError> in
+                            Result { () throws(MediaError) in try item.named { try item.prepareSave(options: options) } }
+                        }
+                        return (position, plan)
+                    }
+                }
+                var plans = [Result<PreparedSave, MediaError>?](repeating: nil, count: snapshot.count)
+                for await (position, plan) in tasks { plans[position] = plan }
+                return plans.map { $0! }
             }
             for (index, plan) in zip(indices, plans) {
                 switch plan {
@@ -84,27 +97,36 @@ extension MediaItem {
     static let batchFileLimit: Int = Platform.openFileLimit.map { max(16, min(256, ($0 - 128) / 2)) } ?? 256
 
     /// Writes a group of planned saves with one set of syncs, then has each
-    /// item adopt what was written.
+    /// item adopt what was written (on a ``BlockingWork`` thread).
     private static func write(
         _ group: [(index: Int, save: PreparedSave)], to items: inout [MediaItem],
         errors: inout [(any Error)?], options: SaveOptions
     ) async {
         guard !group.isEmpty else { return }
-        var editor = FileEditor()
-        editor.durability = options.durability
-        let results = editor.applyBatch(
-            group.map { entry in
-                FileEditor.BatchEdit(
-                    plan: entry.save.plan, url: FileEditor.resolvingSymbolicLink(items[entry.index].url),
-                    snapshot: entry.save.snapshot,
-                    verify: entry.save.verify)
-            })
-        for ((index, save), result) in zip(group, results) {
-            do {
-                let checked = try items[index].named { try result.get() }
-                try await items[index].adopt(save, checked: checked)
-            } catch {
-                errors[index] = error
+        let entries = group.map { (item: items[$0.index], save: $0.save) }
+        let written = await BlockingWork.run { () -> [Result<MediaItem, MediaError>] in
+            var editor = FileEditor()
+            editor.durability = options.durability
+            editor.lockWaitLimit = options.lockWaitLimit
+            let results = editor.applyBatch(
+                entries.map { entry in
+                    FileEditor.BatchEdit(
+                        plan: entry.save.plan, url: FileEditor.resolvingSymbolicLink(entry.item.url),
+                        snapshot: entry.save.snapshot, verify: entry.save.verify)
+                })
+            return zip(entries, results).map { entry, result in
+                Result { () throws(MediaError) -> MediaItem in
+                    var item = entry.item
+                    let checked = try item.named { try result.get() }
+                    try item.adopt(entry.save, checked: checked)
+                    return item
+                }
+            }
+        }
+        for ((index, _), result) in zip(group, written) {
+            switch result {
+            case .success(let item): items[index] = item
+            case .failure(let error): errors[index] = error
             }
         }
     }

@@ -13,7 +13,7 @@ extension MediaItem {
     /// let item = try await MediaItem(contentsOf: url)
     /// print(item.metadata.title ?? "untitled")
     /// ```
-    public init(contentsOf url: URL) async throws {
+    public init(contentsOf url: URL) async throws(MediaError) {
         self.init(url: url)
         try await load()
     }
@@ -27,14 +27,14 @@ extension MediaItem {
 
     /// The item read from `data`, the contents of a file named `filename`,
     /// loaded (see ``init(data:filename:)``).
-    public init(loading data: Data, filename: String) async throws {
+    public init(loading data: Data, filename: String) async throws(MediaError) {
         self.init(data: data, filename: filename)
         try await load()
     }
 
     /// The item read from `source`, the bytes of a file named `filename`,
     /// loaded (see ``init(source:filename:)``).
-    public init(loading source: any ByteSource, filename: String) async throws {
+    public init(loading source: any ByteSource, filename: String) async throws(MediaError) {
         self.init(source: source, filename: filename)
         try await load()
     }
@@ -43,7 +43,7 @@ extension MediaItem {
     /// saved; this value is left as it was. For an item held where a
     /// mutating call can't reach it across a suspension (an actor's or a
     /// `@MainActor` model's property): `model.item = try await model.item.saving()`.
-    public func saving(options: SaveOptions = SaveOptions()) async throws -> MediaItem {
+    public func saving(options: SaveOptions = SaveOptions()) async throws(MediaError) -> MediaItem {
         var saved = self
         try await saved.save(options: options)
         return saved
@@ -51,7 +51,7 @@ extension MediaItem {
 
     /// Carries out `plan` (as ``save(_:)``) and returns the item as saved;
     /// this value is left as it was.
-    public func saving(_ plan: SavePlan) async throws -> MediaItem {
+    public func saving(_ plan: SavePlan) async throws(MediaError) -> MediaItem {
         var saved = self
         try await saved.save(plan)
         return saved

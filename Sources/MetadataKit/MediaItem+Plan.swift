@@ -15,10 +15,17 @@ extension MediaItem {
     /// unchanged parts of the file) and the save's own check runs on that
     /// parse, so the plan lists what other readers will find.
     ///
+    /// The file is read on a thread outside Swift's cooperative pool.
+    ///
     /// - Throws: the ``MediaError`` ``save(options:)`` would refuse with before
     ///   writing (`notLoaded`, `invalidValue`, `unsupportedFeature`,
     ///   `fileChanged`, `verificationFailed`, …).
-    public func plan(options: SaveOptions = SaveOptions()) throws -> SavePlan {
+    public func plan(options: SaveOptions = SaveOptions()) async throws(MediaError) -> SavePlan {
+        try await BlockingWork.run { [self] () throws(MediaError) -> SavePlan in try planNow(options: options) }
+    }
+
+    /// ``plan(options:)`` on the calling thread.
+    func planNow(options: SaveOptions) throws(MediaError) -> SavePlan {
         let save = try named { try prepareSave(options: options) }
         return try named {
             let source = try FileSource(path: path)
@@ -51,13 +58,18 @@ extension MediaItem {
     /// save as ``save(options:)`` with the plan's options. Refused
     /// (`fileChanged`) when the item's edits or the file changed since the
     /// plan was made, so what was shown is what is written.
-    public mutating func save(_ plan: SavePlan) async throws {
-        let save = try named { try prepareSave(options: plan.options) }
-        guard let size = lastKnownSize, save.plan.segments(originalSize: size) == plan.edit.segments(originalSize: size) else {
-            throw MediaError(
-                .fileChanged, "the save no longer matches its plan (the item or the file changed); plan it again", path: path)
+    public mutating func save(_ plan: SavePlan) async throws(MediaError) {
+        self = try await Self.offloaded(self) { item throws(MediaError) in
+            let save = try item.named { try item.prepareSave(options: plan.options) }
+            guard let size = item.lastKnownSize,
+                save.plan.segments(originalSize: size) == plan.edit.segments(originalSize: size)
+            else {
+                throw MediaError(
+                    .fileChanged, "the save no longer matches its plan (the item or the file changed); plan it again",
+                    path: item.path)
+            }
+            try item.carryOut(save, options: plan.options)
         }
-        try await carryOut(save, options: plan.options)
     }
 
     /// How `plan` changes a file of `size` bytes.

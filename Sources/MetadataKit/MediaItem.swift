@@ -125,25 +125,46 @@ public struct MediaItem: Sendable {
     /// Reads the file's metadata and properties. Only the bytes needed are read;
     /// picture bytes are read later, by ``Artwork/data()``.
     ///
+    /// The file is read on a thread outside Swift's cooperative pool (as are
+    /// saves), so tasks that don't touch files keep running while it waits
+    /// for the disk.
+    ///
     /// Throws a ``MediaError`` naming the file when it can't be opened, is not
     /// a supported format, or is malformed.
-    public mutating func load() async throws {
-        _ = try await loadKeepingFile()
+    public mutating func load() async throws(MediaError) {
+        self = try await Self.offloaded(self) { item throws(MediaError) in _ = try item.loadNow() }
     }
 
     /// ``load()``, returning the file it read, still open: for reading the
     /// pictures' bytes without opening the file again (the catalog hashes
-    /// them, MetadataKitCatalog). The file closes when the source is released.
+    /// them, MetadataKitCatalog). It reads on the caller's thread: the
+    /// catalog's readers and `mdkit check` run on threads of their own.
+    /// The file closes when the source is released.
     package mutating func loadKeepingFile() async throws -> FileSource {
+        try loadNow()
+    }
+
+    /// `body` run on a copy of `item` on a ``BlockingWork`` thread (outside
+    /// the cooperative pool); returns the copy as `body` left it.
+    static func offloaded(
+        _ item: MediaItem, _ body: @escaping @Sendable (inout MediaItem) throws(MediaError) -> Void
+    ) async throws(MediaError) -> MediaItem {
+        try await BlockingWork.run { () throws(MediaError) -> MediaItem in
+            var copy = item
+            try body(&copy)
+            return copy
+        }
+    }
+
+    /// ``load()`` on the calling thread, returning the file it read, still open.
+    mutating func loadNow() throws(MediaError) -> FileSource {
         let parsed: ParsedFile
         let source: FileSource
         let format: MediaFormat
-        do {
-            source = try contents.map(opening) ?? FileEditor.openRecovered(path: path)
-            format = try MediaFormat.detect(source, url: url)
-            parsed = try format.parse(source, url)
-        } catch let error as MediaError {
-            throw error.naming(path)
+        (source, format, parsed) = try MediaError.catching(path: path) {
+            let source = try contents.map(opening) ?? FileEditor.openRecovered(path: path)
+            let format = try MediaFormat.detect(source, url: url)
+            return (source, format, try format.parse(source, url))
         }
         self.format = format
         fileType = parsed.fileType
@@ -153,7 +174,9 @@ public struct MediaItem: Sendable {
         chapterTables = parsed.chapterTables
         loadedChapterTables = chapterTables
         metadata = Metadata(
-            items: contents == nil ? parsed.items : try parsed.items.map { try Self.inMemory($0, source) }, schema: schema)
+            items: contents == nil
+                ? parsed.items : try MediaError.catching(path: path) { try parsed.items.map { try Self.inMemory($0, source) } },
+            schema: schema)
         metadata.fillReadOnlyFields()
         loadedMetadata = metadata
         snapshot = source.snapshot
@@ -215,17 +238,24 @@ public struct MediaItem: Sendable {
     ///   unchanged after any error, except an `io` error from a sync made after
     ///   the new bytes were written (its message says the file was saved but a
     ///   crash may undo it).
-    public mutating func save(options: SaveOptions = SaveOptions()) async throws {
-        try await carryOut(try named { try prepareSave(options: options) }, options: options)
+    ///
+    /// The file is read, written and synced on a thread outside Swift's
+    /// cooperative pool.
+    public mutating func save(options: SaveOptions = SaveOptions()) async throws(MediaError) {
+        self = try await Self.offloaded(self) { item throws(MediaError) in
+            try item.carryOut(try item.named { try item.prepareSave(options: options) }, options: options)
+        }
     }
 
-    /// Writes a prepared save to the file and adopts what was written.
-    mutating func carryOut(_ save: PreparedSave, options: SaveOptions) async throws {
+    /// Writes a prepared save to the file and adopts what was written (on
+    /// the calling thread).
+    mutating func carryOut(_ save: PreparedSave, options: SaveOptions) throws(MediaError) {
         var editor = FileEditor()
         editor.durability = options.durability
+        editor.lockWaitLimit = options.lockWaitLimit
         let checked = try named { try editor.apply(save.plan, to: url, expecting: save.snapshot, verify: save.verify) }
         lastSavePath = editor.recorder.path ?? .unchanged
-        try await adopt(save, checked: checked)
+        try adopt(save, checked: checked)
     }
 
     /// Writes the file with the changed metadata to `destination` (replacing
@@ -233,29 +263,31 @@ public struct MediaItem: Sendable {
     /// still describes it. A `destination` that is the original under another
     /// name (another case on a case-insensitive volume, a link: the same
     /// device and inode) is refused with `invalidValue`; use ``save(options:)``.
-    public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws {
-        let save = try named { try prepareSave(options: options) }
-        var editor = FileEditor()
-        editor.durability = options.durability
-        _ = try named { try editor.write(save.plan, from: url, expecting: save.snapshot, to: destination, verify: save.verify) }
-    }
-
-    /// Runs `body`; a ``MediaError`` it throws is made to name this item's file.
-    func named<Value>(_ body: () throws -> Value) throws -> Value {
-        do {
-            return try body()
-        } catch let error as MediaError {
-            throw error.naming(path)
+    public func save(to destination: URL, options: SaveOptions = SaveOptions()) async throws(MediaError) {
+        _ = try await Self.offloaded(self) { item throws(MediaError) in
+            let save = try item.named { try item.prepareSave(options: options) }
+            var editor = FileEditor()
+            editor.durability = options.durability
+            editor.lockWaitLimit = options.lockWaitLimit
+            _ = try item.named {
+                try editor.write(save.plan, from: item.url, expecting: save.snapshot, to: destination, verify: save.verify)
+            }
         }
     }
 
+    /// Runs `body`; what it throws is a ``MediaError`` naming this item's file
+    /// (another error becomes an `io` one, ``MediaError/from(_:path:)``).
+    func named<Value>(_ body: () throws -> Value) throws(MediaError) -> Value {
+        try MediaError.catching(path: path, body)
+    }
+
     /// After a successful save: the check's parse for an in-place edit (an
-    /// empty plan wrote and checked nothing), else a new load.
-    mutating func adopt(_ save: PreparedSave, checked: CheckedSave?) async throws {
+    /// empty plan wrote and checked nothing), else a new load (on the calling thread).
+    mutating func adopt(_ save: PreparedSave, checked: CheckedSave?) throws(MediaError) {
         // A rewrite checks the temporary file (its pictures would point there),
         // unless the editor did it in place (then the check read this file).
         if case .rewrite = save.plan, checked?.path != FileEditor.resolvingSymbolicLink(url).path {
-            try await load() // the file was replaced: read it from its new place
+            _ = try loadNow() // the file was replaced: read it from its new place
             return
         }
         let reread =
@@ -279,21 +311,21 @@ public struct MediaItem: Sendable {
 
     /// What a save's check read: the parse, for the item to adopt, and the
     /// path of the file it read.
-    struct CheckedSave {
+    struct CheckedSave: Sendable {
         var parsed: ParsedFile
         var path: String
     }
 
     /// Everything a save needs before any byte is written.
-    struct PreparedSave {
+    struct PreparedSave: Sendable {
         var plan: FileEditPlan
         var snapshot: FileSnapshot
         var fileType: FileType
         /// The save's check of a file as written: read from the written file
         /// after the save, and from the planned bytes by ``plan(options:)``.
-        var check: (FileSource) throws -> CheckedSave
+        var check: @Sendable (FileSource) throws -> CheckedSave
         /// The check, reading the written file at a URL.
-        var verify: (URL) throws -> CheckedSave {
+        var verify: @Sendable (URL) throws -> CheckedSave {
             { [check] written in try check(FileSource(url: written)) }
         }
     }
@@ -368,7 +400,7 @@ public struct MediaItem: Sendable {
         {
             exempt.insert(.id3)
         }
-        let check: (FileSource) throws -> CheckedSave = { source in
+        let check: @Sendable (FileSource) throws -> CheckedSave = { [options, changed, untouched, exempt, schema] source in
             let written = URL(fileURLWithPath: source.path, isDirectory: false)
             let reread = try format.parse(source, written)
             let actual = Metadata(items: reread.items, schema: schema)

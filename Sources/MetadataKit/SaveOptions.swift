@@ -37,6 +37,12 @@ public struct SaveOptions: Sendable, Hashable {
     public var removesAllTags = false
     /// Whether the save fsyncs (see ``SaveDurability``).
     public var durability: SaveDurability = .full
+    /// How long a save waits for another save of the file (in this or
+    /// another process, holding its `flock` lock) to finish before it gives
+    /// up with ``MediaError/Code/locked``, writing nothing; 5 seconds by
+    /// default. A load that finds an interrupted save to recover waits as
+    /// long as the default.
+    public var lockWaitLimit: Duration = .seconds(5)
     /// The chapter tables a planner that stores chapters itself
     /// (``MediaFormat/ChapterWriting/byPlanner``) must write; nil keeps the
     /// file's chapters as they are. Set by ``MediaItem/save(options:)`` when
@@ -47,11 +53,12 @@ public struct SaveOptions: Sendable, Hashable {
     /// sync fully.
     public init(
         id3v2Version: ID3v2Version = .keep, id3v1: ID3v1Policy = .updateExisting,
-        removesAllTags: Bool = false, durability: SaveDurability = .full
+        removesAllTags: Bool = false, durability: SaveDurability = .full, lockWaitLimit: Duration = .seconds(5)
     ) {
         self.id3v2Version = id3v2Version
         self.id3v1 = id3v1
         self.removesAllTags = removesAllTags
         self.durability = durability
+        self.lockWaitLimit = lockWaitLimit
     }
 }

@@ -106,7 +106,7 @@ public struct CatalogRecord: Sendable {
                 case nil: continue
                 case .artwork(let list)?:
                     let hashes =
-                        hashing.map { $0.hasher.sha256(of: list, in: $0.file) } ?? list.map { (try? $0.data()).map { SHA256.hex($0) } }
+                        hashing.map { $0.hasher.sha256(of: list, in: $0.file) } ?? list.map { (try? $0.readBytes()).map { SHA256.hex($0) } }
                     pictures = zip(list, hashes).map { Self.picture($0, sha256: $1) }
                 case let value?: if let text = value.text { fields.append((field.rawValue, text)) }
                 }

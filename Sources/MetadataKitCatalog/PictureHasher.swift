@@ -57,7 +57,7 @@ final class PictureHasher {
     func sha256(of pictures: [Artwork], in file: FileSource) -> [String?] {
         pictures.map { artwork -> String? in
             guard let (url, offset) = artwork.fileLocation, url.path == file.path else {
-                return (try? artwork.data()).map { SHA256.hex($0) }
+                return (try? artwork.readBytes()).map { SHA256.hex($0) }
             }
             return hash(artwork.byteCount, at: offset, in: file)
         }

@@ -157,7 +157,7 @@ struct TimedCommand {
                 StandardStream.error.write(
                     text: "mdkit timed: \(TerminalText.escape(path)): warning: \(TerminalText.escape(warning.description))\n")
             }
-            let document = try TimedMetadataTrack.document(of: asset, trackID: trackID)
+            let document = try await TimedMetadataTrack.document(of: asset, trackID: trackID)
             if webVTT {
                 StandardStream.output.write(Data(document.webVTT(movieDuration: asset.durationSeconds).utf8))
             } else {
@@ -165,7 +165,7 @@ struct TimedCommand {
             }
             return 0
         } catch {
-            let message = (error as? MediaError)?.description ?? Report.errorMessage(error)
+            let message = error.description
             StandardStream.error.write(text: "mdkit timed: error: \(message)\n")
             return 1
         }

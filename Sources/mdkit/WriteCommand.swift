@@ -401,7 +401,7 @@ struct WriteCommand {
         let changes = edit.changes
         let warned = edit.warned
         if dryRun {
-            let plan = try item.plan(options: options)
+            let plan = try await item.plan(options: options)
             guard !plan.isEmpty || !changes.isEmpty else { return "no changes" }
             // ID3v1 fields that can't hold the new value (MP3 only).
             let losses = try item.id3v1Updates(options: options).filter { $0.loss != nil }.map { "id3v1: \($0)" }

@@ -25,8 +25,8 @@ final class TrackEditorModel {
         item?.metadata.artwork = [cover]
     }
 
-    func inspect() throws {
-        plan = try item?.plan()
+    func inspect() async throws {
+        plan = try await item?.plan()
     }
 
     func save() async throws {
@@ -35,8 +35,23 @@ final class TrackEditorModel {
         self.plan = nil
     }
 
-    func readCover() throws {
-        coverByteCount = try item?.metadata.artwork.first?.data().count ?? 0
+    func readCover() async throws {
+        coverByteCount = try await item?.metadata.artwork.first?.data().count ?? 0
+    }
+
+    private(set) var sampleBytes = 0
+
+    /// Reads every sample's bytes in a detached task (the reader crosses
+    /// from the main actor: it is Sendable).
+    func readSamples() async throws {
+        guard let item else { return }
+        let reader = try AssetReader(asset: try await Asset.load(url: item.url))
+        for track in reader.asset.tracks { try reader.addOutput(track: track) }
+        sampleBytes = try await Task.detached {
+            var total = 0
+            for try await sample in reader { total += try await sample.data().count }
+            return total
+        }.value
     }
 
     func export(to output: URL) async throws {
@@ -67,15 +82,18 @@ final class TrackEditorModel {
         let model = TrackEditorModel()
         try await model.open(url)
         model.edit(title: "Überschrift", artist: "Somebody", cover: Artwork(data: png, mimeType: "image/png"))
-        try model.inspect()
+        try await model.inspect()
         let plan = try #require(model.plan)
         #expect(Set(plan.fieldChanges.map(\.field)).isSuperset(of: [.title, .artist, .artwork]))
 
         try await model.save()
         let reread = try await MediaItem(contentsOf: url)
         #expect(reread.metadata.title == "Überschrift" && reread.metadata.artist == "Somebody")
-        try model.readCover()
+        try await model.readCover()
         #expect(model.coverByteCount == png.count)
+
+        try await model.readSamples()
+        #expect(model.sampleBytes > 1000)
 
         let output = folder.appendingPathComponent("copy.m4a")
         try await model.export(to: output)

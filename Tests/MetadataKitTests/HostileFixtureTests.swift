@@ -28,7 +28,7 @@ import Testing
         var item = MediaItem(url: url)
         do {
             try await item.load()
-        } catch let error as MediaError {
+        } catch {
             #expect(error.path == url.path)
             #expect(item.isLoaded == false)
             return
@@ -62,7 +62,7 @@ import Testing
         let asset: Asset
         do {
             asset = try await Asset.load(url: url)
-        } catch let error as MediaError {
+        } catch {
             #expect(error.path == url.path)
             return
         }
@@ -76,14 +76,15 @@ import Testing
                     Issue.record("\(name): more than \(Self.maximumSamples) samples")
                     break
                 }
-                #expect(try sample.readData().count == sample.size)
+                #expect(try await sample.data().count == sample.size)
             }
-        } catch is MediaError {
+        } catch {
         }
         do {
-            let document = try TimedMetadataTrack.document(of: asset)
+            let document = try await TimedMetadataTrack.document(of: asset)
             _ = document.webVTT(movieDuration: asset.durationSeconds)
-        } catch is MediaError {
+        } catch {
+            // document(of:) throws only MediaError (typed throws).
         }
     }
 

@@ -63,7 +63,7 @@ public struct Asset: Sendable {
     }
 
     /// Opens and loads the asset at `url`.
-    public static func load(url: URL) async throws -> Asset {
+    public static func load(url: URL) async throws(MediaError) -> Asset {
         var asset = Asset(url: url)
         try await asset.load()
         return asset
@@ -95,7 +95,18 @@ public struct Asset: Sendable {
     ///   format recognised, or one whose files hold a single stream),
     ///   `malformed`/`truncated`/`sizeOutOfRange` (bad boxes or tables),
     ///   `unsupportedFeature` (a compressed `cmov` header).
-    public mutating func load() async throws {
+    ///
+    /// The file is read on a thread outside Swift's cooperative pool.
+    public mutating func load() async throws(MediaError) {
+        self = try await BlockingWork.run { [self] () throws(MediaError) -> Asset in
+            var asset = self
+            try MediaError.catching(path: asset.url.path) { try asset.loadNow() }
+            return asset
+        }
+    }
+
+    /// ``load()`` on the calling thread.
+    private mutating func loadNow() throws {
         do {
             let source = try FileSource(url: url)
             let format = try MediaFormat.detect(source, url: url)

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(FoundationEssentials)
     import FoundationEssentials
 #else
@@ -10,7 +12,7 @@
 /// let reader = try AssetReader(asset: asset)
 /// for track in asset.tracks { try reader.addOutput(track: track) }
 /// while let sample = try reader.nextSample() {       // all outputs, by decode time
-///     let bytes = try sample.readData()
+///     let bytes = try await sample.data()
 /// }
 /// ```
 ///
@@ -19,20 +21,27 @@
 /// also be read on its own with its `nextSample()`; don't mix the two styles
 /// on one reader. Samples are
 /// computed from the sample tables as they are asked for and their bytes are
-/// read only by ``Sample/readData()``, so memory does not grow with the
+/// read only by ``Sample/data()``, so memory does not grow with the
 /// file. Fragmented files are refused (`unsupportedFeature`).
-public final class AssetReader {
+public final class AssetReader: Sendable {
     /// The loaded asset whose samples are read.
     public let asset: Asset
     /// The track outputs added, in the order they were added.
-    public private(set) var outputs: [AssetReaderTrackOutput] = []
-    private var peeked: [Sample?] = []
-    private var started = false
+    public var outputs: [AssetReaderTrackOutput] { state.withLock { $0.outputs } }
+    /// What reading changes, behind a lock: a reader may be shared between tasks.
+    private let state = Mutex(State())
+
+    private struct State {
+        var outputs: [AssetReaderTrackOutput] = []
+        /// The next sample of each output, once reading started.
+        var peeked: [Sample?] = []
+        var started = false
+    }
 
     /// A reader of `asset`, which must be loaded; throws `notLoaded`, or
     /// `unsupportedFeature` for a fragmented MP4 or a format whose tracks have
     /// no sample tables.
-    public init(asset: Asset) throws {
+    public init(asset: Asset) throws(MediaError) {
         guard asset.isLoaded else {
             throw MediaError(.notLoaded, "load the asset before reading it", path: asset.url.path)
         }
@@ -50,33 +59,39 @@ public final class AssetReader {
 
     /// Adds an output for `track` (a track of ``asset``).
     @discardableResult
-    public func addOutput(track: AssetTrack) throws -> AssetReaderTrackOutput {
-        guard !started else { throw MediaError(.invalidValue, "outputs must be added before reading starts") }
+    public func addOutput(track: AssetTrack) throws(MediaError) -> AssetReaderTrackOutput {
         guard asset.track(id: track.id) != nil else {
             throw MediaError(.invalidValue, "track \(track.id) is not a track of \(asset.url.lastPathComponent)")
         }
-        let output = AssetReaderTrackOutput(track: track, source: try SampleDataSource(path: asset.url.path))
-        outputs.append(output)
+        let source = try MediaError.catching(path: asset.url.path) { try SampleDataSource(path: asset.url.path) }
+        let output = AssetReaderTrackOutput(track: track, source: source)
+        try state.withLock { state throws(MediaError) in
+            guard !state.started else { throw MediaError(.invalidValue, "outputs must be added before reading starts") }
+            state.outputs.append(output)
+        }
         return output
     }
 
     /// The next sample of any output, in decode order across tracks (by
-    /// decode time in seconds, ties by output order); nil at the end.
-    public func nextSample() throws -> Sample? {
-        if !started {
-            started = true
-            peeked = try outputs.map { try $0.nextSample() }
+    /// decode time in seconds, ties by output order); nil at the end. Tasks
+    /// sharing the reader each get different samples.
+    public func nextSample() throws(MediaError) -> Sample? {
+        try state.withLock { state throws(MediaError) in
+            if !state.started {
+                state.started = true
+                for output in state.outputs { state.peeked.append(try output.nextSample()) }
+            }
+            var best: Int?
+            for (index, sample) in state.peeked.enumerated() {
+                guard let sample else { continue }
+                if let current = best, let other = state.peeked[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
+                best = index
+            }
+            guard let best else { return nil }
+            let sample = state.peeked[best]
+            state.peeked[best] = try state.outputs[best].nextSample()
+            return sample
         }
-        var best: Int?
-        for (index, sample) in peeked.enumerated() {
-            guard let sample else { continue }
-            if let current = best, let other = peeked[current], other.decodeTimeSeconds <= sample.decodeTimeSeconds { continue }
-            best = index
-        }
-        guard let best else { return nil }
-        let sample = peeked[best]
-        peeked[best] = try outputs[best].nextSample()
-        return sample
     }
 }
 
@@ -97,34 +112,46 @@ extension AssetReader: AsyncSequence {
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self) }
 }
 
-/// The samples of one track, in decode order.
-public final class AssetReaderTrackOutput {
+/// The samples of one track, in decode order. Sendable: its position is
+/// behind a lock, so tasks sharing it each get different samples.
+public final class AssetReaderTrackOutput: Sendable {
     /// The track whose samples this output gives.
     public let track: AssetTrack
     /// Decode-order sample indices to read; all samples by default. Set before reading.
-    public var sampleRange: Range<Int>
+    public var sampleRange: Range<Int> {
+        get { state.withLock { $0.sampleRange } }
+        set { state.withLock { $0.sampleRange = newValue } }
+    }
     let source: SampleDataSource
-    private var cursor: SampleTable.Cursor
-    private var position = 0
+    private let state: Mutex<State>
+
+    private struct State {
+        var sampleRange: Range<Int>
+        var cursor: SampleTable.Cursor
+        var position = 0
+    }
 
     init(track: AssetTrack, source: SampleDataSource) {
         self.track = track
         self.source = source
-        self.cursor = track.sampleTable.makeCursor()
-        self.sampleRange = 0..<track.sampleCount
+        state = Mutex(State(sampleRange: 0..<track.sampleCount, cursor: track.sampleTable.makeCursor()))
     }
 
     /// Bytes this output has read from the file.
     public var bytesRead: Int64 { source.bytesRead }
 
     /// The next sample, or nil after the last one of ``sampleRange``.
-    public func nextSample() throws -> Sample? {
-        while position < sampleRange.upperBound {
-            guard let info = cursor.next() else { return nil }
-            position += 1
-            guard info.index >= sampleRange.lowerBound else { continue }
-            return Sample(info: info, trackID: track.id, timescale: track.timescale, source: source)
+    public func nextSample() throws(MediaError) -> Sample? {
+        let track = track
+        let source = source
+        return state.withLock { state in
+            while state.position < state.sampleRange.upperBound {
+                guard let info = state.cursor.next() else { return nil }
+                state.position += 1
+                guard info.index >= state.sampleRange.lowerBound else { continue }
+                return Sample(info: info, trackID: track.id, timescale: track.timescale, source: source)
+            }
+            return nil
         }
-        return nil
     }
 }

@@ -272,7 +272,7 @@ public actor AssetWriter {
                 if let file = sample.fileRange {
                     data = .file(file.source, offset: file.offset, size: sample.size)
                 } else {
-                    data = .bytes(try sample.readData())
+                    data = .bytes(try sample.readBytes())
                 }
                 tracks[index].lastDecodeTime = sample.decodeTime
                 tracks[index].pending.append(

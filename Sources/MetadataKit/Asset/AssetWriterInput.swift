@@ -105,7 +105,7 @@ public final class AssetWriterInput: @unchecked Sendable {
         }
     }
 
-    /// Appends a sample (its data read now, with ``Sample/readData()``).
+    /// Appends a sample (its data read now, with ``Sample/data()``).
     ///
     /// Times are in this input's timescale and decode times must not go back.
     /// The written decode times (`stts`, ISO/IEC 14496-12 §8.6.1.2) are the

@@ -193,7 +193,7 @@ public final class ExportSession: Sendable {
 
     /// Exports to `url` as `fileType` (by default from the extension); the
     /// other settings as set. See ``export()``.
-    public func export(to url: URL, as fileType: AssetFileType? = nil) async throws {
+    public func export(to url: URL, as fileType: AssetFileType? = nil) async throws(MediaError) {
         state.withLock {
             $0.outputURL = url
             if let fileType { $0.outputFileType = fileType }
@@ -220,14 +220,17 @@ public final class ExportSession: Sendable {
     ///
     /// - Throws: ``MediaError`` (`invalidValue` for a bad configuration,
     ///   `unsupportedFeature`, `io` e.g. for a full disk, read errors of the
-    ///   source) or `CancellationError`.
-    public func export() async throws {
+    ///   source), `cancelled` when the task was cancelled.
+    public func export() async throws(MediaError) {
         setStatus(.exporting(progress: 0))
         do {
             try await performExport()
         } catch {
             setStatus(.failed)
-            throw error
+            if error is CancellationError {
+                throw MediaError(.cancelled, "the export was cancelled", path: outputURL?.path)
+            }
+            throw MediaError.from(error)
         }
         setStatus(.completed)
     }

@@ -7,7 +7,7 @@
 /// One media sample: its timing, flags and (lazily read) bytes.
 ///
 /// Times are in the track's ``timescale``; the `…Seconds` helpers convert.
-/// A sample from an ``AssetReader`` holds no bytes: ``readData()`` reads them
+/// A sample from an ``AssetReader`` holds no bytes: ``data()`` reads them
 /// from the file when asked, through the reader's reused read-ahead buffer.
 /// A sample made with ``init(trackID:data:decodeTime:presentationTime:duration:timescale:isSync:sampleDescriptionIndex:)``
 /// carries its bytes.
@@ -83,10 +83,28 @@ public struct Sample: Sendable {
         return (source, offset)
     }
 
-    /// The sample's bytes, read from the file now (or the bytes it was made with).
+    /// The sample's bytes (or the bytes it was made with): a sample from an
+    /// ``AssetReader`` reads them from the file now, on a thread outside
+    /// Swift's cooperative pool.
+    ///
+    /// - Throws: ``MediaError`` — `io`, or `truncated` when the file is
+    ///   shorter than the sample table says.
+    public func data() async throws(MediaError) -> [UInt8] {
+        guard bytes == nil, source != nil else { return try readBytes() }
+        return try await BlockingWork.run { [self] () throws(MediaError) -> [UInt8] in try readBytes() }
+    }
+
+    /// The sample's bytes, read on the calling thread.
+    @available(*, deprecated, renamed: "data()", message: "use `try await data()`, which reads off the cooperative thread pool")
     public func readData() throws -> [UInt8] {
+        try readBytes()
+    }
+
+    /// The sample's bytes, read now on the calling thread: for the writer and
+    /// the timed metadata reader, which run where a read may block.
+    package func readBytes() throws(MediaError) -> [UInt8] {
         if let bytes { return bytes }
         guard let source, let offset else { return [] }
-        return try source.getBytes(at: offset, count: size)
+        return try MediaError.catching(path: source.path) { try source.getBytes(at: offset, count: size) }
     }
 }

@@ -49,7 +49,7 @@ enum ID3Checks {
             guard first.mimeType == second.mimeType, first.pictureType == second.pictureType,
                 first.description == second.description, first.byteCount == second.byteCount
             else { return false }
-            return (try? first.data() == second.data()) ?? false
+            return (try? first.readBytes() == second.readBytes()) ?? false
         }
         guard a.range.count == b.range.count, a.range.count <= 1 << 24 else { return false }
         // Undecoded frames: the same bytes after the header.

@@ -190,8 +190,19 @@ public struct Artwork: Sendable, Hashable {
         }
     }
 
-    /// The image bytes. Reads them from the file when the picture was not loaded yet.
-    public func data() throws -> Data {
+    /// The image bytes. A picture read from a file and not loaded is read
+    /// now, on a thread outside Swift's cooperative pool.
+    ///
+    /// - Throws: ``MediaError`` — `io` (the file can't be read any more),
+    ///   `truncated` (it is shorter now), `malformed` (base64 text that doesn't decode).
+    public func data() async throws(MediaError) -> Data {
+        guard case .file = storage else { return try readBytes() }
+        return try await BlockingWork.run { [self] () throws(MediaError) -> Data in try readBytes() }
+    }
+
+    /// The image bytes, read now on the calling thread: for the writers and
+    /// the checks, which run on a thread that may block.
+    package func readBytes() throws(MediaError) -> Data {
         switch storage {
         case .bytes(let data):
             return data
@@ -201,8 +212,10 @@ public struct Artwork: Sendable, Hashable {
             }
             return data
         case .file(let url, let offset):
-            let source = try FileSource(url: url)
-            return Data(try source.getBytes(at: offset, count: byteCount))
+            return try MediaError.catching(path: url.path) {
+                let source = try FileSource(url: url)
+                return Data(try source.getBytes(at: offset, count: byteCount))
+            }
         }
     }
 

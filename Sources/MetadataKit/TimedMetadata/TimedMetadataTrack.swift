@@ -162,8 +162,12 @@ public enum TimedMetadataTrack {
     /// applied, see ``TimedMetadataGroup/mediaStart``). Empty groups (gaps)
     /// are left out; every group has its duration except a last one that
     /// lasts until the end of the movie (open-ended, as it is written).
-    public static func groups(of track: AssetTrack, in asset: Asset) throws -> [TimedMetadataGroup] {
-        try read(track, in: asset).groups
+    ///
+    /// The samples are read on a thread outside Swift's cooperative pool.
+    public static func groups(of track: AssetTrack, in asset: Asset) async throws(MediaError) -> [TimedMetadataGroup] {
+        try await BlockingWork.run { () throws(MediaError) in
+            try MediaError.catching(path: asset.url.path) { try read(track, in: asset).groups }
+        }
     }
 
     private static func read(_ track: AssetTrack, in asset: Asset) throws -> (groups: [TimedMetadataGroup], timescale: UInt32) {
@@ -181,7 +185,7 @@ public enum TimedMetadataTrack {
         var lastEnd: Int64 = 0
         while let sample = try reader.nextSample() {
             guard let placed = timeline.place(time: sample.presentationTime, duration: sample.duration) else { continue }
-            let items = try format.items(inSample: try sample.readData())
+            let items = try format.items(inSample: try sample.readBytes())
             guard !items.isEmpty else { continue }
             groups.append(
                 TimedMetadataGroup(
@@ -202,14 +206,20 @@ public enum TimedMetadataTrack {
 
     /// The document of the first timed metadata track of `asset` (or of
     /// `trackID`): its groups, the track it describes, and the timescale its
-    /// times are exact in.
-    public static func document(of asset: Asset, trackID: UInt32? = nil) throws -> TimedMetadataDocument {
+    /// times are exact in. The samples are read on a thread outside Swift's
+    /// cooperative pool.
+    ///
+    /// - Throws: ``MediaError`` — `unsupportedFeature` when there is no such
+    ///   track, `notLoaded`, `malformed`, `truncated` or `io` from reading it.
+    public static func document(of asset: Asset, trackID: UInt32? = nil) async throws(MediaError) -> TimedMetadataDocument {
         let candidates = asset.tracks.filter { $0.mediaType == .metadata && (trackID == nil || $0.id == trackID) }
         guard let track = candidates.first(where: { $0.sampleDescriptionTypes.first == "mebx" }) else {
             throw MediaError(.unsupportedFeature, "no timed metadata track\(trackID.map { " \($0)" } ?? "")", path: asset.url.path)
         }
         let describes = track.references.first { $0.type == "cdsc" }?.trackIDs.first
-        let (groups, timescale) = try read(track, in: asset)
+        let (groups, timescale) = try await BlockingWork.run { () throws(MediaError) in
+            try MediaError.catching(path: asset.url.path) { try read(track, in: asset) }
+        }
         return TimedMetadataDocument(describes: describes.map(Int.init), groups: groups, timescale: timescale)
     }
 }

@@ -43,6 +43,10 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let notLoaded = Code(rawValue: "notLoaded")
         /// The task was cancelled before the work was done (nothing of it written).
         public static let cancelled = Code(rawValue: "cancelled")
+        /// Another save (of this or another process) held the file's lock
+        /// longer than the wait allowed (``path`` names the file); nothing was
+        /// written. Try again later.
+        public static let locked = Code(rawValue: "locked")
     }
 
     /// The kind of failure.
@@ -85,4 +89,23 @@ public struct MediaError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension MediaError: LocalizedError {
     public var errorDescription: String? { description }
+}
+
+extension MediaError {
+    /// `error` as a ``MediaError``: itself when it is one, else an `io`
+    /// error with its description (for typed `throws(MediaError)` APIs over
+    /// calls that throw untyped errors).
+    package static func from(_ error: any Error, path: String? = nil) -> MediaError {
+        if let mediaError = error as? MediaError { return path.map(mediaError.naming) ?? mediaError }
+        return MediaError(.io, "\(error)", path: path)
+    }
+
+    /// Runs `body`, throwing what it throws as a ``MediaError`` (``from(_:path:)``).
+    package static func catching<Value>(path: String? = nil, _ body: () throws -> Value) throws(MediaError) -> Value {
+        do {
+            return try body()
+        } catch {
+            throw from(error, path: path)
+        }
+    }
 }

@@ -43,6 +43,13 @@ package struct FileEditor {
     /// Makes the save throw at a chosen step (tests only; see `FileEditor+FaultInjection.swift`).
     var failingStep: Step?
     package var durability: SaveDurability = .full
+    /// How long a save waits for another save's lock on the file before it
+    /// gives up with `locked` (``defaultLockWaitLimit`` unless set).
+    package var lockWaitLimit = FileEditor.defaultLockWaitLimit
+    /// The wait for a file's lock of saves that set none, and of the
+    /// recovery a load runs: 5 seconds (a save of a large file that rewrites
+    /// it holds the lock for about as long as copying it takes).
+    package static let defaultLockWaitLimit = Duration.seconds(5)
     /// Notes which ``SavePath`` each save took.
     package let recorder = SavePathRecorder()
     /// Test hooks: each turned off forces the next path down

@@ -57,7 +57,8 @@ enum JournalRecovery {
         let url = URL(fileURLWithPath: path, isDirectory: false)
         let descriptor = try FileIO.open(url, flags: O_RDWR)
         defer { close(descriptor) }
-        guard flock(descriptor, LOCK_EX) == 0 else { throw MediaError(.io, "cannot lock the file for recovery", path: path) }
+        // A save still running holds the lock: waited for, as long as a save waits.
+        try FileEditor.lock(descriptor, exclusive: true, waitingAtMost: FileEditor.defaultLockWaitLimit, path: path)
         guard let bytes = try reading() else { return false }
         var info = stat()
         let key = fstat(descriptor, &info) == 0 ? [EditJournal.identityKey(inode: UInt64(info.st_ino))] : []

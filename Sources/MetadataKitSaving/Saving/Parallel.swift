@@ -1,4 +1,3 @@
-import Dispatch
 import MetadataKitBytes
 
 #if canImport(FoundationEssentials)
@@ -9,7 +8,9 @@ import MetadataKitBytes
 
 /// Runs independent per-file steps of a batch on every core.
 ///
-/// Speed only: a batch's plans and checks parse files; mdkit uses every core for them.
+/// Speed only: a batch's plans and checks parse files; mdkit uses every core
+/// for them. The steps read, write and sync files, so they run on
+/// ``BlockingWork``'s threads, not on those Swift's tasks share.
 package enum Parallel {
     /// `body(index)` for every index in `0..<count`, spread over the cores;
     /// returns the results in index order. `body` must not share mutable
@@ -19,23 +20,10 @@ package enum Parallel {
         let results = UnsafeMutableBufferPointer<Value?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
-        withoutActuallyEscaping(body) { body in
-            let box = Box(body, results)
-            DispatchQueue.concurrentPerform(iterations: count) { index in
-                box.results[index] = box.body(index)
-            }
+        BlockingWork.concurrentPerform(iterations: count, width: max(2, ProcessInfo.processInfo.activeProcessorCount)) { index in
+            results[index] = body(index)
         }
         defer { results.update(repeating: nil) }
         return results.map { $0! }
-    }
-
-    /// Holds what the workers share: each writes only its own slot.
-    private final class Box<Value>: @unchecked Sendable {
-        let body: (Int) -> Value
-        let results: UnsafeMutableBufferPointer<Value?>
-        init(_ body: @escaping (Int) -> Value, _ results: UnsafeMutableBufferPointer<Value?>) {
-            self.body = body
-            self.results = results
-        }
     }
 }

@@ -37,7 +37,7 @@ import Testing
         for track in asset.tracks { try reader.addOutput(track: track) }
         var count = 0
         while let sample = try reader.nextSample() {
-            #expect(try sample.readData().count == sample.size)
+            #expect(try await sample.data().count == sample.size)
             count += 1
         }
         #expect(count == original.tracks.reduce(0) { $0 + $1.sampleCount })

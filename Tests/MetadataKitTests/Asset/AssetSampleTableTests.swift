@@ -51,13 +51,13 @@ import Testing
         #expect(track.timescale == 600 && track.duration == 400 && track.sampleCount == 10)
         #expect(track.editList == [EditListEntry(segmentDuration: 120, mediaTime: -1), EditListEntry(segmentDuration: 400, mediaTime: 80)])
         #expect(asset.warnings.isEmpty)
-        #expect(try samples(of: asset).map { try $0.readData() } == video.samples)
+        #expect(try await samples(of: asset).asyncMap { try await $0.data() } == video.samples)
 
         let exported = directory.appendingPathComponent("out.mov")
         let session = ExportSession(asset: asset)
         session.outputURL = exported
         try await session.export()
-        #expect(try samples(of: try await Asset.load(url: exported)).map { try $0.readData() } == video.samples)
+        #expect(try await samples(of: try await Asset.load(url: exported)).asyncMap { try await $0.data() } == video.samples)
 
         let tracks = try mdkit(["tracks", "--json", url.path])
         #expect(tracks.status == 0, "\(tracks.standardError)")
@@ -85,7 +85,7 @@ import Testing
         #expect(track.sampleCount == 6)
         #expect(track.totalSampleBytes == Int64((10..<16).reduce(0, +)))
         #expect(track.sampleTable.totalDuration == 240)
-        #expect(try samples(of: asset).map { try $0.readData() } == Array(video.samples.prefix(6)))
+        #expect(try await samples(of: asset).asyncMap { try await $0.data() } == Array(video.samples.prefix(6)))
         #expect(asset.warnings.count == 1)
         #expect(asset.warnings.first?.message.contains("hold 6 samples; 'stsz' lists 10") == true)
         #expect(asset.warnings.first?.offset.map { bytes(url)[Int($0) + 4..<Int($0) + 8] == Array("stsc".utf8)[...] } == true)
@@ -155,7 +155,7 @@ import Testing
         #expect(
             asset.warnings.count == 1 && asset.warnings[0].message.contains("chunk 2 of 'co64' lies at \(offset), past the end of the file")
         )
-        let document = try TimedMetadataTrack.document(of: asset)
+        let document = try await TimedMetadataTrack.document(of: asset)
         #expect(document.groups.map(\.items) == groups.prefix(3).map(\.items))
 
         let timed = try mdkit(["timed", url.path])

@@ -149,7 +149,7 @@ import Testing
             #expect(sample.decodeTimeSeconds >= lastSeconds)
             lastSeconds = sample.decodeTimeSeconds
             counts[sample.trackID, default: 0] += 1
-            bytes[sample.trackID, default: 0] += Int64(try sample.readData().count)
+            bytes[sample.trackID, default: 0] += Int64(try await sample.data().count)
             if sample.trackID == 1 { keyFlags.append(sample.isSync) }
         }
         for track in asset.tracks {
@@ -175,10 +175,10 @@ import Testing
         let reader = try AssetReader(asset: asset)
         let output = try reader.addOutput(track: asset.tracks[0])
         let first = try #require(try output.nextSample())
-        _ = try first.readData()
+        _ = try await first.data()
         #expect(output.bytesRead <= Int64(max(first.size, SampleDataSource.readAhead)))
         let before = TestSupport.peakResidentKiB()
-        while let sample = try output.nextSample() { _ = try sample.readData() }
+        while let sample = try output.nextSample() { _ = try await sample.data() }
         let growthKiB = TestSupport.peakResidentKiB() - before
         // Read-ahead may read a little past a sample, never the file twice.
         #expect(output.bytesRead <= asset.tracks[0].totalSampleBytes * 13 / 10)
@@ -358,6 +358,6 @@ import Testing
         let asset = try await Asset.load(url: try AssetFixtures.url("frag.mp4"))
         #expect(asset.isFragmented)
         #expect(throws: MediaError.self) { try AssetReader(asset: asset) }
-        do { _ = try AssetReader(asset: asset) } catch let error as MediaError { #expect(error.code == .unsupportedFeature) }
+        do { _ = try AssetReader(asset: asset) } catch { #expect(error.code == .unsupportedFeature) }
     }
 }

@@ -69,7 +69,7 @@ import Testing
             #expect(row[3] == picture.width.map(String.init) && row[4] == picture.height.map(String.init))
             if Capabilities.sha256Tool { // sha256sum or shasum: on every CI system
                 let file = root.appendingPathComponent("picture")
-                try picture.data().write(to: file)
+                try await picture.data().write(to: file)
                 #expect(row[5] == (try TestSupport.sha256Hex(ofFileAt: file.path)))
             }
         }
@@ -167,7 +167,7 @@ import Testing
                 try await item.load()
                 #expect(row[0] == nil, "\(name) reads")
                 #expect(row[2] == String(item.warnings.count))
-            } catch let error as MediaError {
+            } catch {
                 #expect(row[0] == error.message && row[1] == error.code.rawValue, "\(name)")
             }
         }

@@ -25,7 +25,7 @@ import Testing
             let (item, file) = try await Self.loadedKeepingFile(TestSupport.fixtures.appendingPathComponent("valid/" + name))
             let pictures = item.metadata.artwork
             inFiles += pictures.filter { $0.fileLocation != nil }.count
-            let expected = try pictures.map { SHA256.hex(try $0.data()) }
+            let expected = try await pictures.asyncMap { SHA256.hex(try await $0.data()) }
             #expect(hasher.sha256(of: pictures, in: file) == expected, "\(name)")
         }
         #expect(inFiles > 0, "no fixture's picture is read from its file")
@@ -121,7 +121,7 @@ import Testing
         // Cut inside the picture (the open file too): no hash (as data() throws), and the hasher still works afterwards.
         let location = try #require(picture.fileLocation)
         #expect(truncate(file.path, off_t(location.offset) + off_t(size / 2)) == 0)
-        #expect((try? picture.data()) == nil)
+        #expect((try? await picture.data()) == nil)
         #expect(hasher.sha256(of: [picture], in: source) == [nil], "seed \(seed)")
         // The path replaced by a FIFO since the read: the open file is read, not the FIFO (no wait for a writer that never comes).
         try FileManager.default.removeItem(at: file)
@@ -130,6 +130,6 @@ import Testing
         let (sample, sampleFile) = try await Self.loadedKeepingFile(TestSupport.fixtures.appendingPathComponent("valid/sample.flac"))
         #expect(
             hasher.sha256(of: sample.metadata.artwork, in: sampleFile)
-                == (try sample.metadata.artwork.map { SHA256.hex(try $0.data()) }))
+                == (try await sample.metadata.artwork.asyncMap { SHA256.hex(try await $0.data()) }))
     }
 }

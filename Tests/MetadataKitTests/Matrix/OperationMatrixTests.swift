@@ -236,10 +236,15 @@ import Testing
         let destination = folder.appendingPathComponent("\(name).\(format.fileExtension)")
         // The dry run's plan: refused exactly when the save is, and listing
         // every raw item the save added, changed or removed.
-        let plan = Result { try item.plan() }
+        let plan: Result<SavePlan, any Error>
+        do {
+            plan = .success(try await item.plan())
+        } catch {
+            plan = .failure(error)
+        }
         do {
             try await item.save(to: destination)
-        } catch let error as MediaError {
+        } catch {
             if case .success = plan { return .refused("PLAN: the plan accepted a save that was refused: \(error.description)") }
             return .refused(error.description)
         }

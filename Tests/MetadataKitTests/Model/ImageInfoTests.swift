@@ -39,10 +39,10 @@ import Testing
         #expect(ImageInfo(bytes: [0xFF, 0xD8, 0xFF, 0xE0, 0, 200]) == ImageInfo(mimeType: "image/jpeg", width: nil, height: nil))
     }
 
-    @Test func artworkFromDataKeepsBytes() throws {
+    @Test func artworkFromDataKeepsBytes() async throws {
         let artwork = Artwork(data: Data(Self.png))
         #expect(artwork.mimeType == "image/png")
         #expect(artwork.width == 3 && artwork.height == 2)
-        #expect(try artwork.data() == Data(Self.png))
+        #expect(try await artwork.data() == Data(Self.png))
     }
 }

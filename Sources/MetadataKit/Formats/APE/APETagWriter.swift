@@ -87,7 +87,7 @@ enum APETagWriter {
             guard !artwork.description.utf8.contains(0) else {
                 throw MediaError(.invalidValue, "an APEv2 picture's file name can't hold a zero character")
             }
-            return (.binary, Array(artwork.description.utf8) + [0] + [UInt8](try artwork.data()))
+            return (.binary, Array(artwork.description.utf8) + [0] + [UInt8](try artwork.readBytes()))
         case .data(let data):
             return (.binary, [UInt8](data))
         case .strings(let values):

@@ -63,7 +63,7 @@ struct ASFPicture: Sendable {
         pictureType = artwork.pictureType.rawValue
         mimeType = artwork.mimeType
         description = artwork.description
-        image = [UInt8](try artwork.data())
+        image = [UInt8](try artwork.readBytes())
         imageCount = image.count
         guard UInt64(imageCount) <= UInt64(UInt32.max) else {
             throw MediaError(.invalidValue, "a picture of \(imageCount) bytes does not fit in WM/Picture (4 GiB)")

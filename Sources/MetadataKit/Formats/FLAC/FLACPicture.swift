@@ -105,7 +105,7 @@ struct FLACPicture: Sendable, Hashable {
     /// doesn't give all four, all four are 0 ("unknown"), never a mix that
     /// tools such as opusinfo flag.
     init(artwork: Artwork) throws {
-        let bytes = [UInt8](try artwork.data())
+        let bytes = [UInt8](try artwork.readBytes())
         let image = ImageInfo(bytes: bytes)
         var size: (width: UInt32, height: UInt32, depth: UInt32, colours: UInt32) = (0, 0, 0, 0)
         if let width = image?.width, let height = image?.height, width > 0, height > 0, let colour = ImageInfo.colourDepth(of: bytes) {

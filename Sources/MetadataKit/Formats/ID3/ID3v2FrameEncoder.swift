@@ -162,7 +162,7 @@ enum ID3v2FrameEncoder {
     private static func picture(_ artwork: Artwork, version: UInt8) throws -> [UInt8] {
         let data: Data
         do {
-            data = try artwork.data()
+            data = try artwork.readBytes()
         } catch {
             throw MediaError(.invalidValue, "the picture's bytes can't be read: \(error)")
         }

@@ -141,7 +141,7 @@ enum MP4MetadataEncoder {
                 case "image/gif": 12
                 default: 0
                 }
-            return [dataAtom(type: type, [UInt8](try artwork.data()))]
+            return [dataAtom(type: type, [UInt8](try artwork.readBytes()))]
         case .data(let data):
             let type: UInt32 =
                 switch dataType {

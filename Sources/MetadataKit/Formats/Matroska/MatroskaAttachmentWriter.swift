@@ -81,7 +81,7 @@ enum MatroskaAttachmentWriter {
             if !artwork.description.isEmpty { file += EBML.element(MatroskaID.fileDescription, string: artwork.description) }
             file += EBML.element(MatroskaID.fileName, string: chosen)
             file += EBML.element(MatroskaID.fileMediaType, string: artwork.mimeType)
-            file += EBML.element(MatroskaID.fileData, [UInt8](try artwork.data()))
+            file += EBML.element(MatroskaID.fileData, [UInt8](try artwork.readBytes()))
             file += EBML.element(MatroskaID.fileUID, unsigned: uid)
             data += EBML.element(MatroskaID.attachedFile, file)
         }

@@ -125,7 +125,7 @@ struct APEInteropTests {
         #expect(item.metadata.trackNumber == 3 && item.metadata.trackCount == 12 && item.metadata.date == "2021")
         let picture = try #require(item.metadata.artwork.first)
         #expect(picture.description == "cover.png")
-        #expect(try picture.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await picture.data() == Data(ID3Builder.tinyPNG))
 
         item.metadata.title = "Néw tïtle ✓"
         item.metadata.album = String(repeating: "Älbum ", count: 300)

@@ -146,7 +146,7 @@ struct ASFInteropTests {
         #expect(item.metadata.comments == "Cömment" && item.metadata.composer == "Cömposer 日本")
         let picture = try #require(item.metadata.artwork.first)
         #expect(picture.description == "cover ü" && picture.mimeType == "image/png")
-        #expect(try picture.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await picture.data() == Data(ID3Builder.tinyPNG))
 
         let audio = try MediaChecks.decodedMD5(url)
         item.metadata.title = "Sëcond"

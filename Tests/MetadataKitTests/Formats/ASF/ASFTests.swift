@@ -60,7 +60,7 @@ private typealias B = ASFBuilder
         #expect(metadata.composer == "Cömposer")
         let picture = try #require(metadata.artwork.first)
         #expect(picture.pictureType == .frontCover && picture.description == "cover ü")
-        #expect(try picture.data() == Data(B.tinyPNG))
+        #expect(try await picture.data() == Data(B.tinyPNG))
         #expect(picture.width == 3 && picture.height == 2)
         #expect(item.fileType?.identifier == "asf")
     }
@@ -366,7 +366,7 @@ private typealias B = ASFBuilder
                 guard parsed.isEditable else { continue }
                 var item = try await MediaItem.loaded(url)
                 item.metadata.title = "Round \(round)"
-                do { try await item.save(options: Self.fast) } catch let error as MediaError {
+                do { try await item.save(options: Self.fast) } catch {
                     #expect(error.code != .verificationFailed, "seed \(seed), round \(round): \(error)")
                     continue
                 }

@@ -94,7 +94,7 @@ private typealias B = FLACOggBuilder
         #expect(item.warnings.map(\.offset) == [pictureBody + Int64(lengthOffset)])
         #expect(item.warnings.first?.message.contains("runs past its") == true)
         let artwork = try #require(item.metadata.artwork.first)
-        #expect(try artwork.data() == Data(ID3Builder.tinyPNG)) // the bytes the block holds
+        #expect(try await artwork.data() == Data(ID3Builder.tinyPNG)) // the bytes the block holds
         #expect(artwork.description == "cut")
         // A title save copies the damaged picture block byte for byte.
         item.metadata.title = String(repeating: "b", count: 300)

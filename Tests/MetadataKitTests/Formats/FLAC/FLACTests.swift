@@ -47,7 +47,7 @@ private typealias B = FLACOggBuilder
         #expect(item.metadata.artwork.map(\.description) == ["front", "back"])
         let front = try #require(item.metadata.artwork.first)
         #expect(front.fileOffset != nil) // read lazily from the file
-        #expect(try front.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await front.data() == Data(ID3Builder.tinyPNG))
         #expect(front.width == 3 && front.height == 2)
     }
 

@@ -95,7 +95,7 @@ struct FLACWrongBlockLengthTests {
 
         var item = try await MediaItem.loaded(url)
         #expect(item.metadata.title == "Old title")
-        #expect(try item.metadata.artwork.first?.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await item.metadata.artwork.first?.data() == Data(ID3Builder.tinyPNG))
         #expect(item.warnings.contains { $0.message.contains("PICTURE block's length field") }, "\(item.warnings)")
         item.metadata.artist = "Another artist"
         try await item.save()

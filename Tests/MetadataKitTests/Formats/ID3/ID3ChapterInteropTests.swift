@@ -199,7 +199,7 @@ import Testing
         #expect(first.titles.map(\.text) == ["Ünïcödé 章", "About it"])
         #expect(first.start == 0 && first.end == 2)
         #expect(first.url == "https://example.org/ch1")
-        #expect(try first.artwork?.data() == Data(picture))
+        #expect(try await first.artwork?.data() == Data(picture))
         #expect(first.artwork?.description == "pic" && first.artwork?.mimeType == "image/png")
         let part = table.chapters[1]
         #expect(part.title == "Part Two" && part.start == 2 && part.end == 10)
@@ -213,7 +213,7 @@ import Testing
         try await edited.save(options: Self.fast)
         let reread = try await MediaItem.loaded(url)
         #expect(reread.chapterTables[0].chapters[1].chapters.map(\.title) == ["Zwei", "Three"])
-        #expect(try reread.chapterTables[0].chapters[0].artwork?.data() == Data(picture))
+        #expect(try await reread.chapterTables[0].chapters[0].artwork?.data() == Data(picture))
         #expect(try Data(contentsOf: url)[3] == UInt8(version))
         let check = """
             import sys

@@ -69,7 +69,7 @@ private typealias B = ID3Builder
                 #expect(!item.isEditable)
                 let keys = item.metadata.items.map(\.key)
                 #expect(Array(full.prefix(keys.count)) == keys, "prefix \(length): \(keys)")
-            } catch let error as MediaError {
+            } catch {
                 // Only a cut header leaves nothing to read.
                 #expect(length < 10, "prefix of \(length) bytes failed: \(error)")
             }

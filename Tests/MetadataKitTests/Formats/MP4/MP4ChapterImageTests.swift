@@ -70,7 +70,7 @@ private typealias B = MP4Builder
             #expect(artwork.mimeType == mime)
             #expect(artwork.byteCount == expected.count)
             #expect(artwork.width == 32 && artwork.height == 24)
-            #expect(try artwork.data() == Data(expected))
+            #expect(try await artwork.data() == Data(expected))
         }
         let probe = try Self.ffprobe(url)
         #expect(probe.chapters == Self.titles)
@@ -82,7 +82,7 @@ private typealias B = MP4Builder
         try await item.save()
         let reread = try await MediaItem.loaded(url)
         #expect(reread.chapters.map(\.title) == ["One", "Two", "Three"])
-        #expect(try reread.chapters.map { try $0.artwork?.data() } == [red, blue, blue].map { Data($0) })
+        #expect(try await reread.chapters.asyncMap { try await $0.artwork?.data() } == [red, blue, blue].map { Data($0) })
         let after = try Self.ffprobe(url)
         #expect(after.chapters == ["One", "Two", "Three"])
         #expect(after.pictureStreams == probe.pictureStreams)
@@ -128,7 +128,7 @@ private typealias B = MP4Builder
         try await kept.save()
         let reread = try await MediaItem.loaded(url)
         #expect(reread.chapters.map(\.title) == ["New", "New", "New"])
-        #expect(try reread.chapters.map { try $0.artwork?.data() } == Array(repeating: Data(jpeg), count: 3))
+        #expect(try await reread.chapters.asyncMap { try await $0.artwork?.data() } == Array(repeating: Data(jpeg), count: 3))
     }
 
     @Test func eachChapterGetsThePictureAtItsStart() throws {
@@ -149,7 +149,7 @@ private typealias B = MP4Builder
     /// Samples past the end, samples that are no picture, hostile tables and
     /// every cut of the file: read around, never a crash, never a picture
     /// that doesn't lie in the file.
-    @Test func hostilePictureTracksAndEveryPrefix() throws {
+    @Test func hostilePictureTracksAndEveryPrefix() async throws {
         let good = Self.movie(images: [Self.jpeg, Self.jpeg], imageDurations: [3000, 7000])
         // A chunk offset past the end of the file.
         let far = Self.movie(
@@ -177,7 +177,7 @@ private typealias B = MP4Builder
             #expect(chapters.count <= 3, "cut at \(length)")
             for chapter in chapters {
                 guard let artwork = chapter.artwork else { continue }
-                #expect(try artwork.data().count == artwork.byteCount, "cut at \(length)")
+                #expect(try await artwork.data().count == artwork.byteCount, "cut at \(length)")
             }
         }
     }

@@ -121,10 +121,10 @@ import Testing
             let (first, second) = (metadata.artwork[0], metadata.artwork[1])
             #expect(first.mimeType == "image/png")
             #expect(first.width == 16 && first.height == 8)
-            #expect(try first.data() == Data(contentsOf: png))
+            #expect(try await first.data() == Data(contentsOf: png))
             #expect(second.mimeType == "image/jpeg")
             #expect(second.width == 20 && second.height == 10)
-            #expect(try second.data() == Data(contentsOf: jpeg))
+            #expect(try await second.data() == Data(contentsOf: jpeg))
         }
         let info = try Self.mutagenInfo(file)
         #expect(item.properties.bitrate == info.bitrate)
@@ -167,7 +167,7 @@ import Testing
         #expect(metadata.grouping == "AP Group")
         #expect(metadata.artwork.count == 1)
         #expect(metadata.artwork.first?.width == 12)
-        #expect(try metadata.artwork.first?.data() == Data(contentsOf: png))
+        #expect(try await metadata.artwork.first?.data() == Data(contentsOf: png))
         #expect(item.properties.codec == "AAC")
     }
 

@@ -102,7 +102,7 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
         #expect(properties.width == nil)
     }
 
-    @Test func coverArtIsReadLazily() throws {
+    @Test func coverArtIsReadLazily() async throws {
         let (parsed, url) = try B.parse(Self.taggedFile())
         defer { try? FileManager.default.removeItem(at: url) }
         let pictures = parsed.items.filter { $0.key == "covr" }
@@ -117,7 +117,7 @@ private func parseWarnings(_ bytes: [UInt8]) throws -> (warnings: [MediaWarning]
             #expect(artwork.mimeType == "image/png")
             #expect(artwork.pictureType == .frontCover)
             #expect(artwork.description == "")
-            #expect(try artwork.data() == Data(Self.cover))
+            #expect(try await artwork.data() == Data(Self.cover))
             #expect(picture.dataType == .png)
         }
     }

@@ -68,7 +68,7 @@ struct MP4WriterTests {
         #expect(reread.metadata.trackNumber == 3 && reread.metadata.trackCount == 12)
         #expect(reread.metadata.discNumber == 1 && reread.metadata.discCount == 2)
         #expect(reread.metadata.artwork.count == 1)
-        #expect(try reread.metadata.artwork.first?.data() == Data(ImageInfoTests.png))
+        #expect(try await reread.metadata.artwork.first?.data() == Data(ImageInfoTests.png))
         #expect(try MediaChecks.chunkSignatures(url) == chunks)
         #expect(try MediaChecks.decodedMD5(url) == md5)
         let probe = try TestSupport.run("ffprobe", ["-v", "error", url.path])
@@ -213,7 +213,7 @@ struct MP4WriterTests {
         #expect(item.metadata.artwork.last?.width == 3 && item.metadata.artwork.last?.height == 2)
         item.metadata.artwork = [Artwork(data: Data(jpeg))]
         try await item.save()
-        #expect(try item.metadata.artwork.map { try $0.data() } == [Data(jpeg)])
+        #expect(try await item.metadata.artwork.asyncMap { try await $0.data() } == [Data(jpeg)])
         item.metadata.artwork = []
         try await item.save()
         #expect(item.metadata.artwork.isEmpty)

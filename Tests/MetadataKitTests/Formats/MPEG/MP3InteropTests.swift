@@ -93,7 +93,7 @@ private typealias B = ID3Builder
         #expect(artwork.mimeType == "image/png" && artwork.pictureType == .frontCover)
         #expect(artwork.description == "Cover " + text)
         #expect(artwork.width == 3 && artwork.height == 2)
-        #expect(try artwork.data() == Data(B.tinyPNG))
+        #expect(try await artwork.data() == Data(B.tinyPNG))
         Self.checkAudio(item.properties)
     }
 
@@ -136,7 +136,7 @@ private typealias B = ID3Builder
         #expect(item.item("COMM:desc")?.value == .string("described"))
         let artwork = try #require(metadata.artwork.first)
         #expect(artwork.pictureType == .backCover && artwork.description == "back")
-        #expect(try artwork.data() == Data(B.tinyPNG))
+        #expect(try await artwork.data() == Data(B.tinyPNG))
         Self.checkAudio(item.properties)
     }
 

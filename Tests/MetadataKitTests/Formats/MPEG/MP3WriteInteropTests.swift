@@ -102,7 +102,7 @@ private typealias B = ID3Builder
         let artwork = Artwork(data: Data(B.tinyPNG), pictureType: .frontCover, description: "Cover \(text)")
         ID3WriterTests.setEveryField(&item.metadata, text, artwork: [artwork])
         try await item.save()
-        try ID3WriterTests.checkEveryField(item.metadata, text, artwork: [artwork])
+        try await ID3WriterTests.checkEveryField(item.metadata, text, artwork: [artwork])
         #expect(try Self.audioMD5(url) == md5, "decoded audio unchanged")
         let sizeAfter = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as! Int
         print("MP3 interop \(tagger) v2.\(version) \(text): \(sizeBefore) → \(sizeAfter) bytes")

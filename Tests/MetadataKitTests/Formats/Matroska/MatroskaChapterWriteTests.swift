@@ -109,7 +109,7 @@ struct MatroskaChapterWriteTests {
         try I.checkWrite(file, hash: hash, cluster: cluster, size: size, growth: Int64(picture.count + font.count) + 1024)
         let reread = try await MediaItem.loaded(file)
         #expect(reread.warnings.isEmpty, "\(reread.warnings)")
-        #expect(try reread.metadata.artwork.map { try $0.data() } == [picture])
+        #expect(try await reread.metadata.artwork.asyncMap { try await $0.data() } == [picture])
         var listed = try I.attachments(file)
         let cover = try #require(listed.first { $0.name == "cover.jpg" })
         #expect(cover.type == "image/jpeg" && cover.size == picture.count)
@@ -158,7 +158,7 @@ struct MatroskaChapterWriteTests {
         let picture = try Data(contentsOf: small)
         #expect(picture.count + 200 < (try Data(contentsOf: large)).count)
         var item = try await MediaItem.loaded(file)
-        #expect(try item.metadata.artwork.map { try $0.data() } == [try Data(contentsOf: large)])
+        #expect(try await item.metadata.artwork.asyncMap { try await $0.data() } == [try Data(contentsOf: large)])
         item.metadata.artwork = [Artwork(data: picture, mimeType: "image/png")]
         try await item.save()
         #expect(item.lastSavePath == .inPlace)

@@ -126,7 +126,7 @@ private typealias ID = MatroskaID
         #expect(layout.seekHeads[0].entries.contains { $0.id == ID.attachments && $0.position == element.offset - layout.segmentData })
         var reread = try await MediaItem.loaded(url)
         let cover = try #require(reread.metadata.artwork.first)
-        #expect(try cover.data() == jpeg && cover.description == "front")
+        #expect(try await cover.data() == jpeg && cover.description == "front")
         #expect(reread.metadata.items.contains { $0.key == "Attachment/cover.jpg" })
         reread.metadata.artwork = []
         try await reread.save()

@@ -53,7 +53,7 @@ struct MatroskaInteropTests {
         // The attachment is the cover, byte for byte.
         let artwork = try #require(item.metadata.artwork.first)
         #expect(artwork.mimeType == "image/jpeg" && artwork.width == 64)
-        #expect(try artwork.data() == Data(contentsOf: cover))
+        #expect(try await artwork.data() == Data(contentsOf: cover))
         // Tracks as ffprobe's streams.
         // ffprobe lists the cover attachment as a stream too (an attached picture).
         let streams = try #require(probe["streams"] as? [[String: Any]]).filter {

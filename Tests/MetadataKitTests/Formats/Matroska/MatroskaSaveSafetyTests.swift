@@ -55,7 +55,7 @@ struct MatroskaSaveSafetyTests {
             let saved =
                 change == "chapters"
                 ? ChapterComparison.difference(expected: [ChapterTable(chapters: Self.chapters)], actual: reread.chapterTables) == nil
-                : (try reread.metadata.artwork.first?.data()) == picture
+                : (try await reread.metadata.artwork.first?.data()) == picture
             if failed && step != .dataSync && step != .directorySync {
                 #expect(try Data(contentsOf: file) == original, "\(change) save failed at \(step) but changed the file")
             } else if !failed {
@@ -87,7 +87,7 @@ struct MatroskaSaveSafetyTests {
         var item = MediaItem(url: file)
         try await item.load() // recovers an interrupted in-place save
         let cover = try #require(item.metadata.artwork.first, "the cover was lost (paused before \(pausedStep))")
-        let isNew = try cover.data() == Data(contentsOf: jpeg)
+        let isNew = try await cover.data() == Data(contentsOf: jpeg)
         #expect(isNew || cover.mimeType == "image/png", "a cover never written")
         #expect(isNew == (item.metadata.title == "killed"), "the cover and the title were saved together or not at all")
         #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: file).path))

@@ -107,7 +107,7 @@ struct FLACOggInteropTests {
         #expect(item.metadata.date == "2021-05-01" && item.metadata.genre?.name == "Shoegaze")
         let picture = try #require(item.metadata.artwork.first)
         #expect(picture.pictureType == .frontCover && picture.mimeType == "image/png" && picture.description == "cover ü")
-        #expect(try picture.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await picture.data() == Data(ID3Builder.tinyPNG))
         #expect(picture.width == 3 && picture.height == 2)
         let duration = try #require(item.properties.duration)
         #expect(abs(duration - lengthBefore) < 0.001)

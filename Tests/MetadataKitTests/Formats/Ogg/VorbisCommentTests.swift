@@ -71,7 +71,7 @@ private typealias B = FLACOggBuilder
         }
     }
 
-    @Test func pictureFieldsDecodeAndReencodeVerbatim() throws {
+    @Test func pictureFieldsDecodeAndReencodeVerbatim() async throws {
         // Width 30 in the block, 3 in the image: a re-encoded block would say 3.
         let block = B.picture(type: 4, mime: "image/png", description: "back ✓", width: 30, height: 2)
         let text = Data(block).base64EncodedString()
@@ -86,7 +86,7 @@ private typealias B = FLACOggBuilder
         #expect(artwork.description == "back ✓")
         #expect(artwork.mimeType == "image/png")
         #expect(artwork.width == 3 && artwork.height == 2) // from the image header
-        #expect(try artwork.data() == Data(ID3Builder.tinyPNG))
+        #expect(try await artwork.data() == Data(ID3Builder.tinyPNG))
         // An unchanged picture keeps its field text (width 30 in the original, 3 when re-encoded).
         let kept = try comment.updated(for: items, picturesAsFields: true)
         #expect(kept.comment.fields[0].value == text && kept.comment.fields[0].name == "metadata_block_picture")
@@ -127,7 +127,7 @@ private typealias B = FLACOggBuilder
         }
     }
 
-    @Test func picturesStayBase64UntilTheirBytesAreAsked() throws {
+    @Test func picturesStayBase64UntilTheirBytesAreAsked() async throws {
         // A JPEG whose frame header lies past a 3000-byte APP1 segment: the image header is
         // decoded in pieces from far into the text; the image only by data().
         var jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, 0x0B, 0xBA] + [UInt8](repeating: 0x45, count: 3000)
@@ -146,7 +146,7 @@ private typealias B = FLACOggBuilder
         #expect(held == text && offset == block.count - jpeg.count && count == jpeg.count)
         #expect(artwork.width == 200 && artwork.height == 300 && artwork.byteCount == jpeg.count)
         #expect(artwork.mimeType == "image/jpeg" && artwork.description == "front")
-        #expect(try artwork.data() == Data(jpeg))
+        #expect(try await artwork.data() == Data(jpeg))
         // The same image held as bytes is the same picture (the writer keeps a field whose picture is still there).
         #expect(artwork == Artwork(data: Data(jpeg), mimeType: "image/jpeg", pictureType: .frontCover, description: "front"))
         #expect(artwork != Artwork(data: Data(jpeg.dropLast()), mimeType: "image/jpeg", pictureType: .frontCover, description: "front"))
@@ -157,7 +157,7 @@ private typealias B = FLACOggBuilder
             Issue.record("no picture from wrapped base64")
             return
         }
-        #expect(try whole.data() == Data(jpeg) && whole == artwork)
+        #expect(try await whole.data() == Data(jpeg) && whole == artwork)
     }
 
     @Test func keyMapReadsTheCommonNames() {

@@ -299,7 +299,7 @@ private typealias R = RIFFBuilder
             var item = MediaItem(url: url)
             do {
                 try await item.load()
-            } catch is MediaError {
+            } catch {
                 continue
             }
             for warning in item.warnings { #expect((0...Int64(length)).contains(warning.offset ?? 0)) }

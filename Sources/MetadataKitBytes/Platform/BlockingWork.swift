@@ -1,0 +1,138 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// Runs work that blocks in the kernel (`pread`, `fsync`, waits for a file
+/// lock) on threads of its own, so that an `async` call doing it never holds
+/// one of the few threads of Swift's cooperative pool (one per core): tasks
+/// that don't touch files keep running however many loads and saves wait.
+///
+/// The threads are made as work arrives (at most ``maximumThreads``; more
+/// work waits its turn, in order) and end after ``idleLifetime`` seconds
+/// without work, so an app that reads a file now and then holds no thread.
+package enum BlockingWork {
+    /// Threads the work may use at once.
+    package static let maximumThreads = 64
+    /// Seconds an idle thread waits for work before it ends.
+    package static let idleLifetime = 10.0
+
+    /// `body`'s result, computed on a thread of this pool while the caller's
+    /// task is suspended.
+    package static func run<Value: Sendable, Failure: Error>(
+        _ body: @escaping @Sendable () throws(Failure) -> Value
+    ) async throws(Failure) -> Value {
+        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
+            pool.submit { continuation.resume(returning: Result(catching: body)) }
+        }
+        return try result.get()
+    }
+
+    /// `body(index)` for every index in `0..<count`, on the calling thread
+    /// and up to `width - 1` threads of this pool at once; returns when all
+    /// are done. For the parallel steps of a batch save, which Dispatch's
+    /// `concurrentPerform` would run on the threads Swift's tasks use.
+    package static func concurrentPerform(iterations count: Int, width: Int, _ body: (Int) -> Void) {
+        guard count > 1, width > 1 else {
+            for index in 0..<count { body(index) }
+            return
+        }
+        withoutActuallyEscaping(body) { body in
+            let shared = Shared(count: count, body: body)
+            for _ in 0..<min(count, width) - 1 { pool.submit { shared.work() } }
+            shared.work()
+            shared.finish()
+        }
+    }
+
+    /// What the threads of one ``concurrentPerform(iterations:width:_:)``
+    /// share: the next index, how many run `body` now, and `body` itself,
+    /// dropped before the call returns (a helper that starts later finds no
+    /// index left and never calls it).
+    private final class Shared: @unchecked Sendable {
+        // Guarded by `condition`.
+        private let condition = Condition()
+        private let count: Int
+        private var next = 0
+        private var running = 0
+        private var body: ((Int) -> Void)?
+
+        init(count: Int, body: @escaping (Int) -> Void) {
+            self.count = count
+            self.body = body
+        }
+
+        func work() {
+            condition.lock()
+            while next < count, let body {
+                let index = next
+                next += 1
+                running += 1
+                condition.unlock()
+                body(index)
+                condition.lock()
+                running -= 1
+            }
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits for the helpers still running `body`, then drops it.
+        func finish() {
+            condition.lock()
+            while running > 0 { condition.wait() }
+            body = nil
+            condition.unlock()
+        }
+    }
+
+    private static let pool = Pool()
+
+    /// The queue of work and the threads that take from it.
+    private final class Pool: @unchecked Sendable {
+        // Guarded by `condition`.
+        private let condition = Condition()
+        private var jobs: [@Sendable () -> Void] = []
+        private var next = 0
+        private var idle = 0
+        private var threads = 0
+
+        func submit(_ job: @escaping @Sendable () -> Void) {
+            condition.lock()
+            jobs.append(job)
+            // A thread for every job no idle thread is about to take.
+            let start = jobs.count - next > idle && threads < BlockingWork.maximumThreads
+            if start { threads += 1 }
+            condition.signal()
+            condition.unlock()
+            if start { startThread { [self] in work() } }
+        }
+
+        private func work() {
+            condition.lock()
+            while true {
+                if next < jobs.count {
+                    let job = jobs[next]
+                    next += 1
+                    if next == jobs.count {
+                        jobs.removeAll(keepingCapacity: true)
+                        next = 0
+                    }
+                    condition.unlock()
+                    job()
+                    condition.lock()
+                    continue
+                }
+                idle += 1
+                let woken = condition.wait(until: Date(timeIntervalSinceNow: BlockingWork.idleLifetime))
+                idle -= 1
+                if !woken, next == jobs.count {
+                    threads -= 1
+                    condition.unlock()
+                    return
+                }
+            }
+        }
+    }
+}
