@@ -88,7 +88,7 @@ struct MetadataSchemaSaveTests {
         let original = try await MediaItem(contentsOf: url).metadata.title
         var item = try await MediaItem(contentsOf: url, schema: schema)
         item.metadata.title = "Loud"
-        let plan = try item.plan()
+        let plan = try await item.plan()
         #expect(plan.itemChanges.map { "\($0)" }.contains { $0.contains("NAME") && $0.contains("LOUD") }, "\(plan.itemChanges)")
         item = try await item.saving(options: SaveOptions(durability: .noSync))
         #expect(item.metadata.title == "LOUD" && item.schema.keyMap.keys[.title]?.first?.key == "NAME")
@@ -157,7 +157,7 @@ private enum SchemaTools {
         // Changed by name: the plan shows the raw item, and mutagen reads the new values.
         item.metadata[custom: "energy"] = .texts(["high ü", "max"])
         item.metadata.title = "Energetic"
-        let plan = try item.plan(options: SaveOptions(durability: .noSync))
+        let plan = try await item.plan(options: SaveOptions(durability: .noSync))
         #expect(plan.itemChanges.contains { "\($0)".contains("ENERGY") }, "\(fixture): \(plan.itemChanges)")
         item = try await item.saving(options: SaveOptions(durability: .noSync))
         let written = try mutagenValues(url)
@@ -186,7 +186,7 @@ private enum SchemaTools {
         await #expect(throws: MediaError.self) { try await item.save(options: SaveOptions(durability: .noSync)) }
         do {
             try await item.save(options: SaveOptions(durability: .noSync))
-        } catch let error as MediaError {
+        } catch {
             #expect(error.code == .invalidValue && error.message.contains("no custom field 'energy'"))
         }
         #expect(try Data(contentsOf: url) == before, "nothing is written")
@@ -194,7 +194,7 @@ private enum SchemaTools {
         let id3Only = try MetadataSchema.standard.registeringField("energy", keys: [.init(.id3, "TXXX:ENERGY")])
         var flac = try await MediaItem(contentsOf: url, schema: id3Only)
         flac.metadata[custom: "energy"] = .text("high")
-        #expect(throws: MediaError.self) { try flac.plan() }
+        await #expect(throws: MediaError.self) { try await flac.plan() }
         #expect(try Data(contentsOf: url) == before)
     }
 }
