@@ -177,7 +177,7 @@ public struct MediaItem: Sendable {
             items: contents == nil
                 ? parsed.items : try MediaError.catching(path: path) { try parsed.items.map { try Self.inMemory($0, source) } },
             schema: schema)
-        metadata.fillReadOnlyFields()
+        metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         loadedMetadata = metadata
         snapshot = source.snapshot
         isLoaded = true
@@ -300,7 +300,7 @@ public struct MediaItem: Sendable {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: path)
         }
         metadata = Metadata(items: reread.items, schema: schema)
-        metadata.fillReadOnlyFields()
+        metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         loadedMetadata = metadata
         properties = reread.properties
         warnings = reread.warnings

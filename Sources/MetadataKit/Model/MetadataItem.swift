@@ -10,8 +10,8 @@ public struct MetadataKeySpace: RawRepresentable, Hashable, Sendable, CustomStri
     public init(rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
-    // Each format folder defines the key spaces it owns (`.id3` in
-    // Formats/ID3, `.iTunes` in Formats/MP4, …).
+    // Each format folder defines the key spaces it owns, as static
+    // members in an extension of this type.
 }
 
 /// The type of a raw item's value as stored in the file.

@@ -26,9 +26,10 @@ extension ReadOnlyFieldSource {
 }
 
 extension Metadata {
-    /// Fills every empty field that an item of a read-only source
-    /// (``MediaFormat/readOnlyFieldSources``) gives; fields already set stay.
-    mutating func fillReadOnlyFields(from sources: [ReadOnlyFieldSource] = MediaFormat.readOnlyFieldSources) {
+    /// Fills every empty field that an item of one of `sources` gives
+    /// (the registry's: ``MediaFormat/readOnlyFieldSources``); fields
+    /// already set stay.
+    mutating func fillReadOnlyFields(from sources: [ReadOnlyFieldSource]) {
         // Most files hold no item of a source's key spaces: one pass of
         // string comparisons over a copy of the list (no access to `self`
         // per item), and nothing more.
@@ -40,12 +41,5 @@ extension Metadata {
                 }
             }
         }
-    }
-
-    /// `self` with ``fillReadOnlyFields(from:)`` applied.
-    func fillingReadOnlyFields() -> Metadata {
-        var copy = self
-        copy.fillReadOnlyFields()
-        return copy
     }
 }

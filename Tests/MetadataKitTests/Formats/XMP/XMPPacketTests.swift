@@ -61,7 +61,7 @@ struct XMPPacketTests {
         ])
         #expect(metadata.title == "Native")
         #expect(metadata.album == nil)
-        metadata.fillReadOnlyFields()
+        metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         #expect(metadata.title == "Native")
         #expect(metadata.album == "Alb & um")
         #expect(metadata.artist == "One; Two <b>")
