@@ -22,7 +22,7 @@ import Testing
     /// waits without end then finishes, and the test fails instead of hanging).
     final class Holder: @unchecked Sendable {
         let descriptor: Int32
-        init(_ url: URL, exclusive: Bool = true, safety: Double = 60) {
+        init(_ url: URL, exclusive: Bool = true, safety: Double = 300) {
             descriptor = open(url.path, O_RDONLY)
             flock(descriptor, exclusive ? LOCK_EX : LOCK_SH)
             let descriptor = descriptor
@@ -51,7 +51,7 @@ import Testing
             #expect(error.path == item.url.path)
         }
         let waited = ContinuousClock.now - start
-        // Bounded: it gave up (`locked`) before the holder's safety release (60 s), which would have let
+        // Bounded: it gave up (`locked`) before the holder's safety release (300 s), which would have let
         // it succeed; in a busy suite the save may first wait its turn for a thread, so no tighter upper
         // limit is checked here.
         #expect(waited >= .milliseconds(300), "waited \(waited)")
