@@ -57,7 +57,8 @@ import Testing
                 Thread.sleep(forTimeInterval: 0.5) // the saves reach the lock
                 let ran = DispatchSemaphore(value: 0)
                 Task.detached { ran.signal() }
-                let progressed = ran.wait(timeout: .now() + 120) == .success // blocked saves would hold the pool for ever; a busy suite only delays it
+                // Blocked saves would hold the pool for ever; a busy suite only delays the probe.
+                let progressed = ran.wait(timeout: .now() + 120) == .success
                 let stillOld = zip(saved, before).allSatisfy { (try? Data(contentsOf: $0.url)) == $1 }
                 for holder in holders { close(holder) }
                 continuation.resume(returning: (progressed, stillOld))
