@@ -58,7 +58,7 @@ extension MediaItem {
             let plans = await withTaskGroup(of: (Int, Result<PreparedSave, MediaError>).self) { tasks in
                 for (position, item) in snapshot.enumerated() {
                     tasks.addTask {
-                        let plan = await BlockingWork.run { () -> Result<PreparedSave, MediaError> in
+                        let plan = await FileEditor.runBlocking { () -> Result<PreparedSave, MediaError> in
                             Result { () throws(MediaError) in try item.named { try item.prepareSave(options: options) } }
                         }
                         return (position, plan)
@@ -104,7 +104,7 @@ extension MediaItem {
     ) async {
         guard !group.isEmpty else { return }
         let entries = group.map { (item: items[$0.index], save: $0.save) }
-        let written = await BlockingWork.run { () -> [Result<MediaItem, MediaError>] in
+        let written = await FileEditor.runBlocking { () -> [Result<MediaItem, MediaError>] in
             var editor = FileEditor()
             editor.durability = options.durability
             editor.lockWaitLimit = options.lockWaitLimit

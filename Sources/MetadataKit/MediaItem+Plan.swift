@@ -21,7 +21,7 @@ extension MediaItem {
     ///   writing (`notLoaded`, `invalidValue`, `unsupportedFeature`,
     ///   `fileChanged`, `verificationFailed`, …).
     public func plan(options: SaveOptions = SaveOptions()) async throws(MediaError) -> SavePlan {
-        try await BlockingWork.run { [self] () throws(MediaError) -> SavePlan in try planNow(options: options) }
+        try await FileEditor.runBlocking { [self] () throws(MediaError) -> SavePlan in try planNow(options: options) }
     }
 
     /// ``plan(options:)`` on the calling thread.

@@ -125,14 +125,16 @@ public struct MediaItem: Sendable {
     /// Reads the file's metadata and properties. Only the bytes needed are read;
     /// picture bytes are read later, by ``Artwork/data()``.
     ///
-    /// The file is read on a thread outside Swift's cooperative pool (as are
-    /// saves), so tasks that don't touch files keep running while it waits
-    /// for the disk.
+    /// The file is read on the calling task's thread: a load reads only the
+    /// parts the format needs and is mostly parsing (saves, which sync and
+    /// wait for locks, run on threads of their own). A load that finds an
+    /// interrupted save to recover waits for another saver's lock at most 5
+    /// seconds (`locked`).
     ///
     /// Throws a ``MediaError`` naming the file when it can't be opened, is not
     /// a supported format, or is malformed.
     public mutating func load() async throws(MediaError) {
-        self = try await Self.offloaded(self) { item throws(MediaError) in _ = try item.loadNow() }
+        _ = try loadNow()
     }
 
     /// ``load()``, returning the file it read, still open: for reading the
@@ -149,7 +151,7 @@ public struct MediaItem: Sendable {
     static func offloaded(
         _ item: MediaItem, _ body: @escaping @Sendable (inout MediaItem) throws(MediaError) -> Void
     ) async throws(MediaError) -> MediaItem {
-        try await BlockingWork.run { () throws(MediaError) -> MediaItem in
+        try await FileEditor.runBlocking { () throws(MediaError) -> MediaItem in
             var copy = item
             try body(&copy)
             return copy

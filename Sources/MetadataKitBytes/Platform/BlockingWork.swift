@@ -13,8 +13,11 @@
 /// work waits its turn, in order) and end after ``idleLifetime`` seconds
 /// without work, so an app that reads a file now and then holds no thread.
 package enum BlockingWork {
-    /// Threads the work may use at once.
-    package static let maximumThreads = 64
+    /// Threads the work may use at once, besides those waiting for a lock
+    /// (``waiting(_:)``): one per core, as Swift's pool has. The work is
+    /// parsing as much as reading, so more threads would only share the
+    /// cores and make each load slower.
+    package static let maximumThreads = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
     /// Seconds an idle thread waits for work before it ends.
     package static let idleLifetime = 10.0
 
@@ -87,6 +90,15 @@ package enum BlockingWork {
         }
     }
 
+    /// Runs `body`, which waits (for a file lock held elsewhere), counting
+    /// its thread out of ``maximumThreads`` meanwhile: saves waiting on locks
+    /// don't keep other file work from starting.
+    package static func waiting<Result>(_ body: () throws -> Result) rethrows -> Result {
+        pool.enterWait()
+        defer { pool.leaveWait() }
+        return try body()
+    }
+
     private static let pool = Pool()
 
     /// The queue of work and the threads that take from it.
@@ -97,16 +109,38 @@ package enum BlockingWork {
         private var next = 0
         private var idle = 0
         private var threads = 0
+        /// Threads inside ``BlockingWork/waiting(_:)``: not counted against the maximum.
+        private var waiting = 0
 
         func submit(_ job: @escaping @Sendable () -> Void) {
             condition.lock()
             jobs.append(job)
-            // A thread for every job no idle thread is about to take.
-            let start = jobs.count - next > idle && threads < BlockingWork.maximumThreads
-            if start { threads += 1 }
             condition.signal()
+            let start = startsThread()
             condition.unlock()
             if start { startThread { [self] in work() } }
+        }
+
+        /// Whether a thread must start for the jobs no idle thread is about
+        /// to take (with the lock held); counts it when so.
+        private func startsThread() -> Bool {
+            guard jobs.count - next > idle, threads - waiting < BlockingWork.maximumThreads else { return false }
+            threads += 1
+            return true
+        }
+
+        func enterWait() {
+            condition.lock()
+            waiting += 1
+            let start = startsThread()
+            condition.unlock()
+            if start { startThread { [self] in work() } }
+        }
+
+        func leaveWait() {
+            condition.lock()
+            waiting -= 1
+            condition.unlock()
         }
 
         private func work() {

@@ -22,6 +22,13 @@ extension Platform {
     /// process that never lets go. Call it where a thread may block
     /// (``BlockingWork``): it sleeps between attempts.
     package static func lock(_ descriptor: Int32, exclusive: Bool, waitingAtMost limit: Duration) -> FileLockOutcome {
+        if flock(descriptor, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) == 0 { return .locked }
+        // Held elsewhere: a wait, during which the pool may start another thread for other work.
+        return BlockingWork.waiting { pollLock(descriptor, exclusive: exclusive, waitingAtMost: limit) }
+    }
+
+    /// The attempts of ``lock(_:exclusive:waitingAtMost:)`` until the deadline.
+    private static func pollLock(_ descriptor: Int32, exclusive: Bool, waitingAtMost limit: Duration) -> FileLockOutcome {
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: max(.zero, limit))
         var pause = Duration.milliseconds(1)

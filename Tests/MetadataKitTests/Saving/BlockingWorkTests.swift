@@ -3,7 +3,7 @@ import Testing
 
 @testable import MetadataKit
 
-/// Loads and saves wait for the disk and for file locks on threads of their
+/// Saves wait for the disk and for file locks on threads of their
 /// own (`BlockingWork`), never on the few threads of Swift's cooperative
 /// pool: however many of them wait, other tasks keep running.
 @Suite(.serialized) struct BlockingWorkTests {
@@ -57,7 +57,8 @@ import Testing
                 Thread.sleep(forTimeInterval: 0.5) // the saves reach the lock
                 let ran = DispatchSemaphore(value: 0)
                 Task.detached { ran.signal() }
-                let progressed = ran.wait(timeout: .now() + 3) == .success
+                // Blocked saves would hold the pool for ever; a busy suite only delays the probe.
+                let progressed = ran.wait(timeout: .now() + 120) == .success
                 let stillOld = zip(saved, before).allSatisfy { (try? Data(contentsOf: $0.url)) == $1 }
                 for holder in holders { close(holder) }
                 continuation.resume(returning: (progressed, stillOld))

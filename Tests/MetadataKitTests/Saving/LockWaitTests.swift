@@ -22,7 +22,7 @@ import Testing
     /// waits without end then finishes, and the test fails instead of hanging).
     final class Holder: @unchecked Sendable {
         let descriptor: Int32
-        init(_ url: URL, exclusive: Bool = true, safety: Double = 10) {
+        init(_ url: URL, exclusive: Bool = true, safety: Double = 300) {
             descriptor = open(url.path, O_RDONLY)
             flock(descriptor, exclusive ? LOCK_EX : LOCK_SH)
             let descriptor = descriptor
@@ -51,7 +51,10 @@ import Testing
             #expect(error.path == item.url.path)
         }
         let waited = ContinuousClock.now - start
-        #expect(waited >= .milliseconds(300) && waited < .seconds(3), "waited \(waited)")
+        // Bounded: it gave up (`locked`) before the holder's safety release (300 s), which would have let
+        // it succeed; in a busy suite the save may first wait its turn for a thread, so no tighter upper
+        // limit is checked here.
+        #expect(waited >= .milliseconds(300), "waited \(waited)")
         #expect(try Data(contentsOf: item.url) == before, "nothing written")
 
         holder.release()
@@ -82,7 +85,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let item = try await Self.editedCopy(in: directory)
         try Data("not a journal".utf8).write(to: EditJournal.url(for: item.url))
-        let holder = Holder(item.url, safety: 15)
+        let holder = Holder(item.url)
         let start = ContinuousClock.now
         do {
             _ = try await MediaItem(contentsOf: item.url)
@@ -92,7 +95,7 @@ import Testing
             #expect(error.path == item.url.path)
         }
         let waited = ContinuousClock.now - start
-        #expect(waited >= FileEditor.defaultLockWaitLimit && waited < FileEditor.defaultLockWaitLimit + .seconds(3))
+        #expect(waited >= FileEditor.defaultLockWaitLimit && waited < FileEditor.defaultLockWaitLimit + .seconds(30))
         holder.release()
         #expect(try await MediaItem(contentsOf: item.url).metadata.title != nil)
         #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: item.url).path), "the torn journal is removed")
