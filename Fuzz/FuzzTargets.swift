@@ -57,7 +57,9 @@ enum Fuzz {
         FuzzTarget(name: format.identifier, fileExtension: format.extensions[0], summary: "\(format.name) parser") { url in
             let parsed = try format.parse(try FileSource(path: url.path), url)
             check(parsed.properties, warnings: parsed.warnings)
-            touch(Metadata(items: parsed.items).fillingReadOnlyFields())
+            var metadata = Metadata(items: parsed.items)
+            metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
+            touch(metadata)
         }
     }
 
@@ -112,7 +114,7 @@ enum Fuzz {
         }
         var metadata = Metadata()
         metadata.items = [XMPFields.item(key: "_PMX", bytes: bytes)]
-        metadata.fillReadOnlyFields()
+        metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         touch(metadata)
     }
 
