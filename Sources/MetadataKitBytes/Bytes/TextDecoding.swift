@@ -7,16 +7,11 @@
 /// unpaired surrogate).
 package enum TextDecoding {
     /// Every byte of `bytes` as the ISO-8859-1 (Latin-1) character it is,
-    /// zeros included.
-    package static func latin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
-        decodeLatin1(bytes)
-    }
-
-    /// ``latin1(_:)`` of a slice: compiled here, specialized (a generic call
-    /// from another target is not always specialized and then runs a
-    /// closure per byte).
+    /// zeros included. Concrete overloads, compiled here specialized: a
+    /// generic call from another target is not always specialized and then
+    /// runs a closure per byte.
     package static func latin1(_ bytes: ArraySlice<UInt8>) -> String { decodeLatin1(bytes) }
-    /// ``latin1(_:)`` of an array (see the slice's).
+    /// The same, of an array.
     package static func latin1(_ bytes: [UInt8]) -> String { decodeLatin1(bytes) }
 
     private static func decodeLatin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
