@@ -86,7 +86,10 @@ public enum MetadataValue: Sendable, Hashable {
     /// A number with an optional total (`trkn`, `disk`).
     case numberPair(number: Int, total: Int?)
     /// A picture; its bytes are read only when asked for.
-    case picture(Artwork)
+    // Boxed: an artwork is several times the size of the other payloads, and
+    // every item (a file has a few dozen, copied as a load and a save go)
+    // would otherwise be that large.
+    indirect case picture(Artwork)
     /// Uninterpreted bytes.
     case data(Data)
 
