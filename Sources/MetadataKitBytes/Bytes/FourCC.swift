@@ -39,6 +39,37 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
                 return
             }
         }
+        self.init(latin1Literal: value)
+    }
+
+    /// A literal of four characters of at most U+00FF: each one UTF-8 byte,
+    /// or two (a lead byte C2 or C3), as in iTunes' "©nam". Decoded from the
+    /// literal's bytes, without making a `String`.
+    @usableFromInline package init(latin1Literal value: StaticString) {
+        if value.hasPointerRepresentation, value.utf8CodeUnitCount <= 8 {
+            let bytes = value.utf8Start
+            let end = value.utf8CodeUnitCount
+            var code: UInt32 = 0
+            var count = 0
+            var index = 0
+            while index < end, count < 4 {
+                let byte = bytes[index]
+                if byte < 0x80 {
+                    code = code << 8 | UInt32(byte)
+                    index += 1
+                } else if byte & 0xFE == 0xC2, index + 1 < end, bytes[index + 1] & 0xC0 == 0x80 {
+                    code = code << 8 | UInt32(byte & 0x03) << 6 | UInt32(bytes[index + 1] & 0x3F)
+                    index += 2
+                } else {
+                    break
+                }
+                count += 1
+            }
+            if count == 4, index == end {
+                self.init(code)
+                return
+            }
+        }
         self.init(literal: value.description)
     }
 
@@ -62,9 +93,22 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         if rawValue & 0x8080_8080 == 0 {
             return withUnsafeBytes(of: rawValue.bigEndian) { String(decoding: $0, as: UTF8.self) }
         }
-        var text = String.UnicodeScalarView()
-        for byte in bytes { text.append(Unicode.Scalar(byte)) }
-        return String(text)
+        // Bytes from 0x80 are the scalars U+0080–U+00FF: two UTF-8 bytes each.
+        return String(unsafeUninitializedCapacity: 8) { utf8 in
+            var count = 0
+            for shift in stride(from: 24, through: 0, by: -8) {
+                let byte = UInt8(truncatingIfNeeded: rawValue >> UInt32(shift))
+                if byte < 0x80 {
+                    utf8[count] = byte
+                    count += 1
+                } else {
+                    utf8[count] = 0xC0 | byte >> 6
+                    utf8[count + 1] = 0x80 | byte & 0x3F
+                    count += 2
+                }
+            }
+            return count
+        }
     }
 
     /// True when all four bytes are printable (space to '~', or '©').
