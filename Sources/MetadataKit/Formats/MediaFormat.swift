@@ -146,6 +146,21 @@ struct FormatProbe {
     /// What one format's look past the head found, kept for the next ones.
     private final class Found {
         var afterID3Tags: (offset: Int64, bytes: [UInt8])??
+        var afterFirstID3Tag: Int64??
+    }
+
+    /// Where a stream that may follow one ID3v2 tag (ADTS, AC-3) starts: 0,
+    /// or the end of the ID3v2 tag at the start when it ends inside the
+    /// file; nil when the head starts with "ID3" but no such tag is there.
+    /// Read once.
+    var afterFirstID3Tag: Int64? {
+        if let known = found.afterFirstID3Tag { return known }
+        var result: Int64? = 0
+        if starts(with: "ID3") {
+            result = (try? ID3v2Header.parse(from: source, at: 0)).flatMap { $0.end < source.size ? $0.end : nil }
+        }
+        found.afterFirstID3Tag = .some(result)
+        return result
     }
 
     /// Where the file's leading ID3v2 tags end (at most eight, each within

@@ -97,13 +97,18 @@ struct JournalPathBuffer {
 
     /// Appends `value` in decimal digits.
     package mutating func append(decimal value: UInt64) {
-        let start = bytes.count
-        var rest = value
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        bytes[start...].reverse()
+        // Digits from the last, into a buffer on the stack (a UInt64 has at
+        // most 20), appended in one go.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var start = 20
+            var rest = value
+            repeat {
+                start -= 1
+                digits[start] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+        }
     }
 
     /// Whether something exists at the path (`access(F_OK)`).

@@ -134,11 +134,7 @@ enum RawStreamParser {
     /// Whether the file starts with a stream `startsStream` recognises, right
     /// at its start or right after a leading ID3v2 tag.
     static func recognizes(_ probe: FormatProbe, startsStream: (FileSource, Int64) throws -> Bool) throws -> Bool {
-        var offset: Int64 = 0
-        if probe.starts(with: "ID3") {
-            guard let header = try? ID3v2Header.parse(from: probe.source, at: 0), header.end < probe.source.size else { return false }
-            offset = header.end
-        }
+        guard let offset = probe.afterFirstID3Tag else { return false }
         return try startsStream(probe.source, offset)
     }
 }

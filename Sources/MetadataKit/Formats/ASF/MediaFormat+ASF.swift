@@ -22,8 +22,11 @@ extension MediaFormat {
         keySpaces: [.asf], fieldCodecs: [ASFFieldCodec()], keyMapRows: MetadataKeyMap.asfKeys,
         recognizes: { probe in
             // The probe holds 12 bytes; the GUID's last 4 are read when those match.
-            guard probe.head.count >= 12, probe.head.elementsEqual(ASFGUID.header.bytes.prefix(12)) else { return false }
-            return try probe.source.getAvailableBytes(at: 0, count: 16) == ASFGUID.header.bytes
+            guard probe.head.count >= 12, probe.head.elementsEqual(headerGUIDBytes.prefix(12)) else { return false }
+            return try probe.source.getAvailableBytes(at: 0, count: 16) == headerGUIDBytes
         },
         parse: ASFParser.parse, planEdit: ASFEditPlanner.plan)
 }
+
+/// The Header Object's GUID as stored, made once (detection compares it with every file's head).
+private let headerGUIDBytes = ASFGUID.header.bytes

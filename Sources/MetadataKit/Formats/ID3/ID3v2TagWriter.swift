@@ -143,6 +143,11 @@ struct ID3v2TagWriter {
     /// The first problem a save keeping every existing frame would meet,
     /// without building the frames (for ``ParsedFile/isEditable``).
     func obstacleKeepingEveryFrame() -> MediaError? {
+        // Nearly every tag has no frame the loop below would look at: say so
+        // without copying each record (this runs on every read).
+        guard unparsed != nil || existing.contains(where: { $0.isRaw || $0.isEncrypted || $0.id.utf8.count == 3 }) else {
+            return nil
+        }
         do {
             for record in existing {
                 if let problem = obstacle(record) { throw problem }

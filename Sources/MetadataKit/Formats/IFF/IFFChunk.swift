@@ -149,7 +149,8 @@ enum IFFChunkWalker {
             var size = Int64(size32)
             if size32 == UInt32.max, let large = try resolve(id) { size = large }
             let payload = position + IFFChunk.headerLength
-            let name = "chunk '\(id)' of \(size) bytes"
+            // Made only for a warning (most chunks have none).
+            var name: String { "chunk '\(id)' of \(size) bytes" }
             if size > fileEnd - payload {
                 // The file ends inside this chunk.
                 if id == audioID, containerEnd > fileEnd {
