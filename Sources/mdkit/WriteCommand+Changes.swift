@@ -56,8 +56,10 @@ extension WriteCommand {
             changedFields.flatMap {
                 (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
             })
-        let added = after.items.filter { !before.items.contains($0) && !changedFieldKeys.contains(name($0)) }
-        let removed = before.items.filter { !after.items.contains($0) && !changedFieldKeys.contains(name($0)) }
+        // Sets: every item is looked up in the other list (runs on every write).
+        let beforeItems = Set(before.items), afterItems = Set(after.items)
+        let added = after.items.filter { !beforeItems.contains($0) && !changedFieldKeys.contains(name($0)) }
+        let removed = before.items.filter { !afterItems.contains($0) && !changedFieldKeys.contains(name($0)) }
         // A key with one item before and one after, each with another value, changed.
         let addedCounts = Dictionary(added.map { (name($0), 1) }, uniquingKeysWith: +)
         let removedCounts = Dictionary(removed.map { (name($0), 1) }, uniquingKeysWith: +)

@@ -18,9 +18,9 @@ package func systemErrorText() -> String { String(cString: strerror(errno)) }
 /// Reads exactly `count` bytes at `offset` of `descriptor` into
 /// `destination`, retrying interrupted and short reads. A read error throws
 /// `io`; the file ending first throws `endOfFile`'s error for the offset
-/// where it ended.
+/// where it ended. `path` (for the error) is made only when one is thrown.
 package func readFully(
-    _ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64, path: String,
+    _ descriptor: Int32, into destination: UnsafeMutableRawPointer, count: Int, at offset: Int64, path: @autoclosure () -> String,
     endOfFile: (Int64) -> MediaError
 ) throws {
     var done = 0
@@ -29,7 +29,7 @@ package func readFully(
         if got < 0 && errno == EINTR { continue }
         if got == 0 { throw endOfFile(offset + Int64(done)) }
         guard got > 0 else {
-            throw MediaError(.io, "read failed: \(systemErrorText())", offset: offset + Int64(done), path: path)
+            throw MediaError(.io, "read failed: \(systemErrorText())", offset: offset + Int64(done), path: path())
         }
         done += got
     }
@@ -37,14 +37,14 @@ package func readFully(
 
 /// Writes all of `bytes` at `offset` of `descriptor`, retrying interrupted
 /// and short writes; throws `io` ("the disk is full" for `ENOSPC`).
-package func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: String) throws {
+package func writeFully(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int64, path: @autoclosure () -> String) throws {
     var done = 0
     while done < bytes.count {
         let wrote = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset + Int64(done)))
         if wrote < 0 && errno == EINTR { continue }
         guard wrote > 0 else {
             let reason = errno == ENOSPC ? "the disk is full" : "write failed: \(systemErrorText())"
-            throw MediaError(.io, reason, offset: offset + Int64(done), path: path)
+            throw MediaError(.io, reason, offset: offset + Int64(done), path: path())
         }
         done += wrote
     }

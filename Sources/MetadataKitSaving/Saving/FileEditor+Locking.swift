@@ -22,13 +22,14 @@ extension FileEditor {
     /// another saver, the path may name a new file. Throws `fileChanged`, or
     /// `locked` when another saver held the lock for all of ``lockWaitLimit``.
     func lockAndCheck(_ descriptor: Int32, url: URL, snapshot: FileSnapshot, exclusive: Bool = true) throws {
-        try Self.lock(descriptor, exclusive: exclusive, waitingAtMost: lockWaitLimit, path: url.path)
+        let path = url.path
+        try Self.lock(descriptor, exclusive: exclusive, waitingAtMost: lockWaitLimit, path: path)
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat: \(systemErrorText())", path: url.path) }
+        guard fstat(descriptor, &info) == 0 else { throw MediaError(.io, "cannot stat: \(systemErrorText())", path: path) }
         var current = stat()
-        let samePath = stat(url.path, &current) == 0 && current.st_ino == info.st_ino
+        let samePath = stat(path, &current) == 0 && current.st_ino == info.st_ino
         guard FileSnapshot(info) == snapshot, samePath else {
-            throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again", path: url.path)
+            throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again", path: path)
         }
     }
 

@@ -31,17 +31,21 @@ package enum FileIO {
 
     /// Exactly `count` bytes at `offset`; the file ending first is an `io` error.
     package static func read(_ descriptor: Int32, at offset: Int64, count: Int, url: URL) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: count)
-        try read(into: &buffer, count: count, from: descriptor, at: offset, url: url)
-        return buffer
+        guard count > 0 else { return [] }
+        return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            // The URL's path (slow to make) only for an error.
+            try readFully(descriptor, into: buffer.baseAddress!, count: count, at: offset, path: url.path) { end in
+                MediaError(.io, "the file ended early", offset: end, path: url.path)
+            }
+            initialized = count
+        }
     }
 
     /// Reads `count` bytes at `offset` into the start of `buffer`.
     package static func read(into buffer: inout [UInt8], count: Int, from descriptor: Int32, at offset: Int64, url: URL) throws {
-        let path = url.path
         try buffer.withUnsafeMutableBytes { raw in
-            try readFully(descriptor, into: raw.baseAddress!, count: count, at: offset, path: path) { end in
-                MediaError(.io, "the file ended early", offset: end, path: path)
+            try readFully(descriptor, into: raw.baseAddress!, count: count, at: offset, path: url.path) { end in
+                MediaError(.io, "the file ended early", offset: end, path: url.path)
             }
         }
     }
@@ -49,12 +53,11 @@ package enum FileIO {
     /// Writes all of `bytes` at `offset`.
     package static func write<Bytes: Collection>(_ descriptor: Int32, _ bytes: Bytes, at offset: Int64, url: URL) throws
     where Bytes.Element == UInt8 {
-        let path = url.path
         let written: Void? = try bytes.withContiguousStorageIfAvailable {
-            try writeFully(descriptor, UnsafeRawBufferPointer($0), at: offset, path: path)
+            try writeFully(descriptor, UnsafeRawBufferPointer($0), at: offset, path: url.path)
         }
         if written != nil { return }
-        try Array(bytes).withUnsafeBytes { try writeFully(descriptor, $0, at: offset, path: path) }
+        try Array(bytes).withUnsafeBytes { try writeFully(descriptor, $0, at: offset, path: url.path) }
     }
 
     /// Creates (or empties) the file at `url`, mode 0600, holding `bytes`.
