@@ -15,11 +15,13 @@ public struct Genre: Sendable, Hashable, CustomStringConvertible {
     public init(name: String) {
         self.name = name
         let key = name.lowercased()
-        self.id3Index = Genre.lowercasedIndex[key] ?? Genre.aliases[key]
         // The listed spelling when only the case differs (a lowercased lookup:
         // Foundation's caseInsensitiveCompare costs read speed).
         if let index = Genre.lowercasedIndex[key] {
+            self.id3Index = index
             self.name = Genre.names[index]
+        } else {
+            self.id3Index = Genre.aliases[key]
         }
     }
 

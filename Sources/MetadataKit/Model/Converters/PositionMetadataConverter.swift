@@ -131,10 +131,21 @@ public struct PositionMetadataConverter: MetadataConverter {
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
         for item in items {
-            guard let pair = Self.pair(of: item, field: field) else { continue }
-            if let value = Self.isCount(field) ? pair.total : pair.number { return .integer(value) }
+            if let value = Self.value(of: item, field: field) { return .integer(value) }
         }
         return nil
+    }
+
+    /// `field`'s half of ``pair(of:field:)`` (the number or the count),
+    /// asking the key space's codec for that half only.
+    static func value(of item: MetadataItem, field: MetadataField) -> Int? {
+        func standard() -> Int? { standardPair(of: item).flatMap { isCount(field) ? $0.total : $0.number } }
+        guard let codec = KeySpaceCodecs.standard.codec(for: item.keySpace) else { return standard() }
+        switch codec.reading(field, from: item, among: [item]) {
+        case .standard: return standard()
+        case .none: return nil
+        case .value(let value): return value.integer
+        }
     }
 
     public func items(
