@@ -379,15 +379,19 @@ public struct MediaItem: Sendable {
         }
         let plan = try planEdit(source, items, options)
         let expected = options.removesAllTags ? Metadata() : Metadata(items: items, schema: schema)
-        var changed = MetadataField.allCases.filter { metadata[$0] != loadedMetadata[$0] }
+        var changed = metadata.differingFields(from: loadedMetadata)
         let changedCustom = schema.customFields.map(\.name).filter { metadata[custom: $0] != loadedMetadata[custom: $0] }
         let duration = properties.duration
         let wanted = chapterTables
         // Every item nobody changed must read back (changed fields are checked
         // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
         // frames when the version changes: 2.2 is always upgraded) are exempt.
-        let loadedItems = Set(loadedMetadata.items)
-        var untouched = items.filter { loadedItems.contains($0) }
+        // Most items keep their place: the same position is compared first
+        // (cheaper than hashing every item with its text).
+        let loadedItems = loadedMetadata.items
+        var untouched = items.indices.filter { index in
+            (index < loadedItems.count && loadedItems[index] == items[index]) || loadedItems.contains(items[index])
+        }.map { items[$0] }
         // Items the planner stores in another form (ID3 dates: v2.3 TYER/TDAT/TIME
         // ↔ v2.4 TDRC) are checked by the field they hold instead.
         untouched.removeAll { item in

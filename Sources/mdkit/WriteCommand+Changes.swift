@@ -52,14 +52,19 @@ extension WriteCommand {
         for field in changedFields {
             lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
         }
-        let changedFieldKeys = Set(
-            changedFields.flatMap {
-                (MetadataKeyMap.standard.keys[$0] ?? []).map(\.description)
-            })
-        // Sets: every item is looked up in the other list (runs on every write).
-        let beforeItems = Set(before.items), afterItems = Set(after.items)
-        let added = after.items.filter { !beforeItems.contains($0) && !changedFieldKeys.contains(name($0)) }
-        let removed = before.items.filter { !afterItems.contains($0) && !changedFieldKeys.contains(name($0)) }
+        // The raw keys of the changed fields: their items are described by the lines above.
+        let changedFieldKeys = changedFields.flatMap { MetadataKeyMap.standard.keys[$0] ?? [] }
+        func isFieldKey(_ item: MetadataItem) -> Bool {
+            changedFieldKeys.contains { $0.keySpace == item.keySpace && $0.key == item.key }
+        }
+        // Most items keep their place: the same position is looked at first.
+        func holds(_ list: [MetadataItem], _ item: MetadataItem, near index: Int) -> Bool {
+            (index < list.count && list[index] == item) || list.contains(item)
+        }
+        let added = after.items.indices.filter { !holds(before.items, after.items[$0], near: $0) && !isFieldKey(after.items[$0]) }
+            .map { after.items[$0] }
+        let removed = before.items.indices.filter { !holds(after.items, before.items[$0], near: $0) && !isFieldKey(before.items[$0]) }
+            .map { before.items[$0] }
         // A key with one item before and one after, each with another value, changed.
         let addedCounts = Dictionary(added.map { (name($0), 1) }, uniquingKeysWith: +)
         let removedCounts = Dictionary(removed.map { (name($0), 1) }, uniquingKeysWith: +)

@@ -18,6 +18,37 @@ enum ItemSurvival {
     /// `exempt` (those a writer rebuilds or renames, such as ID3v1, or ID3v2
     /// when its version changes).
     static func missing(expected: [MetadataItem], actual: [MetadataItem], exempt: Set<MetadataKeySpace>) -> [MetadataItem] {
+        if actual.count > 256 { return missingByKey(expected: expected, actual: actual, exempt: exempt) }
+        // Each expected item takes the first unused matching item, looked
+        // for from just after the last one taken: a save keeps the items'
+        // order, so this is one walk (no key strings made and hashed).
+        // Matching items are interchangeable (`matches` is an equivalence).
+        var used = [Bool](repeating: false, count: actual.count)
+        var hint = 0
+        var missing: [MetadataItem] = []
+        for item in expected where !exempt.contains(item.keySpace) {
+            var found: Int?
+            for step in 0..<actual.count {
+                let index = (hint + step) % actual.count
+                let candidate = actual[index]
+                if !used[index], candidate.keySpace == item.keySpace, candidate.key == item.key, matches(item, candidate) {
+                    found = index
+                    break
+                }
+            }
+            if let found {
+                used[found] = true
+                hint = found + 1
+            } else {
+                missing.append(item)
+            }
+        }
+        return missing
+    }
+
+    /// ``missing(expected:actual:exempt:)`` through a table by key: for
+    /// files of many items, where a walk per item would not do.
+    private static func missingByKey(expected: [MetadataItem], actual: [MetadataItem], exempt: Set<MetadataKeySpace>) -> [MetadataItem] {
         var pool: [String: [MetadataItem]] = [:]
         for item in actual where !exempt.contains(item.keySpace) {
             pool[item.keySpace.rawValue + "\u{0}" + item.key, default: []].append(item)

@@ -75,4 +75,35 @@ import Testing
         #expect(try Data(contentsOf: url) == before, "nothing changed, nothing written")
         #expect(item.warnings == warnings)
     }
+
+    /// The walk used for small files and the table used for large ones find
+    /// the same lost items, whatever the order and duplicates (seeded lists;
+    /// the seed is in the failure message).
+    @Test func smallAndLargeListsFindTheSameLostItems() {
+        for seed: UInt64 in 1...40 {
+            var generator = SplitMix64(state: seed)
+            func random(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+            let pool = (0..<12).map { index in
+                item([.id3, .vorbis, .id3v1][index % 3], "K\(index % 5)", .string("v\(index % 4)"), language: index % 6 == 0 ? "eng" : nil)
+            }
+            let expected = (0..<(5 + random(20))).map { _ in pool[random(pool.count)] }
+            // The written file: most expected items, shuffled, some dropped, some extra.
+            var actual = expected.filter { _ in random(5) != 0 } + (0..<random(4)).map { _ in pool[random(pool.count)] }
+            for index in actual.indices.reversed() { actual.swapAt(index, random(index + 1)) }
+            let exempt: Set<MetadataKeySpace> = random(2) == 0 ? [] : [.id3v1]
+            let small = ItemSurvival.missing(expected: expected, actual: actual, exempt: exempt)
+            // Padding of an exempt key space takes the large path without changing the answer.
+            let padding = (0..<300).map { item(.id3v1, "PAD\($0)", .string("")) }
+            let large = ItemSurvival.missing(expected: expected, actual: actual + padding, exempt: exempt.union([.id3v1]))
+            let smallAllExempt = ItemSurvival.missing(expected: expected, actual: actual, exempt: exempt.union([.id3v1]))
+            #expect(large.map(\.key).sorted() == smallAllExempt.map(\.key).sorted(), "seed \(seed)")
+            // Counted one for one: what is missing is what the multiset difference leaves.
+            var left = actual
+            var lost: [MetadataItem] = []
+            for wanted in expected where !exempt.contains(wanted.keySpace) {
+                if let index = left.firstIndex(of: wanted) { left.remove(at: index) } else { lost.append(wanted) }
+            }
+            #expect(small.map(\.key).sorted() == lost.map(\.key).sorted(), "seed \(seed)")
+        }
+    }
 }
