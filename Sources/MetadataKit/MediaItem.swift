@@ -301,7 +301,7 @@ public struct MediaItem: Sendable {
         guard stat(path, &info) == 0 else {
             throw MediaError(.io, "cannot stat the saved file: \(systemErrorText())", path: path)
         }
-        metadata = Metadata(items: reread.items, schema: schema)
+        metadata = checked?.metadata ?? Metadata(items: reread.items, schema: schema)
         metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         loadedMetadata = metadata
         properties = reread.properties
@@ -316,6 +316,8 @@ public struct MediaItem: Sendable {
     struct CheckedSave: Sendable {
         var parsed: ParsedFile
         var path: String
+        /// The fields of `parsed`, as the check made them (the item adopts them).
+        var metadata: Metadata
     }
 
     /// Everything a save needs before any byte is written.
@@ -435,7 +437,7 @@ public struct MediaItem: Sendable {
             if let duration, let after = reread.properties.duration, abs(after - duration) > 0.001 {
                 throw MediaError(.verificationFailed, "the duration changed from \(duration) to \(after) s")
             }
-            return CheckedSave(parsed: reread, path: written.path)
+            return CheckedSave(parsed: reread, path: written.path, metadata: actual)
         }
         // A plan that writes nothing although fields changed would drop the
         // change silently: the check on the file as it is refuses it.

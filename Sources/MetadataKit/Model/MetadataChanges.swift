@@ -187,9 +187,21 @@ struct MetadataChanges {
 
     /// Replaces the items `matching` selects by `replacement`, placed where the first of them was (at the end when none).
     fileprivate static func replace(in items: inout [MetadataItem], with replacement: [MetadataItem], matching: (MetadataItem) -> Bool) {
-        let position = items.firstIndex(where: matching) ?? items.endIndex
-        let kept = items.enumerated().filter { !matching($0.element) }
-        items = kept.filter { $0.offset < position }.map(\.element) + replacement + kept.filter { $0.offset >= position }.map(\.element)
+        // One pass: the replacement goes where the first matching item was
+        // (at the end when none matched), the other items keep their order.
+        var result: [MetadataItem] = []
+        result.reserveCapacity(items.count + replacement.count)
+        var placed = false
+        for item in items {
+            if !matching(item) {
+                result.append(item)
+            } else if !placed {
+                result.append(contentsOf: replacement)
+                placed = true
+            }
+        }
+        if !placed { result.append(contentsOf: replacement) }
+        items = result
     }
 
     /// The display value `items` give `field`.
