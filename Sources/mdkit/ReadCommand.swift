@@ -142,7 +142,7 @@ extension ReadCommand {
         var item = url.mediaItem()
         do {
             if let problem = problems[path] { throw MediaError(.io, problem) }
-            try await item.load()
+            try item.loadOnCallingThread() // mdkit's tasks may block: no thread hop per file
             return .success(item)
         } catch {
             return .failure(error)

@@ -340,7 +340,7 @@ struct WriteCommand {
     /// makes; and warnings on what the format can't keep of what was asked.
     private func edited(url: FileURL, pictures: [Artwork]) async throws -> Edited {
         var item = url.mediaItem()
-        try await item.load()
+        try item.loadOnCallingThread() // mdkit's tasks may block: no thread hop per file
         let before = item.metadata
         for edit in edits {
             switch edit {
