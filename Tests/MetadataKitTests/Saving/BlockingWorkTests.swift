@@ -91,6 +91,29 @@ import Testing
         }
     }
 
+    /// An exclusive `flock` lock of a file, held from a descriptor of its own
+    /// until ``release()`` closes it (no timer: a late unlock could hit a
+    /// descriptor number another test opened since).
+    final class HeldLock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var descriptor: Int32
+
+        init(_ url: URL) {
+            descriptor = open(url.path, O_RDONLY)
+            flock(descriptor, LOCK_EX)
+        }
+
+        /// Closes the descriptor, which lets go of the lock; once.
+        func release() {
+            lock.lock()
+            defer { lock.unlock() }
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
+
+        deinit { release() }
+    }
+
     /// The three ways to load a file.
     enum Load: CaseIterable, Sendable {
         case load, contentsOf, contentsOfSchema
@@ -131,7 +154,7 @@ import Testing
             try Data("not a journal".utf8).write(to: EditJournal.url(for: url))
             urls.append(url)
         }
-        let holders = urls.map { LockWaitTests.Holder($0, safety: 120) }
+        let holders = urls.map(HeldLock.init)
 
         let toLoad = urls
         let loads = Task {
