@@ -9,7 +9,7 @@ import MetadataKitCatalog
 
 /// `mdkit write FILE... [--field NAME=KEY]... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
-/// [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose] [--quiet]`
+/// [--no-sync] [--lock-wait SECONDS] [--output OUT [-y]] [--force] [--dry-run] [--verbose] [--quiet]`
 struct WriteCommand {
     /// The key spaces, for messages: "id3, id3v1, … or vorbis".
     static var keySpaceList: String {
@@ -24,8 +24,8 @@ struct WriteCommand {
                                    [--remove-artwork] [--lyrics FILE.lrc]
                                    [--chapters F | --remove-chapters]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
-                                   [--remove-all-tags] [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose]
-                                   [--quiet]
+                                   [--remove-all-tags] [--no-sync] [--lock-wait SECONDS] [--output OUT [-y]] [--force]
+                                   [--dry-run] [--verbose] [--quiet]
 
         Changes the metadata of each FILE in place (safely: see README).
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
@@ -57,6 +57,9 @@ struct WriteCommand {
           --remove-all-tags   remove every tag (not with --set, --remove, --artwork, …); the
                               removed fields and items are listed and counted
           --no-sync           skip fsync (faster; not safe against power loss)
+          --lock-wait SECONDS wait at most SECONDS (default 5; 0: not at all) for another save
+                              of a file (by mdkit or another program using MetadataKit) to
+                              finish; then that file fails with 'locked', unchanged
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only;
                               OUT ends in an extension of FILE's format)
           -y, --overwrite     replace an existing OUT (without it, an existing OUT is refused)
@@ -158,6 +161,7 @@ struct WriteCommand {
                 }
             case "--remove-all-tags": options.removesAllTags = true
             case "--no-sync": options.durability = .noSync
+            case "--lock-wait": options.lockWaitLimit = try Self.lockWait(try value(argument))
             case "--output": output = try value(argument)
             case "-y", "--overwrite": overwrite = true
             case "--force": force = true
