@@ -18,8 +18,8 @@ extension MediaItem {
             let source = try FileSource(path: path)
             let layout = try MP3Layout(parsing: source, url: url)
             let loadedItems = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
-            let loaded = Metadata(items: loadedItems)
-            let items = try MetadataChanges().resolvedItems(
+            let loaded = Metadata(items: loadedItems, schema: schema)
+            let items = try MetadataChanges(schema: schema).resolvedItems(
                 loaded: loaded, edited: metadata, keySpaces: [.id3, .id3v1],
                 derived: [.id3v1])
             return try MP3EditPlanner.id3v1Update(source, layout, items, options)?.fields ?? []

@@ -7,7 +7,8 @@
 extension MediaItem {
     /// The item for the file at `url`, loaded: the one-step form of
     /// ``init(url:)`` and ``load()``, for code that keeps items in `let`s or
-    /// in an actor's or observable model's properties.
+    /// in an actor's or observable model's properties. The file is read on
+    /// a thread outside Swift's cooperative pool, as ``load()`` reads it.
     ///
     /// ```swift
     /// let item = try await MediaItem(contentsOf: url)
@@ -20,6 +21,8 @@ extension MediaItem {
 
     /// The item for the file at `url`, loaded through `schema`: its custom
     /// fields read, and its saves writing through it (see ``init(url:schema:)``).
+    /// The file is read on a thread outside Swift's cooperative pool, as
+    /// ``load()`` reads it.
     public init(contentsOf url: URL, schema: MetadataSchema) async throws {
         self.init(url: url, schema: schema)
         try await load()

@@ -45,10 +45,17 @@ extension MediaItem {
                 asLoaded[field] == wanted[field]
                     ? nil : SavePlan.FieldChange(field: field, oldValue: asLoaded[field], newValue: wanted[field])
             }
+            let names = Set(asLoaded.customFieldNames).union(wanted.customFieldNames).sorted()
+            let customChanges = names.compactMap { name -> SavePlan.CustomFieldChange? in
+                asLoaded[custom: name] == wanted[custom: name]
+                    ? nil : SavePlan.CustomFieldChange(name: name, oldValue: asLoaded[custom: name], newValue: wanted[custom: name])
+            }
+            let readBack = Metadata(items: after, schema: schema)
             return SavePlan(
-                fieldChanges: fieldChanges,
+                fieldChanges: fieldChanges, customFieldChanges: customChanges,
                 itemChanges: SavePlan.differences(from: before, to: after),
-                conversions: Self.conversions(of: fieldChanges, readBack: Metadata(items: after, schema: schema)),
+                conversions: Self.conversions(of: fieldChanges, readBack: readBack)
+                    + Self.conversions(of: customChanges, readBack: readBack),
                 changesChapters: hasChapterChanges, layout: layout,
                 sizes: (source.size, save.plan.newSize(originalSize: source.size)), options: options, edit: save.plan)
         }
@@ -90,6 +97,17 @@ extension MediaItem {
                 return nil
             }
             return "\(change.field.rawValue): \(SavePlan.show(wanted)) is stored as \(SavePlan.show(actual))"
+        }
+    }
+}
+
+extension MediaItem {
+    /// Custom fields whose new value reads back in another form the save's
+    /// check accepts (several values joined into one text).
+    static func conversions(of changes: [SavePlan.CustomFieldChange], readBack: Metadata) -> [String] {
+        changes.compactMap { change in
+            guard let wanted = change.newValue, let actual = readBack[custom: change.name], actual != wanted else { return nil }
+            return "\(change.name): \(SavePlan.show(wanted)) is stored as \(SavePlan.show(actual))"
         }
     }
 }

@@ -125,15 +125,24 @@ public struct MediaItem: Sendable {
     /// Reads the file's metadata and properties. Only the bytes needed are read;
     /// picture bytes are read later, by ``Artwork/data()``.
     ///
-    /// The file is read on the calling task's thread: a load reads only the
-    /// parts the format needs and is mostly parsing (saves, which sync and
-    /// wait for locks, run on threads of their own). A load that finds an
-    /// interrupted save to recover waits for another saver's lock at most 5
-    /// seconds (`locked`).
+    /// The file is read on a thread outside Swift's cooperative pool, so
+    /// tasks that don't touch files keep running while loads wait for the
+    /// disk (or for a slow ``ByteSource``). Loads have threads of their own,
+    /// apart from those of saves, so a load never waits for a thread behind
+    /// saves that sync or wait for a lock. A load that finds an interrupted
+    /// save to recover waits for another saver's lock at most 5 seconds
+    /// (`locked`).
     ///
     /// Throws a ``MediaError`` naming the file when it can't be opened, is not
     /// a supported format, or is malformed.
     public mutating func load() async throws(MediaError) {
+        self = try await Self.offloaded(self, on: BlockingWork.loads) { item throws(MediaError) in _ = try item.loadNow() }
+    }
+
+    /// ``load()`` on the calling thread, for callers whose threads may block
+    /// (`mdkit`'s commands, one process per run, which would otherwise pay a
+    /// thread hop per file).
+    package mutating func loadOnCallingThread() throws(MediaError) {
         _ = try loadNow()
     }
 
@@ -146,12 +155,14 @@ public struct MediaItem: Sendable {
         try loadNow()
     }
 
-    /// `body` run on a copy of `item` on a ``BlockingWork`` thread (outside
-    /// the cooperative pool); returns the copy as `body` left it.
+    /// `body` run on a copy of `item` on a thread of `lane` (``BlockingWork``'s
+    /// saves lane unless given; outside the cooperative pool); returns the
+    /// copy as `body` left it.
     static func offloaded(
-        _ item: MediaItem, _ body: @escaping @Sendable (inout MediaItem) throws(MediaError) -> Void
+        _ item: MediaItem, on lane: BlockingWork.Lane = BlockingWork.saves,
+        _ body: @escaping @Sendable (inout MediaItem) throws(MediaError) -> Void
     ) async throws(MediaError) -> MediaItem {
-        try await FileEditor.runBlocking { () throws(MediaError) -> MediaItem in
+        try await FileEditor.runBlocking(on: lane) { () throws(MediaError) -> MediaItem in
             var copy = item
             try body(&copy)
             return copy

@@ -13,6 +13,7 @@
 /// ```swift
 /// item.metadata.title = "New title"
 /// let plan = try item.plan()
+/// for change in plan.fieldChanges { print(change) }   // title: 'Old' → 'New title'
 /// for change in plan.itemChanges { print(change) }
 /// try await item.save(plan)
 /// ```
@@ -29,6 +30,24 @@ public struct SavePlan: Sendable {
         /// "title: 'Old' → 'New'".
         public var description: String {
             "\(field.rawValue): \(SavePlan.show(oldValue)) → \(SavePlan.show(newValue))"
+        }
+    }
+
+    /// A custom field (``MetadataSchema/registerField(_:keys:)``, read and set
+    /// through ``Metadata/subscript(custom:)``) the save changes, as the
+    /// caller asked. Apart from ``FieldChange``, whose ``FieldChange/field``
+    /// is always a standard field.
+    public struct CustomFieldChange: Sendable, Hashable, CustomStringConvertible {
+        /// The custom field's name.
+        public var name: String
+        /// Its value as loaded; nil when the file didn't hold it.
+        public var oldValue: DisplayValue?
+        /// The value asked for; nil when the field is removed.
+        public var newValue: DisplayValue?
+
+        /// "energy: 'low' → 'high'".
+        public var description: String {
+            "\(name): \(SavePlan.show(oldValue)) → \(SavePlan.show(newValue))"
         }
     }
 
@@ -74,8 +93,12 @@ public struct SavePlan: Sendable {
         case newLayout
     }
 
-    /// The fields that change, as asked, in ``MetadataField`` order.
+    /// The standard fields that change, as asked, in ``MetadataField`` order
+    /// (custom fields: ``customFieldChanges``).
     public internal(set) var fieldChanges: [FieldChange]
+    /// The custom fields of the item's schema that change, as asked, by name.
+    /// Their raw items are in ``itemChanges`` too.
+    public internal(set) var customFieldChanges: [CustomFieldChange] = []
     /// Every raw item the save adds, removes or changes, as the file will
     /// read after it, in the file's item order.
     public internal(set) var itemChanges: [ItemChange]

@@ -181,7 +181,7 @@ struct ExportCommand {
                 case .set(let field, let value): session.metadata[field] = value
                 case .setRaw(let space, let key, let value):
                     session.metadata.items.append(MetadataItem(keySpace: space, key: key, value: .string(value), dataType: .utf8))
-                case .remove, .removeRaw: break
+                case .remove, .removeRaw, .setCustom, .removeCustom: break
                 }
             }
             if shown {

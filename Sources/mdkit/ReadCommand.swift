@@ -142,7 +142,7 @@ extension ReadCommand {
         var item = url.mediaItem()
         do {
             if let problem = problems[path] { throw MediaError(.io, problem) }
-            try await item.load()
+            try item.loadOnCallingThread() // mdkit's tasks may block: no thread hop per file
             return .success(item)
         } catch {
             return .failure(error)
@@ -232,10 +232,10 @@ struct FileURL: Sendable {
         absolutePath = url.path
     }
 
-    /// An item for the file; its path is the string the URL was made from
-    /// when the URL keeps that string as it is (no `//`, `.` or `..`
-    /// segments, no trailing `/`).
-    func mediaItem() -> MediaItem {
+    /// An item for the file, read and saved through `schema`; its path is
+    /// the string the URL was made from when the URL keeps that string as it
+    /// is (no `//`, `.` or `..` segments, no trailing `/`).
+    func mediaItem(schema: MetadataSchema = .standard) -> MediaItem {
         var path = absolutePath
         let plain = path.withUTF8 { bytes -> Bool in
             guard bytes.count > 1, bytes[0] == 0x2F, bytes[bytes.count - 1] != 0x2F else { return false }
@@ -247,9 +247,9 @@ struct FileURL: Sendable {
             }
             return true
         }
-        guard plain else { return MediaItem(url: url) }
+        guard plain else { return MediaItem(url: url, schema: schema) }
         assert(url.path == absolutePath, "\(url.path) ≠ \(absolutePath)")
-        return MediaItem(url: url, path: absolutePath)
+        return MediaItem(url: url, path: absolutePath, schema: schema)
     }
 }
 

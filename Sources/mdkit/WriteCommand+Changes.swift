@@ -14,6 +14,7 @@ extension WriteCommand.Edit {
         switch self {
         case .set(let field, _), .remove(let field): field.rawValue
         case .setRaw(let space, let key, _), .removeRaw(let space, let key): "\(space.rawValue):\(key)"
+        case .setCustom(let name, _), .removeCustom(let name): name
         }
     }
 }
@@ -33,7 +34,8 @@ extension WriteCommand {
 
 extension WriteCommand {
     /// The lines `--dry-run` prints (and `--remove-all-tags` lists):
-    /// "title: 'Old' → 'New'" for the normalized fields; then, for raw
+    /// "title: 'Old' → 'New'" for the normalized fields, then the custom
+    /// fields (`--field`) the same way; then, for raw
     /// items outside the changed fields, "KEY: 'old' → 'new'" for a key that
     /// keeps one item with another value, "+ KEY = value" for an added one
     /// and "- KEY" for a removed one.
@@ -51,6 +53,10 @@ extension WriteCommand {
         let changedFields = after.differingFields(from: before)
         for field in changedFields {
             lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
+        }
+        for name in Set(before.customFieldNames).union(after.customFieldNames).sorted()
+        where before[custom: name] != after[custom: name] {
+            lines.append("\(name): \(show(before[custom: name])) → \(show(after[custom: name]))")
         }
         // The raw keys of the changed fields: their items are described by the lines above.
         let changedFieldKeys = changedFields.flatMap { MetadataKeyMap.standard.keys[$0] ?? [] }
@@ -85,11 +91,11 @@ extension WriteCommand {
 
 extension WriteCommand {
     /// The lines `--dry-run` prints for a plan, indented: the fields that
-    /// change, the chapters, every raw item the save adds, changes or
+    /// change (custom ones after the standard ones), the chapters, every raw item the save adds, changes or
     /// removes, values stored in another form, ID3v1 `losses`, and how the
     /// file's bytes change.
     static func describe(_ plan: SavePlan, chapterLines: [String], losses: [String]) -> String {
-        var lines = plan.fieldChanges.map(\.description) + chapterLines
+        var lines = plan.fieldChanges.map(\.description) + plan.customFieldChanges.map(\.description) + chapterLines
         lines += plan.itemChanges.map(\.description)
         lines += plan.conversions.map { "note: " + $0 } + losses
         let layout: String

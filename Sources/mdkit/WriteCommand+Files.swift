@@ -70,3 +70,14 @@ extension WriteCommand {
         }
     }
 }
+
+extension WriteCommand {
+    /// The SECONDS of `--lock-wait`: a number of seconds, 0 or more (a
+    /// fraction is taken: 0.25).
+    static func lockWait(_ text: String) throws(UsageError) -> Duration {
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0, seconds <= 86_400 else {
+            throw UsageError("--lock-wait needs a number of seconds from 0 to 86400, not '\(text)'")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded()))
+    }
+}

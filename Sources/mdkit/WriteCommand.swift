@@ -7,9 +7,9 @@ import MetadataKitCatalog
     import Foundation
 #endif
 
-/// `mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
+/// `mdkit write FILE... [--field NAME=KEY]... [--set KEY=VALUE]... [--remove KEY]... [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]
 /// [--remove-artwork] [--id3v2-version 3|4] [--id3v1 update|add|remove] [--remove-all-tags]
-/// [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose] [--quiet]`
+/// [--no-sync] [--lock-wait SECONDS] [--output OUT [-y]] [--force] [--dry-run] [--verbose] [--quiet]`
 struct WriteCommand {
     /// The key spaces, for messages: "id3, id3v1, … or vorbis".
     static var keySpaceList: String {
@@ -19,13 +19,13 @@ struct WriteCommand {
 
     static var usage: String {
         """
-        usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]...
+        usage: mdkit write FILE... [--set KEY=VALUE]... [--remove KEY]... [--field NAME=KEY]...
                                    [--artwork IMAGE [--artwork-type TYPE] [--artwork-mime TYPE]]...
                                    [--remove-artwork] [--lyrics FILE.lrc]
                                    [--chapters F | --remove-chapters]
                                    [--id3v2-version 3|4] [--id3v1 update|add|remove]
-                                   [--remove-all-tags] [--no-sync] [--output OUT [-y]] [--force] [--dry-run] [--verbose]
-                                   [--quiet]
+                                   [--remove-all-tags] [--no-sync] [--lock-wait SECONDS] [--output OUT [-y]] [--force]
+                                   [--dry-run] [--verbose] [--quiet]
 
         Changes the metadata of each FILE in place (safely: see README).
           --set KEY=VALUE     set a field. KEY is a normalized name (title, artist, albumArtist,
@@ -36,6 +36,11 @@ struct WriteCommand {
                               keySpace:key (e.g. id3:TXXX:MOOD, vorbis:MOOD), where keySpace is
                               \(keySpaceList). A key given twice is a usage error.
           --remove KEY        remove a field or raw key
+          --field NAME=KEY    name a custom field held by the raw key KEY (keySpace:key, e.g.
+                              --field energy=id3:TXXX:ENERGY); repeat with one NAME to give its
+                              key in other key spaces (most preferred first). --set NAME=VALUE
+                              and --remove NAME then edit it where the file holds it, else
+                              under its key in the format's primary tag; --dry-run lists it
           --artwork IMAGE     set the artwork to IMAGE (repeat for several pictures): a JPEG,
                               PNG, GIF, BMP or WebP file; anything else is refused unless
                               --artwork-mime names its type
@@ -52,6 +57,9 @@ struct WriteCommand {
           --remove-all-tags   remove every tag (not with --set, --remove, --artwork, …); the
                               removed fields and items are listed and counted
           --no-sync           skip fsync (faster; not safe against power loss)
+          --lock-wait SECONDS wait at most SECONDS (default 5; 0: not at all) for another save
+                              of a file (by mdkit or another program using MetadataKit) to
+                              finish; then that file fails with 'locked', unchanged
           --output OUT        write the result to OUT and leave FILE untouched (one FILE only;
                               OUT ends in an extension of FILE's format)
           -y, --overwrite     replace an existing OUT (without it, an existing OUT is refused)
@@ -77,6 +85,9 @@ struct WriteCommand {
         case remove(MetadataField)
         case setRaw(MetadataKeySpace, String, String)
         case removeRaw(MetadataKeySpace, String)
+        /// A custom field of `--field`, by name.
+        case setCustom(String, String)
+        case removeCustom(String)
     }
 
     /// The files to write: the FILE arguments with folders walked and path lists read (``PathArguments``).
@@ -85,6 +96,10 @@ struct WriteCommand {
     /// Paths that could not be walked, with the reason, reported in their place.
     var problems: [String: String] = [:]
     var edits: [Edit] = []
+    /// The custom fields of `--field`, in the order first named, with their keys.
+    var customFields: [(name: String, keys: [MetadataKeyMap.RawKey])] = []
+    /// The standard schema with ``customFields`` registered: what files are read and saved through.
+    var schema = MetadataSchema.standard
     var artwork: [(path: String, type: Artwork.PictureType, mimeType: String?)] = []
     var removesArtwork = false
     var lyrics: LRCLyrics?
@@ -108,9 +123,11 @@ struct WriteCommand {
             let argument = arguments[index]
             switch argument {
             case "--set":
-                edits.append(try Self.edit(setting: try value(argument)))
+                edits.append(try Self.edit(setting: try value(argument), allowingCustom: true))
             case "--remove":
-                edits.append(try Self.edit(key: try value(argument), value: nil))
+                edits.append(try Self.edit(key: try value(argument), value: nil, allowingCustom: true))
+            case "--field":
+                try addCustomField(try value(argument))
             case "--artwork":
                 artwork.append((try value(argument), .frontCover, nil))
             case "--artwork-type":
@@ -144,6 +161,7 @@ struct WriteCommand {
                 }
             case "--remove-all-tags": options.removesAllTags = true
             case "--no-sync": options.durability = .noSync
+            case "--lock-wait": options.lockWaitLimit = try Self.lockWait(try value(argument))
             case "--output": output = try value(argument)
             case "-y", "--overwrite": overwrite = true
             case "--force": force = true
@@ -180,16 +198,19 @@ struct WriteCommand {
         for edit in edits where !seen.insert(edit.target).inserted {
             throw UsageError("\(edit.target) is given twice (keys are compared as the format stores them)")
         }
+        schema = try registeredSchema()
     }
 
     /// Parses the KEY=VALUE of a `--set`.
-    static func edit(setting pair: String) throws(UsageError) -> Edit {
+    static func edit(setting pair: String, allowingCustom: Bool = false) throws(UsageError) -> Edit {
         guard let equals = pair.firstIndex(of: "=") else { throw UsageError("--set needs KEY=VALUE, not '\(pair)'") }
-        return try edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]))
+        return try edit(key: String(pair[..<equals]), value: String(pair[pair.index(after: equals)...]), allowingCustom: allowingCustom)
     }
 
-    /// Parses one `--set`/`--remove` key (and value).
-    static func edit(key: String, value: String?) throws(UsageError) -> Edit {
+    /// Parses one `--set`/`--remove` key (and value); with `allowingCustom`,
+    /// a name that is neither a field nor a raw key is a custom field (which
+    /// a `--field` must name).
+    static func edit(key: String, value: String?, allowingCustom: Bool = false) throws(UsageError) -> Edit {
         if let field = MetadataField(name: key) {
             guard let value else { return .remove(field) }
             switch field {
@@ -204,6 +225,15 @@ struct WriteCommand {
                 return .set(field, .text(value))
             }
         }
+        if allowingCustom, !key.isEmpty, !key.contains(":") {
+            return value.map { .setCustom(key, $0) } ?? .removeCustom(key)
+        }
+        let (space, rawKey) = try rawKey(key)
+        return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)
+    }
+
+    /// Parses a raw key keySpace:key, the key as the format stores it.
+    static func rawKey(_ key: String) throws(UsageError) -> (MetadataKeySpace, String) {
         guard let colon = key.firstIndex(of: ":"), colon != key.startIndex, key.index(after: colon) != key.endIndex else {
             throw UsageError("'\(key)' is neither a field name nor a raw key keySpace:key")
         }
@@ -216,8 +246,7 @@ struct WriteCommand {
         guard MediaFormat.allKeySpaces.contains(space) else {
             throw UsageError("unknown key space '\(space.rawValue)' (use \(Self.keySpaceList))")
         }
-        let rawKey = MediaFormat.normalizedKey(String(key[key.index(after: colon)...]), in: space)
-        return value.map { .setRaw(space, rawKey, $0) } ?? .removeRaw(space, rawKey)
+        return (space, MediaFormat.normalizedKey(String(key[key.index(after: colon)...]), in: space))
     }
 
     func run() async -> Int32 {
@@ -339,8 +368,8 @@ struct WriteCommand {
     /// The item at `url`, loaded, with the edits applied; the changes that
     /// makes; and warnings on what the format can't keep of what was asked.
     private func edited(url: FileURL, pictures: [Artwork]) async throws -> Edited {
-        var item = url.mediaItem()
-        try await item.load()
+        var item = url.mediaItem(schema: schema)
+        try item.loadOnCallingThread() // mdkit's tasks may block: no thread hop per file
         let before = item.metadata
         for edit in edits {
             switch edit {
@@ -351,6 +380,8 @@ struct WriteCommand {
                 item.metadata.items.append(MetadataItem(keySpace: space, key: key, value: .string(value), dataType: .utf8))
             case .removeRaw(let space, let key):
                 item.metadata.items.removeAll { $0.keySpace == space && $0.key == key }
+            case .setCustom(let name, let value): item.metadata[custom: name] = .text(value)
+            case .removeCustom(let name): item.metadata[custom: name] = nil
             }
         }
         if !pictures.isEmpty { item.metadata.artwork = pictures }

@@ -98,7 +98,7 @@ public struct Asset: Sendable {
     ///
     /// The file is read on a thread outside Swift's cooperative pool.
     public mutating func load() async throws(MediaError) {
-        self = try await FileEditor.runBlocking { [self] () throws(MediaError) -> Asset in
+        self = try await FileEditor.runBlocking(on: BlockingWork.loads) { [self] () throws(MediaError) -> Asset in
             var asset = self
             try MediaError.catching(path: asset.url.path) { try asset.loadNow() }
             return asset

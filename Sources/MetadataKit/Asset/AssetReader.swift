@@ -17,9 +17,10 @@ import Synchronization
 /// ```
 ///
 /// The reader is also an `AsyncSequence` of the same samples
-/// (`for try await sample in reader`). Each ``AssetReaderTrackOutput`` can
-/// also be read on its own with its `nextSample()`; don't mix the two styles
-/// on one reader. Samples are
+/// (`for try await sample in reader`, failing only with a ``MediaError``).
+/// Each ``AssetReaderTrackOutput`` can also be read on its own, with its
+/// `nextSample()` or `for try await`; don't mix reading the reader and its
+/// outputs on one reader. Samples are
 /// computed from the sample tables as they are asked for and their bytes are
 /// read only by ``Sample/data()``, so memory does not grow with the
 /// file. Fragmented files are refused (`unsupportedFeature`).
@@ -96,20 +97,88 @@ public final class AssetReader: Sendable {
 }
 
 /// `for try await sample in reader`: the samples of ``AssetReader/nextSample()``,
-/// checking for Task cancellation between samples.
+/// checking for Task cancellation between samples. The loop fails only with
+/// a ``MediaError`` (`Failure` is `MediaError`, so `catch` gets one without
+/// a cast); a cancelled task ends it with one whose code is `cancelled`.
 extension AssetReader: AsyncSequence {
+    /// A sample.
     public typealias Element = Sample
+    /// The only error the loop throws.
+    public typealias Failure = MediaError
 
+    /// The reader's samples, one per ``next()``.
     public struct AsyncIterator: AsyncIteratorProtocol {
+        /// A sample.
+        public typealias Element = Sample
+        /// The only error ``next()`` throws.
+        public typealias Failure = MediaError
+
         let reader: AssetReader
 
-        public mutating func next() async throws -> Sample? {
-            try Task.checkCancellation()
+        /// The next sample of any output; nil at the end; `cancelled` when
+        /// the task is cancelled.
+        public mutating func next() async throws(MediaError) -> Sample? {
+            try Self.checkCancellation(of: reader.asset)
             return try reader.nextSample()
+        }
+
+        /// ``next()``, as `for try await` calls it.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? {
+            try Self.checkCancellation(of: reader.asset)
+            return try reader.nextSample()
+        }
+
+        /// Throws `cancelled` when the current task is cancelled.
+        static func checkCancellation(of asset: Asset) throws(MediaError) {
+            guard Task.isCancelled else { return }
+            throw MediaError(.cancelled, "reading the samples was cancelled", path: asset.url.path)
         }
     }
 
+    /// An iterator over the samples from the reader's position.
     public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self) }
+}
+
+/// `for try await sample in output`: the samples of
+/// ``AssetReaderTrackOutput/nextSample()`` (its ``AssetReaderTrackOutput/sampleRange``),
+/// checking for Task cancellation between samples; as ``AssetReader``'s
+/// loop, it fails only with a ``MediaError``.
+extension AssetReaderTrackOutput: AsyncSequence {
+    /// A sample.
+    public typealias Element = Sample
+    /// The only error the loop throws.
+    public typealias Failure = MediaError
+
+    /// The output's samples, one per ``next()``.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        /// A sample.
+        public typealias Element = Sample
+        /// The only error ``next()`` throws.
+        public typealias Failure = MediaError
+
+        let output: AssetReaderTrackOutput
+
+        /// The output's next sample; nil after the last; `cancelled` when the
+        /// task is cancelled.
+        public mutating func next() async throws(MediaError) -> Sample? {
+            try checkCancellation()
+            return try output.nextSample()
+        }
+
+        /// ``next()``, as `for try await` calls it.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? {
+            try checkCancellation()
+            return try output.nextSample()
+        }
+
+        private func checkCancellation() throws(MediaError) {
+            guard Task.isCancelled else { return }
+            throw MediaError(.cancelled, "reading the samples of track \(output.track.id) was cancelled")
+        }
+    }
+
+    /// An iterator over the samples from the output's position.
+    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
 }
 
 /// The samples of one track, in decode order. Sendable: its position is

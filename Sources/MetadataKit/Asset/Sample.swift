@@ -91,7 +91,7 @@ public struct Sample: Sendable {
     ///   shorter than the sample table says.
     public func data() async throws(MediaError) -> [UInt8] {
         guard bytes == nil, source != nil else { return try readBytes() }
-        return try await BlockingWork.run { [self] () throws(MediaError) -> [UInt8] in try readBytes() }
+        return try await BlockingWork.loads.run { [self] () throws(MediaError) -> [UInt8] in try readBytes() }
     }
 
     /// The sample's bytes, read on the calling thread.

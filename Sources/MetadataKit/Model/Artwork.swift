@@ -197,7 +197,7 @@ public struct Artwork: Sendable, Hashable {
     ///   `truncated` (it is shorter now), `malformed` (base64 text that doesn't decode).
     public func data() async throws(MediaError) -> Data {
         guard case .file = storage else { return try readBytes() }
-        return try await BlockingWork.run { [self] () throws(MediaError) -> Data in try readBytes() }
+        return try await BlockingWork.loads.run { [self] () throws(MediaError) -> Data in try readBytes() }
     }
 
     /// The image bytes, read now on the calling thread: for the writers and

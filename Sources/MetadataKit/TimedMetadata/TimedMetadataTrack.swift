@@ -165,7 +165,7 @@ public enum TimedMetadataTrack {
     ///
     /// The samples are read on a thread outside Swift's cooperative pool.
     public static func groups(of track: AssetTrack, in asset: Asset) async throws(MediaError) -> [TimedMetadataGroup] {
-        try await BlockingWork.run { () throws(MediaError) in
+        try await BlockingWork.loads.run { () throws(MediaError) in
             try MediaError.catching(path: asset.url.path) { try read(track, in: asset).groups }
         }
     }
@@ -217,7 +217,7 @@ public enum TimedMetadataTrack {
             throw MediaError(.unsupportedFeature, "no timed metadata track\(trackID.map { " \($0)" } ?? "")", path: asset.url.path)
         }
         let describes = track.references.first { $0.type == "cdsc" }?.trackIDs.first
-        let (groups, timescale) = try await BlockingWork.run { () throws(MediaError) in
+        let (groups, timescale) = try await BlockingWork.loads.run { () throws(MediaError) in
             try MediaError.catching(path: asset.url.path) { try read(track, in: asset) }
         }
         return TimedMetadataDocument(describes: describes.map(Int.init), groups: groups, timescale: timescale)

@@ -4,38 +4,54 @@
     import Foundation
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs work that blocks in the kernel (`pread`, `fsync`, waits for a file
 /// lock) on threads of its own, so that an `async` call doing it never holds
 /// one of the few threads of Swift's cooperative pool (one per core): tasks
 /// that don't touch files keep running however many loads and saves wait.
 ///
-/// The threads are made as work arrives (at most ``maximumThreads``; more
-/// work waits its turn, in order) and end after ``idleLifetime`` seconds
+/// The work goes to one of two ``Lane``s, each with threads of its own:
+/// ``saves`` (plans, saves and batch saves, which sync and wait for other
+/// savers' locks) and ``loads`` (loads and reads of pictures and samples),
+/// so a load never waits for a thread behind saves that wait for the disk
+/// or a lock.
+///
+/// A lane's threads are made as work arrives (at most ``maximumThreads``;
+/// more work waits its turn, in order) and end after ``idleLifetime`` seconds
 /// without work, so an app that reads a file now and then holds no thread.
 package enum BlockingWork {
-    /// Threads the work may use at once, besides those waiting for a lock
-    /// (``waiting(_:)``): one per core, as Swift's pool has. The work is
+    /// Threads the work of one lane may use at once, besides those waiting
+    /// for a lock (``waiting(_:)``): twice the cores, at least 4. The work is
     /// parsing as much as reading, so more threads would only share the
     /// cores and make each load slower.
     package static let maximumThreads = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
     /// Seconds an idle thread waits for work before it ends.
     package static let idleLifetime = 10.0
 
-    /// `body`'s result, computed on a thread of this pool while the caller's
-    /// task is suspended.
+    /// The lane of plans, saves and batch saves (and of ``run(_:)`` and
+    /// ``concurrentPerform(iterations:width:_:)``).
+    package static let saves = Lane()
+    /// The lane of loads and of reads of picture and sample bytes: threads
+    /// no save or lock wait of a save holds.
+    package static let loads = Lane()
+
+    /// `body`'s result, computed on a thread of the ``saves`` lane while the
+    /// caller's task is suspended.
     package static func run<Value: Sendable, Failure: Error>(
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
-        let result: Result<Value, Failure> = await withCheckedContinuation { continuation in
-            pool.submit { continuation.resume(returning: Result(catching: body)) }
-        }
-        return try result.get()
+        try await saves.run(body)
     }
 
     /// `body(index)` for every index in `0..<count`, on the calling thread
-    /// and up to `width - 1` threads of this pool at once; returns when all
-    /// are done. For the parallel steps of a batch save, which Dispatch's
-    /// `concurrentPerform` would run on the threads Swift's tasks use.
+    /// and up to `width - 1` threads of the ``saves`` lane at once; returns
+    /// when all are done. For the parallel steps of a batch save, which
+    /// Dispatch's `concurrentPerform` would run on the threads Swift's tasks use.
     package static func concurrentPerform(iterations count: Int, width: Int, _ body: (Int) -> Void) {
         guard count > 1, width > 1 else {
             for index in 0..<count { body(index) }
@@ -43,7 +59,7 @@ package enum BlockingWork {
         }
         withoutActuallyEscaping(body) { body in
             let shared = Shared(count: count, body: body)
-            for _ in 0..<min(count, width) - 1 { pool.submit { shared.work() } }
+            for _ in 0..<min(count, width) - 1 { saves.submit { shared.work() } }
             shared.work()
             shared.finish()
         }
@@ -90,19 +106,20 @@ package enum BlockingWork {
         }
     }
 
-    /// Runs `body`, which waits (for a file lock held elsewhere), counting
-    /// its thread out of ``maximumThreads`` meanwhile: saves waiting on locks
-    /// don't keep other file work from starting.
+    /// Runs `body`, which waits (for a file lock held elsewhere); on a thread
+    /// of a lane, that thread is counted out of the lane's
+    /// ``maximumThreads`` meanwhile, so waits don't keep other work of the
+    /// lane from starting. On any other thread it just runs `body`.
     package static func waiting<Result>(_ body: () throws -> Result) rethrows -> Result {
-        pool.enterWait()
-        defer { pool.leaveWait() }
+        guard let lane = Lane.current else { return try body() }
+        lane.enterWait()
+        defer { lane.leaveWait() }
         return try body()
     }
 
-    private static let pool = Pool()
-
-    /// The queue of work and the threads that take from it.
-    private final class Pool: @unchecked Sendable {
+    /// A queue of work and the threads that take from it (at most
+    /// ``BlockingWork/maximumThreads`` at once, besides those waiting for a lock).
+    package final class Lane: @unchecked Sendable {
         // Guarded by `condition`.
         private let condition = Condition()
         private var jobs: [@Sendable () -> Void] = []
@@ -112,7 +129,34 @@ package enum BlockingWork {
         /// Threads inside ``BlockingWork/waiting(_:)``: not counted against the maximum.
         private var waiting = 0
 
-        func submit(_ job: @escaping @Sendable () -> Void) {
+        fileprivate init() {}
+
+        /// `body`'s result, computed on a thread of this lane while the
+        /// caller's task is suspended.
+        package func run<Value: Sendable, Failure: Error>(
+            _ body: @escaping @Sendable () throws(Failure) -> Value
+        ) async throws(Failure) -> Value {
+            let result: Swift.Result<Value, Failure> = await withCheckedContinuation { continuation in
+                submit { continuation.resume(returning: Swift.Result(catching: body)) }
+            }
+            return try result.get()
+        }
+
+        /// The lane whose thread runs the caller, if any.
+        fileprivate static var current: Lane? {
+            pthread_getspecific(currentKey).map { Unmanaged<Lane>.fromOpaque($0).takeUnretainedValue() }
+        }
+
+        /// The thread-specific slot naming a thread's lane (lanes live as
+        /// long as the process, so the slot holds no reference).
+        private static let currentKey: pthread_key_t = {
+            var key = pthread_key_t()
+            let result = pthread_key_create(&key, nil)
+            precondition(result == 0, "pthread_key_create failed: \(result)")
+            return key
+        }()
+
+        fileprivate func submit(_ job: @escaping @Sendable () -> Void) {
             condition.lock()
             jobs.append(job)
             condition.signal()
@@ -129,7 +173,7 @@ package enum BlockingWork {
             return true
         }
 
-        func enterWait() {
+        fileprivate func enterWait() {
             condition.lock()
             waiting += 1
             let start = startsThread()
@@ -137,13 +181,14 @@ package enum BlockingWork {
             if start { startThread { [self] in work() } }
         }
 
-        func leaveWait() {
+        fileprivate func leaveWait() {
             condition.lock()
             waiting -= 1
             condition.unlock()
         }
 
         private func work() {
+            pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
             condition.lock()
             while true {
                 if next < jobs.count {

@@ -122,9 +122,11 @@ import Testing
         } throws: { error in
             (error as? MediaError)?.reason.contains("not a regular file") == true
         }
+        // Timed on this thread: load() would add its waits for threads (MediaItem.loadedOnThisThread).
+        #expect(throws: MediaError.self) { try MediaItem.loadedOnThisThread(fifo) }
+        #expect(ContinuousClock.now - start < .seconds(3), "an open waited for a writer")
         var item = MediaItem(url: fifo)
         await #expect(throws: MediaError.self) { try await item.load() }
-        #expect(ContinuousClock.now - start < .seconds(3), "an open waited for a writer")
     }
 }
 

@@ -58,6 +58,41 @@ import Testing
         #expect(try Data(contentsOf: mp3) == before)
     }
 
+    /// `--field NAME=KEY` names a custom field that `--set`/`--remove`
+    /// edit; `--dry-run` lists it as a field change; the write stores it
+    /// under the key of the file's kind.
+    @Test func customFieldsAreListedAndWritten() async throws {
+        let (mp3, _) = try copyOfSamples()
+        let flac = mp3.deletingLastPathComponent().appendingPathComponent("c.flac")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.flac"), to: flac)
+        let fields = ["--field", "energy=id3:TXXX:ENERGY", "--field", "energy=vorbis:ENERGY"]
+        let before = try Data(contentsOf: mp3)
+        var output = try mdkit(["write", mp3.path, flac.path, "--set", "energy=high", "--dry-run"] + fields)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(
+            output.text.contains("\(mp3.path): would change\n  energy: (none) → 'high'\n  + id3:TXXX:ENERGY = high\n"), "\(output.text)")
+        #expect(output.text.contains("\(flac.path): would change\n  energy: (none) → 'high'\n  + vorbis:ENERGY = high\n"), "\(output.text)")
+        #expect(try Data(contentsOf: mp3) == before)
+
+        output = try mdkit(["write", mp3.path, flac.path, "--set", "energy=high"] + fields)
+        #expect(output.status == 0, "\(output.standardError)")
+        #expect(output.text == "\(mp3.path): saved (1 change)\n\(flac.path): saved (1 change)\n")
+        let schema = try MetadataSchemaTests.schema()
+        for url in [mp3, flac] {
+            #expect(try await MediaItem(contentsOf: url, schema: schema).metadata[custom: "energy"] == .text("high"))
+        }
+        output = try mdkit(["write", mp3.path, "--remove", "energy", "--dry-run"] + fields)
+        #expect(output.text.contains("  energy: 'high' → (none)\n  - id3:TXXX:ENERGY\n"), "\(output.text)")
+
+        // A custom name needs its --field; a standard field's name or a key the key map holds can't be one.
+        output = try mdkit(["write", mp3.path, "--set", "energy=low"])
+        #expect(output.status == 2 && output.standardError.contains("--field energy=KEY"), "\(output.standardError)")
+        #expect(try mdkit(["write", mp3.path, "--field", "mood=vorbis:ENERGY", "--set", "title=x"]).status == 2)
+        #expect(try mdkit(["write", mp3.path, "--field", "energy=id3:TIT2", "--set", "energy=x"]).status == 2)
+        #expect(try mdkit(["write", mp3.path, "--field", "energy", "--set", "energy=x"]).status == 2)
+        #expect(try await MediaItem(contentsOf: mp3, schema: schema).metadata[custom: "energy"] == .text("high"))
+    }
+
     @Test func outputLeavesTheOriginal() async throws {
         let (_, m4a) = try copyOfSamples()
         let before = try Data(contentsOf: m4a)

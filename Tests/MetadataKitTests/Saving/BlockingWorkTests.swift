@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitSaving
 
-/// Saves wait for the disk and for file locks on threads of their
+/// Loads and saves wait for the disk and for file locks on threads of their
 /// own (`BlockingWork`), never on the few threads of Swift's cooperative
 /// pool: however many of them wait, other tasks keep running.
 @Suite(.serialized) struct BlockingWorkTests {
@@ -70,6 +71,170 @@ import Testing
         for (index, item) in items.enumerated() {
             #expect(try await MediaItem(contentsOf: item.url).metadata.title == "Title \(index)")
         }
+    }
+
+    /// Whether a task started from a thread outside the pool `delay` seconds
+    /// from now runs within `limit` seconds; `release` then runs (from that
+    /// thread, so the test ends even when the pool is blocked).
+    static func poolRunsANewTask(
+        after delay: Double = 0.5, within limit: Double, then release: @escaping @Sendable () -> Void
+    ) async -> Bool {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                Thread.sleep(forTimeInterval: delay)
+                let ran = DispatchSemaphore(value: 0)
+                Task.detached { ran.signal() }
+                let progressed = ran.wait(timeout: .now() + limit) == .success
+                release()
+                continuation.resume(returning: progressed)
+            }
+        }
+    }
+
+    /// An exclusive `flock` lock of a file, held from a descriptor of its own
+    /// until ``release()`` closes it (no timer: a late unlock could hit a
+    /// descriptor number another test opened since).
+    final class HeldLock: @unchecked Sendable {
+        private let lock = NSLock()
+        private var descriptor: Int32
+
+        init(_ url: URL) {
+            descriptor = open(url.path, O_RDONLY)
+            flock(descriptor, LOCK_EX)
+        }
+
+        /// Closes the descriptor, which lets go of the lock; once.
+        func release() {
+            lock.lock()
+            defer { lock.unlock() }
+            if descriptor >= 0 { close(descriptor) }
+            descriptor = -1
+        }
+
+        deinit { release() }
+    }
+
+    /// The three ways to load a file.
+    enum Load: CaseIterable, Sendable {
+        case load, contentsOf, contentsOfSchema
+
+        func callAsFunction(_ url: URL) async throws(MediaError) -> MediaItem {
+            switch self {
+            case .load:
+                var item = MediaItem(url: url)
+                try await item.load()
+                return item
+            case .contentsOf: return try await MediaItem(contentsOf: url)
+            case .contentsOfSchema:
+                do {
+                    return try await MediaItem(contentsOf: url, schema: .standard)
+                } catch let error as MediaError {
+                    throw error
+                } catch {
+                    throw MediaError(.io, "\(error)")
+                }
+            }
+        }
+    }
+
+    /// Many more loads than cores, each finding a journal beside its file and
+    /// waiting for the lock another descriptor holds on the file (to recover
+    /// the save the journal tells of): the pool must still run a new task.
+    /// On the pool's threads the loads would hold all of them for 25 rounds
+    /// of their 5-second lock wait, longer than the probe waits (which is
+    /// long: the suite's CLI tests keep the pool's threads waiting for
+    /// processes at times).
+    @Test(arguments: Load.allCases)
+    func loadsWaitingForALockLeaveTheCooperativePoolFree(load: Load) async throws {
+        let directory = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let count = 24 * ProcessInfo.processInfo.activeProcessorCount + 2
+        var urls: [URL] = []
+        for index in 0..<count {
+            let url = directory.appendingPathComponent("song\(index).mp3")
+            try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"), to: url)
+            try Data("not a journal".utf8).write(to: EditJournal.url(for: url))
+            urls.append(url)
+        }
+        let holders = urls.map(HeldLock.init)
+
+        let toLoad = urls
+        let loads = Task {
+            await withTaskGroup(of: MediaError.Code?.self) { group in
+                for url in toLoad {
+                    group.addTask {
+                        do throws(MediaError) {
+                            _ = try await load(url)
+                            return nil
+                        } catch {
+                            return error.code
+                        }
+                    }
+                }
+                return await group.reduce(into: [MediaError.Code?]()) { $0.append($1) }
+            }
+        }
+        let progressed = await Self.poolRunsANewTask(within: 100) { for holder in holders { holder.release() } }
+        let failures = await loads.value
+        #expect(progressed, "a new task ran while \(count) loads waited for file locks")
+        #expect(failures.count == count)
+        // Released in time, a load recovers (removing the torn journal) and reads the file.
+        #expect(failures.allSatisfy { $0 == nil || $0 == .locked }, "\(failures)")
+        for url in urls { #expect(try await load(url).metadata.title != nil) }
+    }
+
+    /// A source whose reads wait until the test opens its gate.
+    final class GatedSource: ByteSource, @unchecked Sendable {
+        let data: Data
+        private let condition = NSCondition()
+        private var isOpen = false
+
+        init(_ data: Data) { self.data = data }
+
+        var size: Int64 { Int64(data.count) }
+
+        func read(at offset: Int64, count: Int) throws -> Data {
+            condition.lock()
+            while !isOpen { condition.wait() }
+            condition.unlock()
+            return data[Int(offset)..<Int(offset) + count]
+        }
+
+        func open() {
+            condition.lock()
+            isOpen = true
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Loads from a source whose reads block until the test lets them go
+    /// (as a network source's might): while more of them than cores are
+    /// blocked, the pool runs a new task; then they all read the file. One
+    /// more than the cores, fewer than the loads' threads: the other loads
+    /// of the suite keep a thread meanwhile.
+    @Test func loadsBlockedInTheirSourceLeaveTheCooperativePoolFree() async throws {
+        let data = try Data(contentsOf: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"))
+        let expected = try await MediaItem(loading: data, filename: "sample.mp3").metadata
+        let count = ProcessInfo.processInfo.activeProcessorCount + 1
+        let source = GatedSource(data)
+        let loads = Task {
+            await withTaskGroup(of: Metadata?.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        var item = MediaItem(source: source, filename: "sample.mp3")
+                        try? await item.load()
+                        return item.isLoaded ? item.metadata : nil
+                    }
+                }
+                return await group.reduce(into: [Metadata?]()) { $0.append($1) }
+            }
+        }
+        // Blocked loads on the pool would hold it until the gate opens.
+        let progressed = await Self.poolRunsANewTask(within: 120) { source.open() }
+        let loaded = await loads.value
+        #expect(progressed, "a new task ran while \(count) loads waited for their source")
+        #expect(loaded.count == count && loaded.allSatisfy { $0 == expected })
     }
 
     @Test func concurrentPerformRunsEveryIndexOnce() {

@@ -115,6 +115,36 @@ import Testing
         #expect(plan.fieldChanges.contains { $0.field == .title && $0.newValue == nil })
     }
 
+    /// A custom field of the item's schema is a field change of the plan
+    /// (apart from the standard ones), beside its raw item; the plan is
+    /// carried out, and so is one removing it.
+    @Test func customFieldChangesAreListed() async throws {
+        let folder = try TestSupport.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent("a.mp3")
+        try FileManager.default.copyItem(at: TestSupport.fixtures.appendingPathComponent("valid/sample.mp3"), to: url)
+        let schema = try MetadataSchemaTests.schema()
+        var item = try await MediaItem(contentsOf: url, schema: schema)
+        item.metadata[custom: "energy"] = .text("high")
+        item.metadata.title = "New"
+        let plan = try await item.plan()
+        #expect(plan.customFieldChanges.map(\.description) == ["energy: (none) → 'high'"])
+        #expect(plan.customFieldChanges.first?.name == "energy" && plan.customFieldChanges.first?.newValue == .text("high"))
+        #expect(plan.fieldChanges.map(\.field) == [.title], "the standard fields alone")
+        #expect(Self.lines(plan).contains("+ id3:TXXX:ENERGY = high"), "\(Self.lines(plan))")
+        #expect(try item.id3v1Updates().isEmpty, "the ID3v1 preview reads through the item's schema")
+        try await item.save(plan)
+        #expect(try await MediaItem(contentsOf: url, schema: schema).metadata[custom: "energy"] == .text("high"))
+
+        item.metadata[custom: "energy"] = nil
+        let removal = try await item.plan()
+        #expect(removal.customFieldChanges.map(\.description) == ["energy: 'high' → (none)"])
+        #expect(removal.fieldChanges.isEmpty && Self.lines(removal) == ["- id3:TXXX:ENERGY"])
+        try await item.save(removal)
+        #expect(try await MediaItem(contentsOf: url, schema: schema).metadata[custom: "energy"] == nil)
+        #expect(try await item.plan().customFieldChanges.isEmpty, "nothing asked")
+    }
+
     /// A source made of runs reads what the runs hold, however reads cross them.
     @Test func composedSourceReadsItsRuns() throws {
         let seed = UInt64(Date().timeIntervalSince1970) % 100_000

@@ -143,6 +143,16 @@ extension MediaItem {
         try await item.load()
         return item
     }
+
+    /// The item for `url`, loaded on the calling thread: for tests that time
+    /// the parse. `load()` waits for a thread of its own and then for the
+    /// task to run again, which in a busy suite (whose CLI tests block the
+    /// cooperative pool waiting for processes) can take longer than the parse.
+    static func loadedOnThisThread(_ url: URL) throws(MediaError) -> MediaItem {
+        var item = MediaItem(url: url)
+        try item.loadOnCallingThread()
+        return item
+    }
 }
 
 extension TestSupport {

@@ -216,7 +216,7 @@ private typealias B = ID3Builder
         defer { try? FileManager.default.removeItem(at: url) }
         var item = MediaItem(url: url)
         let clock = ContinuousClock()
-        let elapsed = try await clock.measure { try await item.load() }
+        let elapsed = try clock.measure { try item.loadOnCallingThread() } // the parse alone (MediaItem.loadedOnThisThread)
         #expect(item.metadata.title == "before" && item.metadata.artist == "after")
         let artwork = try #require(item.metadata.artwork.first)
         #expect(artwork.byteCount == image.count && artwork.width == 3)

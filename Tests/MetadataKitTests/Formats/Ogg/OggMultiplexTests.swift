@@ -299,7 +299,7 @@ private typealias T = OggTheoraTests
         let url = try write(pages.flatMap { $0 }, "many.ogv")
         let clock = ContinuousClock()
         let start = clock.now
-        let item = try await MediaItem.loaded(url)
+        let item = try MediaItem.loadedOnThisThread(url)
         #expect(clock.now - start < .seconds(10))
         #expect(item.metadata.title == "Many" && item.properties.duration == 20 && item.properties.streams.count == 11)
         let truncated = item.warnings.filter { $0.code == .truncated && $0.message.contains("Theora") }

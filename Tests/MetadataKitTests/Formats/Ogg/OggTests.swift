@@ -189,7 +189,7 @@ private typealias B = FLACOggBuilder
         let url = try file(bytes)
         let clock = ContinuousClock()
         let start = clock.now
-        let item = try await MediaItem.loaded(url)
+        let item = try MediaItem.loadedOnThisThread(url)
         #expect(clock.now - start < .seconds(2))
         #expect(item.metadata.title == "x")
         #expect(item.properties.duration == nil)
