@@ -209,6 +209,10 @@ public final class AssetReaderTrackOutput: Sendable {
     /// Bytes this output has read from the file.
     public var bytesRead: Int64 { source.bytesRead }
 
+    /// The room of the buffer the output reads through (tests: the memory it
+    /// keeps does not grow with the file).
+    var readBufferCapacity: Int { source.bufferCapacity }
+
     /// The next sample, or nil after the last one of ``sampleRange``.
     public func nextSample() throws(MediaError) -> Sample? {
         let track = track

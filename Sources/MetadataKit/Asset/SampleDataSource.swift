@@ -43,6 +43,10 @@ final class SampleDataSource: @unchecked Sendable {
     /// Bytes read from the file so far (for tests and statistics).
     var bytesRead: Int64 { lock.withLock { counter } }
 
+    /// Bytes the read-ahead buffer holds room for: all the memory this
+    /// source keeps, whatever the size of the file (for tests).
+    var bufferCapacity: Int { lock.withLock { buffer.count } }
+
     func getBytes(at offset: Int64, count: Int) throws -> [UInt8] {
         guard offset >= 0, count >= 0, offset <= fileSize, Int64(count) <= fileSize - offset else {
             throw MediaError(
