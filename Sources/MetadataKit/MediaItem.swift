@@ -399,12 +399,7 @@ public struct MediaItem: Sendable {
         // Every item nobody changed must read back (changed fields are checked
         // by value). Key spaces the writer rebuilds (ID3v1) or renames (ID3v2
         // frames when the version changes: 2.2 is always upgraded) are exempt.
-        // Most items keep their place: the same position is compared first
-        // (cheaper than hashing every item with its text).
-        let loadedItems = loadedMetadata.items
-        var untouched = items.indices.filter { index in
-            (index < loadedItems.count && loadedItems[index] == items[index]) || loadedItems.contains(items[index])
-        }.map { items[$0] }
+        var untouched = items.indices.filter { loadedMetadata.items.contains(items[$0], near: $0) }.map { items[$0] }
         // Items the planner stores in another form (ID3 dates: v2.3 TYER/TDAT/TIME
         // ↔ v2.4 TDRC) are checked by the field they hold instead.
         untouched.removeAll { item in

@@ -63,13 +63,9 @@ extension WriteCommand {
         func isFieldKey(_ item: MetadataItem) -> Bool {
             changedFieldKeys.contains { $0.keySpace == item.keySpace && $0.key == item.key }
         }
-        // Most items keep their place: the same position is looked at first.
-        func holds(_ list: [MetadataItem], _ item: MetadataItem, near index: Int) -> Bool {
-            (index < list.count && list[index] == item) || list.contains(item)
-        }
-        let added = after.items.indices.filter { !holds(before.items, after.items[$0], near: $0) && !isFieldKey(after.items[$0]) }
+        let added = after.items.indices.filter { !before.items.contains(after.items[$0], near: $0) && !isFieldKey(after.items[$0]) }
             .map { after.items[$0] }
-        let removed = before.items.indices.filter { !holds(after.items, before.items[$0], near: $0) && !isFieldKey(before.items[$0]) }
+        let removed = before.items.indices.filter { !after.items.contains(before.items[$0], near: $0) && !isFieldKey(before.items[$0]) }
             .map { before.items[$0] }
         // A key with one item before and one after, each with another value, changed.
         let addedCounts = Dictionary(added.map { (name($0), 1) }, uniquingKeysWith: +)

@@ -117,21 +117,15 @@ extension AssetReader: AsyncSequence {
 
         /// The next sample of any output; nil at the end; `cancelled` when
         /// the task is cancelled.
-        public mutating func next() async throws(MediaError) -> Sample? {
-            try Self.checkCancellation(of: reader.asset)
-            return try reader.nextSample()
-        }
+        public mutating func next() async throws(MediaError) -> Sample? { try advance() }
 
         /// ``next()``, as `for try await` calls it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? {
-            try Self.checkCancellation(of: reader.asset)
-            return try reader.nextSample()
-        }
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? { try advance() }
 
-        /// Throws `cancelled` when the current task is cancelled.
-        static func checkCancellation(of asset: Asset) throws(MediaError) {
-            guard Task.isCancelled else { return }
-            throw MediaError(.cancelled, "reading the samples was cancelled", path: asset.url.path)
+        /// The next sample, or `cancelled` when the current task is cancelled.
+        private func advance() throws(MediaError) -> Sample? {
+            if Task.isCancelled { throw MediaError(.cancelled, "reading the samples was cancelled", path: reader.asset.url.path) }
+            return try reader.nextSample()
         }
     }
 
@@ -160,20 +154,15 @@ extension AssetReaderTrackOutput: AsyncSequence {
 
         /// The output's next sample; nil after the last; `cancelled` when the
         /// task is cancelled.
-        public mutating func next() async throws(MediaError) -> Sample? {
-            try checkCancellation()
-            return try output.nextSample()
-        }
+        public mutating func next() async throws(MediaError) -> Sample? { try advance() }
 
         /// ``next()``, as `for try await` calls it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? {
-            try checkCancellation()
-            return try output.nextSample()
-        }
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? { try advance() }
 
-        private func checkCancellation() throws(MediaError) {
-            guard Task.isCancelled else { return }
-            throw MediaError(.cancelled, "reading the samples of track \(output.track.id) was cancelled")
+        /// The next sample, or `cancelled` when the current task is cancelled.
+        private func advance() throws(MediaError) -> Sample? {
+            if Task.isCancelled { throw MediaError(.cancelled, "reading the samples of track \(output.track.id) was cancelled") }
+            return try output.nextSample()
         }
     }
 

@@ -177,3 +177,12 @@ extension Array where Element == MetadataItem {
         count == other.count && zip(self, other).allSatisfy { $0.isStoredLike($1) }
     }
 }
+
+extension Array where Element == MetadataItem {
+    /// Whether the list holds `item`, looking first at `index`: an item a
+    /// save or an edit left in its place is found with one comparison
+    /// (cheaper than hashing every item with its text).
+    package func contains(_ item: MetadataItem, near index: Int) -> Bool {
+        (indices.contains(index) && self[index] == item) || contains(item)
+    }
+}

@@ -93,22 +93,7 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         if rawValue & 0x8080_8080 == 0 {
             return withUnsafeBytes(of: rawValue.bigEndian) { String(decoding: $0, as: UTF8.self) }
         }
-        // Bytes from 0x80 are the scalars U+0080–U+00FF: two UTF-8 bytes each.
-        return String(unsafeUninitializedCapacity: 8) { utf8 in
-            var count = 0
-            for shift in stride(from: 24, through: 0, by: -8) {
-                let byte = UInt8(truncatingIfNeeded: rawValue >> UInt32(shift))
-                if byte < 0x80 {
-                    utf8[count] = byte
-                    count += 1
-                } else {
-                    utf8[count] = 0xC0 | byte >> 6
-                    utf8[count + 1] = 0x80 | byte & 0x3F
-                    count += 2
-                }
-            }
-            return count
-        }
+        return TextDecoding.latin1(bytes)
     }
 
     /// True when all four bytes are printable (space to '~', or '©').

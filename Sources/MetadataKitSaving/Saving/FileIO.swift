@@ -33,10 +33,7 @@ package enum FileIO {
     package static func read(_ descriptor: Int32, at offset: Int64, count: Int, url: URL) throws -> [UInt8] {
         guard count > 0 else { return [] }
         return try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            // The URL's path (slow to make) only for an error.
-            try readFully(descriptor, into: buffer.baseAddress!, count: count, at: offset, path: url.path) { end in
-                MediaError(.io, "the file ended early", offset: end, path: url.path)
-            }
+            try read(into: buffer.baseAddress!, count: count, from: descriptor, at: offset, url: url)
             initialized = count
         }
     }
@@ -44,9 +41,17 @@ package enum FileIO {
     /// Reads `count` bytes at `offset` into the start of `buffer`.
     package static func read(into buffer: inout [UInt8], count: Int, from descriptor: Int32, at offset: Int64, url: URL) throws {
         try buffer.withUnsafeMutableBytes { raw in
-            try readFully(descriptor, into: raw.baseAddress!, count: count, at: offset, path: url.path) { end in
-                MediaError(.io, "the file ended early", offset: end, path: url.path)
-            }
+            try read(into: raw.baseAddress!, count: count, from: descriptor, at: offset, url: url)
+        }
+    }
+
+    /// Reads `count` bytes at `offset` to `destination`; the URL's path (slow
+    /// to make) is made only for an error.
+    private static func read(
+        into destination: UnsafeMutableRawPointer, count: Int, from descriptor: Int32, at offset: Int64, url: URL
+    ) throws {
+        try readFully(descriptor, into: destination, count: count, at: offset, path: url.path) { end in
+            MediaError(.io, "the file ended early", offset: end, path: url.path)
         }
     }
 
