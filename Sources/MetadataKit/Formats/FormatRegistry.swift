@@ -86,15 +86,19 @@ extension MetadataKeyMap {
     }()
 
     /// Every format's rows, merged in registry order (a format's own keys
-    /// keep their order; rows shared by several formats appear once).
+    /// keep their order; a block of rows several formats share appears once).
     static func merging(_ formats: [MediaFormat]) -> [MetadataField: [RawKey]] {
         // Lists by field position (no hashing of fields), made into the
         // dictionary once; this runs once per process, before the first read.
+        // Blocks hold disjoint keys (FormatRegistryTests), so a block is
+        // taken whole or not at all.
         var lists = [[RawKey]](repeating: [], count: MetadataField.ordered.count)
+        var taken: [String] = []
         for format in formats {
-            for (field, rows) in format.keyMapRows {
-                for key in rows where !lists[field.position].contains(key) {
-                    lists[field.position].append(key)
+            for table in format.keyTables where !taken.contains(table.name) {
+                taken.append(table.name)
+                for (field, rows) in table.rows {
+                    lists[field.position].append(contentsOf: rows)
                 }
             }
         }

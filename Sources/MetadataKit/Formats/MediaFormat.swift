@@ -58,11 +58,15 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// file holds a key twice, the later item gives the field, as mutagen and
     /// TagLib read it (both items stay in ``Metadata/items``).
     let uniqueKeySpaces: Set<MetadataKeySpace>
+    /// The blocks of this format's rows of ``MetadataKeyMap/standard``, in
+    /// order of precedence. Their rows are made when asked (once, for the
+    /// standard key map), so that the table of formats costs little to make.
+    let keyTables: [MetadataKeyMap.KeyTable]
     /// This format's rows of ``MetadataKeyMap/standard``: the raw keys of each
-    /// field, most preferred first. Made when asked (once, for the standard
-    /// key map), so that the table of formats costs little to make.
-    var keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]] { makeKeyMapRows() }
-    private let makeKeyMapRows: @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]]
+    /// field, most preferred first (its blocks' rows in order).
+    var keyMapRows: [MetadataField: [MetadataKeyMap.RawKey]] {
+        keyTables.reduce(into: [:]) { result, table in result.merge(table.rows) { $0 + $1 } }
+    }
     /// Whether the file's first bytes (and, rarely, a look further in) say
     /// this format.
     let recognizes: @Sendable (_ probe: FormatProbe) throws -> Bool
@@ -99,7 +103,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         derivedKeySpaces: [MetadataKeySpace] = [], reshapedKeys: Set<MetadataKeyMap.RawKey> = [],
         uppercasedKeySpaces: Set<MetadataKeySpace> = [], uniqueKeySpaces: Set<MetadataKeySpace> = [],
         fillsNewPrimaryTag: Bool = false, fieldCodecs: [any KeySpaceCodec] = [],
-        keyMapRows: @autoclosure @escaping @Sendable () -> [MetadataField: [MetadataKeyMap.RawKey]],
+        keyTables: [MetadataKeyMap.KeyTable],
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?,
@@ -117,7 +121,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.uniqueKeySpaces = uniqueKeySpaces
         self.fillsNewPrimaryTag = fillsNewPrimaryTag
         self.fieldCodecs = fieldCodecs
-        self.makeKeyMapRows = keyMapRows
+        self.keyTables = keyTables
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension
         self.parse = parse

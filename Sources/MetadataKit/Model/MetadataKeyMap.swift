@@ -155,8 +155,19 @@ public struct MetadataKeyMap: Sendable {
         (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
     }
 
-    /// Rows of several key spaces, each field's keys in argument order.
-    static func concatenated(_ parts: [MetadataField: [RawKey]]...) -> [MetadataField: [RawKey]] {
-        parts.reduce(into: [:]) { result, part in result.merge(part) { $0 + $1 } }
+    /// One block of rows, a tag format's raw keys per field, named so that
+    /// the standard map takes a block several formats share once (made when
+    /// first asked). Blocks hold disjoint keys.
+    struct KeyTable: Sendable {
+        /// The block's name, unique among blocks.
+        let name: String
+        private let make: @Sendable () -> [MetadataField: [RawKey]]
+        /// The block `name` whose rows `rows` gives.
+        init(_ name: String, rows: @escaping @Sendable () -> [MetadataField: [RawKey]]) {
+            self.name = name
+            self.make = rows
+        }
+        /// The raw keys of each field, most preferred first.
+        var rows: [MetadataField: [RawKey]] { make() }
     }
 }

@@ -33,6 +33,37 @@ import Testing
         }
     }
 
+    @Test func keyTablesHoldDisjointKeys() {
+        // The standard map takes a block of rows whole (once), which is the
+        // key-by-key merge only while no key sits in two blocks or twice in
+        // one field of a block.
+        var tables: [String: MetadataKeyMap.KeyTable] = [:]
+        for format in MediaFormat.all { for table in format.keyTables { tables[table.name] = table } }
+        var owner: [MetadataKeyMap.RawKey: String] = [:]
+        for (name, table) in tables {
+            var keys: Set<MetadataKeyMap.RawKey> = []
+            for (field, rows) in table.rows {
+                #expect(Set(rows).count == rows.count, "\(name): \(field) lists a key twice")
+                keys.formUnion(rows)
+            }
+            for key in keys {
+                #expect(owner[key] == nil, "\(key) is in the blocks \(owner[key] ?? "") and \(name)")
+                owner[key] = name
+            }
+        }
+        #expect(owner.count > 500)
+    }
+
+    @Test func standardMapIsEveryFormatsRowsMergedKeyByKey() {
+        var expected: [MetadataField: [MetadataKeyMap.RawKey]] = [:]
+        for format in MediaFormat.all {
+            for (field, rows) in format.keyMapRows {
+                for key in rows where expected[field]?.contains(key) != true { expected[field, default: []].append(key) }
+            }
+        }
+        #expect(MetadataKeyMap.standard.keys == expected)
+    }
+
     @Test func keysAreNormalizedByTheirKeySpace() {
         #expect(MediaFormat.normalizedKey("Mood", in: .vorbis) == "MOOD")
         #expect(MediaFormat.normalizedKey("TXXX:Mood", in: .id3) == "TXXX:Mood")

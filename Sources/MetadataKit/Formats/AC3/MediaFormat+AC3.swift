@@ -24,7 +24,7 @@ extension MediaFormat {
         identifier: FileType.ac3.identifier, name: "AC-3 / E-AC-3", extensions: ["ac3", "eac3", "ec3"],
         mimeTypes: [FileType.ac3.mimeType, FileType.eac3.mimeType], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.id3, .ape, .id3v1],
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: AC3Parser.startsStream(in:at:)) },
         parse: AC3Parser.parse, planEdit: RawStreamParser.planner(AC3Parser.scan))
 }

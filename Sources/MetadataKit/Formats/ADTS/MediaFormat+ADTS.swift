@@ -24,7 +24,7 @@ extension MediaFormat {
         identifier: FileType.aac.identifier, name: "AAC (ADTS, ADIF)", extensions: ["aac", "adts"],
         mimeTypes: [FileType.aac.mimeType, "audio/aacp", "audio/x-aac"], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.id3, .ape, .id3v1],
         recognizes: { probe in try RawStreamParser.recognizes(probe, startsStream: ADTSParser.startsStream(in:at:)) },
         parse: ADTSParser.parse, planEdit: RawStreamParser.planner(ADTSParser.properties))
 }

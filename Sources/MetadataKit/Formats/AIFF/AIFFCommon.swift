@@ -173,3 +173,8 @@ extension MetadataKeyMap {
         .copyright: [RawKey(.aiff, "(c) ")],
     ]
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.aiffKeys`.
+    static let aiff = Self("aiff") { MetadataKeyMap.aiffKeys }
+}

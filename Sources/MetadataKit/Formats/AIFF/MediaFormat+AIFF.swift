@@ -15,7 +15,7 @@ extension MediaFormat {
     static let aiff = MediaFormat(
         identifier: FileType.aiff.identifier, name: "AIFF / AIFF-C", extensions: ["aiff", "aif", "aifc"],
         mimeTypes: [FileType.aiff.mimeType], keySpaces: AIFFEditPlanner.keySpaces, reshapedKeys: MetadataKeyMap.id3DateKeys,
-        fillsNewPrimaryTag: true, keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.aiffKeys),
+        fillsNewPrimaryTag: true, keyTables: [.id3, .aiff],
         recognizes: { probe in probe.starts(with: "FORM") && (probe.fourCC(at: 8) == "AIFF" || probe.fourCC(at: 8) == "AIFC") },
         parse: AIFFParser.parse, planEdit: AIFFEditPlanner.plan,
         chapterWriting: .asItems(ID3ChapterWriter.store))

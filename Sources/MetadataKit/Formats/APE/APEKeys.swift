@@ -136,3 +136,8 @@ enum APEPictureKeys {
         Int(type.rawValue) < byType.count ? byType[Int(type.rawValue)] : byType[0]
     }
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.apeKeys`.
+    static let ape = Self("ape") { MetadataKeyMap.apeKeys }
+}

@@ -16,7 +16,7 @@ extension MediaFormat {
         identifier: FileType.monkeysAudio.identifier, name: "Monkey's Audio", extensions: ["ape"], mimeTypes: ["audio/ape", "audio/x-ape"],
         keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
         uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.ape, .id3, .id3v1],
         recognizes: { probe in APEFileLayout.recognizes(probe, ["MAC "]) },
         parse: { source, url in
             try APEFamilyParser.parse(

@@ -19,7 +19,7 @@ extension MediaFormat {
         mimeTypes: ["audio/x-musepack", "audio/x-mpc"],
         keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
         uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.ape, .id3, .id3v1],
         recognizes: { probe in APEFileLayout.recognizes(probe, ["MPCK", "MP+"]) }, acceptsByExtension: true,
         parse: { source, url in
             try APEFamilyParser.parse(

@@ -24,7 +24,7 @@ extension MediaFormat {
         identifier: FileType.trueAudio.identifier, name: "TrueAudio", extensions: ["tta"], mimeTypes: ["audio/x-tta"],
         keySpaces: [.id3, .ape, .id3v1], derivedKeySpaces: [.id3v1],
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.id3, .ape, .id3v1],
         recognizes: { probe in APEFileLayout.recognizes(probe, ["TTA1"]) },
         parse: { source, url in
             try APEFamilyParser.parse(

@@ -16,7 +16,7 @@ extension MediaFormat {
         identifier: FileType.wavPack.identifier, name: "WavPack", extensions: ["wv"], mimeTypes: ["audio/x-wavpack"],
         keySpaces: [.ape, .id3, .id3v1], derivedKeySpaces: [.id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys,
         uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.ape, .id3, .id3v1],
         recognizes: { probe in APEFileLayout.recognizes(probe, ["wvpk"]) },
         parse: { source, url in
             try APEFamilyParser.parse(

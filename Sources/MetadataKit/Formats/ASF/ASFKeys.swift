@@ -80,3 +80,8 @@ struct ASFFieldCodec: KeySpaceCodec {
     var replacedKeys: Set<String> { Set(MetadataKeyMap.asfReplacedKeys.map(\.key)) }
     var singleValueKeys: Set<String> { Set(MetadataKeyMap.asfSingleValueKeys.map(\.key)) }
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.asfKeys`.
+    static let asf = Self("asf") { MetadataKeyMap.asfKeys }
+}

@@ -19,7 +19,7 @@ extension MediaFormat {
     static let asf = MediaFormat(
         identifier: "asf", name: "ASF (WMA / WMV)", extensions: ["wma", "wmv", "asf"],
         mimeTypes: ["audio/x-ms-wma", "video/x-ms-wmv", "video/x-ms-asf"],
-        keySpaces: [.asf], fieldCodecs: [ASFFieldCodec()], keyMapRows: MetadataKeyMap.asfKeys,
+        keySpaces: [.asf], fieldCodecs: [ASFFieldCodec()], keyTables: [.asf],
         recognizes: { probe in
             // The probe holds 12 bytes; the GUID's last 4 are read when those match.
             guard probe.head.count >= 12, probe.head.elementsEqual(headerGUIDBytes.prefix(12)) else { return false }

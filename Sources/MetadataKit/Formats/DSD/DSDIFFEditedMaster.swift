@@ -145,3 +145,8 @@ extension DSDIFFEditedMaster {
         return copies
     }
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.dsdiffKeys`.
+    static let dsdiff = Self("dsdiff") { MetadataKeyMap.dsdiffKeys }
+}

@@ -16,7 +16,7 @@ extension MediaFormat {
     static let dsdiff = MediaFormat(
         identifier: FileType.dsdiff.identifier, name: "DSDIFF (DSD Interchange File Format)", extensions: ["dff"],
         mimeTypes: [FileType.dsdiff.mimeType], keySpaces: DSDIFFEditPlanner.keySpaces, reshapedKeys: MetadataKeyMap.id3DateKeys,
-        fillsNewPrimaryTag: true, keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.dsdiffKeys),
+        fillsNewPrimaryTag: true, keyTables: [.id3, .dsdiff],
         recognizes: { probe in
             guard probe.starts(with: "FRM8"), probe.source.size >= 16 else { return false }
             return try probe.source.getBytes(at: 12, count: 4).elementsEqual("DSD ".utf8)

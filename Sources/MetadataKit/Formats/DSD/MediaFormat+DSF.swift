@@ -15,7 +15,7 @@ extension MediaFormat {
     static let dsf = MediaFormat(
         identifier: FileType.dsf.identifier, name: "DSF (DSD Stream File)", extensions: ["dsf"],
         mimeTypes: [FileType.dsf.mimeType, "audio/x-dsf"], keySpaces: [.id3], reshapedKeys: MetadataKeyMap.id3DateKeys,
-        keyMapRows: MetadataKeyMap.id3Keys,
+        keyTables: [.id3],
         recognizes: { probe in
             probe.starts(with: "DSD ") && probe.head.count >= 12 && probe.head[4] == 28 && probe.head[5..<12].allSatisfy { $0 == 0 }
         },

@@ -17,7 +17,7 @@ extension MediaFormat {
     static let flac = MediaFormat(
         identifier: FileType.flac.identifier, name: "FLAC", extensions: ["flac"], mimeTypes: [FileType.flac.mimeType],
         keySpaces: [.vorbis] + BroadcastWAV.keySpaces, uppercasedKeySpaces: [.vorbis], fieldCodecs: [VorbisFieldCodec()],
-        keyMapRows: MetadataKeyMap.vorbisKeys,
+        keyTables: [.vorbis],
         recognizes: { probe in probe.starts(with: "fLaC") || probe.afterID3Tags?.bytes.starts(with: "fLaC".utf8) == true },
         parse: FLACParser.parse, planEdit: FLACEditPlanner.plan,
         chapterWriting: .asItems(VorbisChapters.storing))

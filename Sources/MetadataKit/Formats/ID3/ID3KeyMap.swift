@@ -107,3 +107,10 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.id3Keys`.
+    static let id3 = Self("id3") { MetadataKeyMap.id3Keys }
+    /// The rows of `MetadataKeyMap.id3v1Keys`.
+    static let id3v1 = Self("id3v1") { MetadataKeyMap.id3v1Keys }
+}

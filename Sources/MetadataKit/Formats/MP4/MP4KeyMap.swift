@@ -75,3 +75,8 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.mp4Keys`.
+    static let mp4 = Self("mp4") { MetadataKeyMap.mp4Keys }
+}

@@ -12,8 +12,10 @@
 /// `moov` only the small boxes that hold properties and metadata. Media
 /// data, sample tables and picture bytes stay on disk.
 enum MP4Parser {
-    /// Box types that may open an MP4/QuickTime file.
-    static let topLevelTypes: Set<FourCC> = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
+    /// Box types that may open an MP4/QuickTime file (a list: format
+    /// detection asks it for every file, and a set would cost the first
+    /// detection a runtime conformance lookup).
+    static let topLevelTypes: [FourCC] = ["ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp"]
 
     /// Reads the file's metadata and properties. Damage the metadata can
     /// do without (see ``MP4Movie``) is read around and reported as

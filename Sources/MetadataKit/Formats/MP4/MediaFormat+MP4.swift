@@ -13,7 +13,7 @@ extension MediaFormat {
         identifier: "mp4", name: "MP4 / QuickTime", extensions: ["mp4", "m4a", "m4b", "m4v", "mov", "3gp", "3g2"],
         mimeTypes: ["video/mp4", "audio/mp4", "video/quicktime", "video/3gpp", "video/3gpp2"],
         keySpaces: MP4EditPlanner.keySpaces, fieldCodecs: [MP4FieldCodec(), QuickTimeUserDataFieldCodec()],
-        keyMapRows: MetadataKeyMap.mp4Keys,
+        keyTables: [.mp4],
         recognizes: { probe in probe.fourCC(at: 4).map(MP4Parser.topLevelTypes.contains) ?? false },
         parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan, chapterWriting: .byPlanner, loadAsset: MP4AssetLoader.load)
 }

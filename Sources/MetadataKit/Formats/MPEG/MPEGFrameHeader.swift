@@ -38,9 +38,10 @@ struct MPEGFrameHeader: Sendable, Equatable {
         [32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256], // MPEG-2/2.5 layer I
         [8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160], // MPEG-2/2.5 layers II, III
     ]
-    private static let sampleRates: [Version: [Int]] = [
-        .mpeg1: [44100, 48000, 32000], .mpeg2: [22050, 24000, 16000], .mpeg25: [11025, 12000, 8000],
-    ]
+    /// Hertz by sample rate index 0…2, MPEG-1, MPEG-2 and MPEG-2.5 in turn
+    /// (a flat list: a dictionary keyed by version costs the process a
+    /// conformance lookup when it is first made).
+    private static let sampleRates: [Int] = [44100, 48000, 32000, 22050, 24000, 16000, 11025, 12000, 8000]
 
     /// Parses a header from its 32 bits. Nil when it is not a usable header:
     /// no sync, reserved version, layer, sample rate or emphasis, and the
@@ -63,7 +64,13 @@ struct MPEGFrameHeader: Sendable, Equatable {
         guard sampleRateIndex != 3, word & 3 != 2 else { return nil }
         let table = version == .mpeg1 ? layer - 1 : (layer == 1 ? 3 : 4)
         bitrate = Self.bitrates[table][bitrateIndex - 1] * 1000
-        sampleRate = Self.sampleRates[version]![sampleRateIndex]
+        let versionRow =
+            switch version {
+            case .mpeg1: 0
+            case .mpeg2: 3
+            case .mpeg25: 6
+            }
+        sampleRate = Self.sampleRates[versionRow + sampleRateIndex]
         hasCRC = word >> 16 & 1 == 0
         isPadded = word >> 9 & 1 == 1
         channelMode = Int(word >> 6 & 3)

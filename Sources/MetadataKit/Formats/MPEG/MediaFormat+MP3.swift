@@ -18,7 +18,7 @@ extension MediaFormat {
         mimeTypes: [FileType.mp3.mimeType], keySpaces: [.id3, .id3v1, .ape], derivedKeySpaces: [.id3v1],
         reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
         fieldCodecs: [ID3FieldCodec(), ID3v1FieldCodec()],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.apeKeys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.id3, .ape, .id3v1],
         recognizes: { probe in
             probe.starts(with: "ID3") || (probe.head.count >= 2 && probe.head[0] == 0xFF && probe.head[1] & 0xE0 == 0xE0)
         },

@@ -67,3 +67,8 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.matroskaKeys`.
+    static let matroska = Self("matroska") { MetadataKeyMap.matroskaKeys }
+}

@@ -17,7 +17,7 @@ extension MediaFormat {
     static let matroska = MediaFormat(
         identifier: FileType.matroska.identifier, name: "Matroska", extensions: ["mkv", "mka", "mks", "mk3d"],
         mimeTypes: [FileType.matroska.mimeType, "audio/x-matroska"], keySpaces: [.matroska], fieldCodecs: [MatroskaFieldCodec()],
-        keyMapRows: MetadataKeyMap.matroskaKeys,
+        keyTables: [.matroska],
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) != "webm" },
         parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 
@@ -25,7 +25,7 @@ extension MediaFormat {
     static let webm = MediaFormat(
         identifier: FileType.webm.identifier, name: "WebM", extensions: ["webm"],
         mimeTypes: [FileType.webm.mimeType, "audio/webm"], keySpaces: [.matroska], fieldCodecs: [MatroskaFieldCodec()],
-        keyMapRows: MetadataKeyMap.matroskaKeys,
+        keyTables: [.matroska],
         recognizes: { probe in isEBML(probe) && EBMLHeader.docType(of: probe.source) == "webm" },
         parse: MatroskaParser.parse, planEdit: MatroskaEditPlanner.plan, chapterWriting: .byPlanner)
 

@@ -18,7 +18,7 @@ extension MediaFormat {
         identifier: FileType.ogg.identifier, name: "Ogg (Vorbis, Opus, Speex, FLAC, Theora)",
         extensions: ["ogg", "oga", "opus", "spx", "ogv"], mimeTypes: [FileType.ogg.mimeType, "video/ogg"], keySpaces: [.vorbis],
         uppercasedKeySpaces: [.vorbis],
-        fieldCodecs: [VorbisFieldCodec()], keyMapRows: MetadataKeyMap.vorbisKeys,
+        fieldCodecs: [VorbisFieldCodec()], keyTables: [.vorbis],
         recognizes: { probe in probe.starts(with: "OggS") },
         parse: OggParser.parse, planEdit: OggEditPlanner.plan,
         chapterWriting: .asItems(VorbisChapters.storing))

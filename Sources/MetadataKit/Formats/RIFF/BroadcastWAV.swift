@@ -164,3 +164,8 @@ extension MetadataKeyMap {
         .tape: [RawKey(.iXML, "TAPE")], .circled: [RawKey(.iXML, "CIRCLED")], .note: [RawKey(.iXML, "NOTE")],
     ]
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.broadcastWAVKeys`.
+    static let broadcastWAV = Self("broadcastWAV") { MetadataKeyMap.broadcastWAVKeys }
+}

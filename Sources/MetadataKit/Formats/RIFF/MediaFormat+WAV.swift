@@ -18,7 +18,7 @@ extension MediaFormat {
         mimeTypes: [FileType.wav.mimeType], keySpaces: WAVEditPlanner.keySpaces, derivedKeySpaces: [.broadcastWAV],
         reshapedKeys: MetadataKeyMap.id3DateKeys,
         fillsNewPrimaryTag: true,
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.id3Keys, MetadataKeyMap.riffKeys, MetadataKeyMap.broadcastWAVKeys),
+        keyTables: [.id3, .riff, .broadcastWAV],
         recognizes: { probe in
             (probe.starts(with: "RIFF") || probe.starts(with: "RF64") || probe.starts(with: "BW64")) && probe.fourCC(at: 8) == "WAVE"
         },

@@ -155,3 +155,8 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.riffKeys`.
+    static let riff = Self("riff") { MetadataKeyMap.riffKeys }
+}

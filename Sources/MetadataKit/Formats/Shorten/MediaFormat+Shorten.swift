@@ -17,7 +17,7 @@ extension MediaFormat {
     static let shorten = MediaFormat(
         identifier: FileType.shorten.identifier, name: "Shorten", extensions: ["shn"], mimeTypes: [FileType.shorten.mimeType],
         keySpaces: [.ape, .id3, .id3v1], reshapedKeys: MetadataKeyMap.id3DateKeys, uppercasedKeySpaces: [.ape], uniqueKeySpaces: [.ape],
-        keyMapRows: MetadataKeyMap.concatenated(MetadataKeyMap.apeKeys, MetadataKeyMap.id3Keys, MetadataKeyMap.id3v1Keys),
+        keyTables: [.ape, .id3, .id3v1],
         recognizes: { probe in APEFileLayout.recognizes(probe, ["ajkg"]) },
         parse: { source, url in
             var parsed = try APEFamilyParser.parse(

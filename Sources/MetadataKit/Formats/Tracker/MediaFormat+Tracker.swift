@@ -25,7 +25,7 @@ extension MediaFormat {
     ) -> MediaFormat {
         MediaFormat(
             identifier: fileType.identifier, name: name, extensions: extensions, mimeTypes: mimeTypes, keySpaces: [.module],
-            keyMapRows: MetadataKeyMap.moduleKeys, recognizes: recognizes,
+            keyTables: [.module], recognizes: recognizes,
             parse: { source, _ in try TrackerModule.parsed(read(source), source: source, fileType: fileType) },
             planEdit: TrackerEditPlanner.planner(read))
     }

@@ -172,3 +172,8 @@ extension String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.moduleKeys`.
+    static let module = Self("module") { MetadataKeyMap.moduleKeys }
+}

@@ -90,3 +90,8 @@ extension MetadataKeyMap {
         ]
     }()
 }
+
+extension MetadataKeyMap.KeyTable {
+    /// The rows of `MetadataKeyMap.vorbisKeys`.
+    static let vorbis = Self("vorbis") { MetadataKeyMap.vorbisKeys }
+}
