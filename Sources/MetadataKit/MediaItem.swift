@@ -68,6 +68,10 @@ public struct MediaItem: Sendable {
     private var loadedChapterTables: [ChapterTable] = []
     /// The file's identity when loaded, to refuse saving over someone else's change.
     private var snapshot: FileSnapshot?
+    /// The format's parse of the file as loaded (``ParsedFile/editBasis``),
+    /// for the first save to plan from while the file still matches
+    /// `snapshot`; nil after a save (the next one reads the tags afresh).
+    private var editBasis: (any Sendable)?
     /// The contents, for an item read from memory or another source
     /// (``init(data:filename:)``, ``init(source:filename:)``).
     let contents: (any ByteSource)?
@@ -193,6 +197,7 @@ public struct MediaItem: Sendable {
         metadata.fillReadOnlyFields(from: MediaFormat.readOnlyFieldSources)
         loadedMetadata = metadata
         snapshot = source.snapshot
+        editBasis = contents == nil ? parsed.editBasis : nil
         isLoaded = true
         return source
     }
@@ -320,6 +325,7 @@ public struct MediaItem: Sendable {
         chapterTables = checked?.parsed.chapterTables ?? chapterTables
         loadedChapterTables = chapterTables
         snapshot = FileSnapshot(info)
+        editBasis = nil
     }
 
     /// What a save's check read: the parse, for the item to adopt, and the
@@ -390,7 +396,7 @@ public struct MediaItem: Sendable {
         guard source.snapshot == snapshot else {
             throw MediaError(.fileChanged, "the file changed on disk since it was loaded; load it again")
         }
-        let plan = try planEdit(source, items, options)
+        let plan = try planEdit(source, editBasis, items, options)
         let expected = options.removesAllTags ? Metadata() : Metadata(items: items, schema: schema)
         var changed = metadata.differingFields(from: loadedMetadata)
         let changedCustom = schema.customFields.map(\.name).filter { metadata[custom: $0] != loadedMetadata[custom: $0] }

@@ -77,8 +77,15 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     /// Reads a file's raw items, properties and damage warnings.
     let parse: @Sendable (_ source: FileSource, _ url: URL) throws -> ParsedFile
     /// Plans the edit that stores `items` (the file's complete list of raw
-    /// items after the change); nil for a read-only format.
-    let planEdit: (@Sendable (_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan)?
+    /// items after the change); nil for a read-only format. `basis` is the
+    /// ``ParsedFile/editBasis`` of the file's load when the file is unchanged
+    /// since (same size, modification time and inode), else nil.
+    let planEdit:
+        (
+            @Sendable (
+                _ source: FileSource, _ basis: (any Sendable)?, _ items: [MetadataItem], _ options: SaveOptions
+            ) throws -> FileEditPlan
+        )?
     /// Reads the file as an ``Asset`` (tracks with sample tables); nil for a
     /// format whose tracks are the streams of its ordinary read.
     let loadAsset: (@Sendable (_ source: FileSource, _ url: URL) throws -> AssetContents)?
@@ -107,6 +114,7 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         recognizes: @escaping @Sendable (FormatProbe) throws -> Bool, acceptsByExtension: Bool = false,
         parse: @escaping @Sendable (FileSource, URL) throws -> ParsedFile,
         planEdit: (@Sendable (FileSource, [MetadataItem], SaveOptions) throws -> FileEditPlan)?,
+        planEditFromBasis: (@Sendable (FileSource, (any Sendable)?, [MetadataItem], SaveOptions) throws -> FileEditPlan)? = nil,
         chapterWriting: ChapterWriting = .none,
         loadAsset: (@Sendable (FileSource, URL) throws -> AssetContents)? = nil
     ) {
@@ -125,7 +133,13 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
         self.recognizes = recognizes
         self.acceptsByExtension = acceptsByExtension
         self.parse = parse
-        self.planEdit = planEdit
+        if let planEditFromBasis {
+            self.planEdit = planEditFromBasis
+        } else if let planEdit {
+            self.planEdit = { @Sendable source, _, items, options in try planEdit(source, items, options) }
+        } else {
+            self.planEdit = nil
+        }
         self.chapterWriting = chapterWriting
         self.loadAsset = loadAsset
     }

@@ -57,4 +57,8 @@ struct ParsedFile: Sendable {
     var warnings: [MediaWarning] = []
     /// The file's chapter tables (see ``ChapterTable``); empty without chapters.
     var chapterTables: [ChapterTable] = []
+    /// The format's own parse of the file (its tag layout), for a save
+    /// planned while the file is as it was read: the planner then reads the
+    /// tags once, not again. Nil for formats that plan from the file alone.
+    var editBasis: (any Sendable)? = nil
 }

@@ -30,7 +30,16 @@ enum MP4EditPlanner {
     static let keySpaces: [MetadataKeySpace] = [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP, .xmp]
 
     static func plan(_ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions) throws -> FileEditPlan {
-        let movie = try MP4Movie(source)
+        try plan(source, basis: nil, items, options)
+    }
+
+    /// The plan from the load's reading of the movie (``MP4Parser`` gives
+    /// it as the edit basis) when there is one, else from a new reading of
+    /// `source`.
+    static func plan(
+        _ source: FileSource, basis: (any Sendable)?, _ items: [MetadataItem], _ options: SaveOptions
+    ) throws -> FileEditPlan {
+        let movie = try (basis as? MP4Movie.Reading).map { MP4Movie($0, source: source) } ?? MP4Movie(source)
         if let refusal = try movie.saveRefusal() { throw refusal }
         try MP4XMP.refuseOtherKeys(items)
         let plan = try planMovie(source, items, options, movie: movie)

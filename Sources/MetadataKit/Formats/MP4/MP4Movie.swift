@@ -23,6 +23,27 @@ struct MP4Movie {
     var warnings: [MediaWarning] = []
     let source: FileSource
 
+    /// What was read, without the source it was read from: a load keeps it
+    /// as its edit basis (``ParsedFile/editBasis``) without keeping the file
+    /// open.
+    struct Reading: Sendable {
+        var layout: MP4Parser.TopLevel
+        var moov: MP4Box
+        var warnings: [MediaWarning]
+    }
+
+    /// What was read (see ``Reading``).
+    var reading: Reading { Reading(layout: layout, moov: moov, warnings: warnings) }
+
+    /// The movie `reading` describes, read further from `source` (the same
+    /// file, unchanged since).
+    init(_ reading: Reading, source: FileSource) {
+        self.source = source
+        layout = reading.layout
+        moov = reading.moov
+        warnings = reading.warnings
+    }
+
     /// Reads the layout and the `moov` tree; throws when there is no `moov`,
     /// it is compressed, or damage leaves nothing sensible.
     init(_ source: FileSource) throws {

@@ -38,7 +38,7 @@ enum MP4Parser {
         let chapterTables = MP4Chapters.tables(in: movie.moov, source: source, warnings: &warnings)
         return ParsedFile(
             fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
-            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables)
+            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables, editBasis: movie.reading)
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:

@@ -15,5 +15,6 @@ extension MediaFormat {
         keySpaces: MP4EditPlanner.keySpaces, fieldCodecs: [MP4FieldCodec(), QuickTimeUserDataFieldCodec()],
         keyTables: [.mp4],
         recognizes: { probe in probe.fourCC(at: 4).map(MP4Parser.topLevelTypes.contains) ?? false },
-        parse: MP4Parser.parse, planEdit: MP4EditPlanner.plan, chapterWriting: .byPlanner, loadAsset: MP4AssetLoader.load)
+        parse: MP4Parser.parse, planEdit: nil, planEditFromBasis: MP4EditPlanner.plan(_:basis:_:_:), chapterWriting: .byPlanner,
+        loadAsset: MP4AssetLoader.load)
 }

@@ -41,6 +41,14 @@ enum MP3EditPlanner {
         try plan(source, items, options, padding: .standard)
     }
 
+    /// The plan from the load's layout (``MP3Parser`` gives it as the edit
+    /// basis) when there is one, else from a new parse of `source`.
+    static func plan(
+        _ source: FileSource, basis: (any Sendable)?, _ items: [MetadataItem], _ options: SaveOptions
+    ) throws -> FileEditPlan {
+        try plan(source, items, options, padding: .standard, layout: basis as? MP3Layout)
+    }
+
     /// The ID3v1 fields a save of `items` changes, with what they can hold;
     /// nil when the save writes no ID3v1 tag.
     static func id3v1Update(
@@ -56,10 +64,10 @@ enum MP3EditPlanner {
 
     static func plan(
         _ source: FileSource, _ items: [MetadataItem], _ options: SaveOptions,
-        padding policy: ID3v2PaddingPolicy
+        padding policy: ID3v2PaddingPolicy, layout known: MP3Layout? = nil
     ) throws -> FileEditPlan {
         let url = URL(fileURLWithPath: source.path, isDirectory: false)
-        let layout = try MP3Layout(parsing: source, url: url)
+        let layout = try known ?? MP3Layout(parsing: source, url: url)
         if let truncated = layout.tags.first(where: \.isTruncated) {
             throw MediaError(
                 .truncated, "the ID3v2 tag runs past the end of the file: the file is cut, and a save could not keep the tag",

@@ -34,6 +34,6 @@ enum MP3Parser {
         let chapters = ID3Chapters.read(layout.frames)
         return ParsedFile(
             fileType: .mp3, items: items, properties: properties ?? MediaProperties(), isEditable: isEditable,
-            warnings: layout.warnings + chapters.warnings, chapterTables: chapters.tables)
+            warnings: layout.warnings + chapters.warnings, chapterTables: chapters.tables, editBasis: layout)
     }
 }

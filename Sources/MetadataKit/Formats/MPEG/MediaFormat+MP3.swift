@@ -22,6 +22,7 @@ extension MediaFormat {
         recognizes: { probe in
             probe.starts(with: "ID3") || (probe.head.count >= 2 && probe.head[0] == 0xFF && probe.head[1] & 0xE0 == 0xE0)
         },
-        acceptsByExtension: true, parse: MP3Parser.parse, planEdit: MP3EditPlanner.plan,
+        acceptsByExtension: true, parse: MP3Parser.parse, planEdit: nil,
+        planEditFromBasis: MP3EditPlanner.plan(_:basis:_:_:),
         chapterWriting: .asItems(ID3ChapterWriter.store))
 }

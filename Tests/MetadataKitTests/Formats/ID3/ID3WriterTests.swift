@@ -390,6 +390,54 @@ private typealias B = ID3Builder
         #expect(try Self.audio(url) == audio)
     }
 
+    /// The file's bytes after `plan`.
+    static func bytes(after plan: FileEditPlan, of source: FileSource) throws -> [UInt8] {
+        let written = FileSource(runs: plan.segments(originalSize: source.size), over: source)
+        return try written.getBytes(at: 0, count: Int(written.size))
+    }
+
+    @Test(arguments: [3, 4] as [UInt8])
+    func aSavePlannedFromTheLoadsLayoutWritesWhatAFreshParseWould(version: UInt8) async throws {
+        // Stacked and appended tags, APE and ID3v1: every part the layout holds.
+        var stacked = B(version: 3)
+        stacked.frames = [B.frame("TALB", B.text(["Second tag"], encoding: 0)), B.frame("TIT2", B.text(["Shadowed"], encoding: 0))]
+        var appended = B(version: 4)
+        appended.frames = [B.frame("TPE2", B.text(["Band"], encoding: 0))]
+        appended.footer = true
+        let ape =
+            Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [32, 0, 0, 0] + [0, 0, 0, 0] + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 8)
+        let url = try Self.makeFile(
+            Self.basicTag(version: version) + stacked.bytes(), trailer: appended.bytes() + ape + B.id3v1(title: "v1"))
+        defer { Self.remove(url) }
+        let loaded = try MP3Parser.parse(FileSource(url: url), url)
+        #expect(loaded.editBasis is MP3Layout)
+        var item = try await MediaItem.loaded(url)
+        for options in [Self.fast, SaveOptions(id3v2Version: .v2_3, durability: .noSync)] {
+            for edit in 0..<3 {
+                var edited = item.metadata
+                switch edit {
+                case 0: edited.title = "A new title"
+                case 1: edited.artist = nil
+                default: edited.comments = String(repeating: "long ", count: 200)
+                }
+                let items = try MetadataChanges().resolvedItems(
+                    loaded: item.metadata, edited: edited, keySpaces: [.id3, .id3v1, .ape], derived: [.id3v1])
+                let source = try FileSource(url: url)
+                let fromBasis = try MP3EditPlanner.plan(source, basis: loaded.editBasis, items, options)
+                let fromFile = try MP3EditPlanner.plan(source, items, options)
+                #expect(
+                    try Self.bytes(after: fromBasis, of: source) == Self.bytes(after: fromFile, of: source), "v2.\(version), edit \(edit)")
+            }
+        }
+        // And through the item: its save plans from the load's layout.
+        let audio = try Self.audio(url)
+        item.metadata.title = "Saved"
+        try await item.save(options: Self.fast)
+        let reread = try await MediaItem.loaded(url)
+        #expect(reread.metadata.title == "Saved" && reread.metadata.albumArtist == "Band" && reread.metadata.album == "Second tag")
+        #expect(try Self.audio(url) == audio)
+    }
+
     @Test func inPlacePatchCoversOnlyTheChangedBytes() async throws {
         var tag = B(version: 4)
         tag.frames = [
