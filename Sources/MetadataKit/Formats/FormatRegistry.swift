@@ -75,7 +75,7 @@ extension MetadataKeyMap {
     /// format in ``MediaFormat/all``, and the keys its key spaces' codecs
     /// treat apart.
     public static let standard: MetadataKeyMap = {
-        var map = MetadataKeyMap(keys: merging(MediaFormat.all))
+        var map = MetadataKeyMap(tables: keyTables(of: MediaFormat.all))
         let codecs = KeySpaceCodecs.standard
         map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
         map.replacedKeys = codecs.keys(\.replacedKeys)
@@ -85,28 +85,16 @@ extension MetadataKeyMap {
         return map
     }()
 
-    /// Every format's rows, merged in registry order (a format's own keys
-    /// keep their order; a block of rows several formats share appears once).
-    static func merging(_ formats: [MediaFormat]) -> [MetadataField: [RawKey]] {
-        // Lists by field position (no hashing of fields), made into the
-        // dictionary once; this runs once per process, before the first read.
-        // Blocks hold disjoint keys (FormatRegistryTests), so a block is
-        // taken whole or not at all.
-        var lists = [[RawKey]](repeating: [], count: MetadataField.ordered.count)
-        var taken: [String] = []
+    /// Every format's blocks of rows in registry order, each once (a format's
+    /// own blocks keep their order). Blocks hold disjoint keys
+    /// (FormatRegistryTests), so this is the key-by-key merge of the formats' rows.
+    static func keyTables(of formats: [MediaFormat]) -> [KeyTable] {
+        var tables: [KeyTable] = []
         for format in formats {
-            for table in format.keyTables where !taken.contains(table.name) {
-                taken.append(table.name)
-                for (field, rows) in table.rows {
-                    lists[field.position].append(contentsOf: rows)
-                }
+            for table in format.keyTables where !tables.contains(where: { $0.name == table.name }) {
+                tables.append(table)
             }
         }
-        var keys: [MetadataField: [RawKey]] = [:]
-        keys.reserveCapacity(lists.count)
-        for (position, list) in lists.enumerated() where !list.isEmpty {
-            keys[MetadataField.ordered[position]] = list
-        }
-        return keys
+        return tables
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which raw keys hold each normalized field, in order of precedence.
 ///
 /// When a field is stored in more than one place, the first key in the list
@@ -77,22 +79,41 @@ public struct MetadataKeyMap: Sendable {
 
     /// Raw keys per field, most preferred first.
     public var keys: [MetadataField: [RawKey]] {
-        didSet { index = Self.makeIndex(keys) }
+        get { blocks?.keys ?? ownKeys }
+        set {
+            ownKeys = newValue
+            index = Self.makeIndex(newValue)
+            blocks = nil
+        }
     }
+    private var ownKeys: [MetadataField: [RawKey]]
     /// Entry of the index: a key space, a field (as its position in
     /// `MetadataField.allCases`) and the key's rank among that field's keys.
-    private typealias IndexEntry = (keySpace: MetadataKeySpace, field: Int, rank: Int)
+    typealias IndexEntry = (keySpace: MetadataKeySpace, field: Int, rank: Int)
     /// For each key string, where it holds a field. Keyed by the key alone so
     /// a lookup hashes one short string (this runs for every item read).
     private var index: [String: [IndexEntry]]
+    /// The standard map's blocks of rows (nil for a map made from its keys):
+    /// each block is read and indexed when an item of its key spaces is first
+    /// looked up, and `keys` merged when first asked, so a process reading
+    /// MP3 files never builds the MP4 or Matroska rows.
+    private var blocks: LazyBlocks?
 
     /// A map from each field to its raw keys, most preferred first.
     public init(keys: [MetadataField: [RawKey]]) {
-        self.keys = keys
+        self.ownKeys = keys
         self.index = Self.makeIndex(keys)
     }
 
-    private static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [String: [IndexEntry]] {
+    /// A map of `tables` (blocks with disjoint keys, distinct names), each
+    /// field's keys in table order.
+    init(tables: [KeyTable]) {
+        self.ownKeys = [:]
+        self.index = [:]
+        self.blocks = LazyBlocks(tables)
+    }
+
+    static func makeIndex(_ keys: [MetadataField: [RawKey]]) -> [String: [IndexEntry]] {
         var index: [String: [IndexEntry]] = [:]
         index.reserveCapacity(keys.values.reduce(0) { $0 + $1.count })
         for (position, field) in MetadataField.ordered.enumerated() {
@@ -120,10 +141,35 @@ public struct MetadataKeyMap: Sendable {
         // few dozen items, so this beats a list per field of the hundred.
         var matches: [(field: Int, rank: Int, position: Int)] = []
         matches.reserveCapacity(items.count)
-        for (position, item) in items.enumerated() {
-            guard let entries = index[item.key] else { continue }
-            for entry in entries where entry.keySpace == item.keySpace {
-                matches.append((entry.field, entry.rank, position))
+        if let blocks {
+            // A key's rank: its block's place, then its place in the block.
+            // The blocks of each key space met, fetched once (a file's items
+            // come in a few key spaces, mostly in runs).
+            var fetched: [(keySpace: MetadataKeySpace, indexes: [(ordinal: Int, index: [String: [IndexEntry]])])] = []
+            var current = -1
+            for (position, item) in items.enumerated() {
+                if current < 0 || fetched[current].keySpace != item.keySpace {
+                    if let known = fetched.firstIndex(where: { $0.keySpace == item.keySpace }) {
+                        current = known
+                    } else {
+                        let ordinals = blocks.tables(for: item.keySpace).ordinals
+                        fetched.append((item.keySpace, ordinals.map { ($0, blocks.all[$0].index) }))
+                        current = fetched.count - 1
+                    }
+                }
+                for (ordinal, index) in fetched[current].indexes {
+                    guard let entries = index[item.key] else { continue }
+                    for entry in entries where entry.keySpace == item.keySpace {
+                        matches.append((entry.field, ordinal << 32 | entry.rank, position))
+                    }
+                }
+            }
+        } else {
+            for (position, item) in items.enumerated() {
+                guard let entries = index[item.key] else { continue }
+                for entry in entries where entry.keySpace == item.keySpace {
+                    matches.append((entry.field, entry.rank, position))
+                }
             }
         }
         matches.sort { ($0.field, $0.rank, $0.position) < ($1.field, $1.rank, $1.position) }
@@ -152,22 +198,89 @@ public struct MetadataKeyMap: Sendable {
 
     /// The field that `keySpace`/`key` maps to, if any.
     public func field(for keySpace: MetadataKeySpace, key: String) -> MetadataField? {
-        (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
+        guard let blocks else {
+            return (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
+        }
+        for ordinal in blocks.tables(for: keySpace).ordinals {
+            if let entry = blocks.all[ordinal].index[key]?.first(where: { $0.keySpace == keySpace }) {
+                return MetadataField.ordered[entry.field]
+            }
+        }
+        return nil
     }
 
     /// One block of rows, a tag format's raw keys per field, named so that
-    /// the standard map takes a block several formats share once (made when
-    /// first asked). Blocks hold disjoint keys.
+    /// the standard map takes a block several formats share once. Its rows
+    /// and their index are made when first asked (each a `static let` of
+    /// the format's folder, so once per process). Blocks hold disjoint keys.
     struct KeyTable: Sendable {
         /// The block's name, unique among blocks.
         let name: String
-        private let make: @Sendable () -> [MetadataField: [RawKey]]
-        /// The block `name` whose rows `rows` gives.
-        init(_ name: String, rows: @escaping @Sendable () -> [MetadataField: [RawKey]]) {
+        /// The key spaces of its keys.
+        let keySpaces: [MetadataKeySpace]
+        private let makeRows: @Sendable () -> [MetadataField: [RawKey]]
+        private let makeIndex: @Sendable () -> [String: [IndexEntry]]
+        /// The block `name` of keys in `keySpaces`, whose rows `rows` gives
+        /// and `index` indexes (``MetadataKeyMap/makeIndex(_:)`` of the rows).
+        init(
+            _ name: String, keySpaces: [MetadataKeySpace], rows: @escaping @Sendable () -> [MetadataField: [RawKey]],
+            index: @escaping @Sendable () -> [String: [IndexEntry]]
+        ) {
             self.name = name
-            self.make = rows
+            self.keySpaces = keySpaces
+            self.makeRows = rows
+            self.makeIndex = index
         }
         /// The raw keys of each field, most preferred first.
-        var rows: [MetadataField: [RawKey]] { make() }
+        var rows: [MetadataField: [RawKey]] { makeRows() }
+        /// Where each key holds a field (ranks within the block).
+        var index: [String: [IndexEntry]] { makeIndex() }
+    }
+
+    /// The blocks of a map made from tables, and their rows merged when first asked.
+    final class LazyBlocks: Sendable {
+        let all: [KeyTable]
+        /// The places in `all` of the blocks of each key space.
+        private let byKeySpace: [(keySpace: MetadataKeySpace, ordinals: [Int])]
+        private let merged = Mutex<[MetadataField: [RawKey]]?>(nil)
+
+        init(_ tables: [KeyTable]) {
+            all = tables
+            var byKeySpace: [(keySpace: MetadataKeySpace, ordinals: [Int])] = []
+            for (ordinal, table) in tables.enumerated() {
+                for space in table.keySpaces {
+                    if let at = byKeySpace.firstIndex(where: { $0.keySpace == space }) {
+                        byKeySpace[at].ordinals.append(ordinal)
+                    } else {
+                        byKeySpace.append((space, [ordinal]))
+                    }
+                }
+            }
+            self.byKeySpace = byKeySpace
+        }
+
+        /// The places of the blocks holding keys of `keySpace`.
+        func tables(for keySpace: MetadataKeySpace) -> (keySpace: MetadataKeySpace, ordinals: [Int]) {
+            (keySpace, byKeySpace.first { $0.keySpace == keySpace }?.ordinals ?? [])
+        }
+
+        /// Every block's rows, each field's keys in block order.
+        var keys: [MetadataField: [RawKey]] {
+            merged.withLock { merged in
+                if let merged { return merged }
+                // Lists by field position (no hashing of fields), made into the dictionary once.
+                var lists = [[RawKey]](repeating: [], count: MetadataField.ordered.count)
+                for table in all {
+                    for (field, rows) in table.rows { lists[field.position].append(contentsOf: rows) }
+                }
+                var keys: [MetadataField: [RawKey]] = [:]
+                keys.reserveCapacity(lists.count)
+                for (position, list) in lists.enumerated() where !list.isEmpty {
+                    keys[MetadataField.ordered[position]] = list
+                }
+                merged = keys
+                return keys
+            }
+        }
     }
 }

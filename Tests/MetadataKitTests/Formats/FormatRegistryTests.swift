@@ -54,6 +54,43 @@ import Testing
         #expect(owner.count > 500)
     }
 
+    @Test func keyTablesDeclareTheirKeySpaces() {
+        for table in MetadataKeyMap.keyTables(of: MediaFormat.all) {
+            for (field, keys) in table.rows {
+                for key in keys { #expect(table.keySpaces.contains(key.keySpace), "\(table.name): \(field) → \(key)") }
+            }
+            #expect(table.index.count == Set(table.rows.values.flatMap { $0.map(\.key) }).count, "\(table.name)")
+        }
+    }
+
+    @Test func theStandardMapsBlocksFindWhatItsMergedTableFinds() throws {
+        let standard = MetadataKeyMap.standard
+        var merged = MetadataKeyMap(keys: standard.keys)
+        merged.uniqueKeySpaces = standard.uniqueKeySpaces
+        // Every key of every block, and a key in no block.
+        for table in MetadataKeyMap.keyTables(of: MediaFormat.all) {
+            for key in Set(table.rows.values.flatMap { $0 }) {
+                #expect(standard.field(for: key.keySpace, key: key.key) == merged.field(for: key.keySpace, key: key.key), "\(key)")
+            }
+        }
+        #expect(standard.field(for: .id3, key: "TALB") == .album && standard.field(for: .vorbis, key: "TALB") == nil)
+        // The fields of every sample file's items, with each item given twice too
+        // (the later one wins in a key space of unique keys).
+        let folder = TestSupport.fixtures.appendingPathComponent("valid")
+        var checked = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() {
+            let url = folder.appendingPathComponent(name)
+            guard let format = try? MediaFormat.detect(FileSource(url: url), url: url),
+                let items = try? format.parse(FileSource(url: url), url).items, !items.isEmpty
+            else { continue }
+            for list in [items, items + items.reversed()] {
+                #expect(standard.itemsByField(list) == merged.itemsByField(list), "\(name)")
+            }
+            checked += 1
+        }
+        #expect(checked >= 8)
+    }
+
     @Test func standardMapIsEveryFormatsRowsMergedKeyByKey() {
         var expected: [MetadataField: [MetadataKeyMap.RawKey]] = [:]
         for format in MediaFormat.all {

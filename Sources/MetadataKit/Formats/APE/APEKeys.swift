@@ -139,5 +139,7 @@ enum APEPictureKeys {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.apeKeys`.
-    static let ape = Self("ape") { MetadataKeyMap.apeKeys }
+    static let ape = Self(
+        "ape", keySpaces: [.ape], rows: { MetadataKeyMap.apeKeys }, index: { apeIndex })
+    private static let apeIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.apeKeys)
 }

@@ -83,5 +83,7 @@ struct ASFFieldCodec: KeySpaceCodec {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.asfKeys`.
-    static let asf = Self("asf") { MetadataKeyMap.asfKeys }
+    static let asf = Self(
+        "asf", keySpaces: [.asf], rows: { MetadataKeyMap.asfKeys }, index: { asfIndex })
+    private static let asfIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.asfKeys)
 }

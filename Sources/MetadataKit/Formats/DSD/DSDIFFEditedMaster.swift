@@ -148,5 +148,7 @@ extension DSDIFFEditedMaster {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.dsdiffKeys`.
-    static let dsdiff = Self("dsdiff") { MetadataKeyMap.dsdiffKeys }
+    static let dsdiff = Self(
+        "dsdiff", keySpaces: [.dsdiff], rows: { MetadataKeyMap.dsdiffKeys }, index: { dsdiffIndex })
+    private static let dsdiffIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.dsdiffKeys)
 }

@@ -167,5 +167,7 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.broadcastWAVKeys`.
-    static let broadcastWAV = Self("broadcastWAV") { MetadataKeyMap.broadcastWAVKeys }
+    static let broadcastWAV = Self(
+        "broadcastWAV", keySpaces: [.bext, .iXML], rows: { MetadataKeyMap.broadcastWAVKeys }, index: { broadcastWAVIndex })
+    private static let broadcastWAVIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.broadcastWAVKeys)
 }

@@ -158,5 +158,7 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.riffKeys`.
-    static let riff = Self("riff") { MetadataKeyMap.riffKeys }
+    static let riff = Self(
+        "riff", keySpaces: [.riff], rows: { MetadataKeyMap.riffKeys }, index: { riffIndex })
+    private static let riffIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.riffKeys)
 }
