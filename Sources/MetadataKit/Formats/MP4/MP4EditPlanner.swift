@@ -61,7 +61,7 @@ enum MP4EditPlanner {
         let kept =
             options.removesAllTags
             ? items.filter { !keySpaces.contains($0.keySpace) }
-            : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov)
+            : try MP4MetadataMirror(source: source, url: url).mirroringChanges(items, moov: moov, loaded: movie.moovItems)
         var rebuilder = MP4MoovRebuilder(source: source, url: url, items: kept)
         // New chapters: a chapter track's samples go in a new 'mdat' (see the type).
         if let tables = options.chapterTables {

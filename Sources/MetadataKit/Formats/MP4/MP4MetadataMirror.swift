@@ -21,8 +21,12 @@ struct MP4MetadataMirror {
 
     /// `items` (the resolved items of a save of the movie `moov`), with the
     /// iTunes items of each changed field that the iTunes list lacks.
-    func mirroringChanges(_ items: [MetadataItem], moov: MP4Box) throws -> [MetadataItem] {
-        let loaded = Metadata(items: try MP4MetadataParser(source: source, url: url).items(in: moov))
+    /// `loadedItems` are `moov`'s items when a load has read them (else
+    /// they are read here).
+    func mirroringChanges(_ items: [MetadataItem], moov: MP4Box, loaded loadedItems: [MetadataItem]? = nil) throws
+        -> [MetadataItem]
+    {
+        let loaded = Metadata(items: try loadedItems ?? MP4MetadataParser(source: source, url: url).items(in: moov))
         let edited = Metadata(items: items)
         var result = items
         for field in MetadataField.allCases where edited[field] != loaded[field] {

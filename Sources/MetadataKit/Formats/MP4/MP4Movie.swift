@@ -21,6 +21,9 @@ struct MP4Movie {
     var moov: MP4Box
     /// What was read around, in file order.
     var warnings: [MediaWarning] = []
+    /// The metadata items of `moov` (``MP4MetadataParser``) as a load read
+    /// them; nil when the movie was not read by a load.
+    var moovItems: [MetadataItem]?
     let source: FileSource
 
     /// What was read, without the source it was read from: a load keeps it
@@ -30,10 +33,12 @@ struct MP4Movie {
         var layout: MP4Parser.TopLevel
         var moov: MP4Box
         var warnings: [MediaWarning]
+        /// The metadata items of `moov` the load read.
+        var moovItems: [MetadataItem]?
     }
 
     /// What was read (see ``Reading``).
-    var reading: Reading { Reading(layout: layout, moov: moov, warnings: warnings) }
+    var reading: Reading { Reading(layout: layout, moov: moov, warnings: warnings, moovItems: moovItems) }
 
     /// The movie `reading` describes, read further from `source` (the same
     /// file, unchanged since).
@@ -42,6 +47,7 @@ struct MP4Movie {
         layout = reading.layout
         moov = reading.moov
         warnings = reading.warnings
+        moovItems = reading.moovItems
     }
 
     /// Reads the layout and the `moov` tree; throws when there is no `moov`,

@@ -26,8 +26,9 @@ enum MP4Parser {
         var warnings = movie.warnings
         let (properties, hasVideo) = try MP4PropertiesParser(source: source)
             .properties(moov: movie.moov, fileSize: source.size, mediaDataSize: movie.layout.mediaDataSize, warnings: &warnings)
+        let moovItems = try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
         let items =
-            try MP4MetadataParser(source: source, url: url).items(in: movie.moov, warnings: &warnings)
+            moovItems
             + MP4AssetBoxes.items(in: movie.moov, source: source)
             + MP4XMP.items(topLevel: movie.layout.boxes, moov: movie.moov, source: source, warnings: &warnings)
         let refusal = try movie.saveRefusal()
@@ -38,7 +39,8 @@ enum MP4Parser {
         let chapterTables = MP4Chapters.tables(in: movie.moov, source: source, warnings: &warnings)
         return ParsedFile(
             fileType: fileType, items: items, properties: properties, isEditable: refusal == nil,
-            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables, editBasis: movie.reading)
+            warnings: MP4Movie.inFileOrder(warnings), chapterTables: chapterTables,
+            editBasis: MP4Movie.Reading(layout: movie.layout, moov: movie.moov, warnings: movie.warnings, moovItems: moovItems))
     }
 
     /// The MIME type from the `ftyp` brands (major brand first) and content:
