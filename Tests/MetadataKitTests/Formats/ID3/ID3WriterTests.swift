@@ -390,12 +390,6 @@ private typealias B = ID3Builder
         #expect(try Self.audio(url) == audio)
     }
 
-    /// The file's bytes after `plan`.
-    static func bytes(after plan: FileEditPlan, of source: FileSource) throws -> [UInt8] {
-        let written = FileSource(runs: plan.segments(originalSize: source.size), over: source)
-        return try written.getBytes(at: 0, count: Int(written.size))
-    }
-
     @Test(arguments: [3, 4] as [UInt8])
     func aSavePlannedFromTheLoadsLayoutWritesWhatAFreshParseWould(version: UInt8) async throws {
         // Stacked and appended tags, APE and ID3v1: every part the layout holds.
@@ -413,20 +407,15 @@ private typealias B = ID3Builder
         #expect(loaded.editBasis is MP3Layout)
         var item = try await MediaItem.loaded(url)
         for options in [Self.fast, SaveOptions(id3v2Version: .v2_3, durability: .noSync)] {
-            for edit in 0..<3 {
-                var edited = item.metadata
-                switch edit {
-                case 0: edited.title = "A new title"
-                case 1: edited.artist = nil
-                default: edited.comments = String(repeating: "long ", count: 200)
-                }
+            for (edit, edited) in TestSupport.sampleEdits(of: item.metadata, commentLength: 1_000).enumerated() {
                 let items = try MetadataChanges().resolvedItems(
                     loaded: item.metadata, edited: edited, keySpaces: [.id3, .id3v1, .ape], derived: [.id3v1])
                 let source = try FileSource(url: url)
                 let fromBasis = try MP3EditPlanner.plan(source, basis: loaded.editBasis, items, options)
                 let fromFile = try MP3EditPlanner.plan(source, items, options)
                 #expect(
-                    try Self.bytes(after: fromBasis, of: source) == Self.bytes(after: fromFile, of: source), "v2.\(version), edit \(edit)")
+                    try TestSupport.bytes(after: fromBasis, of: source) == TestSupport.bytes(after: fromFile, of: source),
+                    "v2.\(version), edit \(edit)")
             }
         }
         // And through the item: its save plans from the load's layout.
