@@ -41,15 +41,8 @@ extension MediaItem {
             }
             let wanted = options.removesAllTags ? Metadata() : metadata
             let asLoaded = loadedMetadata
-            let fieldChanges = MetadataField.allCases.compactMap { field -> SavePlan.FieldChange? in
-                asLoaded[field] == wanted[field]
-                    ? nil : SavePlan.FieldChange(field: field, oldValue: asLoaded[field], newValue: wanted[field])
-            }
-            let names = Set(asLoaded.customFieldNames).union(wanted.customFieldNames).sorted()
-            let customChanges = names.compactMap { name -> SavePlan.CustomFieldChange? in
-                asLoaded[custom: name] == wanted[custom: name]
-                    ? nil : SavePlan.CustomFieldChange(name: name, oldValue: asLoaded[custom: name], newValue: wanted[custom: name])
-            }
+            let fieldChanges = wanted.fieldChanges(from: asLoaded)
+            let customChanges = wanted.customFieldChanges(from: asLoaded)
             let readBack = Metadata(items: after, schema: schema)
             return SavePlan(
                 fieldChanges: fieldChanges, customFieldChanges: customChanges,
@@ -92,23 +85,18 @@ extension MediaItem {
     /// Fields whose new value reads back in another form the save's check
     /// accepts (several values joined into one text).
     static func conversions(of changes: [SavePlan.FieldChange], readBack: Metadata) -> [String] {
-        changes.compactMap { change in
-            guard let wanted = change.newValue, wanted.artwork == nil, let actual = readBack[change.field], actual != wanted else {
-                return nil
-            }
-            return "\(change.field.rawValue): \(SavePlan.show(wanted)) is stored as \(SavePlan.show(actual))"
-        }
+        changes.compactMap { conversion($0.field.rawValue, wanted: $0.newValue, actual: readBack[$0.field]) }
     }
-}
 
-extension MediaItem {
-    /// Custom fields whose new value reads back in another form the save's
-    /// check accepts (several values joined into one text).
+    /// ``conversions(of:readBack:)`` of custom fields.
     static func conversions(of changes: [SavePlan.CustomFieldChange], readBack: Metadata) -> [String] {
-        changes.compactMap { change in
-            guard let wanted = change.newValue, let actual = readBack[custom: change.name], actual != wanted else { return nil }
-            return "\(change.name): \(SavePlan.show(wanted)) is stored as \(SavePlan.show(actual))"
-        }
+        changes.compactMap { conversion($0.name, wanted: $0.newValue, actual: readBack[custom: $0.name]) }
+    }
+
+    /// "NAME: 'wanted' is stored as 'actual'" when a text value reads back otherwise.
+    private static func conversion(_ name: String, wanted: DisplayValue?, actual: DisplayValue?) -> String? {
+        guard let wanted, wanted.artwork == nil, let actual, actual != wanted else { return nil }
+        return "\(name): \(SavePlan.show(wanted)) is stored as \(SavePlan.show(actual))"
     }
 }
 

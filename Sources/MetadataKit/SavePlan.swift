@@ -139,3 +139,20 @@ public struct SavePlan: Sendable {
     /// "id3:TIT2".
     static func name(_ item: MetadataItem) -> String { "\(item.keySpace.rawValue):\(item.key)" }
 }
+
+extension Metadata {
+    /// The standard fields whose value differs from `before`'s, as changes
+    /// from it, in ``MetadataField`` order.
+    package func fieldChanges(from before: Metadata) -> [SavePlan.FieldChange] {
+        differingFields(from: before).map { SavePlan.FieldChange(field: $0, oldValue: before[$0], newValue: self[$0]) }
+    }
+
+    /// The custom fields whose value differs from `before`'s, as changes from
+    /// it, by name.
+    package func customFieldChanges(from before: Metadata) -> [SavePlan.CustomFieldChange] {
+        Set(before.customFieldNames).union(customFieldNames).sorted().compactMap { name in
+            before[custom: name] == self[custom: name]
+                ? nil : SavePlan.CustomFieldChange(name: name, oldValue: before[custom: name], newValue: self[custom: name])
+        }
+    }
+}

@@ -40,26 +40,12 @@ extension WriteCommand {
     /// keeps one item with another value, "+ KEY = value" for an added one
     /// and "- KEY" for a removed one.
     static func describeChanges(from before: Metadata, to after: Metadata) -> [String] {
-        var lines: [String] = []
-        func show(_ value: DisplayValue?) -> String {
-            switch value {
-            case nil: return "(none)"
-            case .artwork(let pictures)?: return pictures.map { "\($0.mimeType) \($0.byteCount) bytes" }.joined(separator: ", ")
-            case let value?: return "'\(value.text ?? "")'"
-            }
-        }
         func shown(_ item: MetadataItem) -> String { item.value.stringValue ?? "(\(item.dataType.rawValue))" }
         func name(_ item: MetadataItem) -> String { "\(item.keySpace.rawValue):\(item.key)" }
-        let changedFields = after.differingFields(from: before)
-        for field in changedFields {
-            lines.append("\(field.rawValue): \(show(before[field])) → \(show(after[field]))")
-        }
-        for name in Set(before.customFieldNames).union(after.customFieldNames).sorted()
-        where before[custom: name] != after[custom: name] {
-            lines.append("\(name): \(show(before[custom: name])) → \(show(after[custom: name]))")
-        }
+        let fieldChanges = after.fieldChanges(from: before)
+        var lines = fieldChanges.map(\.description) + after.customFieldChanges(from: before).map(\.description)
         // The raw keys of the changed fields: their items are described by the lines above.
-        let changedFieldKeys = changedFields.flatMap { MetadataKeyMap.standard.keys[$0] ?? [] }
+        let changedFieldKeys = fieldChanges.flatMap { MetadataKeyMap.standard.keys[$0.field] ?? [] }
         func isFieldKey(_ item: MetadataItem) -> Bool {
             changedFieldKeys.contains { $0.keySpace == item.keySpace && $0.key == item.key }
         }

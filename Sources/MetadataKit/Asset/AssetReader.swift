@@ -101,36 +101,12 @@ public final class AssetReader: Sendable {
 /// a ``MediaError`` (`Failure` is `MediaError`, so `catch` gets one without
 /// a cast); a cancelled task ends it with one whose code is `cancelled`.
 extension AssetReader: AsyncSequence {
-    /// A sample.
-    public typealias Element = Sample
-    /// The only error the loop throws.
-    public typealias Failure = MediaError
-
-    /// The reader's samples, one per ``next()``.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        /// A sample.
-        public typealias Element = Sample
-        /// The only error ``next()`` throws.
-        public typealias Failure = MediaError
-
-        let reader: AssetReader
-
-        /// The next sample of any output; nil at the end; `cancelled` when
-        /// the task is cancelled.
-        public mutating func next() async throws(MediaError) -> Sample? { try advance() }
-
-        /// ``next()``, as `for try await` calls it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? { try advance() }
-
-        /// The next sample, or `cancelled` when the current task is cancelled.
-        private func advance() throws(MediaError) -> Sample? {
-            if Task.isCancelled { throw MediaError(.cancelled, "reading the samples was cancelled", path: reader.asset.url.path) }
-            return try reader.nextSample()
-        }
-    }
-
     /// An iterator over the samples from the reader's position.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reader: self) }
+    public func makeAsyncIterator() -> AssetSampleIterator {
+        AssetSampleIterator(
+            nextSample: { [self] () throws(MediaError) in try nextSample() },
+            cancelled: { [self] in MediaError(.cancelled, "reading the samples was cancelled", path: asset.url.path) })
+    }
 }
 
 /// `for try await sample in output`: the samples of
@@ -138,36 +114,42 @@ extension AssetReader: AsyncSequence {
 /// checking for Task cancellation between samples; as ``AssetReader``'s
 /// loop, it fails only with a ``MediaError``.
 extension AssetReaderTrackOutput: AsyncSequence {
+    /// An iterator over the samples from the output's position.
+    public func makeAsyncIterator() -> AssetSampleIterator {
+        AssetSampleIterator(
+            nextSample: { [self] () throws(MediaError) in try nextSample() },
+            cancelled: { [self] in MediaError(.cancelled, "reading the samples of track \(track.id) was cancelled") })
+    }
+}
+
+/// The iterator of `for try await` over an ``AssetReader`` or an
+/// ``AssetReaderTrackOutput``: their `nextSample()`, with a check for Task
+/// cancellation before each sample.
+public struct AssetSampleIterator: AsyncIteratorProtocol {
     /// A sample.
     public typealias Element = Sample
-    /// The only error the loop throws.
+    /// The only error ``next()`` throws.
     public typealias Failure = MediaError
 
-    /// The output's samples, one per ``next()``.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        /// A sample.
-        public typealias Element = Sample
-        /// The only error ``next()`` throws.
-        public typealias Failure = MediaError
+    private let nextSample: @Sendable () throws(MediaError) -> Sample?
+    private let cancelled: @Sendable () -> MediaError
 
-        let output: AssetReaderTrackOutput
-
-        /// The output's next sample; nil after the last; `cancelled` when the
-        /// task is cancelled.
-        public mutating func next() async throws(MediaError) -> Sample? { try advance() }
-
-        /// ``next()``, as `for try await` calls it.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? { try advance() }
-
-        /// The next sample, or `cancelled` when the current task is cancelled.
-        private func advance() throws(MediaError) -> Sample? {
-            if Task.isCancelled { throw MediaError(.cancelled, "reading the samples of track \(output.track.id) was cancelled") }
-            return try output.nextSample()
-        }
+    init(nextSample: @escaping @Sendable () throws(MediaError) -> Sample?, cancelled: @escaping @Sendable () -> MediaError) {
+        self.nextSample = nextSample
+        self.cancelled = cancelled
     }
 
-    /// An iterator over the samples from the output's position.
-    public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(output: self) }
+    /// The next sample; nil after the last; `cancelled` when the task is cancelled.
+    public mutating func next() async throws(MediaError) -> Sample? { try advance() }
+
+    /// ``next()``, as `for try await` calls it.
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(MediaError) -> Sample? { try advance() }
+
+    /// The next sample, or `cancelled` when the current task is cancelled.
+    private func advance() throws(MediaError) -> Sample? {
+        if Task.isCancelled { throw cancelled() }
+        return try nextSample()
+    }
 }
 
 /// The samples of one track, in decode order. Sendable: its position is

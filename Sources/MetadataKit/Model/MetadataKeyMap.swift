@@ -152,8 +152,7 @@ public struct MetadataKeyMap: Sendable {
                     if let known = fetched.firstIndex(where: { $0.keySpace == item.keySpace }) {
                         current = known
                     } else {
-                        let ordinals = blocks.tables(for: item.keySpace).ordinals
-                        fetched.append((item.keySpace, ordinals.map { ($0, blocks.all[$0].index) }))
+                        fetched.append((item.keySpace, blocks.indexes(of: item.keySpace)))
                         current = fetched.count - 1
                     }
                 }
@@ -201,48 +200,39 @@ public struct MetadataKeyMap: Sendable {
         guard let blocks else {
             return (index[key]?.first { $0.keySpace == keySpace }).map { MetadataField.ordered[$0.field] }
         }
-        for ordinal in blocks.tables(for: keySpace).ordinals {
-            if let entry = blocks.all[ordinal].index[key]?.first(where: { $0.keySpace == keySpace }) {
-                return MetadataField.ordered[entry.field]
-            }
+        for (_, index) in blocks.indexes(of: keySpace) {
+            if let entry = index[key]?.first(where: { $0.keySpace == keySpace }) { return MetadataField.ordered[entry.field] }
         }
         return nil
     }
 
     /// One block of rows, a tag format's raw keys per field, named so that
     /// the standard map takes a block several formats share once. Its rows
-    /// and their index are made when first asked (each a `static let` of
-    /// the format's folder, so once per process). Blocks hold disjoint keys.
+    /// (a `static let` of the format's folder) are made when first asked.
+    /// Blocks hold disjoint keys.
     struct KeyTable: Sendable {
         /// The block's name, unique among blocks.
         let name: String
         /// The key spaces of its keys.
         let keySpaces: [MetadataKeySpace]
         private let makeRows: @Sendable () -> [MetadataField: [RawKey]]
-        private let makeIndex: @Sendable () -> [String: [IndexEntry]]
-        /// The block `name` of keys in `keySpaces`, whose rows `rows` gives
-        /// and `index` indexes (``MetadataKeyMap/makeIndex(_:)`` of the rows).
-        init(
-            _ name: String, keySpaces: [MetadataKeySpace], rows: @escaping @Sendable () -> [MetadataField: [RawKey]],
-            index: @escaping @Sendable () -> [String: [IndexEntry]]
-        ) {
+        /// The block `name` of keys in `keySpaces`, whose rows `rows` gives.
+        init(_ name: String, keySpaces: [MetadataKeySpace], rows: @escaping @Sendable () -> [MetadataField: [RawKey]]) {
             self.name = name
             self.keySpaces = keySpaces
             self.makeRows = rows
-            self.makeIndex = index
         }
         /// The raw keys of each field, most preferred first.
         var rows: [MetadataField: [RawKey]] { makeRows() }
-        /// Where each key holds a field (ranks within the block).
-        var index: [String: [IndexEntry]] { makeIndex() }
     }
 
-    /// The blocks of a map made from tables, and their rows merged when first asked.
+    /// The blocks of a map made from tables: each block's index made when an
+    /// item of its key spaces is first looked up, the rows merged when first asked.
     final class LazyBlocks: Sendable {
         let all: [KeyTable]
         /// The places in `all` of the blocks of each key space.
         private let byKeySpace: [(keySpace: MetadataKeySpace, ordinals: [Int])]
-        private let merged = Mutex<[MetadataField: [RawKey]]?>(nil)
+        private let made = Mutex<(indexes: [[String: [IndexEntry]]?], keys: [MetadataField: [RawKey]]?)>(([], nil))
 
         init(_ tables: [KeyTable]) {
             all = tables
@@ -257,17 +247,26 @@ public struct MetadataKeyMap: Sendable {
                 }
             }
             self.byKeySpace = byKeySpace
+            made.withLock { $0.indexes = Array(repeating: nil, count: tables.count) }
         }
 
-        /// The places of the blocks holding keys of `keySpace`.
-        func tables(for keySpace: MetadataKeySpace) -> (keySpace: MetadataKeySpace, ordinals: [Int]) {
-            (keySpace, byKeySpace.first { $0.keySpace == keySpace }?.ordinals ?? [])
+        /// The index of each block holding keys of `keySpace`, with its place in `all`.
+        func indexes(of keySpace: MetadataKeySpace) -> [(ordinal: Int, index: [String: [IndexEntry]])] {
+            guard let ordinals = byKeySpace.first(where: { $0.keySpace == keySpace })?.ordinals else { return [] }
+            return made.withLock { made in
+                ordinals.map { ordinal in
+                    if let index = made.indexes[ordinal] { return (ordinal, index) }
+                    let index = MetadataKeyMap.makeIndex(all[ordinal].rows)
+                    made.indexes[ordinal] = index
+                    return (ordinal, index)
+                }
+            }
         }
 
         /// Every block's rows, each field's keys in block order.
         var keys: [MetadataField: [RawKey]] {
-            merged.withLock { merged in
-                if let merged { return merged }
+            made.withLock { made in
+                if let keys = made.keys { return keys }
                 // Lists by field position (no hashing of fields), made into the dictionary once.
                 var lists = [[RawKey]](repeating: [], count: MetadataField.ordered.count)
                 for table in all {
@@ -278,7 +277,7 @@ public struct MetadataKeyMap: Sendable {
                 for (position, list) in lists.enumerated() where !list.isEmpty {
                     keys[MetadataField.ordered[position]] = list
                 }
-                merged = keys
+                made.keys = keys
                 return keys
             }
         }

@@ -59,7 +59,7 @@ import Testing
             for (field, keys) in table.rows {
                 for key in keys { #expect(table.keySpaces.contains(key.keySpace), "\(table.name): \(field) → \(key)") }
             }
-            #expect(table.index.count == Set(table.rows.values.flatMap { $0.map(\.key) }).count, "\(table.name)")
+            #expect(MetadataKeyMap.makeIndex(table.rows).count == Set(table.rows.values.flatMap { $0.map(\.key) }).count, "\(table.name)")
         }
     }
 

@@ -176,7 +176,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.aiffKeys`.
-    static let aiff = Self(
-        "aiff", keySpaces: [.aiff], rows: { MetadataKeyMap.aiffKeys }, index: { aiffIndex })
-    private static let aiffIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.aiffKeys)
+    static let aiff = Self("aiff", keySpaces: [.aiff]) { MetadataKeyMap.aiffKeys }
 }

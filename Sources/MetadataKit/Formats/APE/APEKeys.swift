@@ -139,7 +139,5 @@ enum APEPictureKeys {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.apeKeys`.
-    static let ape = Self(
-        "ape", keySpaces: [.ape], rows: { MetadataKeyMap.apeKeys }, index: { apeIndex })
-    private static let apeIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.apeKeys)
+    static let ape = Self("ape", keySpaces: [.ape]) { MetadataKeyMap.apeKeys }
 }

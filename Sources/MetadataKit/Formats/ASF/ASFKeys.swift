@@ -83,7 +83,5 @@ struct ASFFieldCodec: KeySpaceCodec {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.asfKeys`.
-    static let asf = Self(
-        "asf", keySpaces: [.asf], rows: { MetadataKeyMap.asfKeys }, index: { asfIndex })
-    private static let asfIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.asfKeys)
+    static let asf = Self("asf", keySpaces: [.asf]) { MetadataKeyMap.asfKeys }
 }

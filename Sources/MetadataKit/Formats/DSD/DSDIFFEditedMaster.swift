@@ -148,7 +148,5 @@ extension DSDIFFEditedMaster {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.dsdiffKeys`.
-    static let dsdiff = Self(
-        "dsdiff", keySpaces: [.dsdiff], rows: { MetadataKeyMap.dsdiffKeys }, index: { dsdiffIndex })
-    private static let dsdiffIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.dsdiffKeys)
+    static let dsdiff = Self("dsdiff", keySpaces: [.dsdiff]) { MetadataKeyMap.dsdiffKeys }
 }

@@ -110,11 +110,7 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.id3Keys`.
-    static let id3 = Self(
-        "id3", keySpaces: [.id3], rows: { MetadataKeyMap.id3Keys }, index: { id3Index })
-    private static let id3Index = MetadataKeyMap.makeIndex(MetadataKeyMap.id3Keys)
+    static let id3 = Self("id3", keySpaces: [.id3]) { MetadataKeyMap.id3Keys }
     /// The rows of `MetadataKeyMap.id3v1Keys`.
-    static let id3v1 = Self(
-        "id3v1", keySpaces: [.id3v1], rows: { MetadataKeyMap.id3v1Keys }, index: { id3v1Index })
-    private static let id3v1Index = MetadataKeyMap.makeIndex(MetadataKeyMap.id3v1Keys)
+    static let id3v1 = Self("id3v1", keySpaces: [.id3v1]) { MetadataKeyMap.id3v1Keys }
 }

@@ -78,8 +78,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.mp4Keys`.
-    static let mp4 = Self(
-        "mp4", keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP], rows: { MetadataKeyMap.mp4Keys },
-        index: { mp4Index })
-    private static let mp4Index = MetadataKeyMap.makeIndex(MetadataKeyMap.mp4Keys)
+    static let mp4 = Self("mp4", keySpaces: [.iTunes, .quickTimeMetadata, .quickTimeUserData, .threeGPP]) { MetadataKeyMap.mp4Keys }
 }

@@ -37,9 +37,6 @@ struct MP4Movie {
         var moovItems: [MetadataItem]?
     }
 
-    /// What was read (see ``Reading``).
-    var reading: Reading { Reading(layout: layout, moov: moov, warnings: warnings, moovItems: moovItems) }
-
     /// The movie `reading` describes, read further from `source` (the same
     /// file, unchanged since).
     init(_ reading: Reading, source: FileSource) {

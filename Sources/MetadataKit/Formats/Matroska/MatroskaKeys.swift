@@ -70,7 +70,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.matroskaKeys`.
-    static let matroska = Self(
-        "matroska", keySpaces: [.matroska], rows: { MetadataKeyMap.matroskaKeys }, index: { matroskaIndex })
-    private static let matroskaIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.matroskaKeys)
+    static let matroska = Self("matroska", keySpaces: [.matroska]) { MetadataKeyMap.matroskaKeys }
 }

@@ -167,7 +167,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.broadcastWAVKeys`.
-    static let broadcastWAV = Self(
-        "broadcastWAV", keySpaces: [.bext, .iXML], rows: { MetadataKeyMap.broadcastWAVKeys }, index: { broadcastWAVIndex })
-    private static let broadcastWAVIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.broadcastWAVKeys)
+    static let broadcastWAV = Self("broadcastWAV", keySpaces: [.bext, .iXML]) { MetadataKeyMap.broadcastWAVKeys }
 }

@@ -158,7 +158,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.riffKeys`.
-    static let riff = Self(
-        "riff", keySpaces: [.riff], rows: { MetadataKeyMap.riffKeys }, index: { riffIndex })
-    private static let riffIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.riffKeys)
+    static let riff = Self("riff", keySpaces: [.riff]) { MetadataKeyMap.riffKeys }
 }

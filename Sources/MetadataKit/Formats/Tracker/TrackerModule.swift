@@ -175,7 +175,5 @@ extension String {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.moduleKeys`.
-    static let module = Self(
-        "module", keySpaces: [.module], rows: { MetadataKeyMap.moduleKeys }, index: { moduleIndex })
-    private static let moduleIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.moduleKeys)
+    static let module = Self("module", keySpaces: [.module]) { MetadataKeyMap.moduleKeys }
 }

@@ -93,7 +93,5 @@ extension MetadataKeyMap {
 
 extension MetadataKeyMap.KeyTable {
     /// The rows of `MetadataKeyMap.vorbisKeys`.
-    static let vorbis = Self(
-        "vorbis", keySpaces: [.vorbis], rows: { MetadataKeyMap.vorbisKeys }, index: { vorbisIndex })
-    private static let vorbisIndex = MetadataKeyMap.makeIndex(MetadataKeyMap.vorbisKeys)
+    static let vorbis = Self("vorbis", keySpaces: [.vorbis]) { MetadataKeyMap.vorbisKeys }
 }

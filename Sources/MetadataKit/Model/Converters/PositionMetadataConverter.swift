@@ -80,17 +80,20 @@ public struct PositionMetadataConverter: MetadataConverter {
         let number = codec.reading(numberField, from: item, among: among)
         let count = codec.reading(countField, from: item, among: among)
         if number != .standard || count != .standard {
-            func value(_ reading: FieldReading, _ field: MetadataField) -> Int? {
-                switch reading {
-                case .standard: return standardPair(of: item).flatMap { isCount(field) ? $0.total : $0.number }
-                case .none: return nil
-                case .value(let value): return value.integer
-                }
-            }
-            let pair = (value(number, numberField), value(count, countField))
+            let pair = (half(number, of: item, field: numberField), half(count, of: item, field: countField))
             return pair.0 == nil && pair.1 == nil ? nil : pair
         }
         return standardPair(of: item)
+    }
+
+    /// `field`'s half (the number or the count) of `item` as its codec's
+    /// `reading` gives it.
+    private static func half(_ reading: FieldReading, of item: MetadataItem, field: MetadataField) -> Int? {
+        switch reading {
+        case .standard: return standardPair(of: item).flatMap { isCount(field) ? $0.total : $0.number }
+        case .none: return nil
+        case .value(let value): return value.integer
+        }
     }
 
     /// The pair an item holds as most tags store it.
@@ -139,13 +142,8 @@ public struct PositionMetadataConverter: MetadataConverter {
     /// `field`'s half of ``pair(of:field:)`` (the number or the count),
     /// asking the key space's codec for that half only.
     static func value(of item: MetadataItem, field: MetadataField) -> Int? {
-        func standard() -> Int? { standardPair(of: item).flatMap { isCount(field) ? $0.total : $0.number } }
-        guard let codec = KeySpaceCodecs.standard.codec(for: item.keySpace) else { return standard() }
-        switch codec.reading(field, from: item, among: [item]) {
-        case .standard: return standard()
-        case .none: return nil
-        case .value(let value): return value.integer
-        }
+        let reading = KeySpaceCodecs.standard.codec(for: item.keySpace)?.reading(field, from: item, among: [item]) ?? .standard
+        return half(reading, of: item, field: field)
     }
 
     public func items(
