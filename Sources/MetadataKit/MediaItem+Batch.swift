@@ -51,22 +51,17 @@ extension MediaItem {
                 }
                 return errors
             }
-            // Planning reads and parses each file: a window of them at once, each on a thread of its own.
+            // Planning reads and parses each file: a window of them at once,
+            // spread over the cores from one BlockingWork thread (one hop per
+            // window, not two thread switches per file).
             let indices = Array(next..<min(items.count, next + window))
             next += indices.count
             let snapshot = indices.map { items[$0] }
-            let plans = await withTaskGroup(of: (Int, Result<PreparedSave, MediaError>).self) { tasks in
-                for (position, item) in snapshot.enumerated() {
-                    tasks.addTask {
-                        let plan = await FileEditor.runBlocking { () -> Result<PreparedSave, MediaError> in
-                            Result { () throws(MediaError) in try item.named { try item.prepareSave(options: options) } }
-                        }
-                        return (position, plan)
-                    }
+            let plans = await FileEditor.runBlocking { () -> [Result<PreparedSave, MediaError>] in
+                Parallel.map(snapshot.count) { position in
+                    let item = snapshot[position]
+                    return Result { () throws(MediaError) in try item.named { try item.prepareSave(options: options) } }
                 }
-                var plans = [Result<PreparedSave, MediaError>?](repeating: nil, count: snapshot.count)
-                for await (position, plan) in tasks { plans[position] = plan }
-                return plans.map { $0! }
             }
             for (index, plan) in zip(indices, plans) {
                 switch plan {

@@ -260,9 +260,15 @@ public struct MediaItem: Sendable {
     /// The file is read, written and synced on a thread outside Swift's
     /// cooperative pool.
     public mutating func save(options: SaveOptions = SaveOptions()) async throws(MediaError) {
-        self = try await Self.offloaded(self) { item throws(MediaError) in
-            try item.carryOut(try item.named { try item.prepareSave(options: options) }, options: options)
-        }
+        self = try await Self.offloaded(self) { item throws(MediaError) in try item.saveOnCallingThread(options: options) }
+    }
+
+    /// ``save(options:)`` on the calling thread, for callers whose threads
+    /// may block (`mdkit write` runs one task per core; a hop to a
+    /// ``BlockingWork`` thread and back per file costs two thread switches).
+    package mutating func saveOnCallingThread(options: SaveOptions = SaveOptions()) throws(MediaError) {
+        let save = try named { try prepareSave(options: options) }
+        try carryOut(save, options: options)
     }
 
     /// Writes a prepared save to the file and adopts what was written (on

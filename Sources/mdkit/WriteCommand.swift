@@ -445,7 +445,7 @@ struct WriteCommand {
         }
         guard !changes.isEmpty || !options.isPlain else { return "no changes" }
         try checkWritable(path)
-        try await item.save(options: options)
+        try item.saveOnCallingThread(options: options) // mdkit's tasks may block: no thread hop per file
         let count = edit.count(saved: item)
         if count == 0, item.lastSavePath == .unchanged { return "no changes" }
         let how = verbose ? "; " + Self.describe(item.lastSavePath ?? .unchanged) : ""
