@@ -95,7 +95,11 @@ import Testing
             #expect(error.path == item.url.path)
         }
         let waited = ContinuousClock.now - start
-        #expect(waited >= FileEditor.defaultLockWaitLimit && waited < FileEditor.defaultLockWaitLimit + .seconds(30))
+        // The upper bound only tells a wait from a hang: the load also queues
+        // for a thread of the process's load lane, which the suites running
+        // beside it (the fuzz-like tests load hundreds of files) can hold for
+        // tens of seconds on a loaded 2-core machine (a CI run saw over 35 s).
+        #expect(waited >= FileEditor.defaultLockWaitLimit && waited < FileEditor.defaultLockWaitLimit + .seconds(120))
         holder.release()
         #expect(try await MediaItem(contentsOf: item.url).metadata.title != nil)
         #expect(!FileManager.default.fileExists(atPath: EditJournal.url(for: item.url).path), "the torn journal is removed")
