@@ -9,7 +9,7 @@
 #
 # Environment:
 #   MDKIT=PATH   the mdkit binary, built with --static-swift-stdlib (default .build/release/mdkit:
-#                CI's release build)
+#                CI's release build, scripts/build-tool.sh)
 #   FILES=N      files per kind (default 16, which the budgets are for; at least 2, see README.md)
 #   KINDS=K      kinds, as for read-benchmark.sh (default all: the nine kinds TagLib 1.13 reads)
 #   WRITES=0     count reads only
@@ -41,7 +41,7 @@ note() { printf '==> %s\n' "$*" >&2; }
 source "$BENCH/corpus.sh"
 select_kinds "$KINDS"
 [[ $FILES =~ ^[0-9]+$ ]] && (( FILES >= 2 )) || die "FILES must be a number >= 2 (got '$FILES')"
-[[ -x $MDKIT ]] || die "no mdkit at $MDKIT (swift build -c release --static-swift-stdlib --product mdkit, or MDKIT=path)"
+[[ -x $MDKIT ]] || die "no mdkit at $MDKIT (bash scripts/build-tool.sh, or MDKIT=path)"
 # valgrind 3.19 crashes in the shared libdispatch when a dynamically linked mdkit exits.
 if [[ $(ldd "$MDKIT" 2> /dev/null || true) == *libswiftCore* ]]; then
     die "$MDKIT uses the shared Swift runtime, which valgrind can't run to its end: build it with --static-swift-stdlib"

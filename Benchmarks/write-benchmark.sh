@@ -79,7 +79,7 @@ if [[ -n $MDKIT ]]; then
 else
     build_mdkit "$OUT/build-mdkit.log"
     mdkit_bin=$BIN/mdkit
-    mdkit_origin="release build (swift build -c release --static-swift-stdlib)"
+    mdkit_origin="release build (scripts/build-tool.sh)"
 fi
 
 # --- Corpus ---------------------------------------------------------------------------------
