@@ -6,7 +6,7 @@
 #   $BIN/mdkit. Needs BIN and the caller's note and die functions.
 build_mdkit() {
     local log=$1
-    note "building mdkit (scripts/build-tool.sh: swift build -c release --static-swift-stdlib --product mdkit; log in $log)"
+    note "building mdkit (scripts/build-tool.sh; log in $log)"
     if ! bash scripts/build-tool.sh > "$log" 2>&1; then
         grep -m 20 -E 'error:|Error' "$log" >&2 || tail -n 30 "$log" >&2
         die "swift build failed (full log: $log)"
