@@ -78,10 +78,10 @@ extension MetadataKeyMap {
         var map = MetadataKeyMap(tables: keyTables(of: MediaFormat.all))
         let codecs = KeySpaceCodecs.standard
         map.uniqueKeySpaces = MediaFormat.all.reduce(into: []) { $0.formUnion($1.uniqueKeySpaces) }
-        map.replacedKeys = codecs.keys(\.replacedKeys)
-        map.singleValueKeys = codecs.keys(\.singleValueKeys)
-        map.fallbackKeys = codecs.keys(\.fallbackKeys)
-        map.syncedFallbackKeys = codecs.keys(\.syncedFallbackKeys)
+        map.replacedKeys = codecs.keys { $0.replacedKeys }
+        map.singleValueKeys = codecs.keys { $0.singleValueKeys }
+        map.fallbackKeys = codecs.keys { $0.fallbackKeys }
+        map.syncedFallbackKeys = codecs.keys { $0.syncedFallbackKeys }
         return map
     }()
 

@@ -49,9 +49,9 @@ public struct MediaFormat: Sendable, Identifiable, CustomStringConvertible {
     let fieldCodecs: [any KeySpaceCodec]
     /// Keys replaced by their key space's own key of the field when it is set
     /// (``MetadataKeyMap/replacedKeys``).
-    var replacedKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(\.replacedKeys, in: keySpaces) }
+    var replacedKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(in: keySpaces) { $0.replacedKeys } }
     /// Keys whose place holds one text (``MetadataKeyMap/singleValueKeys``).
-    var singleValueKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(\.singleValueKeys, in: keySpaces) }
+    var singleValueKeys: Set<MetadataKeyMap.RawKey> { KeySpaceCodecs.standard.keys(in: keySpaces) { $0.singleValueKeys } }
     /// Key spaces whose keys are case-insensitive; keys are kept uppercased.
     let uppercasedKeySpaces: Set<MetadataKeySpace>
     /// Key spaces in which a tag holds each key once (APEv2 items): when a

@@ -15,6 +15,18 @@ import Testing
         #expect(Genre(name: "Vaporwave").id3Index == nil)
     }
 
+    /// Every listed name is found in any case, as the listed spelling (the
+    /// index lowercases names byte by byte: they must all be ASCII).
+    @Test func everyNameIsFoundInAnyCase() {
+        for (index, name) in Genre.names.enumerated() {
+            #expect(name.utf8.allSatisfy { $0 < 0x80 }, "\(name) is not ASCII")
+            for spelling in [name, name.uppercased(), name.lowercased()] {
+                let genre = Genre(name: spelling)
+                #expect(genre.id3Index == index && genre.name == name, "\(spelling)")
+            }
+        }
+    }
+
     @Test(arguments: [
         ("17", ["Rock"]), ("(17)", ["Rock"]), ("(17)Rock", ["Rock"]), ("(17)Hard Rocking", ["Hard Rocking"]),
         ("(RX)", ["Remix"]), ("(CR)", ["Cover"]), ("(17)(18)", ["Rock", "Techno"]),

@@ -19,7 +19,13 @@ public struct CommentMetadataConverter: MetadataConverter {
             case .none: continue
             case .standard: break
             }
-            let text = item.value.stringValues.filter { !$0.isEmpty }.joined(separator: "; ")
+            // Joined by hand: the standard library's generic `joined(separator:)`
+            // looks its element type up by name on first use (165,000 instructions).
+            var text = ""
+            for value in item.value.stringValues where !value.isEmpty {
+                if !text.isEmpty { text += "; " }
+                text += value
+            }
             if !text.isEmpty { return .text(text) }
         }
         return nil

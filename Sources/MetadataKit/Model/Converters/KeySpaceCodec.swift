@@ -117,11 +117,13 @@ public struct KeySpaceCodecs: Sendable {
     }
 
     /// The keys of one kind of every codec (of those of `keySpaces`, when
-    /// given), as raw keys.
-    func keys(_ kind: KeyPath<any KeySpaceCodec, Set<String>>, in keySpaces: [MetadataKeySpace]? = nil) -> Set<MetadataKeyMap.RawKey> {
+    /// given), as raw keys. A closure, not a key path: a key path into an
+    /// existential is resolved from its mangled name at run time (about
+    /// 75,000 instructions each, at every process's start).
+    func keys(in keySpaces: [MetadataKeySpace]? = nil, _ kind: (any KeySpaceCodec) -> Set<String>) -> Set<MetadataKeyMap.RawKey> {
         codecs.reduce(into: []) { result, codec in
             guard keySpaces?.contains(codec.keySpace) ?? true else { return }
-            for key in codec[keyPath: kind] { result.insert(MetadataKeyMap.RawKey(codec.keySpace, key)) }
+            for key in kind(codec) { result.insert(MetadataKeyMap.RawKey(codec.keySpace, key)) }
         }
     }
 }
