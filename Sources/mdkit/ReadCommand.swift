@@ -68,6 +68,9 @@ struct ReadCommand {
 
     /// Reads every file (in parallel), prints in argument order; returns the exit status.
     func run() async -> Int32 {
+        // This process writes nothing: loads may ask a listing of each
+        // folder whether an interrupted save left a journal (JournalListings).
+        JournalListings.shared.isEnabled = true
         Self.prepareTables()
         let entries = pathArguments.entries()
         if jsonLines { return await runJSONLines(entries) }

@@ -89,9 +89,11 @@ struct ElsewhereJournalStore: JournalStore {
 
     /// Recovers the file at `path` (device, inode) from a journal this store
     /// holds for it, if there is one; true when its old bytes were put back.
-    func recoverPending(path: String, device: UInt64, inode: UInt64) throws -> Bool {
+    func recoverPending(path: String, device: UInt64, inode: UInt64, listings: JournalListings = .shared) throws -> Bool {
+        let listed = listings.journals(in: directory)
+        if listed?.isEmpty == true { return false }
         var buffer = pathBuffer(device: device, inode: inode)
-        guard buffer.exists(), ownFolderDevice() != nil else { return false }
+        guard buffer.exists(among: listed, nameStart: directory.utf8.count + 1), ownFolderDevice() != nil else { return false }
         let journalPath = buffer.string
         return try JournalRecovery.replay(
             fileAt: path, durable: Platform.journalFolderElsewhereIsOnDisk,

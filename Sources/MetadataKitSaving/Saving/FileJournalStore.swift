@@ -56,22 +56,27 @@ struct FileJournalStore: JournalStore {
     /// versions (``EditJournal/legacyName(for:)``) — or nil. Both paths are
     /// built as bytes in one buffer. Speed only: every load asks, and a
     /// `String` per piece cost more than the rest of the check.
-    static func existingJournal(of path: String, inode: UInt64) -> String? {
+    /// With ``JournalListings`` on, a listing of the folder answers instead
+    /// when there is a fresh one (no journal there: no path built at all).
+    static func existingJournal(of path: String, inode: UInt64, listings: JournalListings = .shared) -> String? {
         var buffer = JournalPathBuffer(capacity: path.utf8.count + 40)
         buffer.append(path.utf8)
         let nameStart = (buffer.bytes.lastIndex(of: UInt8(ascii: "/")) ?? -1) + 1
+        let listed =
+            nameStart > 1 ? listings.journals(in: String(decoding: buffer.bytes[..<(nameStart - 1)], as: UTF8.self)) : nil
+        if listed?.isEmpty == true { return nil }
         let name = buffer.bytes[nameStart...]
         var candidate = JournalPathBuffer(capacity: path.utf8.count + 40)
         candidate.append(buffer.bytes[..<nameStart])
         candidate.append(".inode-".utf8)
         candidate.append(decimal: inode)
         candidate.append(".mdkit-journal".utf8)
-        if candidate.exists() { return candidate.string }
+        if candidate.exists(among: listed, nameStart: nameStart) { return candidate.string }
         candidate.bytes.removeSubrange(nameStart...)
         candidate.append(".".utf8)
         candidate.append(name)
         candidate.append(".mdkit-journal".utf8)
-        return candidate.exists() ? candidate.string : nil
+        return candidate.exists(among: listed, nameStart: nameStart) ? candidate.string : nil
     }
 
     /// ``recoverPending(path:inode:)`` for the file at `path` as it is now
@@ -109,6 +114,13 @@ struct JournalPathBuffer {
             } while rest > 0
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
         }
+    }
+
+    /// Whether the name from `nameStart` on is among `listed` (the journals
+    /// of a listing of the folder), or, without a listing, ``exists()``.
+    package mutating func exists(among listed: Set<String>?, nameStart: Int) -> Bool {
+        guard let listed else { return exists() }
+        return listed.contains(String(decoding: bytes[nameStart...], as: UTF8.self))
     }
 
     /// Whether something exists at the path (`access(F_OK)`).
