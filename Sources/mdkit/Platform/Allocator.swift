@@ -22,4 +22,24 @@ enum Allocator {
             _ = mallopt(-1, 64 << 20) // M_TRIM_THRESHOLD
         #endif
     }
+
+    /// Grows the calling thread's heap by 1 MiB in one step. glibc grows the
+    /// heap of a thread other than the main one a page at a time, each an
+    /// `mprotect` that makes the kernel flush the other cores' address
+    /// translations (about 40 per core in a read of 200 small files); the
+    /// block is freed at once and stays the heap's free top (trimmed only
+    /// past `M_TRIM_THRESHOLD`), its pages untouched until used.
+    static func reserveThreadHeap() {
+        #if canImport(Glibc)
+            // Through the looked-up function: the optimizer drops a plain
+            // malloc whose block is only freed.
+            guard let allocate = allocateFunction else { return }
+            free(allocate(1 << 20))
+        #endif
+    }
+
+    #if canImport(Glibc)
+        private static let allocateFunction = SharedPlatform.cLibraryFunction(
+            "malloc", as: (@convention(c) (Int) -> UnsafeMutableRawPointer?).self)
+    #endif
 }
