@@ -121,7 +121,7 @@ struct ReadCommand {
             for _ in 0..<workers {
                 group.addTask {
                     var done: [(Int, Value)] = []
-                    Allocator.reserveThreadHeap()
+                    Allocator.reserveThreadHeap(populating: min(paths.count / workers, 256) * 4096)
                     while let index = queue.next() {
                         let path = paths[index]
                         let absolute = path.hasPrefix("/") ? path : directory + "/" + path

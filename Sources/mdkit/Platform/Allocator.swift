@@ -23,18 +23,28 @@ enum Allocator {
         #endif
     }
 
-    /// Grows the calling thread's heap by 1 MiB in one step. glibc grows the
+    /// Grows the calling thread's heap by 1 MiB in one step, and has the
+    /// kernel fill in its first `populating` bytes at once. glibc grows the
     /// heap of a thread other than the main one a page at a time, each an
     /// `mprotect` that makes the kernel flush the other cores' address
-    /// translations (about 40 per core in a read of 200 small files); the
-    /// block is freed at once and stays the heap's free top (trimmed only
-    /// past `M_TRIM_THRESHOLD`), its pages untouched until used.
-    static func reserveThreadHeap() {
+    /// translations (about 40 per core in a read of 200 small files), and
+    /// each new page then costs a page fault when first written (a read
+    /// keeps about 3 KiB per file for the report); one
+    /// `madvise(MADV_POPULATE_WRITE)` (Linux 5.14) makes those pages in one
+    /// call. The block is freed at once and stays the heap's free top
+    /// (trimmed only past `M_TRIM_THRESHOLD`).
+    static func reserveThreadHeap(populating: Int = 0) {
         #if canImport(Glibc)
             // Through the looked-up function: the optimizer drops a plain
             // malloc whose block is only freed.
-            guard let allocate = allocateFunction else { return }
-            free(allocate(1 << 20))
+            guard let allocate = allocateFunction, let block = allocate(1 << 20) else { return }
+            let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+            let start = (Int(bitPattern: block) + page - 1) / page * page
+            let length = min(populating, (1 << 20) - page) / page * page
+            if length > 0 {
+                _ = madvise(UnsafeMutableRawPointer(bitPattern: start), length, 23) // MADV_POPULATE_WRITE
+            }
+            free(block)
         #endif
     }
 
