@@ -122,11 +122,23 @@ struct PathArguments {
                 body(given)
                 continue
             }
-            walker.walk(given.path) { entry in
-                switch entry {
-                case .file(let path, _): body(Entry(path: path))
-                case .problem(let path, let message): body(Entry(path: path, problem: message))
-                }
+            Self.walk(given.path, with: walker, body)
+        }
+    }
+
+    /// The entries of the folder `path` (given as a path), as ``forEach(_:)``
+    /// has them in its place.
+    func entries(ofFolder path: String) -> [Entry] {
+        var entries: [Entry] = []
+        Self.walk(path, with: FolderWalker(options: walker)) { entries.append($0) }
+        return entries
+    }
+
+    private static func walk(_ folder: String, with walker: FolderWalker, _ body: (Entry) -> Void) {
+        walker.walk(folder) { entry in
+            switch entry {
+            case .file(let path, _): body(Entry(path: path))
+            case .problem(let path, let message): body(Entry(path: path, problem: message))
             }
         }
     }

@@ -1,4 +1,5 @@
 import MetadataKit
+import MetadataKitCatalog
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -72,10 +73,16 @@ struct ReadCommand {
         // folder whether an interrupted save left a journal (JournalListings).
         JournalListings.shared.isEnabled = true
         Self.prepareTables()
-        let entries = pathArguments.entries()
-        if jsonLines { return await runJSONLines(entries) }
-        let paths = entries.map(\.path)
-        let rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json, several: paths.count > 1))
+        let rendered: [(text: [UInt8], failed: Bool)]
+        if jsonLines {
+            return await runJSONLines(pathArguments.entries())
+        } else if lyrics == nil {
+            rendered = await readGivenPathsFirst()
+        } else {
+            let entries = pathArguments.entries()
+            let paths = entries.map(\.path)
+            rendered = await Self.forEach(paths, render(problems: Self.problems(entries), json: json, several: paths.count > 1))
+        }
         var output = StandardOutput()
         if json {
             output.append("[")
@@ -184,6 +191,52 @@ extension ReadCommand {
             }
             return (text, result.isFailure)
         }
+    }
+
+    /// What reading a given path found: its report, or that it is a folder.
+    enum GivenPathOutcome: Sendable {
+        case read(text: [UInt8], failed: Bool)
+        case folder
+    }
+
+    /// The reports of every file to read, in order, as reading
+    /// ``PathArguments/entries()`` gives them — without a `stat` of every
+    /// given path to find the folders among them first: each given path is
+    /// read as a file, and only one that fails is asked whether it is a
+    /// folder; the folders are then walked and their files read in their
+    /// place. Not for `--lyrics`, whose reports depend on the number of
+    /// files before any is read.
+    func readGivenPathsFirst() async -> [(text: [UInt8], failed: Bool)] {
+        let given = pathArguments.givenPaths()
+        let renderer = render(problems: Self.problems(given), json: json)
+        // A path with a problem (a list that could not be read) is never walked.
+        let problemPaths = Set(given.filter { $0.problem != nil }.map(\.path))
+        let outcomes = await Self.forEach(given.map(\.path)) { path, url -> GivenPathOutcome in
+            let report = await renderer(path, url)
+            if report.failed, !problemPaths.contains(path), FileStatus(path: path, followingLinks: true)?.isDirectory == true {
+                return .folder
+            }
+            return .read(text: report.text, failed: report.failed)
+        }
+        var folders: [(index: Int, entries: [PathArguments.Entry])] = []
+        for (index, outcome) in outcomes.enumerated() {
+            if case .folder = outcome { folders.append((index, pathArguments.entries(ofFolder: given[index].path))) }
+        }
+        let inFolders = folders.flatMap(\.entries)
+        var folderReports = await Self.forEach(inFolders.map(\.path), render(problems: Self.problems(inFolders), json: json))[...]
+        var reports: [(text: [UInt8], failed: Bool)] = []
+        reports.reserveCapacity(outcomes.count + inFolders.count)
+        var nextFolder = 0
+        for (index, outcome) in outcomes.enumerated() {
+            if nextFolder < folders.count, folders[nextFolder].index == index {
+                reports += folderReports.prefix(folders[nextFolder].entries.count)
+                folderReports = folderReports.dropFirst(folders[nextFolder].entries.count)
+                nextFolder += 1
+            } else if case .read(let text, let failed) = outcome {
+                reports.append((text, failed))
+            }
+        }
+        return reports
     }
 
     /// The reasons of the entries that could not be walked, by path.

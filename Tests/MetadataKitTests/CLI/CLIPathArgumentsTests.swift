@@ -55,6 +55,39 @@ struct CLIPathArgumentsTests {
         #expect(refused.status == 2 && refused.standardError.contains("--output takes exactly one FILE"), "\(refused.standardError)")
     }
 
+    /// `mdkit read` reads each given path as a file first and walks one only
+    /// when that fails and it is a folder: the reports must come as a walk
+    /// of every path would give them — a folder's files in its place (also
+    /// through a link, also a folder named like a media file), nothing for an
+    /// empty folder, errors for a missing path, a FIFO and a list that can't
+    /// be read, each in its place.
+    @Test func readReportsFoldersFilesAndBadPathsInArgumentOrder() throws {
+        let root = try CatalogTestSupport.makeLibrary([
+            "a/1.mp3": "sample.mp3", "a/sub/2.flac": "sample.flac", "a/notes.txt": nil, "album.ogg/3.ogg": "sample.ogg",
+            "c.m4a": "sample.m4a",
+        ])
+        defer { try? FileManager.default.removeItem(at: root) }
+        func path(_ name: String) -> String { root.appendingPathComponent(name).path }
+        try FileManager.default.createDirectory(atPath: path("empty"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: path("link"), withDestinationPath: path("a"))
+        #expect(mkfifo(path("fifo"), 0o600) == 0)
+        let arguments = [path("c.m4a"), path("a"), path("missing.mp3"), path("empty"), path("link"), path("fifo"), path("album.ogg")]
+        let output = try CatalogTestSupport.mdkit(["read", "--json"] + arguments + ["--files-from", path("no-such-list")])
+        #expect(output.status == 1, "the missing file, the FIFO and the list fail the run")
+        let reports = try #require(try JSONSerialization.jsonObject(with: output.standardOutput) as? [[String: Any]])
+        let expected = [
+            path("c.m4a"), path("a") + "/1.mp3", path("a") + "/sub/2.flac", path("missing.mp3"), path("link") + "/1.mp3",
+            path("link") + "/sub/2.flac", path("fifo"), path("album.ogg") + "/3.ogg", path("no-such-list"),
+        ]
+        #expect(reports.map { $0["path"] as? String } == expected)
+        let failed = reports.filter { $0["error"] != nil }.map { $0["path"] as? String }
+        #expect(failed == [path("missing.mp3"), path("fifo"), path("no-such-list")], "\(output.text)")
+        // The same files in text mode: the reports on stdout, the errors on stderr, in order.
+        let text = try CatalogTestSupport.mdkit(["read"] + arguments)
+        let errors = text.standardError.split(separator: "\n").map { String($0.split(separator: ":")[0]) }
+        #expect(errors == [path("missing.mp3"), path("fifo")], "\(text.standardError)")
+    }
+
     @Test func tracksListsAFolderAndReportsAnUnreadableFolderInPlace() throws {
         let root = try CatalogTestSupport.makeLibrary(["a/1.m4a": "sample.m4a", "b/2.m4a": "sample.m4a", "c/3.m4a": "sample.m4a"])
         let locked = root.appendingPathComponent("b")
