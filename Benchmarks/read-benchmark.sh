@@ -233,35 +233,40 @@ for (( run = 1; run <= RUNS; run++ )); do
     time_once exiftool "$run" exiftool -j -fast
 done
 
-# Per kind: each tool once per kind (one process for the kind's files), best of RUNS; wall
-# time only. Every figure includes one process start-up, so they add up to more than the
-# overall figure.
+# Per kind: one process per tool and kind; RUNS rounds in which the tools take turns (so
+# that a burst of load on a shared machine falls on every tool alike), best and median;
+# wall time only. Every figure includes one process start-up, so they add up to more than
+# the overall figure.
 KIND_NAMES=()
 mapfile -t KIND_NAMES < <(cut -f2 "$CORPUS/manifest.tsv" | uniq)
-declare -A KWALL
-time_kind() {
+declare -A KWALL KRUNS
+KIND_FILES=()
+time_kind_once() {
     local name=$1 kind=$2; shift 2
-    local run start end best="" wall files
-    mapfile -t files < <(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$CORPUS/manifest.tsv")
-    for (( run = 1; run <= RUNS; run++ )); do
-        start=$EPOCHREALTIME
-        if ! "$@" "${files[@]}" > /dev/null 2> "$WORK/stderr-$name-$kind.txt"; then
-            KWALL[$name,$kind]=FAILED
-            return
-        fi
-        end=$EPOCHREALTIME
-        wall=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) * 1000 }')
-        if [[ -z $best ]] || awk -v a="$wall" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$wall; fi
-    done
-    KWALL[$name,$kind]=$best
+    [[ ${KWALL[$name,$kind]:-} == FAILED ]] && return
+    local start end
+    start=$EPOCHREALTIME
+    if ! "$@" "${KIND_FILES[@]}" > /dev/null 2> "$WORK/stderr-$name-$kind.txt"; then
+        KWALL[$name,$kind]=FAILED
+        return
+    fi
+    end=$EPOCHREALTIME
+    KRUNS[$name,$kind]+="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", (b - a) * 1000 }') "
 }
 if (( PER_KIND )); then
-    note "timing per kind (one process per tool and kind, best of $RUNS)"
+    note "timing per kind (one process per tool and kind, $RUNS rounds, the tools taking turns)"
     for kind in "${KIND_NAMES[@]}"; do
-        time_kind TagLib "$kind" "$BIN/taglib-read"
-        if (( ! SKIP_MDKIT )); then time_kind mdkit "$kind" "$BIN/mdkit" read --json; fi
-        time_kind mutagen "$kind" python3 "$BENCH/mutagen-read.py"
-        time_kind exiftool "$kind" exiftool -j -fast
+        mapfile -t KIND_FILES < <(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$CORPUS/manifest.tsv")
+        for (( run = 1; run <= RUNS; run++ )); do
+            time_kind_once TagLib "$kind" "$BIN/taglib-read"
+            if (( ! SKIP_MDKIT )); then time_kind_once mdkit "$kind" "$BIN/mdkit" read --json; fi
+            time_kind_once mutagen "$kind" python3 "$BENCH/mutagen-read.py"
+            time_kind_once exiftool "$kind" exiftool -j -fast
+        done
+        for name in TagLib mdkit mutagen exiftool; do
+            [[ ${KWALL[$name,$kind]:-} == FAILED || -z ${KRUNS[$name,$kind]:-} ]] && continue
+            KWALL[$name,$kind]=$(tr ' ' '\n' <<< "${KRUNS[$name,$kind]}" | awk 'NF { if (best == "" || $1 < best) best = $1 } END { print best }')
+        done
     done
 fi
 
@@ -317,9 +322,10 @@ declare -A KRATIO
 kinds_over_target=0
 kinds_without_baseline=0
 if (( PER_KIND )); then
-    echo "Per kind: wall ms, one process per tool and kind (start-up included), best of $RUNS runs"
-    printf '%-11s %6s %9s %9s %9s %10s %16s\n' kind files TagLib mdkit mutagen exiftool "mdkit/baseline"
-    printf '%-11s %6s %9s %9s %9s %10s %16s\n' ----------- ------ --------- --------- --------- ---------- ----------------
+    echo "Per kind: wall ms, one process per tool and kind (start-up included), best of $RUNS rounds"
+    echo "(the tools take turns in each round; 'median' is the median of mdkit / TagLib within the rounds)"
+    printf '%-11s %6s %9s %9s %9s %10s %16s %7s\n' kind files TagLib mdkit mutagen exiftool "mdkit/baseline" median
+    printf '%-11s %6s %9s %9s %9s %10s %16s %7s\n' ----------- ------ --------- --------- --------- ---------- ---------------- -------
     for kind in "${KIND_NAMES[@]}"; do
         n=$(awk -F'\t' -v k="$kind" '$2 == k { c++ } END { print c + 0 }' "$CORPUS/manifest.tsv")
         t=${KWALL[TagLib,$kind]:-} m=${KWALL[mdkit,$kind]:-skipped}
@@ -343,8 +349,13 @@ if (( PER_KIND )); then
             kinds_without_baseline=$((kinds_without_baseline + 1))
         fi
         KRATIO[$kind]=$ratio
-        printf '%-11s %6d %9s %9s %9s %10s %16s\n' "$kind" "$n" "$t" "$m" \
-            "${KWALL[mutagen,$kind]}" "${KWALL[exiftool,$kind]}" "$ratio"
+        median=-
+        if [[ $base_name == TagLib && $m =~ ^[0-9.]+$ ]]; then
+            median=$(paste -d' ' <(tr ' ' '\n' <<< "${KRUNS[mdkit,$kind]}" | awk NF) <(tr ' ' '\n' <<< "${KRUNS[TagLib,$kind]}" | awk NF) \
+                | awk '{ print $1 / $2 }' | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+        fi
+        printf '%-11s %6d %9s %9s %9s %10s %16s %7s\n' "$kind" "$n" "$t" "$m" \
+            "${KWALL[mutagen,$kind]}" "${KWALL[exiftool,$kind]}" "$ratio" "$median"
     done
     echo
 fi
