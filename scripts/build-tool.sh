@@ -15,7 +15,7 @@
 # 0.3 %. Library users building their own apps don't need it.
 #
 # On Linux the tool is also linked for a short start-up (2026-12-06; one MP3 read, whole
-# process: 6.27 M → about 2.5 M instructions, wall time about 3.9 → 2.5 ms; Benchmarks/README.md):
+# process: 6.27 M → 2.84 M instructions, wall time 3.9 → 2.5 ms; Benchmarks/README.md):
 # - the C++ runtime, SQLite and zlib linked in from their static archives (libstdc++.a of
 #   the compiler, libsqlite3.a and libz.a of libsqlite3-dev and zlib1g-dev) when they are
 #   installed, so the loader maps and binds only libc, libm and libgcc_s: binding
