@@ -225,13 +225,16 @@ time_once() {
 # The tools take turns within each round (TagLib, mdkit, mutagen, exiftool, then again), so
 # that the machine's drift (its speed changes from minute to minute) falls on all of them alike.
 declare -A RUN_WALL
+# each_tool TIMER ARG: `TIMER NAME ARG COMMAND...` for every tool, in the order of a round.
+each_tool() {
+    local timer=$1 arg=$2
+    "$timer" TagLib "$arg" "$BIN/taglib-read"
+    if (( ! SKIP_MDKIT )); then "$timer" mdkit "$arg" "$BIN/mdkit" read --json; fi
+    "$timer" mutagen "$arg" python3 "$BENCH/mutagen-read.py"
+    "$timer" exiftool "$arg" exiftool -j -fast
+}
 note "timing, best of $RUNS rounds (the tools take turns in each round), $invocation"
-for (( run = 1; run <= RUNS; run++ )); do
-    time_once TagLib "$run" "$BIN/taglib-read"
-    if (( ! SKIP_MDKIT )); then time_once mdkit "$run" "$BIN/mdkit" read --json; fi
-    time_once mutagen "$run" python3 "$BENCH/mutagen-read.py"
-    time_once exiftool "$run" exiftool -j -fast
-done
+for (( run = 1; run <= RUNS; run++ )); do each_tool time_once "$run"; done
 
 # Per kind: one process per tool and kind; RUNS rounds in which the tools take turns (so
 # that a burst of load on a shared machine falls on every tool alike), best and median;
@@ -257,12 +260,7 @@ if (( PER_KIND )); then
     note "timing per kind (one process per tool and kind, $RUNS rounds, the tools taking turns)"
     for kind in "${KIND_NAMES[@]}"; do
         mapfile -t KIND_FILES < <(awk -F'\t' -v k="$kind" '$2 == k { print $1 }' "$CORPUS/manifest.tsv")
-        for (( run = 1; run <= RUNS; run++ )); do
-            time_kind_once TagLib "$kind" "$BIN/taglib-read"
-            if (( ! SKIP_MDKIT )); then time_kind_once mdkit "$kind" "$BIN/mdkit" read --json; fi
-            time_kind_once mutagen "$kind" python3 "$BENCH/mutagen-read.py"
-            time_kind_once exiftool "$kind" exiftool -j -fast
-        done
+        for (( run = 1; run <= RUNS; run++ )); do each_tool time_kind_once "$kind"; done
         for name in TagLib mdkit mutagen exiftool; do
             [[ ${KWALL[$name,$kind]:-} == FAILED || -z ${KRUNS[$name,$kind]:-} ]] && continue
             KWALL[$name,$kind]=$(tr ' ' '\n' <<< "${KRUNS[$name,$kind]}" | awk 'NF { if (best == "" || $1 < best) best = $1 } END { print best }')
