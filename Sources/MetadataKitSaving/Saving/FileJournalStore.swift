@@ -116,11 +116,14 @@ struct JournalPathBuffer {
         }
     }
 
-    /// Whether the name from `nameStart` on is among `listed` (the journals
-    /// of a listing of the folder), or, without a listing, ``exists()``.
+    /// Whether something exists at the path, asking the file system only
+    /// when the name from `nameStart` on is among `listed` (the journals of a
+    /// listing of the folder) or there is no listing: a listing answers
+    /// "none" alone, and a journal it lists may be gone since (replayed by
+    /// an earlier load of this process).
     package mutating func exists(among listed: Set<String>?, nameStart: Int) -> Bool {
-        guard let listed else { return exists() }
-        return listed.contains(String(decoding: bytes[nameStart...], as: UTF8.self))
+        if let listed, !listed.contains(String(decoding: bytes[nameStart...], as: UTF8.self)) { return false }
+        return exists()
     }
 
     /// Whether something exists at the path (`access(F_OK)`).
