@@ -74,10 +74,12 @@ package final class JournalListings: @unchecked Sendable {
     /// when there is none (then ask the file system): listings are off, the
     /// folder has not been loaded from often enough, it can't be read, or
     /// another thread is listing it now.
-    package func journals(in folder: String) -> Set<String>? {
+    /// `folder` is made only when listings are on (it runs on every load).
+    package func journals(in folder: @autoclosure () -> String) -> Set<String>? {
+        guard isEnabled else { return nil }
+        let folder = folder()
         let time = now()
         let step: Step = lock.withLock {
-            guard enabled else { return .answer(nil) }
             var entry = folders[folder] ?? Folder()
             entry.lastUsed = time
             defer {
@@ -91,9 +93,10 @@ package final class JournalListings: @unchecked Sendable {
             entry.isBeingListed = true
             return .list(budget: entry.loads * Self.entriesPerLoad)
         }
-        guard case .list(let budget) = step else {
-            if case .answer(let journals) = step { return journals }
-            return nil
+        let budget: Int
+        switch step {
+        case .answer(let journals): return journals
+        case .list(let size): budget = size
         }
         let listing = Self.journalNames(in: folder, lookingAtMost: budget)
         return lock.withLock {
@@ -127,7 +130,7 @@ package final class JournalListings: @unchecked Sendable {
     }
 
     /// What listing a folder found.
-    enum Listing: Equatable {
+    enum Listing {
         /// The names ending in `.mdkit-journal` (none: an empty set; a folder
         /// that does not exist has none).
         case journals(Set<String>)
