@@ -59,11 +59,21 @@ enum AIFFParser {
         properties.channels = common.channels
         properties.sampleRate = Int(common.sampleRate.rounded())
         properties.bitsPerSample = common.bitsPerSample
+        // A rate near zero (the 80-bit number goes far below what a Double
+        // holds) makes the frame count last longer than a Double can say.
         let duration = Double(common.sampleFrames) / common.sampleRate
-        properties.duration = duration
+        if duration.isFinite {
+            properties.duration = duration
+        } else {
+            warnings.append(
+                MediaWarning(
+                    .malformed,
+                    "'COMM' gives \(common.sampleFrames) sample frames at \(common.sampleRate) Hz, "
+                        + "a duration too long to state; the file has no duration", offset: comm.offset))
+        }
         if let bits = common.bitsPerSample, common.isUncompressed {
             properties.bitrate = Int((common.sampleRate * Double(common.channels * bits)).rounded())
-        } else if let sound, duration > 0 {
+        } else if let sound, duration > 0, duration.isFinite {
             let bytes = max(0, min(sound.size, source.size - sound.payloadOffset) - 8)
             properties.bitrate = Int((Double(bytes) * 8 / duration).rounded())
         }

@@ -329,6 +329,29 @@ private typealias R = RIFFBuilder
         #expect(loaded.metadata.comments == "note" && saved.metadata.comments == "note")
     }
 
+    /// A `COMM` rate so near zero (about 2^-994 Hz, still above 0) that the
+    /// frame count would last longer than a Double holds (found by the
+    /// `aiff` fuzz target): read with a warning at `COMM` and no duration,
+    /// never an infinite one; the tags still read and save.
+    @Test func aiffRateTooSmallForADuration() async throws {
+        var comm = R.comm(frames: 0xFFFF_FF00)
+        comm.replaceSubrange(16..<18, with: [0x3C, 0x1D]) // the 80-bit rate's exponent: 2^(15389 - 16383)
+        let bytes = R.aiff([comm, R.text("NAME", "Title"), R.ssnd(400)])
+        let url = try R.file(bytes, ext: "aiff")
+        defer { R.remove(url) }
+        let audio = try R.payload(of: "SSND", in: url)
+        var item = try await MediaItem.loaded(url)
+        #expect(item.warnings.map(\.code) == [.malformed] && item.warnings.map(\.offset) == [12], "\(item.warnings)")
+        #expect(item.warnings.first?.message.contains("4294967040 sample frames") == true)
+        #expect(item.properties.duration == nil && item.properties.channels == 2)
+        #expect(item.metadata.title == "Title")
+        item.metadata.title = "New title"
+        try await item.save(options: Self.fast)
+        let saved = try await MediaItem.loaded(url)
+        #expect(saved.metadata.title == "New title" && saved.properties.duration == nil)
+        #expect(try R.payload(of: "SSND", in: url) == audio)
+    }
+
     /// Random 1–3 byte corruptions of a small WAV and AIFF (fixed seed, see
     /// ``FLACOggBuilder/corruptionOutcomes``): every read and every planned
     /// save ends in a result or a MediaError, never a crash or another error.
