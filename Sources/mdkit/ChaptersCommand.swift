@@ -56,7 +56,7 @@ struct ChaptersCommand {
         let problems = ReadCommand.problems(entries)
         let json = json || jsonLines, indent: Int? = jsonLines ? nil : 2
         let rendered = await ReadCommand.forEach(entries.map(\.path)) { path, url -> (text: String, failed: Bool) in
-            let result = await ReadCommand.load(path, url, problems: problems)
+            let result = ReadCommand.load(path, url, problems: problems)
             return (Self.render(path: path, result: result, json: json, indent: indent), result.isFailure)
         }
         var output = ""

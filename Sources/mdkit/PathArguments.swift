@@ -51,6 +51,12 @@ struct PathArguments {
         var paths = PathArguments()
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
+            // A path: most arguments are (hundreds of files), and matching
+            // each against every option's name was a visible part of a start.
+            if argument.utf8.first != UInt8(ascii: "-") {
+                paths.operands.append(argument)
+                continue
+            }
             if argument == "--" {
                 paths.operands += remaining
                 break

@@ -17,6 +17,15 @@ protocol Command {
     static var usage: String { get }
     init(arguments: [String]) throws(UsageError)
     func run() async -> Int32
+    /// The command run on the calling thread (the main one), for a command
+    /// whose work needs no Swift task: the process then never brings up the
+    /// task pool (see ``ReadCommand/runBlocking()``). Nil for the others,
+    /// which ``run()`` runs.
+    func runBlocking() -> Int32?
+}
+
+extension Command {
+    func runBlocking() -> Int32? { nil }
 }
 
 extension ReadCommand: Command {}
@@ -65,14 +74,19 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
-func run(_ type: any Command.Type, _ arguments: [String]) async -> Never {
+func run(_ command: sending any Command) async -> Never {
+    exit(await command.run())
+}
+
+/// `type`'s command made from `arguments`; `--help` prints its usage and a
+/// usage error its message (exit status 0 and 2).
+func parse(_ type: any Command.Type, _ arguments: [String]) -> any Command {
     if arguments.contains("--help") || arguments.contains("-h") {
         print(type.usage)
         exit(0)
     }
     do {
-        let command = try type.init(arguments: arguments)
-        exit(await command.run())
+        return try type.init(arguments: arguments)
     } catch {
         fail(error.message, status: 2)
     }
@@ -98,4 +112,8 @@ if ["--version", "version"].contains(name) {
 guard let command = commands.first(where: { $0.name == name }) else {
     fail("unknown command '\(name)'\n\n\(topUsage())", status: 2)
 }
-await run(command.type, Array(arguments.dropFirst()))
+let parsed = parse(command.type, Array(arguments.dropFirst()))
+// (A requirement, not a cast to a protocol: the cast would look the
+// conformance up among all of the binary's at every start.)
+if let status = parsed.runBlocking() { exit(status) }
+await run(parsed)

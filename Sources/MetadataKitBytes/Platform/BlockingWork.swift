@@ -29,7 +29,11 @@ package enum BlockingWork {
     /// for a lock (``waiting(_:)``): twice the cores, at least 4. The work is
     /// parsing as much as reading, so more threads would only share the
     /// cores and make each load slower.
-    package static let maximumThreads = max(4, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    package static let maximumThreads = max(minimumThreads, 2 * ProcessInfo.processInfo.activeProcessorCount)
+    /// The least ``maximumThreads`` can be: below it a lane starts a thread
+    /// without asking (`activeProcessorCount` reads the process's CPU quota
+    /// from files, a tenth of a millisecond at a tool's start).
+    package static let minimumThreads = 4
     /// Seconds an idle thread waits for work before it ends.
     package static let idleLifetime = 10.0
 
@@ -46,6 +50,13 @@ package enum BlockingWork {
         _ body: @escaping @Sendable () throws(Failure) -> Value
     ) async throws(Failure) -> Value {
         try await saves.run(body)
+    }
+
+    /// Starts `job` on a thread of the ``saves`` lane and returns at once
+    /// (work a caller wants done by the time it needs it, such as tables
+    /// made on another core while this one does something else).
+    package static func start(_ job: @escaping @Sendable () -> Void) {
+        saves.submit(job)
     }
 
     /// `body(index)` for every index in `0..<count`, on the calling thread
@@ -168,7 +179,10 @@ package enum BlockingWork {
         /// Whether a thread must start for the jobs no idle thread is about
         /// to take (with the lock held); counts it when so.
         private func startsThread() -> Bool {
-            guard jobs.count - next > idle, threads - waiting < BlockingWork.maximumThreads else { return false }
+            let running = threads - waiting
+            guard jobs.count - next > idle, running < BlockingWork.minimumThreads || running < BlockingWork.maximumThreads else {
+                return false
+            }
             threads += 1
             return true
         }

@@ -237,6 +237,33 @@ import Testing
         #expect(loaded.count == count && loaded.allSatisfy { $0 == expected })
     }
 
+    /// `start` returns before its job runs to its end, and the job runs on
+    /// another thread (here: it waits for the caller to let it finish).
+    @Test func startReturnsAtOnceAndRunsTheJobOnAnotherThread() {
+        final class State: @unchecked Sendable {
+            let condition = Condition()
+            var released = false
+            var finished = false
+            var thread: pthread_t?
+        }
+        let state = State()
+        BlockingWork.start {
+            state.condition.lock()
+            while !state.released { state.condition.wait() }
+            state.thread = pthread_self()
+            state.finished = true
+            state.condition.broadcast()
+            state.condition.unlock()
+        }
+        state.condition.lock()
+        #expect(!state.finished)
+        state.released = true
+        state.condition.broadcast()
+        while !state.finished { state.condition.wait() }
+        state.condition.unlock()
+        #expect(state.thread.map { pthread_equal($0, pthread_self()) == 0 } == true)
+    }
+
     @Test func concurrentPerformRunsEveryIndexOnce() {
         let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1000)
         hits.initialize(repeating: 0)
