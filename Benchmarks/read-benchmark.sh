@@ -275,7 +275,7 @@ per_kind=$(awk -F'\t' '!($2 in n) { order[++kinds] = $2 } { n[$2]++ }
 echo
 echo "Read benchmark: $COUNT files ($per_kind), $corpus_mb MB"
 echo "Each tool: best of $RUNS rounds (the tools take turns in each round), page cache warm, $invocation, output to /dev/null."
-echo "Machine: $(nproc) cores; mdkit reads files concurrently (one task per core), the others sequentially."
+echo "Machine: $(nproc) cores; mdkit reads files concurrently (one thread per core), the others sequentially."
 echo "Versions: TagLib $TAGLIB_VERSION ($TAGLIB_LIBDIR), mutagen $(python3 -c 'import mutagen; print(mutagen.version_string)'), exiftool $(exiftool -ver), Python $(python3 -c 'import platform; print(platform.python_version())')"
 echo
 printf '%-10s %9s %10s %9s %8s %13s\n' tool "wall s" "files/s" "x TagLib" "CPU s" "peak RSS MB"

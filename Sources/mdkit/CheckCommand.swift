@@ -97,8 +97,10 @@ struct CheckCommand {
         var left: [Finding] { remaining ?? findings }
     }
 
+    /// The tables every read needs, made as for `read` (``ReadCommand/prepare()``).
+    static func prepare() { ReadCommand.prepare() }
+
     func run() async -> Int32 {
-        ReadCommand.prepareTables()
         let entries = pathArguments.entries()
         let problems = ReadCommand.problems(entries)
         let fix = fix, codes = fixCodes, dryRun = dryRun

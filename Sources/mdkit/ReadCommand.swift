@@ -81,7 +81,6 @@ struct ReadCommand {
         // This process writes nothing: loads may ask a listing of each
         // folder whether an interrupted save left a journal (JournalListings).
         JournalListings.shared.isEnabled = true
-        Self.prepareTables()
         let rendered: [(text: [UInt8], failed: Bool)]
         if jsonLines {
             return runJSONLines(pathArguments.entries())
@@ -113,10 +112,11 @@ struct ReadCommand {
     }
 
     /// Makes the tables every read needs (the key map, the converters) on
-    /// another core while this one checks the paths; otherwise the first
-    /// worker makes them while the others wait for it. On a thread of
-    /// ``BlockingWork``, which ``forEachOnThreads(_:_:)`` then reuses.
-    static func prepareTables() {
+    /// another core while this one parses the arguments and checks the
+    /// paths; otherwise the first worker makes them while the others wait
+    /// for it. On a thread of ``BlockingWork``, which
+    /// ``forEachOnThreads(_:_:)`` then reuses.
+    static func prepare() {
         BlockingWork.start {
             _ = MetadataKeyMap.standard
             _ = MetadataConverterRegistry.standard
@@ -178,7 +178,7 @@ extension ReadCommand {
         var item = url.mediaItem()
         do {
             if let problem = problems[path] { throw MediaError(.io, problem) }
-            try item.loadOnCallingThread() // mdkit's tasks may block: no thread hop per file
+            try item.loadOnCallingThread() // the command's threads may block: no thread hop per file
             return .success(item)
         } catch {
             return .failure(error)
@@ -365,7 +365,7 @@ final class Slots<Value>: @unchecked Sendable {
     func values() -> [Value] { storage.map { $0! } }
 }
 
-/// Hands out the indices 0..<count, each once, to any number of tasks.
+/// Hands out the indices 0..<count, each once, to any number of tasks or threads.
 final class WorkQueue: @unchecked Sendable {
     private let lock = Lock()
     private var position = 0

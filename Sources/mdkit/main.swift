@@ -22,10 +22,15 @@ protocol Command {
     /// task pool (see ``ReadCommand/runBlocking()``). Nil for the others,
     /// which ``run()`` runs.
     func runBlocking() -> Int32?
+    /// Starts, before the arguments are parsed, work the command will need
+    /// whatever they are (on another core, so the parse and the thread's
+    /// start overlap it).
+    static func prepare()
 }
 
 extension Command {
     func runBlocking() -> Int32? { nil }
+    static func prepare() {}
 }
 
 extension ReadCommand: Command {}
@@ -112,6 +117,7 @@ if ["--version", "version"].contains(name) {
 guard let command = commands.first(where: { $0.name == name }) else {
     fail("unknown command '\(name)'\n\n\(topUsage())", status: 2)
 }
+command.type.prepare()
 let parsed = parse(command.type, Array(arguments.dropFirst()))
 // (A requirement, not a cast to a protocol: the cast would look the
 // conformance up among all of the binary's at every start.)
