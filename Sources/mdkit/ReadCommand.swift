@@ -124,21 +124,25 @@ struct ReadCommand {
     }
 
     /// Runs `body` for every path on the calling thread and one more thread
-    /// per further core (``BlockingWork/concurrentPerform(iterations:width:_:)``),
+    /// per further core (``Parallel/map(_:width:startingEachThread:_:)``),
     /// each taking the next path from a shared counter; results in argument
     /// order. For a command that runs no task of its own (``read()``).
     static func forEachOnThreads<Value: Sendable>(_ paths: [String], _ body: @Sendable (String, FileURL) -> Value) -> [Value] {
         let directory = Self.workingDirectory()
-        let queue = WorkQueue(count: paths.count)
-        let workers = min(paths.count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        let results = Slots<Value>(count: paths.count)
-        BlockingWork.concurrentPerform(iterations: workers, width: workers) { _ in
-            Allocator.reserveThreadHeap(populating: min(paths.count / workers, 256) * 4096)
-            while let index = queue.next() {
-                results.set(index, body(paths[index], FileURL(paths[index], in: directory)))
-            }
+        let workers = Self.workers(for: paths.count)
+        return Parallel.map(paths.count, width: workers, startingEachThread: { Self.reserveHeap(files: paths.count, workers: workers) }) {
+            body(paths[$0], FileURL(paths[$0], in: directory))
         }
-        return results.values()
+    }
+
+    /// Workers for `count` files: one per core, at most one per file.
+    static func workers(for count: Int) -> Int {
+        min(count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    }
+
+    /// A worker's heap reserved for its share of `files` (about 4 KiB each, up to 1 MiB).
+    static func reserveHeap(files: Int, workers: Int) {
+        Allocator.reserveThreadHeap(populating: min(files / max(1, workers), 256) * 4096)
     }
 
     /// Runs `body` for every path, one worker task per core, each taking the
@@ -150,13 +154,13 @@ struct ReadCommand {
         // Made by the workers, in parallel, as they take the paths.
         let directory = Self.workingDirectory()
         let queue = WorkQueue(count: paths.count)
-        let workers = min(paths.count, max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        let workers = Self.workers(for: paths.count)
         var results = [Value?](repeating: nil, count: paths.count)
         await withTaskGroup(of: [(Int, Value)].self) { group in
             for _ in 0..<workers {
                 group.addTask {
                     var done: [(Int, Value)] = []
-                    Allocator.reserveThreadHeap(populating: min(paths.count / workers, 256) * 4096)
+                    Self.reserveHeap(files: paths.count, workers: workers)
                     while let index = queue.next() {
                         done.append((index, await body(paths[index], FileURL(paths[index], in: directory))))
                     }
@@ -343,29 +347,7 @@ struct FileURL: Sendable {
     }
 }
 
-/// One value per index, each set once by whichever thread computed it
-/// (``ReadCommand/forEachOnThreads(_:_:)``); read after all are done.
-final class Slots<Value>: @unchecked Sendable {
-    private let storage: UnsafeMutableBufferPointer<Value?>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: nil)
-    }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
-    }
-
-    /// Sets the value at `index`: each index by one thread, once.
-    func set(_ index: Int, _ value: Value) { storage[index] = value }
-
-    /// Every value, in index order (all set).
-    func values() -> [Value] { storage.map { $0! } }
-}
-
-/// Hands out the indices 0..<count, each once, to any number of tasks or threads.
+/// Hands out the indices 0..<count, each once, to any number of tasks.
 final class WorkQueue: @unchecked Sendable {
     private let lock = Lock()
     private var position = 0

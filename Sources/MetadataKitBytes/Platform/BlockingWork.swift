@@ -61,58 +61,73 @@ package enum BlockingWork {
 
     /// `body(index)` for every index in `0..<count`, on the calling thread
     /// and up to `width - 1` threads of the ``saves`` lane at once; returns
-    /// when all are done. For the parallel steps of a batch save, which
-    /// Dispatch's `concurrentPerform` would run on the threads Swift's tasks use.
-    package static func concurrentPerform(iterations count: Int, width: Int, _ body: (Int) -> Void) {
+    /// when all are done. Each thread calls `start` before the first index
+    /// it takes (per-thread set-up, such as reserving its heap). For the
+    /// parallel steps of a batch save, which Dispatch's `concurrentPerform`
+    /// would run on the threads Swift's tasks use, and `mdkit read`.
+    package static func concurrentPerform(
+        iterations count: Int, width: Int, startingEachThread start: () -> Void = {}, _ body: (Int) -> Void
+    ) {
         guard count > 1, width > 1 else {
+            if count > 0 { start() }
             for index in 0..<count { body(index) }
             return
         }
-        withoutActuallyEscaping(body) { body in
-            let shared = Shared(count: count, body: body)
-            for _ in 0..<min(count, width) - 1 { saves.submit { shared.work() } }
-            shared.work()
-            shared.finish()
+        withoutActuallyEscaping(start) { start in
+            withoutActuallyEscaping(body) { body in
+                let shared = Shared(count: count, start: start, body: body)
+                for _ in 0..<min(count, width) - 1 { saves.submit { shared.work() } }
+                shared.work()
+                shared.finish()
+            }
         }
     }
 
-    /// What the threads of one ``concurrentPerform(iterations:width:_:)``
-    /// share: the next index, how many run `body` now, and `body` itself,
-    /// dropped before the call returns (a helper that starts later finds no
-    /// index left and never calls it).
+    /// What the threads of one ``concurrentPerform(iterations:width:startingEachThread:_:)``
+    /// share: the next index, how many run `body` now, and `start` and
+    /// `body` themselves, dropped before the call returns (a helper that
+    /// starts later finds no index left and never calls them).
     private final class Shared: @unchecked Sendable {
         // Guarded by `condition`.
         private let condition = Condition()
         private let count: Int
         private var next = 0
         private var running = 0
-        private var body: ((Int) -> Void)?
+        private var job: (start: () -> Void, body: (Int) -> Void)?
 
-        init(count: Int, body: @escaping (Int) -> Void) {
+        init(count: Int, start: @escaping () -> Void, body: @escaping (Int) -> Void) {
             self.count = count
-            self.body = body
+            self.job = (start, body)
         }
 
         func work() {
             condition.lock()
-            while next < count, let body {
-                let index = next
-                next += 1
-                running += 1
-                condition.unlock()
-                body(index)
-                condition.lock()
-                running -= 1
+            // `job` is dropped only once every index was taken: taken once here.
+            if next < count, let job {
+                var started = false
+                while next < count {
+                    let index = next
+                    next += 1
+                    running += 1
+                    condition.unlock()
+                    if !started {
+                        job.start()
+                        started = true
+                    }
+                    job.body(index)
+                    condition.lock()
+                    running -= 1
+                }
             }
             condition.broadcast()
             condition.unlock()
         }
 
-        /// Waits for the helpers still running `body`, then drops it.
+        /// Waits for the helpers still running `body`, then drops it and `start`.
         func finish() {
             condition.lock()
             while running > 0 { condition.wait() }
-            body = nil
+            job = nil
             condition.unlock()
         }
     }

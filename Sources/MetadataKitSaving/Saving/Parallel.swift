@@ -12,15 +12,20 @@ import MetadataKitBytes
 /// for them. The steps read, write and sync files, so they run on
 /// ``BlockingWork``'s threads, not on those Swift's tasks share.
 package enum Parallel {
-    /// `body(index)` for every index in `0..<count`, spread over the cores;
+    /// `body(index)` for every index in `0..<count`, spread over `width`
+    /// threads (by default one per core, at least 2), each calling `start`
+    /// before its first index (``BlockingWork/concurrentPerform(iterations:width:startingEachThread:_:)``);
     /// returns the results in index order. `body` must not share mutable
     /// state between indices.
-    package static func map<Value>(_ count: Int, _ body: (Int) -> Value) -> [Value] {
-        guard count > 1 else { return (0..<count).map(body) }
+    package static func map<Value>(
+        _ count: Int, width: Int? = nil, startingEachThread start: () -> Void = {}, _ body: (Int) -> Value
+    ) -> [Value] {
         let results = UnsafeMutableBufferPointer<Value?>.allocate(capacity: count)
         results.initialize(repeating: nil)
         defer { results.deallocate() }
-        BlockingWork.concurrentPerform(iterations: count, width: max(2, ProcessInfo.processInfo.activeProcessorCount)) { index in
+        // activeProcessorCount reads the CPU quota from files: asked only when there is work to share.
+        let width = count > 1 ? width ?? max(2, ProcessInfo.processInfo.activeProcessorCount) : 1
+        BlockingWork.concurrentPerform(iterations: count, width: width, startingEachThread: start) { index in
             results[index] = body(index)
         }
         defer { results.update(repeating: nil) }

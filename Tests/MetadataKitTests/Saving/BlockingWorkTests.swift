@@ -264,6 +264,31 @@ import Testing
         #expect(state.thread.map { pthread_equal($0, pthread_self()) == 0 } == true)
     }
 
+    /// `startingEachThread` runs once on every thread that takes an index,
+    /// before that thread's first index (and also when no helper is started).
+    @Test(arguments: [1, 8])
+    func concurrentPerformStartsEachThreadOnce(width: Int) {
+        final class Log: @unchecked Sendable {
+            let lock = Lock()
+            var started: [pthread_t] = []
+            var unstartedBodies = 0
+        }
+        let log = Log()
+        BlockingWork.concurrentPerform(
+            iterations: 200, width: width,
+            startingEachThread: { log.lock.withLock { log.started.append(pthread_self()) } }
+        ) { _ in
+            log.lock.withLock {
+                if !log.started.contains(where: { pthread_equal($0, pthread_self()) != 0 }) { log.unstartedBodies += 1 }
+            }
+        }
+        #expect(log.unstartedBodies == 0)
+        #expect((1...width).contains(log.started.count))
+        for (index, thread) in log.started.enumerated() {
+            #expect(!log.started[(index + 1)...].contains { pthread_equal($0, thread) != 0 }, "a thread started twice")
+        }
+    }
+
     @Test func concurrentPerformRunsEveryIndexOnce() {
         let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1000)
         hits.initialize(repeating: 0)
