@@ -28,17 +28,34 @@ package struct JSONWriter {
     }
 
     /// The output so far.
-    package private(set) var bytes: [UInt8] = []
+    package var bytes: [UInt8] { [UInt8](UnsafeBufferPointer(start: base, count: count)) }
     private let indent: Int?
     private let options: Options
     /// Whether a NaN or an infinity was written (as `null`, JSON has neither).
     package private(set) var wroteNonFinite = false
     /// Level of the outermost value (its closing bracket is indented by this).
     private let baseLevel: Int
-    /// Per open container: whether it has no element yet.
-    private var empty: [Bool] = []
+    /// How many containers are open, and whether the innermost has no element
+    /// yet (the others have one each: the container open inside them).
+    private var depth = 0
+    private var innermostIsEmpty = false
     /// True right after a key: the value follows it on the same line.
     private var afterKey = false
+
+    /// The bytes: written through a pointer into memory ``Buffer`` owns (an
+    /// `Array` append checks uniqueness and capacity and copies through a
+    /// generic path per piece, which was most of the time of `mdkit read
+    /// --json`); copied when a copy of the writer shares it.
+    private var buffer: Buffer
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+
+    private final class Buffer {
+        let base: UnsafeMutablePointer<UInt8>
+        init(capacity: Int) { base = .allocate(capacity: capacity) }
+        deinit { base.deallocate() }
+    }
 
     /// A writer of one value; `indent` nil writes one line, `level` is the
     /// indentation level of the outermost value.
@@ -46,33 +63,75 @@ package struct JSONWriter {
         self.indent = indent
         self.options = options
         self.baseLevel = level
-        bytes.reserveCapacity(2048) // one file's report, most of the time: no regrowth while writing it
+        capacity = 2048 // one file's report, most of the time: no regrowth while writing it
+        buffer = Buffer(capacity: capacity)
+        base = buffer.base
+    }
+
+    /// Where the next `needed` bytes go: room made for them (the buffer made
+    /// this writer's own, and grown), not yet counted.
+    @inline(__always)
+    private mutating func room(_ needed: Int) -> UnsafeMutablePointer<UInt8> {
+        if _slowPath(capacity - count < needed || !isKnownUniquelyReferenced(&buffer)) { reallocate(needed) }
+        return base + count
+    }
+
+    private mutating func reallocate(_ needed: Int) {
+        let newCapacity = capacity - count < needed ? max(capacity * 2, count + needed) : capacity
+        let new = Buffer(capacity: newCapacity)
+        new.base.update(from: base, count: count)
+        buffer = new
+        base = new.base
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8) {
+        room(1).pointee = byte
+        count += 1
+    }
+
+    @inline(__always)
+    private mutating func put(_ byte: UInt8, _ second: UInt8) {
+        let at = room(2)
+        at[0] = byte
+        at[1] = second
+        count += 2
+    }
+
+    private mutating func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        room(bytes.count).update(from: start, count: bytes.count)
+        count += bytes.count
     }
 
     package mutating func beginObject() {
         beginValue()
-        bytes.append(0x7B)
-        empty.append(true)
+        put(0x7B)
+        depth += 1
+        innermostIsEmpty = true
     }
     package mutating func beginArray() {
         beginValue()
-        bytes.append(0x5B)
-        empty.append(true)
+        put(0x5B)
+        depth += 1
+        innermostIsEmpty = true
     }
 
     /// Closes the innermost container (`array`: a `]`, else a `}`).
     package mutating func end(array: Bool) {
-        let wasEmpty = empty.removeLast()
-        if !wasEmpty, let indent { newline(spaces: indent * (baseLevel + empty.count)) }
-        bytes.append(array ? 0x5D : 0x7D)
+        precondition(depth > 0, "JSONWriter: end(array:) with no open container")
+        depth -= 1
+        if !innermostIsEmpty, let indent { newline(spaces: indent * (baseLevel + depth)) }
+        innermostIsEmpty = false // the container just closed is an element of the one around it
+        put(array ? 0x5D : 0x7D)
     }
 
     /// Starts a member of the current object; its value is written next.
     package mutating func key(_ name: String) {
         beginValue()
         appendQuoted(name)
-        bytes.append(0x3A) // ":"
-        if indent != nil { bytes.append(0x20) }
+        if indent != nil { put(0x3A, 0x20) } else { put(0x3A) } // ":"
         afterKey = true
     }
 
@@ -111,7 +170,7 @@ package struct JSONWriter {
             return
         }
         if value == value.rounded() && abs(value) < 1e15 {
-            if value == 0 && value.sign == .minus { bytes.append(0x2D) }
+            if value == 0 && value.sign == .minus { put(0x2D) }
             appendDecimal(Int64(value))
         } else {
             var text = value.description
@@ -122,8 +181,10 @@ package struct JSONWriter {
 
     /// Empties the output, keeping its storage, to write another value.
     package mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
-        empty.removeAll()
+        if !isKnownUniquelyReferenced(&buffer) { reallocate(0) }
+        count = 0
+        depth = 0
+        innermostIsEmpty = false
         afterKey = false
     }
 
@@ -160,42 +221,42 @@ package struct JSONWriter {
             afterKey = false
             return
         }
-        guard !empty.isEmpty else { return }
-        if !empty[empty.count - 1] { bytes.append(0x2C) } // ","
-        empty[empty.count - 1] = false
-        if let indent { newline(spaces: indent * (baseLevel + empty.count)) }
+        guard depth > 0 else { return }
+        if !innermostIsEmpty { put(0x2C) } // ","
+        innermostIsEmpty = false
+        if let indent { newline(spaces: indent * (baseLevel + depth)) }
     }
 
     private mutating func newline(spaces: Int) {
-        if spaces < Self.newlines.count - 1 {
-            bytes.append(contentsOf: Self.newlines[...spaces])
-        } else {
-            bytes.append(0x0A)
-            bytes.append(contentsOf: repeatElement(0x20, count: spaces))
-        }
+        let at = room(1 + spaces)
+        at.pointee = 0x0A
+        (at + 1).initialize(repeating: 0x20, count: spaces)
+        count += 1 + spaces
     }
-
-    /// A line break and 64 spaces: every indentation up to 64 is a prefix.
-    private static let newlines: [UInt8] = [0x0A] + [UInt8](repeating: 0x20, count: 64)
 
     private mutating func append(_ text: String) {
         var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withUTF8 { put($0) }
     }
 
     /// `value` in decimal digits, made in place (no `String` per number).
     private mutating func appendDecimal(_ value: Int64) {
         var magnitude = value.magnitude
-        if value < 0 { bytes.append(0x2D) } // "-"
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var start = 20
-            repeat {
-                start -= 1
-                digits[start] = 0x30 + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start..<20]))
+        if value < 0 { put(0x2D) } // "-"
+        var length = 1
+        var rest = magnitude / 10
+        while rest > 0 {
+            length += 1
+            rest /= 10
         }
+        let at = room(length)
+        var index = length
+        repeat {
+            index -= 1
+            at[index] = 0x30 + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += length
     }
 
     /// Whether any of the 8 bytes of `word` must be escaped in a JSON string:
@@ -210,11 +271,9 @@ package struct JSONWriter {
         return below | zeros != 0
     }
 
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// `text` in quotes, with `"`, `\` and control characters escaped.
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(0x22)
+        put(0x22)
         var text = text
         text.withUTF8 { utf8 in
             var clean = utf8.startIndex // start of the bytes not yet copied
@@ -232,21 +291,25 @@ package struct JSONWriter {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == 0x22 || byte == 0x5C || markup && (byte == 0x3C || byte == 0x3E || byte == 0x26)
                 else { continue }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<index]))
+                put(UnsafeBufferPointer(rebasing: utf8[clean..<index]))
                 switch byte {
                 case 0x00 where options.contains(.dropNUL): break
-                case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-                case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-                case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-                case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-                case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+                case 0x22: put(0x5C, 0x22)
+                case 0x5C: put(0x5C, 0x5C)
+                case 0x0A: put(0x5C, 0x6E)
+                case 0x0D: put(0x5C, 0x72)
+                case 0x09: put(0x5C, 0x74)
                 default:
-                    bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 15)]])
+                    let at = room(6)
+                    let hexDigit = { (nibble: UInt8) -> UInt8 in nibble < 10 ? 0x30 + nibble : 0x57 + nibble }
+                    (at[0], at[1], at[2], at[3]) = (0x5C, 0x75, 0x30, 0x30) // \u00
+                    (at[4], at[5]) = (hexDigit(byte >> 4), hexDigit(byte & 15))
+                    count += 6
                 }
                 clean = index + 1
             }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+            put(UnsafeBufferPointer(rebasing: utf8[clean...]))
         }
-        bytes.append(0x22)
+        put(0x22)
     }
 }
