@@ -17,7 +17,7 @@ extension MediaItem {
         do {
             let source = try FileSource(path: path)
             let layout = try MP3Layout(parsing: source, url: url)
-            let loadedItems = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
+            let loadedItems = layout.frames.items + (layout.trailer.id3v1Items ?? [])
             let loaded = Metadata(items: loadedItems, schema: schema)
             let items = try MetadataChanges(schema: schema).resolvedItems(
                 loaded: loaded, edited: metadata, keySpaces: [.id3, .id3v1],

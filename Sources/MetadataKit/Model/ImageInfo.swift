@@ -101,13 +101,25 @@ struct ImageInfo: Hashable {
 
     /// Walks JPEG marker segments to the first SOFn (ITU T.81 B.2.2).
     private static func jpegSize(byteCount: Int, read: (Int, Int) -> [UInt8]) -> (Int, Int)? {
+        // The segments before the frame header are read in blocks of 1 KiB (usually
+        // one): a read per marker made an array per marker.
+        var block: [UInt8] = []
+        var blockStart = 0
+        func bytes(_ offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
+            if offset < blockStart || offset + count > blockStart + block.count {
+                block = read(offset, max(count, 1024))
+                blockStart = offset
+            }
+            guard offset + count <= blockStart + block.count else { return nil }
+            return block[(offset - blockStart)..<(offset - blockStart + count)]
+        }
         var offset = 2
         let limit = min(byteCount, jpegScanLimit)
         while offset + 4 <= limit {
-            let marker = read(offset, 4)
-            guard marker.count == 4 else { return nil }
-            if marker[0] != 0xFF { return nil }
-            let code = marker[1]
+            guard let marker = bytes(offset, 4) else { return nil }
+            let first = marker.startIndex
+            if marker[first] != 0xFF { return nil }
+            let code = marker[first + 1]
             if code == 0xFF {
                 offset += 1
                 continue
@@ -116,14 +128,14 @@ struct ImageInfo: Hashable {
                 offset += 2
                 continue
             }
-            let length = Int(marker[2]) << 8 | Int(marker[3])
+            let length = Int(marker[first + 2]) << 8 | Int(marker[first + 3])
             guard length >= 2 else { return nil }
             let isFrameHeader = (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
             if isFrameHeader {
-                let frame = read(offset + 4, 5)
-                guard frame.count == 5 else { return nil }
-                let height = Int(frame[1]) << 8 | Int(frame[2])
-                let width = Int(frame[3]) << 8 | Int(frame[4])
+                guard let frame = bytes(offset + 4, 5) else { return nil }
+                let at = frame.startIndex
+                let height = Int(frame[at + 1]) << 8 | Int(frame[at + 2])
+                let width = Int(frame[at + 3]) << 8 | Int(frame[at + 4])
                 return (width, height)
             }
             if code == 0xD9 || code == 0xDA { return nil }

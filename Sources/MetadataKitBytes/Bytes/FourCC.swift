@@ -93,7 +93,9 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
         if rawValue & 0x8080_8080 == 0 {
             return withUnsafeBytes(of: rawValue.bigEndian) { String(decoding: $0, as: UTF8.self) }
         }
-        return TextDecoding.latin1(bytes)
+        // From the code's own bytes (its `bytes` array cost an allocation per
+        // iTunes `©nam`-like key read); eight UTF-8 bytes at most: a small string.
+        return withUnsafeBytes(of: rawValue.bigEndian) { TextDecoding.latin1($0) }
     }
 
     /// True when all four bytes are printable (space to '~', or '©').

@@ -13,6 +13,8 @@ package enum TextDecoding {
     package static func latin1(_ bytes: ArraySlice<UInt8>) -> String { decodeLatin1(bytes) }
     /// The same, of an array.
     package static func latin1(_ bytes: [UInt8]) -> String { decodeLatin1(bytes) }
+    /// The same, of bytes in memory.
+    package static func latin1(_ bytes: UnsafeRawBufferPointer) -> String { decodeLatin1(bytes) }
 
     private static func decodeLatin1<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }

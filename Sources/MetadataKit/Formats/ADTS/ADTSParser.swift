@@ -105,7 +105,7 @@ enum RawStreamParser {
 
     static func parse(_ source: FileSource, _ url: URL, fileType: FileType, properties read: PropertiesReader) throws -> ParsedFile {
         let layout = try MP3Layout(parsing: source, url: url)
-        var items = layout.frames.compactMap(\.item)
+        var items = layout.frames.items
         if let v1 = layout.trailer.id3v1Items { items += v1 }
         if let ape = layout.trailer.apeTag { items += try ape.metadataItems(source: source, url: url) }
         let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil || layout.trailer.apeTag != nil

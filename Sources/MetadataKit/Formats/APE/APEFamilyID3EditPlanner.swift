@@ -48,7 +48,7 @@ enum APEFamilyID3EditPlanner {
                 .unsupportedFeature, "MetadataKit doesn't write a file of the APE family with an ID3v2 tag appended at its end",
                 offset: appended.header.offset)
         }
-        let tail = try APEFamilyEditPlanner.tail(source, items, options, loaded: id3.frames.compactMap(\.item))
+        let tail = try APEFamilyEditPlanner.tail(source, items, options, loaded: id3.frames.items)
         let audioStart = id3.audioStart
         guard tail.layout.audioStart == audioStart, tail.offset >= audioStart else {
             throw MediaError(

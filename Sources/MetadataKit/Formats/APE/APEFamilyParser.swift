@@ -52,7 +52,7 @@ enum APEFamilyParser {
         if readsID3v2, layout.audioStart > 0 {
             do {
                 let id3 = try MP3Layout(parsing: source, url: url)
-                items = id3.frames.compactMap(\.item) + items
+                items = id3.frames.items + items
                 warnings = id3.warnings + warnings
                 isEditable = isEditable && id3.obstacle(version: id3.version(for: .keep), source: source) == nil
             } catch let error as MediaError {

@@ -20,6 +20,15 @@ enum ID3v2FrameDecoder {
         "POP": "POPM", "GEO": "GEOB", "PIC": "APIC", "CRM": "ENCR",
     ]
 
+    /// A frame ID's bytes as one number, first byte highest ("TXXX" is
+    /// 0x54585858, "GP1" 0x00475031); 0 for an ID longer than four bytes.
+    static func code(_ id: String) -> UInt32 {
+        guard id.utf8.count <= 4 else { return 0 }
+        var value: UInt32 = 0
+        for byte in id.utf8 { value = value << 8 | UInt32(byte) }
+        return value
+    }
+
     /// The v2.3/v2.4 name of the structure of frame `id` (v2.2 IDs mapped).
     static func kind(of id: String) -> String {
         id.utf8.count == 3 ? (v22Kinds[id] ?? id) : id
@@ -51,16 +60,18 @@ enum ID3v2FrameDecoder {
     static func item(id: String, payload: [UInt8]) -> MetadataItem {
         let kind = kind(of: id)
         let decoded: MetadataItem?
-        switch kind {
-        case "TXXX": decoded = userText(id, payload)
-        case "WXXX": decoded = userURL(id, payload)
-        case "COMM", "USLT": decoded = comment(id, payload)
-        case "PRIV", "UFID": decoded = owned(id, payload)
-        case "POPM": decoded = popularimeter(id, payload)
-        case "GEOB": decoded = object(id, payload)
-        case "RVA2": decoded = ID3RelativeVolume.item(id: id, payload: payload)
-        case _ where kind.hasPrefix("T") || iTunesTextFrames.contains(id) || pairFrames.contains(id): decoded = text(id, payload)
-        case _ where kind.hasPrefix("W"):
+        // IDs compared as numbers: a string comparison per case cost more than decoding most frames.
+        switch code(kind) {
+        case 0x5458_5858: decoded = userText(id, payload) // TXXX
+        case 0x5758_5858: decoded = userURL(id, payload) // WXXX
+        case 0x434F_4D4D, 0x5553_4C54: decoded = comment(id, payload) // COMM, USLT
+        case 0x5052_4956, 0x5546_4944: decoded = owned(id, payload) // PRIV, UFID
+        case 0x504F_504D: decoded = popularimeter(id, payload) // POPM
+        case 0x4745_4F42: decoded = object(id, payload) // GEOB
+        case 0x5256_4132: decoded = ID3RelativeVolume.item(id: id, payload: payload) // RVA2
+        case _ where kind.utf8.first == UInt8(ascii: "T") || iTunesTextFrames.contains(id) || pairFrames.contains(id):
+            decoded = text(id, payload)
+        case _ where kind.utf8.first == UInt8(ascii: "W"):
             decoded = MetadataItem(keySpace: .id3, key: id, value: .string(ID3Text.latin1(payload[...])), dataType: .latin1)
         default: decoded = nil
         }

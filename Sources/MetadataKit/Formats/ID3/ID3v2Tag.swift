@@ -33,11 +33,24 @@ struct ID3v2Tag: Sendable {
     var warnings: [MediaWarning] = []
 
     /// The frames' items.
-    var items: [MetadataItem] { frames.compactMap(\.item) }
+    var items: [MetadataItem] { frames.items }
 
     /// False when the tag's frame bytes only mean something under whole-tag
     /// unsynchronisation (they can't be copied into a tag the writer makes).
     var isCopyable: Bool { !header.isUnsynchronised }
+}
+
+extension [ID3v2FrameRecord] {
+    /// The frames' items, in order, made in one allocation (`compactMap`
+    /// grows its result from empty: five allocations for a dozen frames).
+    var items: [MetadataItem] {
+        var items: [MetadataItem] = []
+        items.reserveCapacity(count)
+        for frame in self {
+            if let item = frame.item { items.append(item) }
+        }
+        return items
+    }
 }
 
 /// One frame of a tag as read: where it lies and what it decodes to.

@@ -254,6 +254,7 @@ struct ID3v2TagParser {
         let headerLength = Int64(frameHeaderLength)
         var legacyIDs: [String] = []
         var legacyOffset: Int64 = 0
+        tag.frames.reserveCapacity(16) // a dozen frames is usual: one allocation, not five
         while end - position >= headerLength {
             let head = try bytes.getBytes(at: position, count: frameHeaderLength)
             guard head[0] != 0 else { break }

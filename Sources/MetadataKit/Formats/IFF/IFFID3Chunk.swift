@@ -126,7 +126,7 @@ enum IFFID3Chunk {
         }
         let chapters = ID3Chapters.read(records)
         return Tag(
-            chunk: chunk, header: header, items: records.compactMap(\.item), isWritable: isWritable,
+            chunk: chunk, header: header, items: records.items, isWritable: isWritable,
             warnings: warnings + chapters.warnings, chapterTables: chapters.tables)
     }
 

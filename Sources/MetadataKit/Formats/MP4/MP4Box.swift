@@ -144,6 +144,7 @@ extension FileSource {
         }
         var walk = MP4ChildWalk()
         var offset = start
+        if offset < end { walk.headers.reserveCapacity(8) } // grown from empty it takes four allocations to reach eight
         while offset < end {
             if end - offset < 8 {
                 let tail = try getBytes(at: offset, count: Int(end - offset))

@@ -37,17 +37,19 @@ struct MP4DataAtom {
         guard header.payloadSize >= Self.fieldsSize else {
             throw MediaError(.malformed, "'data' atom of \(header.size) bytes is too small for its type and locale", offset: header.offset)
         }
-        var reader = try source.reader(at: header.payloadOffset, count: Int(Self.fieldsSize))
-        typeSet = try reader.readUInt8()
-        type = try reader.readUInt24()
-        country = try reader.readUInt16()
-        language = try reader.readUInt16()
+        // Big-endian u8 type set, u24 type, u16 country, u16 language, read in place (no array).
+        (typeSet, type, country, language) = try source.withBytes(at: header.payloadOffset, count: Int(Self.fieldsSize)) { raw in
+            (
+                raw[0], UInt32(raw[1]) << 16 | UInt32(raw[2]) << 8 | UInt32(raw[3]),
+                UInt16(raw[4]) << 8 | UInt16(raw[5]), UInt16(raw[6]) << 8 | UInt16(raw[7])
+            )
+        }
         valueOffset = header.payloadOffset + Self.fieldsSize
         valueSize = Int(header.payloadSize - Self.fieldsSize)
     }
 
     /// Picture types: 12 GIF, 13 JPEG, 14 PNG, 27 BMP.
-    var isPicture: Bool { typeSet == 0 && [12, 13, 14, 27].contains(type) }
+    var isPicture: Bool { typeSet == 0 && (type == 12 || type == 13 || type == 14 || type == 27) }
 
     /// The MIME type of a picture type; nil (sniff the bytes) otherwise.
     var pictureMIMEType: String? {

@@ -98,7 +98,9 @@ struct MP4MetadataParser {
     /// `data` atoms (and, for `----`, a `mean` and a `name`).
     func iTunesItems(ilst: MP4BoxHeader, depth: Int, warnings: inout [MediaWarning]) throws -> [MetadataItem] {
         var items: [MetadataItem] = []
-        for atom in try itemAtoms(ilst: ilst, depth: depth, warnings: &warnings).atoms {
+        let atoms = try itemAtoms(ilst: ilst, depth: depth, warnings: &warnings).atoms
+        items.reserveCapacity(atoms.count)
+        for atom in atoms {
             do {
                 items += try iTunesItems(atom: atom, depth: depth + 1)
             } catch let error as MediaError where error.code != .tooDeep {
@@ -121,12 +123,20 @@ struct MP4MetadataParser {
             let mean = try freeformString(children.first { $0.type == "mean" }) ?? ""
             key = "----:\(mean):\(name)"
         }
-        let atoms = try children.filter { $0.type == "data" }.map { try MP4DataAtom($0, in: source) }
+        // One pass over the children and no array of values for an item of one
+        // value (nearly all): this runs for every item of every file read.
+        var atoms: [MP4DataAtom] = []
+        atoms.reserveCapacity(children.count)
+        for child in children where child.type == "data" { atoms.append(try MP4DataAtom(child, in: source)) }
         if atom.type == "covr" {
             return atoms.map { data in
                 let (value, dataType) = data.artwork(source: source, url: url)
                 return MetadataItem(keySpace: .iTunes, key: key, value: value, dataType: dataType)
             }
+        }
+        if atoms.count == 1 {
+            let (value, dataType) = try iTunesValue(key: key, data: atoms[0])
+            return [MetadataItem(keySpace: .iTunes, key: key, value: value, dataType: dataType)]
         }
         let values = try atoms.map { try iTunesValue(key: key, data: $0) }
         return Self.grouped(values, keySpace: .iTunes, key: key)
@@ -214,7 +224,9 @@ struct MP4MetadataParser {
             return []
         }
         var items: [MetadataItem] = []
-        for atom in try itemAtoms(ilst: ilst, depth: depth, warnings: &warnings).atoms {
+        let atoms = try itemAtoms(ilst: ilst, depth: depth, warnings: &warnings).atoms
+        items.reserveCapacity(atoms.count)
+        for atom in atoms {
             do {
                 items += try quickTimeItems(atom: atom, keys: keys, depth: depth + 1)
             } catch let error as MediaError where error.code != .tooDeep {

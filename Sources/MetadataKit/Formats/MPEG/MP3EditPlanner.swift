@@ -58,7 +58,7 @@ enum MP3EditPlanner {
         let hasV1 = layout.trailer.id3v1Items != nil
         guard !options.removesAllTags, options.id3v1 != .remove, hasV1 || options.id3v1 == .add else { return nil }
         let existing = hasV1 ? try source.getBytes(at: source.size - Int64(ID3v1Parser.length), count: ID3v1Parser.length) : nil
-        let loaded = layout.frames.compactMap(\.item) + (layout.trailer.id3v1Items ?? [])
+        let loaded = layout.frames.items + (layout.trailer.id3v1Items ?? [])
         return ID3v1Writer.update(existing, loaded: loaded, items: items)
     }
 

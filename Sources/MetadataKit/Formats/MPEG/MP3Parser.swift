@@ -16,7 +16,7 @@
 enum MP3Parser {
     static func parse(_ source: FileSource, _ url: URL) throws -> ParsedFile {
         let layout = try MP3Layout(parsing: source, url: url)
-        var items = layout.frames.compactMap(\.item)
+        var items = layout.frames.items
         if let v1 = layout.trailer.id3v1Items { items += v1 }
         if let ape = layout.trailer.apeTag { items += try ape.metadataItems(source: source, url: url) }
         let hasTag = !layout.tags.isEmpty || layout.trailer.id3v1Items != nil || layout.trailer.apeTag != nil

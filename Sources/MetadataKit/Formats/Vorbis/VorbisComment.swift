@@ -212,6 +212,7 @@ extension VorbisComment {
                         + "reading the fields that fit", offset: countOffset))
         }
         comment.storedFields.reserveCapacity(min(count, reader.remaining / 4))
+        comment.fields.reserveCapacity(min(count, reader.remaining / 4))
         for index in 0..<count {
             let fieldOffset = reader.offset
             guard let length = try? Int(reader.readUInt32(.little)), length <= reader.remaining else {

@@ -91,11 +91,12 @@ public struct DefaultMetadataConverter: MetadataConverter {
             // A copy with the same text (ffmpeg writes an ASF artist in both
             // description objects) is no second value.
             guard field.kind == .text else { return own }
-            var texts = own.texts
+            var texts: [String] = [] // made only when the key comes again (most fields: no array at all)
             for again in items[(index + 1)...] where again.keySpace == item.keySpace && again.key == item.key {
+                if texts.isEmpty { texts = own.texts }
                 for text in value(of: again, for: field)?.texts ?? [] where !texts.contains(text) { texts.append(text) }
             }
-            return texts.count == own.texts.count ? own : DisplayValue.list(texts)
+            return texts.isEmpty || texts.count == own.texts.count ? own : DisplayValue.list(texts)
         }
         return nil
     }

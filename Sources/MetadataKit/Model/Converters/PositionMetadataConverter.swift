@@ -71,14 +71,14 @@ public struct PositionMetadataConverter: MetadataConverter {
     /// read them (the track number and count, or the disc's): what its key
     /// space's codec reads (a Vorbis `TRACKTOTAL` holds only a count), else
     /// a number pair, a number, or "n/N" text.
-    static func pair(of item: MetadataItem, field: MetadataField) -> (number: Int?, total: Int?)? {
+    /// `items` are the items `item` is read among (``KeySpaceCodec/reading(_:from:among:)``).
+    static func pair(of item: MetadataItem, field: MetadataField, among items: [MetadataItem]) -> (number: Int?, total: Int?)? {
         let numberField: MetadataField = isCount(field) ? (field == .trackCount ? .trackNumber : .discNumber) : field
         let countField: MetadataField = isCount(field) ? field : (field == .trackNumber ? .trackCount : .discCount)
         // Most key spaces have no codec, or one that reads a pair as most tags store it.
         guard let codec = KeySpaceCodecs.standard.codec(for: item.keySpace) else { return standardPair(of: item) }
-        let among = [item]
-        let number = codec.reading(numberField, from: item, among: among)
-        let count = codec.reading(countField, from: item, among: among)
+        let number = codec.reading(numberField, from: item, among: items)
+        let count = codec.reading(countField, from: item, among: items)
         if number != .standard || count != .standard {
             let pair = (half(number, of: item, field: numberField), half(count, of: item, field: countField))
             return pair.0 == nil && pair.1 == nil ? nil : pair
@@ -114,7 +114,7 @@ public struct PositionMetadataConverter: MetadataConverter {
     public static func position(
         setting field: MetadataField, to value: DisplayValue?, existing: [MetadataItem]
     ) throws -> (number: Int?, total: Int?, current: (number: Int?, total: Int?)) {
-        let current = existing.lazy.compactMap { pair(of: $0, field: field) }.first ?? (nil, nil)
+        let current = existing.lazy.compactMap { pair(of: $0, field: field, among: existing) }.first ?? (nil, nil)
         var number = current.number
         var total = current.total
         if let value, value.integer == nil {
@@ -134,15 +134,17 @@ public struct PositionMetadataConverter: MetadataConverter {
 
     public func displayValue(for field: MetadataField, from items: [MetadataItem]) -> DisplayValue? {
         for item in items {
-            if let value = Self.value(of: item, field: field) { return .integer(value) }
+            if let value = Self.value(of: item, field: field, among: items) { return .integer(value) }
         }
         return nil
     }
 
-    /// `field`'s half of ``pair(of:field:)`` (the number or the count),
-    /// asking the key space's codec for that half only.
-    static func value(of item: MetadataItem, field: MetadataField) -> Int? {
-        let reading = KeySpaceCodecs.standard.codec(for: item.keySpace)?.reading(field, from: item, among: [item]) ?? .standard
+    /// `field`'s half of ``pair(of:field:among:)`` (the number or the count),
+    /// asking the key space's codec for that half only; `items` as for
+    /// ``pair(of:field:among:)`` (passed on, not made: this runs for every
+    /// track and disc field read).
+    static func value(of item: MetadataItem, field: MetadataField, among items: [MetadataItem]) -> Int? {
+        let reading = KeySpaceCodecs.standard.codec(for: item.keySpace)?.reading(field, from: item, among: items) ?? .standard
         return half(reading, of: item, field: field)
     }
 
