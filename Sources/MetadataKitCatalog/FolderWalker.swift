@@ -34,7 +34,14 @@ public struct FolderWalker: Sendable {
         public var exclude: [String] = []
         /// Lowercased extensions (no dot) of the files handed out; nil for
         /// every file. Defaults to those of `MediaFormat.all`.
-        public var extensions: Set<String>? = FolderWalker.mediaExtensions
+        public var extensions: Set<String>? {
+            get { chosenExtensions ?? FolderWalker.mediaExtensions }
+            set { chosenExtensions = .some(newValue) }
+        }
+        /// ``extensions`` once set: the default set is made when a walk first
+        /// asks for it, not by every `Options()` (`mdkit read` of files alone
+        /// never walks; the set costs a pass over every format's list).
+        private var chosenExtensions: Set<String>??
         /// Whether symbolic links are followed (to files and folders).
         public var followSymbolicLinks = false
 
