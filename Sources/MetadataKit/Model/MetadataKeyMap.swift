@@ -140,7 +140,7 @@ public struct MetadataKeyMap: Sendable {
         // Every (field, rank, item) match in one list, sorted: a file holds a
         // few dozen items, so this beats a list per field of the hundred.
         var matches: [(field: Int, rank: Int, position: Int)] = []
-        matches.reserveCapacity(items.count)
+        matches.reserveCapacity(items.count * 2) // a track or disc item holds two fields
         if let blocks {
             // A key's rank: its block's place, then its place in the block.
             // The blocks of each key space met, fetched once (a file's items
