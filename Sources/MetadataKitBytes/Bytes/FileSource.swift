@@ -192,6 +192,17 @@ package final class FileSource {
         }
     }
 
+    /// Whether the bytes at `offset` are `magic`'s, compared in the window (no
+    /// array made: the checks for tags at the end of a file run for every
+    /// file read). Throws `truncated` as ``getBytes(at:count:)`` does when
+    /// the file ends first.
+    package func holds(_ magic: StaticString, at offset: Int64) throws -> Bool {
+        let count = magic.utf8CodeUnitCount
+        return try withBytes(at: offset, count: count) { raw in
+            magic.withUTF8Buffer { memcmp(raw.baseAddress!, $0.baseAddress!, count) == 0 }
+        }
+    }
+
     /// Where bytes `offset..<offset+count` start in `windows` if a window holds them.
     private func windowIndex(of offset: Int64, count: Int) -> Int? {
         guard let window = slots.window(holding: offset, count: count) else { return nil }

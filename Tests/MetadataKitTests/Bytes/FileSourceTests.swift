@@ -18,6 +18,28 @@ import Testing
         return (url, bytes)
     }
 
+    /// `holds(_:at:)` compares a magic in place: true only for the very
+    /// bytes, at the start, the end and across a window's edge; `truncated`
+    /// when the file ends first, as `getBytes` throws.
+    @Test func holdsComparesTheBytesAtAnOffset() throws {
+        var bytes = [UInt8](repeating: 0x41, count: 70_000)
+        let magic: [UInt8] = Array("APETAGEX".utf8)
+        for offset in [0, 65_530, 70_000 - 8] { bytes.replaceSubrange(offset..<offset + 8, with: magic) }
+        let url = try TestSupport.makeTemporaryDirectory().appendingPathComponent("magic.bin")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        try Data(bytes).write(to: url)
+        let source = try FileSource(url: url)
+        for offset in [0, 65_530, 70_000 - 8] {
+            #expect(try source.holds("APETAGEX", at: Int64(offset)), "at \(offset)")
+            #expect(try source.holds("APE", at: Int64(offset)))
+            #expect(try !source.holds("APETAGEY", at: Int64(offset)))
+            if offset + 9 <= bytes.count { #expect(try !source.holds("APETAGEX", at: Int64(offset + 1))) }
+        }
+        #expect(try source.holds("AAAA", at: 1000))
+        let error = try #require(throws: MediaError.self) { try source.holds("APETAGEX", at: 70_000 - 7) }
+        #expect(error.code == .truncated)
+    }
+
     @Test func aReadWithHolesGivesTheFileBytesAndZerosInTheHoles() throws {
         let seed = UInt64(Date().timeIntervalSince1970 * 1000)
         var generator = SplitMix64(state: seed)

@@ -64,7 +64,7 @@ extension APEFileLayout {
     /// Whether the file's last 32 bytes are an APE tag footer.
     static func endsWithAPEFooter(_ source: FileSource, floor: Int64) throws -> Bool {
         guard source.size - floor >= 32 else { return false }
-        return try source.getBytes(at: source.size - 32, count: 8).elementsEqual("APETAGEX".utf8)
+        return try source.holds("APETAGEX", at: source.size - 32)
     }
 
     /// Whether the "TAG" 128 bytes from the end may start an ID3v1 tag: not
@@ -75,7 +75,7 @@ extension APEFileLayout {
         let length = Int64(ID3v1Parser.length)
         guard source.size - floor >= length, try !endsWithAPEFooter(source, floor: floor) else { return false }
         guard source.size - floor >= length + 3 else { return true }
-        return try !source.getBytes(at: source.size - length - 3, count: 8).elementsEqual("APETAGEX".utf8)
+        return try !source.holds("APETAGEX", at: source.size - length - 3)
     }
 
     /// Whether the file starts with one of `magics`, or has one right after
@@ -91,12 +91,13 @@ extension APEFileLayout {
     /// "LYRICS200" (Lyrics3 v2.00 specification).
     static func lyrics3Start(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
         guard end - floor >= 15 + 11 else { return nil }
+        guard try source.holds("LYRICS200", at: end - 9) else { return nil }
         let tail = try source.getBytes(at: end - 15, count: 15)
-        guard tail[6...].elementsEqual("LYRICS200".utf8), tail[0..<6].allSatisfy({ (0x30...0x39).contains($0) }),
+        guard tail[0..<6].allSatisfy({ (0x30...0x39).contains($0) }),
             let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
-        guard try source.getBytes(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
+        guard try source.holds("LYRICSBEGIN", at: start) else { return nil }
         return start
     }
 }

@@ -119,7 +119,7 @@ struct ID3v2Header: Sendable, Equatable {
     static func appended(in source: FileSource, endingAt end: Int64) throws -> ID3v2Header? {
         guard end >= Int64(2 * length) else { return nil }
         let footerOffset = end - Int64(length)
-        guard
+        guard (try? source.holds("3DI", at: footerOffset)) == true,
             let footer = try? ID3v2Header(bytes: try source.getBytes(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
             footer.majorVersion == 4
         else { return nil }

@@ -26,9 +26,8 @@ struct MP3Trailer {
     /// version, tag size excluding the header, item count, flags; bit 31 of
     /// the flags: a 32-byte header precedes the items).
     private static func apeTagStart(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
-        guard end - floor >= 32 else { return nil }
+        guard end - floor >= 32, try source.holds("APETAGEX", at: end - 32) else { return nil }
         let footer = try source.getBytes(at: end - 32, count: 32)
-        guard footer.starts(with: "APETAGEX".utf8) else { return nil }
         func le32(_ i: Int) -> Int64 {
             Int64(footer[i]) | Int64(footer[i + 1]) << 8 | Int64(footer[i + 2]) << 16 | Int64(footer[i + 3]) << 24
         }
@@ -43,12 +42,12 @@ struct MP3Trailer {
     /// size (of everything from "LYRICSBEGIN" up to the size) and "LYRICS200".
     private static func lyrics3Start(_ source: FileSource, end: Int64, floor: Int64) throws -> Int64? {
         guard end - floor >= 15 + 11 else { return nil }
+        guard try source.holds("LYRICS200", at: end - 9) else { return nil }
         let tail = try source.getBytes(at: end - 15, count: 15)
-        guard tail[6...].elementsEqual("LYRICS200".utf8),
-            let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
+        guard let size = Int64(String(decoding: tail[0..<6], as: UTF8.self)), size >= 11, size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
-        guard try source.getBytes(at: start, count: 11).elementsEqual("LYRICSBEGIN".utf8) else { return nil }
+        guard try source.holds("LYRICSBEGIN", at: start) else { return nil }
         return start
     }
 }
@@ -62,13 +61,13 @@ extension MP3Trailer {
         var trailer = MP3Trailer(audioEnd: end)
         // "TAG" 128 bytes from the end may be inside the "APETAGEX" of a 131-byte
         // APE tag (see `APEFileLayout.mayEndWithID3v1`).
-        if try APEFileLayout.mayEndWithID3v1(source, floor: floor),
+        if try APEFileLayout.mayEndWithID3v1(source, floor: floor), try source.holds("TAG", at: end - Int64(ID3v1Parser.length)),
             let items = ID3v1Parser.items(try source.getBytes(at: end - Int64(ID3v1Parser.length), count: ID3v1Parser.length))
         {
             trailer.id3v1Items = items
             end -= Int64(ID3v1Parser.length)
             let enhanced = end - Int64(ID3v1Parser.enhancedLength)
-            if enhanced >= floor, try source.getBytes(at: enhanced, count: 4).elementsEqual("TAG+".utf8) {
+            if enhanced >= floor, try source.holds("TAG+", at: enhanced) {
                 trailer.skippedRanges.append(enhanced..<end)
                 end = enhanced
             }
@@ -107,7 +106,9 @@ extension MP3Trailer {
     /// frames seldom end so), within ``footerlessSearch`` bytes; the tag's
     /// header must give exactly the size that reaches `end`.
     static func appendedWithoutFooter(_ source: FileSource, end: Int64, floor: Int64) throws -> ID3v2Header? {
-        guard end - floor >= Int64(ID3v2Header.length) + 4, try source.getBytes(at: end - 4, count: 4) == [0, 0, 0, 0] else {
+        guard end - floor >= Int64(ID3v2Header.length) + 4,
+            try source.withBytes(at: end - 4, count: 4, { $0.loadUnaligned(as: UInt32.self) == 0 })
+        else {
             return nil
         }
         let start = max(floor, end - footerlessSearch)
