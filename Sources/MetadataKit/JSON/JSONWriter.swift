@@ -45,7 +45,9 @@ package struct JSONWriter {
     /// The bytes: written through a pointer into memory ``Buffer`` owns (an
     /// `Array` append checks uniqueness and capacity and copies through a
     /// generic path per piece, which was most of the time of `mdkit read
-    /// --json`); copied when a copy of the writer shares it.
+    /// --json`); copied when a copy of the writer shares it. `base` and
+    /// `capacity` repeat the buffer's: kept in the struct, the writes need
+    /// no load through the buffer's reference (2,000 instructions per report).
     private var buffer: Buffer
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
@@ -181,8 +183,8 @@ package struct JSONWriter {
 
     /// Empties the output, keeping its storage, to write another value.
     package mutating func removeAll() {
-        if !isKnownUniquelyReferenced(&buffer) { reallocate(0) }
         count = 0
+        if !isKnownUniquelyReferenced(&buffer) { reallocate(0) } // nothing to copy: a fresh buffer
         depth = 0
         innermostIsEmpty = false
         afterKey = false

@@ -16,6 +16,15 @@ public struct FourCC: Hashable, Sendable, CustomStringConvertible, ExpressibleBy
     /// Makes a code from four ISO 8859-1 characters; characters beyond U+00FF
     /// or a wrong length give nil.
     public init?(_ text: String) {
+        // Four ASCII characters (frame IDs, box types): from the UTF-8 bytes at once.
+        if text.utf8.count == 4 {
+            var value: UInt32 = 0
+            for byte in text.utf8 { value = value << 8 | UInt32(byte) }
+            if value & 0x8080_8080 == 0 {
+                rawValue = value
+                return
+            }
+        }
         var value: UInt32 = 0
         var count = 0
         for scalar in text.unicodeScalars {

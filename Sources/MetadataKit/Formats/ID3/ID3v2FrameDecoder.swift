@@ -20,15 +20,6 @@ enum ID3v2FrameDecoder {
         "POP": "POPM", "GEO": "GEOB", "PIC": "APIC", "CRM": "ENCR",
     ]
 
-    /// A frame ID's bytes as one number, first byte highest ("TXXX" is
-    /// 0x54585858, "GP1" 0x00475031); 0 for an ID longer than four bytes.
-    static func code(_ id: String) -> UInt32 {
-        guard id.utf8.count <= 4 else { return 0 }
-        var value: UInt32 = 0
-        for byte in id.utf8 { value = value << 8 | UInt32(byte) }
-        return value
-    }
-
     /// The v2.3/v2.4 name of the structure of frame `id` (v2.2 IDs mapped).
     static func kind(of id: String) -> String {
         id.utf8.count == 3 ? (v22Kinds[id] ?? id) : id
@@ -60,8 +51,11 @@ enum ID3v2FrameDecoder {
     static func item(id: String, payload: [UInt8]) -> MetadataItem {
         let kind = kind(of: id)
         let decoded: MetadataItem?
-        // IDs compared as numbers: a string comparison per case cost more than decoding most frames.
-        switch code(kind) {
+        // Compared as four-character codes: a string comparison per case cost more
+        // than decoding most frames. The structured kinds all have four characters;
+        // a v2.2 ID left as it is matches none. (The cases are the codes' values:
+        // FourCC literals in a pattern are made at run time, one per case tried.)
+        switch (FourCC(kind) ?? FourCC(0)).rawValue {
         case 0x5458_5858: decoded = userText(id, payload) // TXXX
         case 0x5758_5858: decoded = userURL(id, payload) // WXXX
         case 0x434F_4D4D, 0x5553_4C54: decoded = comment(id, payload) // COMM, USLT
