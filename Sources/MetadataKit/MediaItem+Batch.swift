@@ -14,15 +14,16 @@ extension MediaItem {
     /// time (in parallel), and a group is written as soon as the new bytes
     /// its plans hold reach `batchByteBudget` (a picture that moves is new
     /// bytes) or it holds `batchFileLimit` files, so large files make
-    /// smaller groups rather than large memory.
+    /// smaller groups rather than large memory. The next group is planned
+    /// while one is written (and synced), so at most two are held at once.
     ///
     /// `progress`, when given, is called after each group is written with
     /// how many of the items are done (saved, or failed), in order: for a
     /// progress display (`mdkit write` draws one).
     ///
-    /// Cancelling the task stops the batch before the next files are
-    /// planned: each file not yet written is left as it was, its error
-    /// `cancelled`.
+    /// Cancelling the task stops the batch before the next group is
+    /// written (a group being written is finished): each file not yet
+    /// written is left as it was, its error `cancelled`.
     ///
     /// The files are read, written and synced on threads outside Swift's
     /// cooperative pool.
@@ -41,16 +42,35 @@ extension MediaItem {
         var groupBytes = 0
         let window = 4 * max(1, ProcessInfo.processInfo.activeProcessorCount)
         var next = 0
-        while next < items.count {
-            // Cancelled: the files not written yet stay as they are (a group
-            // planned but not written is dropped), each with a `cancelled` error.
-            if Task.isCancelled {
-                for index in group.map(\.index) + Array(next..<items.count) {
-                    errors[index] = MediaError(
-                        .cancelled, "the save was cancelled before this file was written", path: items[index].path)
+        // The group being written while the next one is planned: a group's
+        // syncs wait for the disk and some of its steps run on one core, time
+        // in which the next files are read and planned. At most two groups are
+        // held at once (one written, one planned).
+        var writing: (group: [Int], done: Int, task: Task<[Result<MediaItem, MediaError>], Never>)?
+        func finishWriting() async {
+            guard let (indices, done, task) = writing else { return }
+            writing = nil
+            for (index, result) in zip(indices, await task.value) {
+                switch result {
+                case .success(let item): items[index] = item
+                case .failure(let error): errors[index] = error
                 }
-                return errors
             }
+            progress?(done)
+        }
+        // Cancelled: the files not written yet stay as they are (a group
+        // planned but not written is dropped), each with a `cancelled` error;
+        // a group being written is finished first.
+        func cancelled() async -> [(any Error)?] {
+            await finishWriting()
+            for index in group.map(\.index) + Array(next..<items.count) {
+                errors[index] = MediaError(
+                    .cancelled, "the save was cancelled before this file was written", path: items[index].path)
+            }
+            return errors
+        }
+        while next < items.count {
+            if Task.isCancelled { return await cancelled() }
             // Planning reads and parses each file: a window of them at once,
             // spread over the cores from one BlockingWork thread (one hop per
             // window, not two thread switches per file).
@@ -73,12 +93,19 @@ extension MediaItem {
                 }
             }
             if groupBytes >= byteBudget || group.count >= batchFileLimit || next == items.count {
-                await write(group, to: &items, errors: &errors, options: options)
+                await finishWriting()
+                if Task.isCancelled { return await cancelled() }
+                if !group.isEmpty {
+                    let entries = group.map { (item: items[$0.index], save: $0.save) }
+                    writing = (group.map(\.index), next, Task { await write(entries, options: options) })
+                } else {
+                    progress?(next)
+                }
                 group.removeAll()
                 groupBytes = 0
-                progress?(next)
             }
         }
+        await finishWriting()
         return errors
     }
 
@@ -91,15 +118,12 @@ extension MediaItem {
     /// open-file limit is low.
     static let batchFileLimit: Int = Platform.openFileLimit.map { max(16, min(256, ($0 - 128) / 2)) } ?? 256
 
-    /// Writes a group of planned saves with one set of syncs, then has each
-    /// item adopt what was written (on a ``BlockingWork`` thread).
+    /// Writes a group of planned saves with one set of syncs; per entry, the
+    /// item that adopted what was written, or the error (on a ``BlockingWork`` thread).
     private static func write(
-        _ group: [(index: Int, save: PreparedSave)], to items: inout [MediaItem],
-        errors: inout [(any Error)?], options: SaveOptions
-    ) async {
-        guard !group.isEmpty else { return }
-        let entries = group.map { (item: items[$0.index], save: $0.save) }
-        let written = await FileEditor.runBlocking { () -> [Result<MediaItem, MediaError>] in
+        _ entries: [(item: MediaItem, save: PreparedSave)], options: SaveOptions
+    ) async -> [Result<MediaItem, MediaError>] {
+        await FileEditor.runBlocking { () -> [Result<MediaItem, MediaError>] in
             var editor = FileEditor()
             editor.durability = options.durability
             editor.lockWaitLimit = options.lockWaitLimit
@@ -116,12 +140,6 @@ extension MediaItem {
                     try item.adopt(entry.save, checked: checked)
                     return item
                 }
-            }
-        }
-        for ((index, _), result) in zip(group, written) {
-            switch result {
-            case .success(let item): items[index] = item
-            case .failure(let error): errors[index] = error
             }
         }
     }

@@ -156,11 +156,23 @@ struct EditJournal: Equatable {
     }
 
     package func encoded() -> [UInt8] {
-        // Sized up front: the regions hold the bytes a save replaces (a
-        // tag with its pictures), which growing the buffer would copy again.
+        var writer = ByteWriter(capacity: encodedCapacity)
+        encode(into: &writer)
+        return writer.bytes
+    }
+
+    /// At least the length of ``encoded()``: sized up front, since the regions
+    /// hold the bytes a save replaces (a tag with its pictures), which growing
+    /// a buffer would copy again.
+    private var encodedCapacity: Int {
         let regionBytes = regions.reduce(0) { $0 + 12 + $1.bytes.count }
         let checksumBytes = written.map { $0.reduce(0) { $0 + 8 + 8 * $1.checksums.count } } ?? 0
-        var writer = ByteWriter(capacity: 64 + regionBytes + checksumBytes)
+        return 64 + regionBytes + checksumBytes
+    }
+
+    /// Appends ``encoded()`` to `writer`.
+    private func encode(into writer: inout ByteWriter) {
+        let start = writer.count
         writer.write(Array("MDKJ".utf8))
         writer.write(UInt32(encodedVersion))
         writer.write(UInt64(fileSize))
@@ -185,8 +197,7 @@ struct EditJournal: Equatable {
                 writer.write(UInt64(insertion.length))
             }
         }
-        writer.write(Self.checksum(writer.bytes, version: encodedVersion))
-        return writer.bytes
+        writer.write(Self.checksum(writer.bytes[start...], version: encodedVersion))
     }
 
     /// 1 without new-byte fingerprints, 3 with an insertion, else 2.
@@ -247,19 +258,42 @@ struct EditJournal: Equatable {
     /// name is the file's ``identityKey(inode:)`` (earlier versions wrote its
     /// file name; both are read).
     static func encodeBatch(_ entries: [(name: String, journal: EditJournal)]) -> [UInt8] {
-        var writer = ByteWriter()
+        let header = batchHeader(count: entries.count)
+        let parts = entries.map { batchEntry(name: $0.name, journal: $0.journal) }
+        return header + parts.joined() + batchTrailer(header: header, entries: parts)
+    }
+
+    /// The start of a batch journal of `count` files (``encodeBatch(_:)``).
+    static func batchHeader(count: Int) -> [UInt8] {
+        var writer = ByteWriter(capacity: 12)
         writer.write(Array("MDKB".utf8))
         writer.write(UInt32(2))
-        writer.write(UInt32(entries.count))
-        for entry in entries {
-            let name = Array(entry.name.utf8)
-            let journal = entry.journal.encoded()
-            writer.write(UInt16(name.count))
-            writer.write(name)
-            writer.write(UInt32(journal.count))
-            writer.write(journal)
-        }
-        writer.write(checksum(writer.bytes, version: 2))
+        writer.write(UInt32(count))
+        return writer.bytes
+    }
+
+    /// One file's part of a batch journal (``encodeBatch(_:)``): made on its
+    /// own (on any core) and written where it goes, not copied into the whole.
+    static func batchEntry(name: String, journal: EditJournal) -> [UInt8] {
+        let name = Array(name.utf8)
+        var writer = ByteWriter(capacity: 6 + name.count + journal.encodedCapacity)
+        writer.write(UInt16(name.count))
+        writer.write(name)
+        writer.write(UInt32(0)) // the journal's length, filled in below
+        let start = writer.count
+        journal.encode(into: &writer)
+        let length = UInt32(writer.count - start)
+        for index in 0..<4 { writer.bytes[start - 4 + index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+        return writer.bytes
+    }
+
+    /// The checksum that ends a batch journal of `header` and `entries`.
+    static func batchTrailer(header: [UInt8], entries: [[UInt8]]) -> [UInt8] {
+        var stream = Fingerprint.Stream()
+        stream.update(header)
+        for entry in entries { stream.update(entry) }
+        var writer = ByteWriter(capacity: 4)
+        writer.write(UInt32(truncatingIfNeeded: stream.finish()))
         return writer.bytes
     }
 

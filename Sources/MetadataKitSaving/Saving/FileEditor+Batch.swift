@@ -50,6 +50,8 @@ extension FileEditor {
         var patches: [(offset: Int64, bytes: [UInt8])] = []
         var newSize: Int64?
         var journal: EditJournal?
+        /// The journal's part of its folder's batch journal (made in phase 1, on every core).
+        var batchEntry: [UInt8] = []
         var journalPath: String?
         var patched = false
         // Rewrite: the temporary file.
@@ -63,12 +65,15 @@ extension FileEditor {
 
     /// Applies every edit; one result per edit, in order: what its check
     /// returned, or nil when its plan changed nothing. With `.noSync`
-    /// durability each edit is simply applied on its own.
+    /// durability each edit is simply applied on its own (on every core).
     package func applyBatch<Checked>(_ edits: [BatchEdit<Checked>]) -> [Result<Checked?, any Error>] {
         // Group commit needs a file-system sync (Linux `syncfs`); without one
         // (Darwin) each file is saved with its own full syncs.
         guard durability == .full, edits.count > 1, Platform.syncFileSystem != nil else {
-            return edits.map { edit in Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) } }
+            return Parallel.map(edits.count) { index in
+                let edit = edits[index]
+                return Result { try apply(edit.plan, to: edit.url, expecting: edit.snapshot, verify: edit.verify) }
+            }
         }
         // Layout changes of large files (which may insert blocks) and of files
         // with other hard links (which keep their inode) are saved on their own.
@@ -229,7 +234,9 @@ extension FileEditor {
             size: size, url: url)
         guard !merged.isEmpty else { return }
         entry.patches = merged
-        entry.journal = EditJournal(fileSize: size, regions: originals, written: merged, newSize: writes.newSize)
+        let journal = EditJournal(fileSize: size, regions: originals, written: merged, newSize: writes.newSize)
+        entry.journal = journal
+        entry.batchEntry = EditJournal.batchEntry(name: EditJournal.identityKey(inode: entry.edit.snapshot.inode), journal: journal)
     }
 
     /// Writes one batch journal per folder for the staged in-place edits and
@@ -248,9 +255,33 @@ extension FileEditor {
                         "cannot create a journal in \(folder): \(systemErrorText())", path: folder)
                 }
                 defer { close(descriptor) }
-                let bytes = EditJournal.encodeBatch(group.map { (EditJournal.identityKey(inode: $0.edit.snapshot.inode), $0.journal!) })
+                // The layout of EditJournal.encodeBatch, each file's part written
+                // where it goes (on every core) instead of copied into one buffer.
+                let header = EditJournal.batchHeader(count: group.count)
+                let parts = group.map(\.batchEntry)
+                let trailer = EditJournal.batchTrailer(header: header, entries: parts)
+                var offsets: [Int64] = []
+                offsets.reserveCapacity(parts.count + 1)
+                var end = Int64(header.count)
+                for part in parts {
+                    offsets.append(end)
+                    end += Int64(part.count)
+                }
+                offsets.append(end)
+                let batchURL = URL(fileURLWithPath: batchPath, isDirectory: false)
                 try step(.journalWrite) {
-                    try FileIO.write(descriptor, bytes, at: 0, url: URL(fileURLWithPath: batchPath, isDirectory: false))
+                    try FileIO.write(descriptor, header, at: 0, url: batchURL)
+                    let failures = Parallel.map(parts.count + 1) { index -> MediaError? in
+                        do {
+                            try FileIO.write(descriptor, index < parts.count ? parts[index] : trailer, at: offsets[index], url: batchURL)
+                            return nil
+                        } catch let error as MediaError {
+                            return error
+                        } catch {
+                            return MediaError(.io, "\(error)", path: batchPath)
+                        }
+                    }
+                    if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
                 }
                 for entry in group {
                     let path = EditJournal.path(for: entry.edit.url.path, inode: entry.edit.snapshot.inode)
