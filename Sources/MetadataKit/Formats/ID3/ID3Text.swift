@@ -52,16 +52,21 @@ enum ID3Text {
     /// boundary counted from `start` (a `00` high byte of one unit followed by
     /// the `00` low byte of the next is not a terminator).
     static func terminatorIndex(in bytes: [UInt8], from start: Int, encoding: ID3TextEncoding) -> Int? {
+        terminatorIndex(in: bytes[...], from: start, encoding: encoding)
+    }
+
+    /// ``terminatorIndex(in:from:encoding:)`` in a slice (its own indices).
+    static func terminatorIndex(in bytes: ArraySlice<UInt8>, from start: Int, encoding: ID3TextEncoding) -> Int? {
         if encoding.unitWidth == 1 {
             var index = start
-            while index < bytes.count {
+            while index < bytes.endIndex {
                 if bytes[index] == 0 { return index }
                 index += 1
             }
             return nil
         }
         var index = start
-        while index + 1 < bytes.count {
+        while index + 1 < bytes.endIndex {
             if bytes[index] == 0 && bytes[index + 1] == 0 { return index }
             index += 2
         }
@@ -86,17 +91,30 @@ enum ID3Text {
     /// dropped, and so are empty strings at the end (padding some writers
     /// leave); at least one string is returned.
     static func decodeList(_ bytes: ArraySlice<UInt8>, encoding: ID3TextEncoding) -> [String] {
-        let bytes = Array(bytes)
         var strings: [String] = []
         var byteOrder: Endianness?
-        var index = 0
-        while index < bytes.count {
-            let end = terminatorIndex(in: bytes, from: index, encoding: encoding) ?? bytes.count
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let end = terminatorIndex(in: bytes, from: index, encoding: encoding) ?? bytes.endIndex
             strings.append(decode(bytes[index..<end], encoding: encoding, byteOrder: &byteOrder))
             index = end + encoding.unitWidth
         }
         while strings.count > 1 && strings.last?.isEmpty == true { strings.removeLast() }
         return strings.isEmpty ? [""] : strings
+    }
+
+    /// ``decodeList(_:encoding:)`` as an item's value: one string, or the
+    /// list when there are several. Most frames hold one string (nothing but
+    /// zeros after its terminator, which decode to the empty strings the
+    /// list drops): that one is decoded without making a list.
+    static func decodeValue(_ bytes: ArraySlice<UInt8>, encoding: ID3TextEncoding) -> MetadataValue {
+        let end = terminatorIndex(in: bytes, from: bytes.startIndex, encoding: encoding)
+        if end.map({ bytes[$0...].allSatisfy { $0 == 0 } }) ?? true {
+            var byteOrder: Endianness?
+            return .string(decode(bytes[bytes.startIndex..<(end ?? bytes.endIndex)], encoding: encoding, byteOrder: &byteOrder))
+        }
+        let strings = decodeList(bytes, encoding: encoding)
+        return strings.count == 1 ? .string(strings[0]) : .strings(strings)
     }
 
     /// Decodes one string without its terminator; a trailing terminator, if

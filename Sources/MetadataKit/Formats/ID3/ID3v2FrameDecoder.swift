@@ -78,16 +78,12 @@ enum ID3v2FrameDecoder {
         payload.first.flatMap(ID3TextEncoding.init(rawValue:))
     }
 
-    private static func value(_ strings: [String]) -> MetadataValue {
-        strings.count == 1 ? .string(strings[0]) : .strings(strings)
-    }
-
     /// Text information frames (ID3v2.4.0 frames §4.2): encoding, then strings
     /// separated by terminators (several values only in v2.4, but accepted in all).
     private static func text(_ id: String, _ payload: [UInt8]) -> MetadataItem? {
         guard let encoding = encoding(payload) else { return nil }
-        let strings = ID3Text.decodeList(payload[1...], encoding: encoding)
-        return MetadataItem(keySpace: .id3, key: id, value: value(strings), dataType: encoding.dataType)
+        return MetadataItem(
+            keySpace: .id3, key: id, value: ID3Text.decodeValue(payload[1...], encoding: encoding), dataType: encoding.dataType)
     }
 
     /// `TXXX` (frames §4.2.6): encoding, description, value(s).
@@ -100,8 +96,8 @@ enum ID3v2FrameDecoder {
             let description = ID3Text.decode(payload[1...], encoding: encoding, byteOrder: &order)
             return MetadataItem(keySpace: .id3, key: "\(id):\(description)", value: .string(""), dataType: encoding.dataType)
         }
-        let strings = ID3Text.decodeList(payload[min(index, payload.count)...], encoding: encoding)
-        return MetadataItem(keySpace: .id3, key: "\(id):\(description)", value: value(strings), dataType: encoding.dataType)
+        let value = ID3Text.decodeValue(payload[min(index, payload.count)...], encoding: encoding)
+        return MetadataItem(keySpace: .id3, key: "\(id):\(description)", value: value, dataType: encoding.dataType)
     }
 
     /// `WXXX` (frames §4.3.2): encoding, description, URL in ISO-8859-1.

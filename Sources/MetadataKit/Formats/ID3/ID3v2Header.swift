@@ -57,15 +57,25 @@ struct ID3v2Header: Sendable, Equatable {
     /// with its top bit set, version 0xFF).
     init?(bytes: [UInt8], offset: Int64, magic: String = "ID3") throws {
         guard bytes.count >= Self.length, bytes[0..<3].elementsEqual(magic.utf8) else { return nil }
-        guard bytes[3] != 0xFF, bytes[4] != 0xFF else {
+        self = try bytes.withUnsafeBytes { try ID3v2Header(fields: $0, offset: offset) }
+    }
+
+    /// The header in the first 10 bytes of `raw`, whose magic was checked.
+    private init(fields raw: UnsafeRawBufferPointer, offset: Int64) throws {
+        guard raw[3] != 0xFF, raw[4] != 0xFF else {
             throw MediaError(.malformed, "ID3v2 version bytes are 0xFF", offset: offset + 3)
         }
-        var reader = ByteReader(Array(bytes[6..<10]), fileOffset: offset + 6)
-        let size = try reader.readSyncSafeUInt32()
-        self.majorVersion = bytes[3]
-        self.revision = bytes[4]
-        self.flags = bytes[5]
-        self.size = Int64(size)
+        var size: Int64 = 0
+        for index in 6..<10 {
+            guard raw[index] & 0x80 == 0 else {
+                throw MediaError(.malformed, "syncsafe integer has a byte with its top bit set", offset: offset + Int64(index))
+            }
+            size = size << 7 | Int64(raw[index])
+        }
+        self.majorVersion = raw[3]
+        self.revision = raw[4]
+        self.flags = raw[5]
+        self.size = size
         self.offset = offset
     }
 
@@ -105,12 +115,14 @@ struct ID3v2Header: Sendable, Equatable {
     /// are there). Nil when there is no "ID3" there; throws `truncated` when
     /// the 10 header bytes themselves are cut.
     static func parse(from source: FileSource, at offset: Int64) throws -> ID3v2Header? {
-        let bytes = try source.getAvailableBytes(at: offset, count: length)
-        guard bytes.starts(with: "ID3".utf8) else { return nil }
-        guard bytes.count == length else {
+        // Read in the window, no array made: detection and the parsers ask
+        // this several times per file.
+        let available = offset >= 0 && offset < source.size ? min(Int64(length), source.size - offset) : 0
+        guard available >= 3, try source.holds("ID3", at: offset) else { return nil }
+        guard available == Int64(length) else {
             throw MediaError(.truncated, "ID3v2 header needs 10 bytes, the file ends at byte \(source.size)", offset: offset)
         }
-        return try ID3v2Header(bytes: bytes, offset: offset)
+        return try source.withBytes(at: offset, count: length) { try ID3v2Header(fields: $0, offset: offset) }
     }
 
     /// The tag whose v2.4 footer ("3DI") ends at `end`, for tags appended to the
