@@ -117,10 +117,38 @@ struct ReadCommand {
     /// for it. On a thread of ``BlockingWork``, which
     /// ``forEachOnThreads(_:_:)`` then reuses.
     static func prepare() {
+        let arguments = CommandLine.arguments
         BlockingWork.start {
-            _ = MetadataKeyMap.standard
+            let map = MetadataKeyMap.standard
             _ = MetadataConverterRegistry.standard
+            // Then the index of the main tag's keys of the formats the files'
+            // extensions name (ID3v2 for .mp3), which the first file's items
+            // would otherwise wait for.
+            for keySpace in likelyKeySpaces(of: arguments) { map.prepare(keySpace) }
         }
+    }
+
+    /// The first key space of each format whose extension ends one of
+    /// `arguments` (at most four), in the order met.
+    static func likelyKeySpaces(of arguments: [String]) -> [MetadataKeySpace] {
+        var extensions: [Substring] = []
+        for argument in arguments.dropFirst(2) where extensions.count < 4 {
+            guard let dot = argument.utf8.lastIndex(of: UInt8(ascii: ".")),
+                argument.utf8[dot...].contains(UInt8(ascii: "/")) == false
+            else { continue }
+            let pathExtension = argument[argument.index(after: dot)...]
+            if !extensions.contains(pathExtension) { extensions.append(pathExtension) }
+        }
+        var keySpaces: [MetadataKeySpace] = []
+        for pathExtension in extensions {
+            let lowercased = pathExtension.lowercased()
+            if let format = MediaFormat.all.first(where: { $0.extensions.contains(lowercased) }),
+                let keySpace = format.keySpaces.first, !keySpaces.contains(keySpace)
+            {
+                keySpaces.append(keySpace)
+            }
+        }
+        return keySpaces
     }
 
     /// Runs `body` for every path on the calling thread and one more thread

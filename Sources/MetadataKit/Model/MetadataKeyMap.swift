@@ -206,6 +206,14 @@ public struct MetadataKeyMap: Sendable {
         return nil
     }
 
+    /// Makes the index of the blocks of `keySpace` now, as its first lookup
+    /// would: for a caller with a core to spare that knows which key spaces
+    /// its files hold (`mdkit read` does it on its table thread while the
+    /// first file is opened and parsed). Nothing for a map made from its keys.
+    package func prepare(_ keySpace: MetadataKeySpace) {
+        _ = blocks?.indexes(of: keySpace)
+    }
+
     /// One block of rows, a tag format's raw keys per field, named so that
     /// the standard map takes a block several formats share once. Its rows
     /// (a `static let` of the format's folder) are made when first asked.

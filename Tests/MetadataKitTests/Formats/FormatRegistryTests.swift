@@ -91,6 +91,27 @@ import Testing
         #expect(checked >= 8)
     }
 
+    /// A block's index made ahead (`prepare`, which `mdkit read` runs on its
+    /// table thread) finds what one made at the first lookup finds, while the
+    /// key spaces not prepared are still made when asked.
+    @Test func aPreparedBlockFindsWhatAnUnpreparedOneFinds() {
+        let tables = MetadataKeyMap.keyTables(of: MediaFormat.all)
+        var prepared = MetadataKeyMap(tables: tables)
+        prepared.uniqueKeySpaces = MetadataKeyMap.standard.uniqueKeySpaces
+        prepared.prepare(.id3)
+        prepared.prepare(.vorbis)
+        let standard = MetadataKeyMap.standard
+        var looked = 0
+        for table in tables {
+            for key in Set(table.rows.values.flatMap { $0 }) {
+                #expect(prepared.field(for: key.keySpace, key: key.key) == standard.field(for: key.keySpace, key: key.key), "\(key)")
+                looked += 1
+            }
+        }
+        #expect(looked > 500)
+        #expect(prepared.field(for: .id3, key: "TIT2") == .title && prepared.field(for: .vorbis, key: "TITLE") == .title)
+    }
+
     @Test func standardMapIsEveryFormatsRowsMergedKeyByKey() {
         var expected: [MetadataField: [MetadataKeyMap.RawKey]] = [:]
         for format in MediaFormat.all {
