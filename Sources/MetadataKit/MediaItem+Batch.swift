@@ -46,7 +46,7 @@ extension MediaItem {
         // syncs wait for the disk and some of its steps run on one core, time
         // in which the next files are read and planned. At most two groups are
         // held at once (one written, one planned).
-        var writing: (group: [Int], done: Int, task: Task<[Result<MediaItem, MediaError>], Never>)?
+        var writing: (indices: [Int], done: Int, task: Task<[Result<MediaItem, MediaError>], Never>)?
         func finishWriting() async {
             guard let (indices, done, task) = writing else { return }
             writing = nil

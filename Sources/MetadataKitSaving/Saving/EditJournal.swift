@@ -283,7 +283,7 @@ struct EditJournal: Equatable {
         let start = writer.count
         journal.encode(into: &writer)
         let length = UInt32(writer.count - start)
-        for index in 0..<4 { writer.bytes[start - 4 + index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+        writer.bytes.withUnsafeMutableBytes { $0.storeBytes(of: length.bigEndian, toByteOffset: start - 4, as: UInt32.self) }
         return writer.bytes
     }
 

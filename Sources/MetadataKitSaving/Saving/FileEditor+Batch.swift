@@ -259,29 +259,15 @@ extension FileEditor {
                 // where it goes (on every core) instead of copied into one buffer.
                 let header = EditJournal.batchHeader(count: group.count)
                 let parts = group.map(\.batchEntry)
-                let trailer = EditJournal.batchTrailer(header: header, entries: parts)
-                var offsets: [Int64] = []
-                offsets.reserveCapacity(parts.count + 1)
-                var end = Int64(header.count)
-                for part in parts {
-                    offsets.append(end)
-                    end += Int64(part.count)
-                }
-                offsets.append(end)
+                let pieces = [header] + parts + [EditJournal.batchTrailer(header: header, entries: parts)]
+                var offsets: [Int64] = [0]
+                for piece in pieces.dropLast() { offsets.append(offsets[offsets.count - 1] + Int64(piece.count)) }
                 let batchURL = URL(fileURLWithPath: batchPath, isDirectory: false)
                 try step(.journalWrite) {
-                    try FileIO.write(descriptor, header, at: 0, url: batchURL)
-                    let failures = Parallel.map(parts.count + 1) { index -> MediaError? in
-                        do {
-                            try FileIO.write(descriptor, index < parts.count ? parts[index] : trailer, at: offsets[index], url: batchURL)
-                            return nil
-                        } catch let error as MediaError {
-                            return error
-                        } catch {
-                            return MediaError(.io, "\(error)", path: batchPath)
-                        }
+                    let written = Parallel.map(pieces.count) { index in
+                        Result { try FileIO.write(descriptor, pieces[index], at: offsets[index], url: batchURL) }
                     }
-                    if let failure = failures.lazy.compactMap({ $0 }).first { throw failure }
+                    for result in written { try result.get() }
                 }
                 for entry in group {
                     let path = EditJournal.path(for: entry.edit.url.path, inode: entry.edit.snapshot.inode)

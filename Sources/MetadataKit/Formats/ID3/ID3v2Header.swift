@@ -132,7 +132,7 @@ struct ID3v2Header: Sendable, Equatable {
         guard end >= Int64(2 * length) else { return nil }
         let footerOffset = end - Int64(length)
         guard (try? source.holds("3DI", at: footerOffset)) == true,
-            let footer = try? ID3v2Header(bytes: try source.getBytes(at: footerOffset, count: length), offset: footerOffset, magic: "3DI"),
+            let footer = try? source.withBytes(at: footerOffset, count: length, { try ID3v2Header(fields: $0, offset: footerOffset) }),
             footer.majorVersion == 4
         else { return nil }
         let start = footerOffset - footer.size - Int64(length)
