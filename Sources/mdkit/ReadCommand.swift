@@ -1,5 +1,6 @@
 import MetadataKit
 import MetadataKitCatalog
+import Synchronization
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -125,6 +126,27 @@ struct ReadCommand {
             // extensions name (ID3v2 for .mp3), which the first file's items
             // would otherwise wait for.
             for keySpace in likelyKeySpaces(of: arguments) { map.prepare(keySpace) }
+            awaitFiles(forAtMost: 1_000_000)
+        }
+    }
+
+    /// Set by the first thread that takes a file (``forEachOnThreads(_:_:)``),
+    /// once the work is queued for the thread of ``prepare()``.
+    private static let filesQueued = Atomic<Bool>(false)
+
+    /// Keeps the thread of ``prepare()`` running until the files are queued
+    /// for it (at most `nanoseconds`), so that it takes them from the queue
+    /// as it returns: a thread asleep would be woken by this one, and Linux
+    /// runs a thread it wakes on the waker's core, which then waits, while
+    /// the other core may idle for milliseconds before the scheduler moves
+    /// one of them (seen in `perf sched` on a 2-core VM: 3.5 ms in one run
+    /// of eight).
+    private static func awaitFiles(forAtMost nanoseconds: UInt64) {
+        let deadline = JournalListings.monotonicNanoseconds() + nanoseconds
+        var checks = 0
+        while !filesQueued.load(ordering: .acquiring) {
+            checks += 1
+            if checks % 64 == 0, JournalListings.monotonicNanoseconds() >= deadline { return }
         }
     }
 
@@ -152,13 +174,21 @@ struct ReadCommand {
     }
 
     /// Runs `body` for every path on the calling thread and one more thread
-    /// per further core (``Parallel/map(_:width:startingEachThread:_:)``),
+    /// per further core (``Parallel/map(_:width:reusingThreads:startingEachThread:_:)``),
     /// each taking the next path from a shared counter; results in argument
     /// order. For a command that runs no task of its own (``read()``).
     static func forEachOnThreads<Value: Sendable>(_ paths: [String], _ body: @Sendable (String, FileURL) -> Value) -> [Value] {
         let directory = Self.workingDirectory()
         let workers = Self.workers(for: paths.count)
-        return Parallel.map(paths.count, width: workers, startingEachThread: { Self.reserveHeap(files: paths.count, workers: workers) }) {
+        // The thread of prepare() goes on with the files once the tables are
+        // made: no thread is started beside it to share this one's core.
+        return Parallel.map(
+            paths.count, width: workers, reusingThreads: true,
+            startingEachThread: {
+                filesQueued.store(true, ordering: .releasing)
+                Self.reserveHeap(files: paths.count, workers: workers)
+            }
+        ) {
             body(paths[$0], FileURL(paths[$0], in: directory))
         }
     }

@@ -38,7 +38,7 @@ package enum BlockingWork {
     package static let idleLifetime = 10.0
 
     /// The lane of plans, saves and batch saves (and of ``run(_:)`` and
-    /// ``concurrentPerform(iterations:width:_:)``).
+    /// ``concurrentPerform(iterations:width:reusingThreads:on:startingEachThread:_:)``).
     package static let saves = Lane()
     /// The lane of loads and of reads of picture and sample bytes: threads
     /// no save or lock wait of a save holds.
@@ -65,8 +65,19 @@ package enum BlockingWork {
     /// it takes (per-thread set-up, such as reserving its heap). For the
     /// parallel steps of a batch save, which Dispatch's `concurrentPerform`
     /// would run on the threads Swift's tasks use, and `mdkit read`.
+    ///
+    /// `reusingThreads`: the helpers are queued for the lane's threads, busy
+    /// or not; threads are started only for helpers beyond their number. For
+    /// a caller that started a short job on
+    /// the lane just before (`mdkit read`'s tables, ``start(_:)``): its
+    /// thread goes on with the indices when the job is done. A thread started
+    /// meanwhile would only share the caller's core — a new thread often
+    /// starts on its maker's core — until the scheduler moves one of them, a
+    /// millisecond or more later on a virtual machine.
+    /// `lane`: ``saves`` (another only in tests).
     package static func concurrentPerform(
-        iterations count: Int, width: Int, startingEachThread start: () -> Void = {}, _ body: (Int) -> Void
+        iterations count: Int, width: Int, reusingThreads: Bool = false, on lane: Lane = saves,
+        startingEachThread start: () -> Void = {}, _ body: (Int) -> Void
     ) {
         guard count > 1, width > 1 else {
             if count > 0 { start() }
@@ -76,14 +87,14 @@ package enum BlockingWork {
         withoutActuallyEscaping(start) { start in
             withoutActuallyEscaping(body) { body in
                 let shared = Shared(count: count, start: start, body: body)
-                for _ in 0..<min(count, width) - 1 { saves.submit { shared.work() } }
+                for _ in 0..<min(count, width) - 1 { lane.submit(startingThread: !reusingThreads) { shared.work() } }
                 shared.work()
                 shared.finish()
             }
         }
     }
 
-    /// What the threads of one ``concurrentPerform(iterations:width:startingEachThread:_:)``
+    /// What the threads of one ``concurrentPerform(iterations:width:reusingThreads:on:startingEachThread:_:)``
     /// share: the next index, how many run `body` now, and `start` and
     /// `body` themselves, dropped before the call returns (a helper that
     /// starts later finds no index left and never calls them).
@@ -155,7 +166,17 @@ package enum BlockingWork {
         /// Threads inside ``BlockingWork/waiting(_:)``: not counted against the maximum.
         private var waiting = 0
 
-        fileprivate init() {}
+        package init() {}
+
+        /// Starts `job` on a thread of this lane and returns at once (``BlockingWork/start(_:)``).
+        package func start(_ job: @escaping @Sendable () -> Void) { submit(job) }
+
+        /// The lane's threads, busy or idle.
+        package var threadCount: Int {
+            condition.lock()
+            defer { condition.unlock() }
+            return threads
+        }
 
         /// `body`'s result, computed on a thread of this lane while the
         /// caller's task is suspended.
@@ -182,11 +203,15 @@ package enum BlockingWork {
             return key
         }()
 
-        fileprivate func submit(_ job: @escaping @Sendable () -> Void) {
+        /// Queues `job`; starts a thread for it when no idle thread is about
+        /// to take it (and the lane may have one more). With `startingThread`
+        /// false, only when more jobs wait than the lane has threads, busy or
+        /// idle: a busy thread takes the job when it is done.
+        fileprivate func submit(startingThread: Bool = true, _ job: @escaping @Sendable () -> Void) {
             condition.lock()
             jobs.append(job)
             condition.signal()
-            let start = startsThread()
+            let start = startingThread || jobs.count - next > threads - waiting ? startsThread() : false
             condition.unlock()
             if start { startThread { [self] in work() } }
         }

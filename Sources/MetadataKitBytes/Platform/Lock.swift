@@ -108,6 +108,8 @@ package final class Condition: @unchecked Sendable {
 /// (nil: the system's default, as Foundation's `Thread` has),
 /// in place of Foundation's `Thread` (see ``Lock`` for why). For work that
 /// blocks (on queues, on SQLite) and so stays off Swift's cooperative pool.
+/// On Linux the thread starts on another core than the caller's when the
+/// process may use several (``ThreadPlacement``).
 package func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
     final class Start {
         let body: @Sendable () -> Void
@@ -118,6 +120,16 @@ package func startThread(stackSize: Int? = nil, _ body: @escaping @Sendable () -
     defer { pthread_attr_destroy(&attributes) }
     if let stackSize { pthread_attr_setstacksize(&attributes, stackSize) }
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+    var body = body
+    #if canImport(Glibc)
+        if let cores = ThreadPlacement.otherCores(), ThreadPlacement.start(&attributes, on: cores.others) {
+            let run = body
+            body = {
+                ThreadPlacement.allow(cores.all)
+                run()
+            }
+        }
+    #endif
     let start = Unmanaged.passRetained(Start(body)).toOpaque()
     #if canImport(Darwin)
         var thread: pthread_t?

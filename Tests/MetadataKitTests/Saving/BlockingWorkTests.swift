@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MetadataKit
+@testable import MetadataKitBytes
 @testable import MetadataKitSaving
 
 /// Loads and saves wait for the disk and for file locks on threads of their
@@ -288,6 +289,72 @@ import Testing
             #expect(!log.started[(index + 1)...].contains { pthread_equal($0, thread) != 0 }, "a thread started twice")
         }
     }
+
+    /// With `reusingThreads`, a helper waits for the lane's busy thread
+    /// instead of a thread being started for it (`mdkit read`: the thread
+    /// that made the tables takes the files when done); without it, a
+    /// thread is started. Every index runs once either way.
+    @Test(arguments: [true, false])
+    func concurrentPerformReusingThreadsStartsNoThreadBesideABusyOne(reusingThreads: Bool) {
+        final class Gate: @unchecked Sendable {
+            let condition = Condition()
+            var started = false
+            var released = false
+        }
+        let lane = BlockingWork.Lane()
+        let gate = Gate()
+        lane.start {
+            gate.condition.lock()
+            gate.started = true
+            gate.condition.broadcast()
+            while !gate.released { gate.condition.wait() }
+            gate.condition.unlock()
+        }
+        gate.condition.lock()
+        while !gate.started { gate.condition.wait() }
+        gate.condition.unlock()
+        #expect(lane.threadCount == 1)
+
+        let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 300)
+        hits.initialize(repeating: 0)
+        defer { hits.deallocate() }
+        BlockingWork.concurrentPerform(iterations: 300, width: 2, reusingThreads: reusingThreads, on: lane) { index in
+            hits[index] += 1
+        }
+        #expect(hits.allSatisfy { $0 == 1 })
+        #expect(lane.threadCount == (reusingThreads ? 1 : 2))
+
+        gate.condition.lock()
+        gate.released = true
+        gate.condition.broadcast()
+        gate.condition.unlock()
+    }
+
+    #if os(Linux)
+        /// A thread `startThread` makes starts on another core than its maker
+        /// (when there are several) and may then run on every core its maker may.
+        @Test func aStartedThreadMayRunOnEveryCoreItsMakerMay() {
+            final class Seen: @unchecked Sendable {
+                let condition = Condition()
+                var cores: [UInt64]?
+                var done = false
+            }
+            let seen = Seen()
+            startThread {
+                seen.condition.lock()
+                seen.cores = ThreadPlacement.allowedCores()
+                seen.done = true
+                seen.condition.broadcast()
+                seen.condition.unlock()
+            }
+            seen.condition.lock()
+            while !seen.done { seen.condition.wait() }
+            seen.condition.unlock()
+            let mine = ThreadPlacement.allowedCores()
+            #expect(mine != nil)
+            #expect(seen.cores == mine)
+        }
+    #endif
 
     @Test func concurrentPerformRunsEveryIndexOnce() {
         let hits = UnsafeMutableBufferPointer<Int>.allocate(capacity: 1000)
