@@ -131,7 +131,8 @@ struct ReadCommand {
     }
 
     /// Set by the first thread that takes a file (``forEachOnThreads(_:_:)``),
-    /// once the work is queued for the thread of ``prepare()``.
+    /// once the work is queued for the thread of ``prepare()``; and by
+    /// ``forEach(_:_:)``, whose tasks that thread doesn't run.
     private static let filesQueued = Atomic<Bool>(false)
 
     /// Keeps the thread of ``prepare()`` running until the files are queued
@@ -141,12 +142,16 @@ struct ReadCommand {
     /// the other core may idle for milliseconds before the scheduler moves
     /// one of them (seen in `perf sched` on a 2-core VM: 3.5 ms in one run
     /// of eight).
+    /// With one core there is nothing to hand over; the wait yields its core
+    /// to any other thread that is ready to run.
     private static func awaitFiles(forAtMost nanoseconds: UInt64) {
+        guard workers(for: 2) > 1 else { return }
         let deadline = JournalListings.monotonicNanoseconds() + nanoseconds
         var checks = 0
         while !filesQueued.load(ordering: .acquiring) {
+            sched_yield()
             checks += 1
-            if checks % 64 == 0, JournalListings.monotonicNanoseconds() >= deadline { return }
+            if checks % 16 == 0, JournalListings.monotonicNanoseconds() >= deadline { return }
         }
     }
 
@@ -210,6 +215,7 @@ struct ReadCommand {
         // Absolute paths made once here: URL(fileURLWithPath:) would ask for
         // the working directory and stat every file to see if it's a folder.
         // Made by the workers, in parallel, as they take the paths.
+        filesQueued.store(true, ordering: .releasing) // the thread of prepare() needn't wait: no handover here
         let directory = Self.workingDirectory()
         let queue = WorkQueue(count: paths.count)
         let workers = Self.workers(for: paths.count)
