@@ -126,7 +126,7 @@ struct ReadCommand {
             // extensions name (ID3v2 for .mp3), which the first file's items
             // would otherwise wait for.
             for keySpace in likelyKeySpaces(of: arguments) { map.prepare(keySpace) }
-            awaitFiles(forAtMost: 1_000_000)
+            awaitFiles(forAtMost: .milliseconds(1))
         }
     }
 
@@ -136,22 +136,23 @@ struct ReadCommand {
     private static let filesQueued = Atomic<Bool>(false)
 
     /// Keeps the thread of ``prepare()`` running until the files are queued
-    /// for it (at most `nanoseconds`), so that it takes them from the queue
-    /// as it returns: a thread asleep would be woken by this one, and Linux
-    /// runs a thread it wakes on the waker's core, which then waits, while
-    /// the other core may idle for milliseconds before the scheduler moves
-    /// one of them (seen in `perf sched` on a 2-core VM: 3.5 ms in one run
-    /// of eight).
-    /// With one core there is nothing to hand over; the wait yields its core
-    /// to any other thread that is ready to run.
-    private static func awaitFiles(forAtMost nanoseconds: UInt64) {
+    /// for it (at most `limit`), so that it takes them from the queue as it
+    /// returns: a thread asleep would be woken by this one, and Linux runs a
+    /// thread it wakes on the waker's core, which then waits, while the other
+    /// core may idle for milliseconds before the scheduler moves one of them
+    /// (seen in `perf sched` on a 2-core VM: 3.5 ms in one run of eight).
+    ///
+    /// The wait yields its core to any other thread ready to run; with one
+    /// core there is nothing to hand over, and no wait.
+    private static func awaitFiles(forAtMost limit: Duration) {
         guard workers(for: 2) > 1 else { return }
-        let deadline = JournalListings.monotonicNanoseconds() + nanoseconds
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
         var checks = 0
         while !filesQueued.load(ordering: .acquiring) {
             sched_yield()
             checks += 1
-            if checks % 16 == 0, JournalListings.monotonicNanoseconds() >= deadline { return }
+            if checks % 16 == 0, clock.now >= deadline { return }
         }
     }
 
@@ -168,9 +169,8 @@ struct ReadCommand {
         }
         var keySpaces: [MetadataKeySpace] = []
         for pathExtension in extensions {
-            let lowercased = pathExtension.lowercased()
-            if let format = MediaFormat.all.first(where: { $0.extensions.contains(lowercased) }),
-                let keySpace = format.keySpaces.first, !keySpaces.contains(keySpace)
+            if let keySpace = MediaFormat.first(withExtension: pathExtension.lowercased())?.keySpaces.first,
+                !keySpaces.contains(keySpace)
             {
                 keySpaces.append(keySpace)
             }

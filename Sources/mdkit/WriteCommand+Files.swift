@@ -29,7 +29,7 @@ extension WriteCommand {
         var item = MediaItem(url: URL(fileURLWithPath: input))
         if !pathExtension.isEmpty, (try? await item.load()) != nil, let type = item.fileType,
             let format = MediaFormat.named(type.identifier), !format.extensions.contains(pathExtension),
-            let other = MediaFormat.all.first(where: { $0.extensions.contains(pathExtension) })
+            let other = MediaFormat.first(withExtension: pathExtension)
         {
             return (
                 "\(output): .\(pathExtension) is a \(other.name) extension, but \(input) is \(format.name) "

@@ -29,6 +29,12 @@ extension MediaFormat {
         all.first { $0.identifier == identifier }
     }
 
+    /// The first format in registry order whose ``extensions`` hold
+    /// `pathExtension` (lowercase, without the dot).
+    package static func first(withExtension pathExtension: String) -> MediaFormat? {
+        all.first { $0.extensions.contains(pathExtension) }
+    }
+
     /// Every key space some format holds, in registry order.
     public static let allKeySpaces: [MetadataKeySpace] = {
         var seen = Set<MetadataKeySpace>()

@@ -56,7 +56,7 @@ package enum BlockingWork {
     /// (work a caller wants done by the time it needs it, such as tables
     /// made on another core while this one does something else).
     package static func start(_ job: @escaping @Sendable () -> Void) {
-        saves.submit(job)
+        saves.start(job)
     }
 
     /// `body(index)` for every index in `0..<count`, on the calling thread
@@ -68,12 +68,9 @@ package enum BlockingWork {
     ///
     /// `reusingThreads`: the helpers are queued for the lane's threads, busy
     /// or not; threads are started only for helpers beyond their number. For
-    /// a caller that started a short job on
-    /// the lane just before (`mdkit read`'s tables, ``start(_:)``): its
-    /// thread goes on with the indices when the job is done. A thread started
-    /// meanwhile would only share the caller's core — a new thread often
-    /// starts on its maker's core — until the scheduler moves one of them, a
-    /// millisecond or more later on a virtual machine.
+    /// a caller that started a short job on the lane just before (`mdkit
+    /// read`'s tables, ``start(_:)``): its thread goes on with the indices
+    /// when the job is done, and no thread is started beside it.
     /// `lane`: ``saves`` (another only in tests).
     package static func concurrentPerform(
         iterations count: Int, width: Int, reusingThreads: Bool = false, on lane: Lane = saves,
@@ -211,7 +208,7 @@ package enum BlockingWork {
             condition.lock()
             jobs.append(job)
             condition.signal()
-            let start = startingThread || jobs.count - next > threads - waiting ? startsThread() : false
+            let start = (startingThread || jobs.count - next > threads - waiting) && startsThread()
             condition.unlock()
             if start { startThread { [self] in work() } }
         }
